@@ -1,0 +1,50 @@
+# lbanalysis — plain `make` lists the targets.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+
+## help: list the targets
+help:
+	@echo "lbanalysis make targets:"
+	@grep -E '^## ' $(MAKEFILE_LIST) | sed -e 's/^## /  /'
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
+	@touch $(STAMP)
+
+## venv: create the virtual environment and install lbanalysis with its dev tools
+venv: $(STAMP)
+
+## tools: install the Debian tools that the live tests run (ab, siege, iperf, iperf3, haproxy, nginx)
+tools:
+	@bash scripts/install-tools.sh
+
+## report: build every article report from the bundled data (reports/<slug>/)
+report: $(STAMP)
+	$(VENV)/bin/lbanalysis report --all
+
+## test: run the whole test suite (lint, unit, readers on real fixtures, notebooks)
+test: $(STAMP) tools
+	$(VENV)/bin/ruff check lbanalysis tests bench
+	$(VENV)/bin/pytest -q -n 2
+
+## lint: ruff check and format check
+lint: $(STAMP)
+	$(VENV)/bin/ruff check lbanalysis tests bench
+	$(VENV)/bin/ruff format --check lbanalysis tests bench
+
+## bench: speed and memory benchmarks (ratios against baselines measured in the same run)
+bench: $(STAMP)
+	$(PY) bench/bench_read.py
+
+## clean: remove the virtual environment, reports and caches
+clean:
+	rm -rf $(VENV) reports .pytest_cache .ruff_cache
+
+.PHONY: help venv tools report test lint bench clean

@@ -1,0 +1,63 @@
+"""lbanalysis: tidy frames, scaling fits and network-bound flags from load-test outputs.
+
+Read ApacheBench, siege, gobench, iperf and iperf3 outputs (summaries,
+per-request logs, JSON, terminal transcripts, pasted excerpts) into pandas
+frames with SI units:
+
+>>> import io, lbanalysis
+>>> runs = lbanalysis.read(io.StringIO("ab -c 30 -n 1000000 http://web/\\nRequests per second:    20272.52 [#/sec] (mean)\\n"))
+>>> runs.loc[0, ["tool", "concurrency", "requests_per_s"]].tolist()
+['ab', 30, 20272.52]
+
+Analysis (fits, Little's law, saturation, network flags, comparisons) and
+charts live in :mod:`lbanalysis.analysis` and :mod:`lbanalysis.plots`; they
+are imported on first use, so ``import lbanalysis`` stays light (no
+matplotlib, seaborn or scipy).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from . import schema
+from .errors import FitError, LBAnalysisError, ParseError, SkippedFileWarning, UnknownFormatError
+from .reader import Dataset, read
+from .readers import detect, formats, parse_text
+from .schema import describe
+from .units import parse_capacity
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Dataset",
+    "FitError",
+    "LBAnalysisError",
+    "ParseError",
+    "SkippedFileWarning",
+    "UnknownFormatError",
+    "__version__",
+    "describe",
+    "detect",
+    "formats",
+    "parse_capacity",
+    "parse_text",
+    "read",
+    "schema",
+]
+
+# Heavy submodules and their public names, imported on first use.
+_LAZY_MODULES = {"analysis", "plots", "capacity", "report", "cli"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_MODULES:
+        return importlib.import_module(f".{name}", __name__)
+    for mod in ("analysis", "capacity"):
+        try:
+            m = importlib.import_module(f".{mod}", __name__)
+        except ModuleNotFoundError:
+            continue
+        if name in getattr(m, "__all__", ()):
+            return getattr(m, name)
+    raise AttributeError(f"module 'lbanalysis' has no attribute {name!r}")

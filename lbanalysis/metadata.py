@@ -1,0 +1,140 @@
+"""Run metadata from path segments (patterns) and from manifest files.
+
+A *pattern* names path segments: ``"{setup}/{mode}"`` applied to
+``shared-1-cpu-1-ram/haproxy-2/run.txt`` gives ``setup='shared-1-cpu-1-ram'``
+and ``mode='haproxy-2'``. ``*`` matches one segment without naming it and
+``**`` any number of segments. The pattern is matched against the path
+relative to the folder that was read (or the path as given), from its
+start; where that fails, at any later segment boundary.
+
+A *manifest* is a CSV whose first column ``file`` names a file (relative to
+the manifest's folder; a glob is allowed) and whose other columns are
+attached to that file's runs; an optional ``run`` column targets one run of
+a multi-run file.
+
+>>> match_pattern("{setup}/{mode}", "shared-1-cpu-1-ram/haproxy-2/x.txt")
+{'setup': 'shared-1-cpu-1-ram', 'mode': 'haproxy-2'}
+>>> match_pattern("{size}/rep-{rep}/x", "data/4_ab/rep-2/ab-1.txt") is None
+True
+>>> match_pattern("{procs}_ab/rep-{rep}", "data/4_ab/rep-2/ab-1.txt")
+{'procs': '4', 'rep': '2'}
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+
+import pandas as pd
+
+from .errors import LBAnalysisError
+
+__all__ = ["match_pattern", "read_manifest", "apply_manifest", "coerce_numeric"]
+
+_FIELD_RE = re.compile(r"\{(\w+)\}|\*\*|\*|[^{*]+")
+
+
+@lru_cache(maxsize=64)
+def _compile(pattern: str) -> tuple[re.Pattern, re.Pattern]:
+    parts = []
+    for m in _FIELD_RE.finditer(pattern.strip("/")):
+        tok = m.group(0)
+        if m.group(1):
+            parts.append(f"(?P<{m.group(1)}>[^/]+?)")
+        elif tok == "**":
+            parts.append(".*?")
+        elif tok == "*":
+            parts.append("[^/]*?")
+        else:
+            parts.append(re.escape(tok))
+    body = "".join(parts)
+    return re.compile(f"^{body}(?:/|$)"), re.compile(f"(?:^|/){body}(?:/|$)")
+
+
+def match_pattern(pattern: str, path: str) -> dict[str, str] | None:
+    """Named fields of ``pattern`` found in ``path`` (POSIX or Windows), else None."""
+    p = PurePosixPath(str(path).replace("\\", "/")).as_posix()
+    anchored, anywhere = _compile(pattern)
+    m = anchored.search(p) or anywhere.search(p)
+    return m.groupdict() if m else None
+
+
+def coerce_numeric(df: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """Turn text columns that hold only numbers into numbers (ints stay ints).
+
+    >>> coerce_numeric(pd.DataFrame({"a": ["1", "2"], "b": ["x", "2"]}), ["a", "b"])["a"].tolist()
+    [1, 2]
+    """
+    for c in columns:
+        if c not in df.columns or df[c].dtype.kind in "biuf":
+            continue
+        s = df[c]
+        num = pd.to_numeric(s, errors="coerce")
+        if num.notna().sum() == s.notna().sum() and s.notna().any():
+            df[c] = num.astype("Int64") if (num.dropna() % 1 == 0).all() else num
+    return df
+
+
+def read_manifest(path: str | Path) -> pd.DataFrame:
+    """Read a manifest CSV; the ``file`` column is required.
+
+    Paths in ``file`` stay relative to the manifest's folder; ``_dir`` holds
+    that folder.
+    """
+    path = Path(path)
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
+    except FileNotFoundError:
+        raise LBAnalysisError(f"{path}: manifest not found") from None
+    except Exception as e:
+        raise LBAnalysisError(f"{path}: unreadable manifest CSV ({e})") from None
+    if "file" not in df.columns:
+        raise LBAnalysisError(f"{path}: a manifest needs a 'file' column (found: {', '.join(df.columns)})")
+    df = df.replace({"": None})
+    df["_dir"] = str(path.parent.resolve())
+    return df
+
+
+def apply_manifest(runs: pd.DataFrame, manifest: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """Attach manifest columns to runs; returns the frame and notes on conflicts.
+
+    A manifest value fills a run column that is empty; where the output
+    shows a different value, the output wins and a note says so.
+    """
+    notes: list[str] = []
+    cols = [c for c in manifest.columns if c not in ("file", "run", "_dir")]
+    if runs.empty or not cols:
+        return runs, notes
+    resolved = runs["_abs"] if "_abs" in runs.columns else runs["source"]
+    values: dict[str, list] = {c: [None] * len(runs) for c in cols}
+    for _, row in manifest.iterrows():
+        pat = str(Path(row["_dir"]) / row["file"]).replace("\\", "/")
+        hit = resolved.astype(str).map(lambda s, pat=pat: s == pat or fnmatch.fnmatchcase(s, pat))
+        if "run" in manifest.columns and row.get("run") is not None:
+            hit &= runs["run"].astype("Int64") == int(row["run"])
+        for i in hit[hit].index:
+            for c in cols:
+                if row[c] is not None:
+                    values[c][runs.index.get_loc(i)] = row[c]
+    add = coerce_numeric(pd.DataFrame(values, index=runs.index), cols)
+    for c in cols:
+        if c in runs.columns:
+            shown = runs[c]
+            filled = add[c]
+            both = shown.notna() & filled.notna()
+            if both.any():
+                diff = both & (shown.astype(str) != filled.astype(str))
+                for i in diff[diff].index:
+                    notes.append(
+                        f"{runs.at[i, 'source']} run {runs.at[i, 'run']}: manifest says {c}={filled[i]!r}, "
+                        f"the output shows {shown[i]!r}; kept the output's value"
+                    )
+            try:
+                runs[c] = shown.where(shown.notna(), filled.astype(shown.dtype))
+            except (TypeError, ValueError):
+                runs[c] = shown.astype(object).where(shown.notna(), filled)
+        else:
+            runs[c] = add[c]
+    return runs, notes

@@ -1,0 +1,377 @@
+"""``read()``: files, folders, globs or buffers in; tidy frames out.
+
+>>> import io
+>>> runs = read(io.StringIO("$ ab -k -c 10 -n 1000000 http://tu-web-01/\\n"
+...                         "Requests per second:    12570.77 [#/sec] (mean)\\n"))
+>>> runs[["tool", "concurrency", "keepalive", "requests_per_s"]].to_dict("records")
+[{'tool': 'ab', 'concurrency': 10, 'keepalive': True, 'requests_per_s': 12570.77}]
+>>> ds = read(io.StringIO("Requests per second: 5 [#/sec] (mean)\\n"), table="all")
+>>> sorted(ds.tables)
+['intervals', 'percentiles', 'phases', 'requests', 'runs']
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import glob
+import io
+import os
+import sys
+import warnings
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, TextIO
+
+import pandas as pd
+
+from . import schema
+from .errors import LBAnalysisError, ParseError, SkippedFileWarning
+from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manifest
+from .readers import FORMATS, Parsed, parse_text
+from .text import decode, normalize
+
+__all__ = ["read", "Dataset", "DEFAULT_IGNORE", "expand"]
+
+PathLike = str | os.PathLike | TextIO
+Errors = Literal["raise", "warn", "skip"]
+
+# Files in walked folders that are documentation or configuration, not tool
+# output. They are listed in ``Dataset.ignored``; files named explicitly are
+# always read.
+DEFAULT_IGNORE = (
+    ".*",
+    "*.md",
+    "*.rst",
+    "*.sh",
+    "*.py",
+    "*.ipynb",
+    "*.yml",
+    "*.yaml",
+    "*.cfg",
+    "*.conf",
+    "*.pem",
+    "*.key",
+    "*.crt",
+    "*.png",
+    "*.svg",
+    "*.pdf",
+    "*.html",
+    "manifest*.csv",
+    "columns.csv",
+)
+_HEAD = 1 << 16
+
+
+@dataclass
+class Dataset:
+    """Everything one ``read()`` produced: the tables and what was left out.
+
+    ``runs``, ``percentiles``, ``phases``, ``requests`` and ``intervals`` are
+    tidy frames joined by (``source``, ``run``). ``skipped`` lists files that
+    could not be read (source, reason); ``ignored`` files that a folder walk
+    passed over by name; ``notes`` remarks such as manifest conflicts.
+    """
+
+    runs: pd.DataFrame
+    percentiles: pd.DataFrame
+    phases: pd.DataFrame
+    requests: pd.DataFrame
+    intervals: pd.DataFrame
+    skipped: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["source", "reason"]))
+    ignored: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def tables(self) -> dict[str, pd.DataFrame]:
+        return {name: getattr(self, name) for name in schema.TABLES}
+
+    def __repr__(self) -> str:
+        sizes = ", ".join(f"{k}={len(v)}" for k, v in self.tables.items())
+        return f"Dataset({len(self.files)} files: {sizes}; skipped={len(self.skipped)}, ignored={len(self.ignored)})"
+
+    def _repr_html_(self) -> str:
+        rows = "".join(f"<tr><td>{k}</td><td>{len(v)}</td></tr>" for k, v in self.tables.items())
+        skipped = ""
+        if len(self.skipped):
+            skipped = "<p><b>Skipped:</b></p>" + self.skipped.to_html(index=False)
+        return (
+            f"<p>{len(self.files)} files read</p><table><tr><th>table</th><th>rows</th></tr>{rows}</table>{skipped}"
+        )
+
+
+@dataclass
+class _Item:
+    path: Path | None  # None for buffers
+    source: str
+    rel: str  # path relative to the folder given, for patterns
+    buffer: TextIO | None = None
+
+
+def _is_ignored(name: str, ignore: Sequence[str]) -> bool:
+    return any(fnmatch.fnmatch(name, pat) for pat in ignore)
+
+
+def expand(paths: PathLike | Iterable[PathLike], ignore: Sequence[str] = DEFAULT_IGNORE) -> tuple[list, list, list]:
+    """Expand inputs into items to read; returns (items, ignored, missing)."""
+    if isinstance(paths, (str, os.PathLike)) or hasattr(paths, "read"):
+        paths = [paths]  # type: ignore[list-item]
+    items: list[_Item] = []
+    ignored: list[str] = []
+    missing: list[str] = []
+    for p in paths:  # type: ignore[union-attr]
+        if hasattr(p, "read"):
+            items.append(_Item(None, getattr(p, "name", None) or "<buffer>", "", p))  # type: ignore[arg-type]
+            continue
+        s = os.fspath(p)
+        if any(ch in s for ch in "*?[") and not os.path.exists(s):
+            hits = sorted(glob.glob(s, recursive=True))
+            if not hits:
+                missing.append(s)
+            for h in hits:
+                if os.path.isdir(h):
+                    continue
+                items.append(_Item(Path(h), h, h))
+            continue
+        path = Path(s)
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for f in sorted(files):
+                    fp = Path(root) / f
+                    rel = fp.relative_to(path).as_posix()
+                    if _is_ignored(f, ignore):
+                        ignored.append(str(fp))
+                        continue
+                    items.append(_Item(fp, str(fp), rel))
+        elif path.exists():
+            items.append(_Item(path, s, s))
+        else:
+            missing.append(s)
+    return items, ignored, missing
+
+
+def _manifests_in(paths: PathLike | Iterable[PathLike]) -> list[Path]:
+    if isinstance(paths, (str, os.PathLike)) or hasattr(paths, "read"):
+        paths = [paths]  # type: ignore[list-item]
+    found = []
+    for p in paths:  # type: ignore[union-attr]
+        if hasattr(p, "read"):
+            continue
+        path = Path(os.fspath(p))
+        if path.is_dir():
+            found.extend(sorted(path.rglob("manifest.csv")))
+    return found
+
+
+def _read_one(item: _Item, tool: str | None, fmt: str | None) -> Parsed:
+    if item.buffer is not None:
+        text = item.buffer.read()
+        if isinstance(text, bytes):
+            text = decode(text)
+        return parse_text(text, item.source, tool=tool, fmt=fmt)
+    assert item.path is not None
+    try:
+        with open(item.path, "rb") as fh:
+            head = fh.read(_HEAD)
+            rest = fh.read() if len(head) == _HEAD else b""
+    except OSError as e:
+        raise LBAnalysisError(f"{item.source}: cannot read file ({e.strerror or e})") from None
+    if fmt is None and not rest:
+        return parse_text(decode(head), item.source, tool=tool)
+    if fmt is None:
+        text_head = normalize(decode(head[: _HEAD - 4]))
+        for f in FORMATS:
+            if f.whole_file and f.parse_path is not None and (tool is None or f.tool == tool) and f.detect(text_head):
+                p = f.parse_path(item.path, item.source)
+                for r in p.runs:
+                    r.setdefault("tool", f.tool)
+                    r.setdefault("format", f.name)
+                return p
+    return parse_text(decode(head + rest), item.source, tool=tool, fmt=fmt)
+
+
+def _safe_read(args: tuple[_Item, str | None, str | None]) -> tuple[Parsed | None, str | None]:
+    item, tool, fmt = args
+    try:
+        return _read_one(item, tool, fmt), None
+    except LBAnalysisError as e:
+        return None, str(e)
+    except (UnicodeError, ValueError) as e:
+        return None, f"{item.source}: {e}"
+
+
+def _progress(total: int, show: bool | None):
+    if show is None:
+        show = total >= 50 and sys.stderr.isatty()
+    if not show:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover
+        return None
+    return tqdm(total=total, unit="file", desc="reading", file=sys.stderr)
+
+
+def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None):
+    jobs = [(it, tool, fmt) for it in items]
+    bar = _progress(len(jobs), progress)
+    results: list[tuple[Parsed | None, str | None]] = []
+    if workers == 1 or len(jobs) < 2:
+        for j in jobs:
+            results.append(_safe_read(j))
+            if bar:
+                bar.update(1)
+    else:
+        if any(it.buffer is not None for it in items):
+            raise LBAnalysisError("workers > 1 cannot read open buffers; pass file paths")
+        chunk = max(1, min(64, len(jobs) // (workers * 4) or 1))
+        with ProcessPoolExecutor(max_workers=workers) as ex:
+            for r in ex.map(_safe_read, jobs, chunksize=chunk):
+                results.append(r)
+                if bar:
+                    bar.update(1)
+    if bar:
+        bar.close()
+    return results
+
+
+def _assemble(items, results, errors: Errors):
+    runs: list[dict] = []
+    tables: dict[str, list] = {k: [] for k in schema.TABLES if k != "runs"}
+    skipped: list[dict] = []
+    for it, (p, err) in zip(items, results, strict=True):
+        if err is not None:
+            if errors == "raise":
+                raise ParseError(err.split(": ", 1)[1] if err.startswith(it.source + ": ") else err, source=it.source)
+            skipped.append({"source": it.source, "reason": err})
+            if errors == "warn":
+                warnings.warn(f"skipped {err}", SkippedFileWarning, stacklevel=4)
+            continue
+        assert p is not None
+        absolute = str(it.path.resolve()) if it.path is not None else it.source
+        for i, r in enumerate(p.runs):
+            runs.append({"source": it.source, "run": i, **r, "_abs": absolute, "_rel": it.rel})
+        for name, rows in p.tables.items():
+            if isinstance(rows, pd.DataFrame):
+                tables[name].append(rows.assign(source=it.source))
+            elif rows:
+                tables[name].append(pd.DataFrame(rows).assign(source=it.source))
+    return runs, tables, skipped
+
+
+def read(
+    paths: PathLike | Iterable[PathLike],
+    *,
+    tool: str | None = None,
+    format: str | None = None,
+    pattern: str | None = None,
+    manifest: str | os.PathLike | pd.DataFrame | bool | None = True,
+    errors: Errors = "raise",
+    workers: int = 1,
+    table: str = "runs",
+    ignore: Sequence[str] = DEFAULT_IGNORE,
+    progress: bool | None = None,
+) -> pd.DataFrame | Dataset:
+    """Read benchmark outputs into tidy frames.
+
+    Parameters
+    ----------
+    paths
+        A file, a folder (read recursively), a glob (``"logs/**/*.txt"``), an
+        open text buffer, or a list of these.
+    tool, format
+        Force a tool (``"ab"``, ``"siege"``, ``"gobench"``, ``"iperf"``,
+        ``"iperf3"``) or a format name (see :func:`lbanalysis.formats`)
+        instead of detecting it from the content.
+    pattern
+        Path pattern such as ``"{setup}/{mode}"``: each ``{name}`` becomes a
+        column (numbers become numeric).
+    manifest
+        A manifest CSV path or frame (``file`` column + extra columns).
+        ``True`` (default) applies every ``manifest.csv`` found in the
+        folders read; ``False``/``None`` applies none.
+    errors
+        What one unreadable file among many does: ``"raise"`` (default) an
+        :class:`~lbanalysis.errors.ParseError` naming it, ``"warn"`` a
+        :class:`~lbanalysis.errors.SkippedFileWarning` and skip it,
+        ``"skip"`` skip it. Skipped files are always listed in
+        ``Dataset.skipped`` and in ``runs.attrs["skipped"]``.
+    workers
+        Processes to read with (``0`` = all cores). Same result as 1.
+    table
+        ``"runs"`` (default) returns the runs frame; ``"percentiles"``,
+        ``"phases"``, ``"requests"``, ``"intervals"`` one detail table;
+        ``"all"`` a :class:`Dataset` with every table.
+    ignore
+        File-name patterns a folder walk passes over (documentation,
+        scripts, manifests); listed in ``Dataset.ignored``.
+    progress
+        Show a progress bar (default: when reading 50+ files on a terminal).
+    """
+    if errors not in ("raise", "warn", "skip"):
+        raise LBAnalysisError(f"errors must be 'raise', 'warn' or 'skip', not {errors!r}")
+    if table != "all" and table not in schema.TABLES:
+        raise LBAnalysisError(f"unknown table {table!r}; choose one of: all, {', '.join(schema.TABLES)}")
+    if isinstance(paths, (str, os.PathLike)) and not hasattr(paths, "read"):
+        pass
+    elif isinstance(paths, io.IOBase) or hasattr(paths, "read"):
+        pass
+    workers = os.cpu_count() or 1 if workers == 0 else max(1, int(workers))
+    items, ignored, missing = expand(paths, ignore)
+    skipped_missing = []
+    for m in missing:
+        msg = f"{m}: no such file, folder or glob match"
+        if errors == "raise":
+            raise LBAnalysisError(msg)
+        if errors == "warn":
+            warnings.warn(f"skipped {msg}", SkippedFileWarning, stacklevel=2)
+        skipped_missing.append({"source": m, "reason": msg})
+    results = _gather(items, tool, format, workers, progress)
+    runs_rows, tables, skipped = _assemble(items, results, errors)
+    skipped = skipped_missing + skipped
+
+    runs = schema.conform(runs_rows, "runs") if runs_rows else schema.empty("runs").assign(_abs=[], _rel=[])
+    notes: list[str] = []
+    if pattern:
+        fields = [match_pattern(pattern, rel) or {} for rel in runs["_rel"].astype(str)]
+        names = list(dict.fromkeys(k for f in fields for k in f))
+        for name in names:
+            runs[name] = [f.get(name) for f in fields]
+        runs = coerce_numeric(runs, names)
+        unmatched = sorted({s for s, f in zip(runs["source"], fields, strict=True) if not f})
+        if unmatched and names:
+            notes.append(f"pattern {pattern!r} did not match: {', '.join(unmatched[:5])}")
+    manifests: list[pd.DataFrame] = []
+    if isinstance(manifest, pd.DataFrame):
+        m = manifest.copy()
+        m["_dir"] = m.get("_dir", str(Path.cwd()))
+        manifests.append(m.astype({c: object for c in m.columns}))
+    elif manifest is True:
+        manifests.extend(read_manifest(p) for p in _manifests_in(paths))
+    elif manifest:
+        manifests.append(read_manifest(manifest))
+    for m in manifests:
+        runs, more = apply_manifest(runs, m)
+        notes.extend(more)
+    runs = runs.drop(columns=["_abs", "_rel"])
+    skipped_df = pd.DataFrame(skipped, columns=["source", "reason"])
+    runs.attrs["skipped"] = skipped_df.to_dict("records")
+    detail = {
+        name: schema.conform(pd.concat(parts, ignore_index=True), name) if parts else schema.empty(name)
+        for name, parts in tables.items()
+    }
+    if table == "runs":
+        return runs
+    if table != "all":
+        return detail[table]
+    return Dataset(
+        runs=runs,
+        skipped=skipped_df,
+        ignored=ignored,
+        files=[it.source for it in items],
+        notes=notes,
+        **detail,
+    )

@@ -1,0 +1,406 @@
+"""ApacheBench (``ab``) summary output: ab 2.x and ab 1.3, whole or excerpted.
+
+Format (ab 2.3; label order varies across versions and is not relied on)::
+
+    This is ApacheBench, Version 2.3 <$Revision: 1903618 $>
+    Benchmarking 127.0.0.1 (be patient)
+    Server Software:        nginx/1.22.1
+    Server Hostname:        127.0.0.1
+    Server Port:            8080
+    SSL/TLS Protocol:       TLSv1.2,ECDHE-RSA-AES256-GCM-SHA384,2048,256
+    Server Temp Key:        X25519 253 bits
+    TLS Server Name:        localhost
+    Document Path:          /index.html
+    Document Length:        14 bytes            (or: Variable)
+    Concurrency Level:      10
+    Time taken for tests:   0.214 seconds
+    Complete requests:      1000
+    Failed requests:        3
+       (Connect: 0, Receive: 0, Length: 3, Exceptions: 0)
+    Write errors:           0                   (ab 1.3: Broken pipe errors)
+    Keep-Alive requests:    1000                (only with -k)
+    Non-2xx responses:      1000                (only when > 0)
+    Total transferred:      40000 bytes
+    Total body sent:        2270000             (POST/PUT; older: Total POSTed)
+    HTML transferred:       14000 bytes
+    Requests per second:    4680.03 [#/sec] (mean)
+    Time per request:       2.137 [ms] (mean)
+    Time per request:       0.214 [ms] (mean, across all concurrent requests)
+    Transfer rate:          182.81 [Kbytes/sec] received
+                            1013.01 kb/s sent
+                            2195.69 kb/s total
+    Connection Times (ms)                       (ab 1.3: Connnection Times)
+                  min  mean[+/-sd] median   max (with -S: min  avg  max)
+    Connect:        0    0   0.0      0       0
+    ...
+    Percentage of the requests served within a certain time (ms)
+      50%      1
+     100%      6 (longest request)
+
+Units: ab prints times in ms (converted to s) and ``Kbytes/sec`` with
+1 Kbyte = 1024 bytes (converted to B/s). ``latency_min_s``/``latency_max_s``
+come from the ``Total:`` row of Connection Times. Failed runs (``apr_socket_*``
+errors, ``Test aborted after 10 failures``, usage errors) become rows with
+``error`` set. A file may hold several results without banners (notes with
+pasted outputs): a repeated label starts a new run. Versions checked: ab 2.3
+(revisions 1796539 to 1934973, Debian 12's apache2-utils), ab 1.3 output.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..text import Segment, command_argv
+from .base import Format, Parsed, error_row, to_float, to_int
+
+# label -> (column, converter). Converters take the value text.
+_MS = 1e-3
+_KB = 1024.0
+
+
+def _bytes(v: str) -> float | None:
+    return to_float(v)
+
+
+def _ms(v: str) -> float | None:
+    x = to_float(v)
+    return None if x is None else x * _MS
+
+
+def _kbps(v: str) -> float | None:
+    x = to_float(v)
+    return None if x is None else x * _KB
+
+
+LABELS: dict[str, tuple[str, object]] = {
+    "server software": ("server_software", str.strip),
+    "server hostname": ("server_hostname", str.strip),
+    "server port": ("port", to_int),
+    "tls server name": ("tls_server_name", str.strip),
+    "server temp key": ("tls_temp_key", str.strip),
+    "document path": ("path", str.strip),
+    "concurrency level": ("concurrency", to_int),
+    "time taken for tests": ("duration_s", to_float),
+    "complete requests": ("requests", to_int),
+    "failed requests": ("failed", to_int),
+    "write errors": ("write_errors", to_int),
+    "broken pipe errors": ("write_errors", to_int),
+    "keep-alive requests": ("keepalive_requests", to_int),
+    "non-2xx responses": ("non_2xx", to_int),
+    "total transferred": ("bytes_total", _bytes),
+    "total body sent": ("bytes_sent", _bytes),
+    "total posted": ("bytes_sent", _bytes),
+    "html transferred": ("bytes_html", _bytes),
+    "requests per second": ("requests_per_s", to_float),
+}
+# Labels whose value needs more than a converter.
+_SPECIAL = {"ssl/tls protocol", "document length", "time per request", "transfer rate"}
+
+_KV_RE = re.compile(r"^([A-Za-z][A-Za-z0-9 /()+-]*?):[ \t]*(.*?)\s*$")
+_BANNER_RE = re.compile(r"This is ApacheBench, Version\s+(\S+)(?:\s+<\$Revision:\s*(\S+)\s*\$>)?")
+_BENCH_RE = re.compile(r"^Benchmarking (\S+)")
+_FAILED_BREAKDOWN_RE = re.compile(r"^\s*\(Connect:\s*(\d+),\s*Receive:\s*(\d+),\s*Length:\s*(\d+),\s*Exceptions:\s*(\d+)\)")
+_RATE_CONT_RE = re.compile(r"^\s+([\d.]+)\s+kb/s\s+(sent|total)\s*$")
+_PHASE_RE = re.compile(r"^(Connect|Processing|Waiting|Total):\s+(.*)$")
+_PCT_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)%\s+(\d+(?:\.\d+)?)")
+_ERROR_RE = re.compile(
+    r"^(apr_\w+(?:\(\))?: .*|Test aborted after \d+ failures.*|ab: .*|SSL .*failed.*|"
+    r"Invalid (?:number|Concurrency|URL).*|\w.*: Name or service not known.*|"
+    r"Cannot use concurrency level greater than total number of requests|"
+    r"Server timed out.*|socket: .*|connect: .*)$"
+)
+_USAGE_RE = re.compile(r"^Usage: ab ")
+_TOTAL_OF_RE = re.compile(r"^Total of (\d+) requests completed")
+_WARNING_RE = re.compile(r"^(WARNING: .*|\s+These results are probably not that reliable\.)$")
+
+# Keys that may legitimately appear twice in one run.
+_REPEATABLE = {"time per request"}
+# Any of these labels marks ab output (used by detect()).
+_DETECT_RE = re.compile(
+    r"^(?:This is ApacheBench, Version|Requests per second:\s+[\d.]+ \[#/sec\]|Complete requests:\s+\d|"
+    r"Time taken for tests:\s+[\d.]+ seconds|Percentage of the requests served within)",
+    re.MULTILINE,
+)
+
+_OPTS_WITH_ARG = set("ncstbBpuTvxyzCHAPXgemZfE")
+_PHASE_NAMES = {"Connect": "connect", "Processing": "processing", "Waiting": "waiting", "Total": "total"}
+
+
+def detect(text: str) -> bool:
+    """True when text looks like ab output (banner, or a summary label ab prints).
+
+    >>> detect("Requests per second:    37.04 [#/sec] (mean)")
+    True
+    >>> detect("Transactions:  10 hits")
+    False
+    """
+    return _DETECT_RE.search(text) is not None
+
+
+def parse_command(command: str) -> dict:
+    """Run fields from an ab command line.
+
+    ``-t`` implies 50000 planned requests unless ``-n`` is given; without
+    ``-c``/``-n`` ab uses 1.
+
+    >>> d = parse_command("ab -k -c 10 -n 1000000 http://tu-web-01/")
+    >>> d["keepalive"], d["concurrency"], d["requests_planned"], d["url"], d["host"]
+    (True, 10, 1000000, 'http://tu-web-01/', 'tu-web-01')
+    >>> parse_command("ab -t 2 http://h:8080/x")["requests_planned"]
+    50000
+    """
+    argv = command_argv(command)
+    opts: dict[str, str] = {}
+    flags: set[str] = set()
+    positional: list[str] = []
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok.startswith("-") and len(tok) > 1:
+            j = 1
+            while j < len(tok):
+                ch = tok[j]
+                if ch in _OPTS_WITH_ARG:
+                    val = tok[j + 1 :]
+                    if not val and i + 1 < len(argv):
+                        i += 1
+                        val = argv[i]
+                    opts[ch] = val
+                    break
+                flags.add(ch)
+                j += 1
+        else:
+            positional.append(tok)
+        i += 1
+    out: dict = {"keepalive": "k" in flags}
+    out["concurrency"] = to_int(opts.get("c", "1"))
+    if "t" in opts:
+        out["time_limit_s"] = to_float(opts["t"])
+    out["requests_planned"] = to_int(opts["n"]) if "n" in opts else (50000 if "t" in opts else 1)
+    if "m" in opts:
+        out["method"] = opts["m"].upper()
+    elif "p" in opts:
+        out["method"] = "POST"
+    elif "u" in opts:
+        out["method"] = "PUT"
+    elif "i" in flags:
+        out["method"] = "HEAD"
+    else:
+        out["method"] = "GET"
+    if positional:
+        url = positional[-1]
+        out["url"] = url
+        m = re.match(r"^(?:(https?)://)?([^/:\[\]]+|\[[^\]]+\])(?::(\d+))?(/.*)?$", url)
+        if m:
+            out["host"] = m.group(2)
+            if m.group(3):
+                out["port"] = int(m.group(3))
+            elif m.group(1):
+                out["port"] = 443 if m.group(1) == "https" else 80
+            out["path"] = m.group(4) or "/"
+    return out
+
+
+def _phase_row(name: str, rest: str) -> dict:
+    nums = [float(x) for x in rest.split()]
+    row = {"phase": _PHASE_NAMES[name]}
+    if len(nums) >= 5:  # min mean sd median max
+        keys = ("min_s", "mean_s", "sd_s", "median_s", "max_s")
+    elif len(nums) == 3:  # -S: min avg max
+        keys = ("min_s", "mean_s", "max_s")
+    else:
+        keys = ("min_s", "mean_s", "sd_s", "median_s", "max_s")[: len(nums)]
+    for k, v in zip(keys, nums, strict=False):
+        row[k] = v * _MS
+    return row
+
+
+class _Run:
+    """Accumulates one run while scanning lines."""
+
+    def __init__(self, line: int):
+        self.d: dict = {"tool": "ab", "line": line}
+        self.keys: set[str] = set()
+        self.phases: list[dict] = []
+        self.pcts: list[dict] = []
+        self.warnings: list[str] = []
+        self.has_result = False
+
+    def empty(self) -> bool:
+        return not (self.has_result or self.d.get("error") or self.keys)
+
+
+def parse(seg: Segment) -> Parsed:
+    """Read every ab result in a segment (one run, several pasted ones, or an excerpt)."""
+    cmd = parse_command(seg.command) if seg.command else {}
+    runs: list[_Run] = []
+    cur = _Run(1)
+    lines = seg.text.split("\n")
+    mode = None  # "phases" | "pcts" | "usage" | None
+    for n, raw in enumerate(lines, start=1):
+        line = raw.rstrip()
+        if not line.strip():
+            if mode in ("phases",):
+                mode = None
+            continue
+        m = _BANNER_RE.search(line)
+        if m:
+            if not cur.empty():
+                runs.append(cur)
+            cur = _Run(n)
+            cur.d["tool_version"] = m.group(1)
+            if m.group(2):
+                cur.d["tool_build"] = m.group(2)
+            mode = None
+            continue
+        if mode == "usage":
+            continue
+        if mode == "phases":
+            pm = _PHASE_RE.match(line)
+            if pm:
+                cur.phases.append(_phase_row(pm.group(1), pm.group(2)))
+                continue
+            if line.lstrip().startswith(("min", "avg")):
+                continue
+            mode = None
+        if mode == "pcts":
+            pm = _PCT_RE.match(line)
+            if pm:
+                cur.pcts.append({"percentile": float(pm.group(1)), "latency_s": float(pm.group(2)) * _MS})
+                continue
+            mode = None
+        if re.match(r"^Conn+ection Times \(ms\)", line):
+            mode = "phases"
+            cur.has_result = True
+            continue
+        if line.startswith("Percentage of the requests served"):
+            mode = "pcts"
+            cur.has_result = True
+            continue
+        bm = _FAILED_BREAKDOWN_RE.match(line)
+        if bm:
+            for k, v in zip(("failed_connect", "failed_receive", "failed_length", "failed_exceptions"), bm.groups(), strict=True):
+                cur.d[k] = int(v)
+            continue
+        rm = _RATE_CONT_RE.match(line)
+        if rm:
+            cur.d["bytes_sent_per_s" if rm.group(2) == "sent" else "bytes_per_s_total"] = float(rm.group(1)) * _KB
+            continue
+        if _USAGE_RE.match(line):
+            cur.d.setdefault("error", "usage error")
+            mode = "usage"
+            continue
+        em = _ERROR_RE.match(line.strip())
+        if em:
+            msg = line.strip()
+            cur.d["error"] = f"{cur.d['error']}; {msg}" if cur.d.get("error") and cur.d["error"] != "usage error" else msg
+            continue
+        tm = _TOTAL_OF_RE.match(line)
+        if tm:
+            cur.d["requests"] = int(tm.group(1))
+            continue
+        wm = _WARNING_RE.match(line)
+        if wm:
+            cur.warnings.append(line.strip())
+            continue
+        bm2 = _BENCH_RE.match(line)
+        if bm2:
+            cur.d.setdefault("host", bm2.group(1))
+            continue
+        kv = _KV_RE.match(line)
+        if not kv:
+            continue
+        key = kv.group(1).strip().lower()
+        val = kv.group(2)
+        if key not in LABELS and key not in _SPECIAL:
+            continue
+        tag = key
+        if key == "time per request":
+            tag = "time per request all" if "across all" in val else "time per request"
+        if tag in cur.keys:
+            # A repeated label: a new pasted result starts here.
+            runs.append(cur)
+            cur = _Run(n)
+        cur.keys.add(tag)
+        cur.has_result = True
+        if key in LABELS:
+            col, conv = LABELS[key]
+            cur.d[col] = conv(val)  # type: ignore[operator]
+        elif key == "ssl/tls protocol":
+            parts = [p.strip() for p in val.split(",")]
+            cur.d["tls_protocol"] = parts[0] if parts else val
+            if len(parts) > 1:
+                cur.d["tls_cipher"] = parts[1]
+            if len(parts) > 2:
+                cur.d["tls_key_bits"] = to_int(parts[2])
+            if len(parts) > 3:
+                cur.d["tls_cipher_bits"] = to_int(parts[3])
+        elif key == "document length":
+            if val.lower().startswith("variable"):
+                cur.d["document_length_variable"] = True
+            else:
+                cur.d["document_length_bytes"] = to_float(val)
+                cur.d["document_length_variable"] = False
+        elif tag == "time per request":
+            cur.d["latency_mean_s"] = _ms(val)
+        elif tag == "time per request all":
+            cur.d["latency_mean_all_s"] = _ms(val)
+        elif key == "transfer rate":
+            cur.d["bytes_per_s"] = _kbps(val)
+    if not cur.empty():
+        runs.append(cur)
+    if not runs and seg.command:
+        runs.append(_Run(1))
+        runs[0].d["error"] = "no output after the command"
+    out = Parsed()
+    for i, r in enumerate(runs):
+        d = r.d
+        full = "requests" in d and "requests_per_s" in d
+        for k, v in cmd.items():
+            d.setdefault(k, v)
+        if "keepalive" not in d and full:
+            d["keepalive"] = "keepalive_requests" in d
+        if d.get("keepalive_requests") is not None and d.get("keepalive") is None:
+            d["keepalive"] = True
+        if d.get("server_hostname"):
+            d.setdefault("host", d["server_hostname"])
+        if "url" not in d and d.get("host") and d.get("path"):
+            scheme = "https" if d.get("tls_protocol") else "http"
+            default = 443 if scheme == "https" else 80
+            port = d.get("port")
+            hostport = d["host"] if port in (None, default) else f"{d['host']}:{port}"
+            d["url"] = f"{scheme}://{hostport}{d['path']}"
+        if full and "failed" in d and "non_2xx" not in d and d.get("tool_version", "2") >= "2":
+            d["non_2xx"] = 0  # ab 2.x prints the line only when non-zero
+        if full and d.get("failed") == 0:
+            for k in ("failed_connect", "failed_receive", "failed_length", "failed_exceptions"):
+                d.setdefault(k, 0)
+        if full and "failed" in d and "requests" in d:
+            d.setdefault("requests_ok", d["requests"] - d["failed"] - (d.get("non_2xx") or 0))
+        total = next((p for p in r.phases if p["phase"] == "total"), None)
+        if total:
+            d.setdefault("latency_min_s", total.get("min_s"))
+            d.setdefault("latency_max_s", total.get("max_s"))
+        if r.warnings:
+            d["warnings"] = "; ".join(r.warnings)
+        if not r.has_result and not d.get("error"):
+            d["error"] = "no result in the output"
+        out.runs.append(d)
+        if r.phases:
+            out.tables.setdefault("phases", []).extend({"run": i, **p} for p in r.phases)
+        if r.pcts:
+            out.tables.setdefault("percentiles", []).extend({"run": i, **p} for p in r.pcts)
+    return out
+
+
+FORMATS = [
+    Format(
+        "ab",
+        "ab",
+        detect,
+        parse,
+        description="ApacheBench summary (ab 2.x, ab 1.3), whole, several pasted, or excerpts",
+    )
+]
+
+__all__ = ["FORMATS", "detect", "parse", "parse_command", "error_row"]

@@ -1,0 +1,113 @@
+"""What every reader module provides, and the small helpers they share.
+
+A reader module defines one or more :class:`Format` objects in a
+module-level ``FORMATS`` list. A format has a ``detect(text) -> bool`` that
+peeks at normalized text, and a ``parse(segment) -> Parsed`` that returns
+plain Python rows under the column names of :mod:`lbanalysis.schema`.
+
+Rows in ``Parsed.runs`` are one dict per run. Rows of detail tables carry a
+``run`` key: the index of their run in ``Parsed.runs``. The dispatcher fills
+``source`` and renumbers runs across the segments of a file. A run may give
+``line`` relative to its segment text (1-based); the dispatcher makes it
+absolute.
+
+>>> p = Parsed([{"tool": "ab", "requests": 5}], {"percentiles": [{"run": 0, "percentile": 50.0, "latency_s": 0.1}]})
+>>> p.n_runs
+1
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from ..errors import ParseError
+from ..text import Segment
+
+__all__ = ["Format", "Parsed", "Segment", "ParseError", "to_float", "to_int", "error_row"]
+
+
+@dataclass
+class Parsed:
+    """Runs (list of dicts) and detail tables (list of dicts or a frame) read from one segment."""
+
+    runs: list[dict] = field(default_factory=list)
+    tables: dict[str, list[dict] | pd.DataFrame] = field(default_factory=dict)
+
+    @property
+    def n_runs(self) -> int:
+        return len(self.runs)
+
+    def extend(self, other: Parsed) -> None:
+        """Append another result, renumbering its runs after ours."""
+        offset = len(self.runs)
+        self.runs.extend(other.runs)
+        for name, rows in other.tables.items():
+            if isinstance(rows, pd.DataFrame):
+                rows = rows.assign(run=rows["run"] + offset) if offset else rows
+            else:
+                rows = [{**r, "run": r["run"] + offset} for r in rows] if offset else rows
+            mine = self.tables.get(name)
+            if mine is None:
+                self.tables[name] = rows
+            elif isinstance(mine, pd.DataFrame) or isinstance(rows, pd.DataFrame):
+                self.tables[name] = pd.concat([pd.DataFrame(mine), pd.DataFrame(rows)], ignore_index=True)
+            else:
+                mine.extend(rows)
+
+
+@dataclass(frozen=True)
+class Format:
+    """One input format: its name, tool, detector and parser.
+
+    ``whole_file`` formats are tried on the whole file before it is split
+    into transcript segments (CSV logs, TSV, JSON documents). ``parse_path``
+    is an optional fast path used when the input is a file on disk.
+    """
+
+    name: str
+    tool: str
+    detect: Callable[[str], bool]
+    parse: Callable[[Segment], Parsed]
+    whole_file: bool = False
+    parse_path: Callable[[Path, str], Parsed] | None = None
+    description: str = ""
+
+
+_NUM_RE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def to_float(text: str | None) -> float | None:
+    """First number in text as float (``nan``/``inf`` understood), else None.
+
+    >>> to_float("  12.5 [ms] (mean)"), to_float("nan"), to_float("-")
+    (12.5, nan, None)
+    """
+    if text is None:
+        return None
+    t = text.strip().lower()
+    if t in ("nan", "-nan", "inf", "-inf", "+inf"):
+        return float(t.replace("-nan", "nan"))
+    m = _NUM_RE.search(text)
+    return float(m.group(0)) if m else None
+
+
+def to_int(text: str | None) -> int | None:
+    """First number in text as int, else None.
+
+    >>> to_int("Complete requests:      1000"), to_int("none")
+    (1000, None)
+    """
+    v = to_float(text)
+    if v is None or v != v or v in (float("inf"), float("-inf")):
+        return None
+    return int(round(v))
+
+
+def error_row(tool: str, message: str, **extra) -> dict:
+    """A run row for a run that produced no result (error set, figures empty)."""
+    return {"tool": tool, "error": message, **extra}

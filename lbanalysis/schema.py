@@ -1,0 +1,311 @@
+"""The one place that defines every table, column, dtype and unit.
+
+Every reader returns plain Python values under the names defined here, and
+:func:`conform` turns them into a frame with these dtypes and this column
+order. SI units throughout: seconds, bytes, bits, per second. Percentages
+carry a ``_pct`` suffix and stay in percent (0-100) as the tools print them.
+
+Tables
+------
+runs
+    one row per tool run (the key is ``source`` + ``run``).
+percentiles, phases, requests, intervals
+    long-form detail tables; each row carries ``source`` and ``run`` so it
+    joins to ``runs``.
+
+Example
+-------
+>>> from lbanalysis.schema import RUNS, conform
+>>> RUNS["requests_per_s"].unit
+'1/s'
+>>> df = conform([{"source": "a.txt", "run": 0, "tool": "ab", "requests": 10}], "runs")
+>>> df.loc[0, "requests"], str(df["requests"].dtype)
+(10, 'Int64')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import pandas as pd
+
+__all__ = [
+    "Column",
+    "TABLES",
+    "RUNS",
+    "PERCENTILES",
+    "PHASES",
+    "REQUESTS",
+    "INTERVALS",
+    "KEY",
+    "conform",
+    "empty",
+    "describe",
+]
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a tidy table: its name, pandas dtype, unit and meaning."""
+
+    name: str
+    dtype: str
+    unit: str
+    description: str
+    tools: str = "all"  # which tools fill it ("all", or e.g. "ab,siege")
+
+
+def _cols(*cols: Column) -> dict[str, Column]:
+    return {c.name: c for c in cols}
+
+
+S, I, F, B, T = "string", "Int64", "float64", "boolean", "datetime64[ns]"
+
+KEY = ("source", "run")
+
+# ---------------------------------------------------------------- runs ---
+# Common columns, filled by every reader where the output shows the value.
+_RUNS_COMMON = (
+    Column("source", S, "", "file the run was read from (path as given, or '<buffer>')"),
+    Column("run", I, "", "0-based position of the run inside its file"),
+    Column("line", I, "", "1-based line of the file where the run starts"),
+    Column("tool", S, "", "ab, siege, gobench, iperf or iperf3"),
+    Column("format", S, "", "input format the run was read from (e.g. ab, siege-log, iperf3-json)"),
+    Column("tool_version", S, "", "version the tool printed (e.g. '2.3', '4.0.7', '3.12')"),
+    Column("tool_build", S, "", "build or revision the tool printed (ab's $Revision$)"),
+    Column("command", S, "", "command line as shown in the file"),
+    Column("label", S, "", "free-text label the file attaches (siege -m mark, a note line)"),
+    Column("timestamp", T, "", "when the run happened, where the output says"),
+    Column("url", S, "", "target URL (from the command line or the output)"),
+    Column("host", S, "", "target host name or address"),
+    Column("port", I, "", "target TCP/UDP port"),
+    Column("path", S, "", "request path"),
+    Column("method", S, "", "HTTP method (GET unless the command says otherwise)"),
+    Column("concurrency", I, "", "configured concurrent clients (ab -c, siege -c, gobench -c, iperf -P)"),
+    Column("requests_planned", I, "", "requests asked for on the command line (ab -n, siege -r x -c, gobench -r x -c)"),
+    Column("time_limit_s", F, "s", "time limit asked for on the command line (ab -t, siege -t, gobench -t, iperf -t)"),
+    Column("keepalive", B, "", "HTTP keep-alive used (ab -k; gobench -k)"),
+    Column("requests", I, "", "completed requests / transactions"),
+    Column("requests_ok", I, "", "successful requests as the tool counts them"),
+    Column("failed", I, "", "failed requests as the tool counts them"),
+    Column("non_2xx", I, "", "responses with a status outside 2xx"),
+    Column("duration_s", F, "s", "measured test duration"),
+    Column("requests_per_s", F, "1/s", "throughput in requests per second"),
+    Column("latency_mean_s", F, "s", "mean time per request seen by one client"),
+    Column("latency_min_s", F, "s", "shortest request"),
+    Column("latency_max_s", F, "s", "longest request"),
+    Column("bytes_total", F, "B", "bytes received (ab: total transferred incl. headers; iperf: transfer)"),
+    Column("bytes_per_s", F, "B/s", "bytes received per second"),
+    Column("bytes_sent", F, "B", "bytes sent by the client (request bodies)"),
+    Column("bytes_sent_per_s", F, "B/s", "bytes sent per second"),
+    Column("error", S, "", "why the run aborted or produced no result; empty when it completed"),
+    Column("warnings", S, "", "non-fatal remarks the tool printed (e.g. 'WARNING: Response code not 2xx')"),
+)
+
+# ApacheBench (ab 1.3 and 2.x).
+_RUNS_AB = (
+    Column("server_software", S, "", "Server Software header value", "ab"),
+    Column("server_hostname", S, "", "Server Hostname", "ab"),
+    Column("tls_protocol", S, "", "SSL/TLS Protocol line", "ab"),
+    Column("tls_cipher", S, "", "SSL/TLS cipher (from the Protocol line)", "ab"),
+    Column("tls_key_bits", I, "bit", "server public key size (3rd field of the Protocol line)", "ab"),
+    Column("tls_cipher_bits", I, "bit", "cipher secret bits (4th field of the Protocol line)", "ab"),
+    Column("tls_temp_key", S, "", "Server Temp Key (e.g. 'X25519 253 bits')", "ab"),
+    Column("tls_server_name", S, "", "TLS Server Name (SNI)", "ab"),
+    Column("document_length_bytes", F, "B", "Document Length (empty when 'Variable')", "ab"),
+    Column("document_length_variable", B, "", "ab printed 'Document Length: Variable'", "ab"),
+    Column("latency_mean_all_s", F, "s", "mean time per request across all concurrent requests", "ab"),
+    Column("failed_connect", I, "", "failed requests: connect", "ab"),
+    Column("failed_receive", I, "", "failed requests: receive", "ab"),
+    Column("failed_length", I, "", "failed requests: length", "ab"),
+    Column("failed_exceptions", I, "", "failed requests: exceptions", "ab"),
+    Column("write_errors", I, "", "Write errors", "ab"),
+    Column("keepalive_requests", I, "", "Keep-Alive requests", "ab"),
+    Column("bytes_html", F, "B", "HTML (body) bytes transferred", "ab"),
+    Column("bytes_per_s_total", F, "B/s", "transfer rate, received + sent", "ab"),
+)
+
+# siege 3.x / 4.x (summary text, JSON, siege.log).
+_RUNS_SIEGE = (
+    Column("availability_pct", F, "%", "Availability", "siege"),
+    Column("concurrency_achieved", F, "", "siege's 'Concurrency:' — achieved average of simultaneous connections (Little's law), not -c", "siege"),
+    Column("http_ok", I, "", "HTTP OK received", "siege"),
+    Column("repetitions", I, "", "siege -r / gobench -r per client", "siege,gobench"),
+    Column("delay_s", F, "s", "siege -d delay", "siege"),
+    Column("benchmark_mode", B, "", "siege -b (no delay)", "siege"),
+    Column("internet_mode", B, "", "siege -i (random URLs from file)", "siege"),
+    Column("urls_file", S, "", "siege -f / gobench -f URL file", "siege,gobench"),
+)
+
+# gobench.
+_RUNS_GOBENCH = (
+    Column("failed_network", I, "", "gobench 'Network failed'", "gobench"),
+)
+
+# iperf 2 and iperf3.
+_RUNS_IPERF = (
+    Column("protocol", S, "", "tcp or udp", "iperf,iperf3"),
+    Column("role", S, "", "client or server: which side printed the output", "iperf,iperf3"),
+    Column("direction", S, "", "sender or receiver: which side's figures the row holds", "iperf,iperf3"),
+    Column("reverse", B, "", "reverse mode (-R)", "iperf,iperf3"),
+    Column("streams", I, "", "parallel streams (-P)", "iperf,iperf3"),
+    Column("bits_per_s", F, "bit/s", "throughput in bits per second (1 Mbit = 10^6 bit)", "iperf,iperf3"),
+    Column("retransmits", I, "", "TCP retransmits (Retr)", "iperf,iperf3"),
+    Column("jitter_s", F, "s", "UDP jitter", "iperf,iperf3"),
+    Column("lost_packets", I, "", "UDP datagrams lost", "iperf,iperf3"),
+    Column("total_packets", I, "", "UDP datagrams sent", "iperf,iperf3"),
+    Column("lost_percent", F, "%", "UDP loss", "iperf,iperf3"),
+    Column("out_of_order", I, "", "UDP datagrams received out of order", "iperf,iperf3"),
+    Column("cpu_local_pct", F, "%", "CPU utilisation of the local host (total)", "iperf3"),
+    Column("cpu_remote_pct", F, "%", "CPU utilisation of the remote host (total)", "iperf3"),
+    Column("local_host", S, "", "local address", "iperf,iperf3"),
+    Column("local_port", I, "", "local port", "iperf,iperf3"),
+    Column("remote_host", S, "", "remote address", "iperf,iperf3"),
+    Column("remote_port", I, "", "remote port", "iperf,iperf3"),
+)
+
+RUNS = _cols(*_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPERF)
+
+# ---------------------------------------------------------- detail ---
+_KEYCOLS = (
+    Column("source", S, "", "file (joins to runs)"),
+    Column("run", I, "", "run inside the file (joins to runs)"),
+)
+
+PERCENTILES = _cols(
+    *_KEYCOLS,
+    Column("percentile", F, "%", "percentage of requests (0-100)"),
+    Column("latency_s", F, "s", "requests served within this time"),
+)
+
+PHASES = _cols(
+    *_KEYCOLS,
+    Column("phase", S, "", "connect, processing, waiting or total (ab Connection Times)"),
+    Column("min_s", F, "s", "minimum"),
+    Column("mean_s", F, "s", "mean"),
+    Column("sd_s", F, "s", "standard deviation ([+/-sd])"),
+    Column("median_s", F, "s", "median"),
+    Column("max_s", F, "s", "maximum"),
+)
+
+REQUESTS = _cols(
+    *_KEYCOLS,
+    Column("seq", I, "", "0-based position in start-time order"),
+    Column("start", T, "", "wall-clock start of the request (UTC), where logged"),
+    Column("start_s", F, "s", "start relative to the first request of the run"),
+    Column("connect_s", F, "s", "connect time (ab -g ctime)"),
+    Column("processing_s", F, "s", "processing time (ab -g dtime)"),
+    Column("waiting_s", F, "s", "waiting time (ab -g wait)"),
+    Column("latency_s", F, "s", "total time of the request (ab -g ttime, siege secs)"),
+    Column("status", I, "", "HTTP status code (siege -v)"),
+    Column("bytes", F, "B", "response bytes (siege -v)"),
+    Column("method", S, "", "HTTP method (siege -v)"),
+    Column("url", S, "", "requested URL or path (siege -v)"),
+)
+
+INTERVALS = _cols(
+    *_KEYCOLS,
+    Column("stream", S, "", "stream id as printed ('5', 'SUM')"),
+    Column("start_s", F, "s", "interval start"),
+    Column("end_s", F, "s", "interval end"),
+    Column("bytes", F, "B", "bytes transferred (iperf binary prefixes: 1 MByte = 2^20 B)"),
+    Column("bits_per_s", F, "bit/s", "throughput (1 Mbit = 10^6 bit)"),
+    Column("retransmits", I, "", "TCP retransmits"),
+    Column("cwnd_bytes", F, "B", "congestion window"),
+    Column("jitter_s", F, "s", "UDP jitter"),
+    Column("lost_packets", I, "", "UDP datagrams lost"),
+    Column("total_packets", I, "", "UDP datagrams"),
+    Column("omitted", B, "", "interval inside the -O omit period"),
+)
+
+TABLES: dict[str, dict[str, Column]] = {
+    "runs": RUNS,
+    "percentiles": PERCENTILES,
+    "phases": PHASES,
+    "requests": REQUESTS,
+    "intervals": INTERVALS,
+}
+
+
+def _table(table: str | Mapping[str, Column]) -> Mapping[str, Column]:
+    if isinstance(table, str):
+        try:
+            return TABLES[table]
+        except KeyError:
+            raise ValueError(f"unknown table {table!r}; known tables: {', '.join(TABLES)}") from None
+    return table
+
+
+def empty(table: str) -> pd.DataFrame:
+    """An empty frame with the table's columns and dtypes.
+
+    >>> list(empty("percentiles").columns)
+    ['source', 'run', 'percentile', 'latency_s']
+    """
+    cols = _table(table)
+    return pd.DataFrame({n: pd.Series(dtype=c.dtype) for n, c in cols.items()})
+
+
+def _cast(s: pd.Series, dtype: str) -> pd.Series:
+    if str(s.dtype) == dtype:
+        return s
+    if dtype == T:
+        return pd.to_datetime(s, errors="coerce")
+    if dtype == I:
+        return pd.to_numeric(s, errors="raise").round().astype("Int64") if s.dtype == object else s.astype("Int64")
+    if dtype == F:
+        return pd.to_numeric(s, errors="coerce").astype("float64")
+    if dtype == B:
+        return s.astype("boolean")
+    return s.astype("string")
+
+
+def conform(rows: Iterable[Mapping] | pd.DataFrame, table: str | Mapping[str, Column]) -> pd.DataFrame:
+    """Build a frame from rows (or a frame) with the table's dtypes and order.
+
+    Schema columns come first in schema order; every column the schema does
+    not know is kept after them, as it is (readers may add tool-specific
+    extras, documented in their module).
+
+    >>> conform([{"percentile": 50, "latency_s": 0.1, "source": "x", "run": 0}],
+    ...         "percentiles").dtypes.astype(str).tolist()
+    ['string', 'Int64', 'float64', 'float64']
+    """
+    cols = _table(table)
+    df = rows.copy() if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
+    out = {}
+    n = len(df)
+    for name, col in cols.items():
+        if name in df.columns:
+            out[name] = _cast(df[name], col.dtype)
+        else:
+            out[name] = pd.Series([pd.NA] * n if col.dtype in (S, I, B) else [None] * n, dtype=col.dtype, index=df.index)
+    extra = [c for c in df.columns if c not in cols]
+    result = pd.DataFrame(out, index=df.index)
+    for c in extra:
+        result[c] = df[c]
+    return result.reset_index(drop=True)
+
+
+def describe(table: str = "runs") -> pd.DataFrame:
+    """The table's columns as a frame (name, dtype, unit, tools, description).
+
+    >>> describe("phases").loc[2, "name"]
+    'phase'
+    """
+    cols = _table(table)
+    return pd.DataFrame(
+        [
+            {"name": c.name, "dtype": c.dtype, "unit": c.unit, "tools": c.tools, "description": c.description}
+            for c in cols.values()
+        ]
+    )
+
+
+def markdown(table: str = "runs") -> str:
+    """The table's columns as a Markdown table (used for the README)."""
+    lines = ["| column | dtype | unit | tools | meaning |", "|---|---|---|---|---|"]
+    for c in _table(table).values():
+        lines.append(f"| `{c.name}` | {c.dtype} | {c.unit} | {c.tools} | {c.description} |")
+    return "\n".join(lines)

@@ -1,0 +1,201 @@
+"""Text clean-up and transcript splitting, shared by every reader.
+
+Real files are messy: byte-order marks, CRLF line ends, ANSI colours,
+``siege  | `` prefixes from docker compose, outputs quoted as JSON strings in
+Ansible logs, and terminal transcripts holding several runs, each after a
+shell prompt line. :func:`normalize` cleans the text without changing its
+line count (so line numbers stay true), and :func:`split_transcript` cuts it
+into :class:`Segment` objects, one per command shown.
+
+>>> segs = split_transcript("$ ab -c 2 -n 10 http://h/\\nRequests per second:    5.00 [#/sec] (mean)\\n")
+>>> [(s.tool, s.command, s.line) for s in segs]
+[('ab', 'ab -c 2 -n 10 http://h/', 2)]
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from dataclasses import dataclass
+
+__all__ = ["Segment", "normalize", "split_transcript", "decode", "command_argv", "TOOL_COMMANDS"]
+
+# Executable name -> tool. iperf3 must come before iperf in alternations.
+TOOL_COMMANDS = {"ab": "ab", "ab2": "ab", "siege": "siege", "gobench": "gobench", "iperf3": "iperf3", "iperf": "iperf"}
+
+_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
+# One command invocation: optional prompt ending in a prompt character, optional
+# wrappers, then a tool executable (maybe with a path or .exe) and arguments.
+_CMD_RE = re.compile(
+    r"""^(?P<prompt>[^\n]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*|\s*)
+        (?P<cmd>(?:(?:sudo|time|nohup|command|exec|docker\s+(?:compose\s+)?(?:run|exec)(?:\s+-\S+)*\s+\S+)\s+)*
+        (?:[\w.~:\\/-]*[\\/])?(?P<exe>ab2?|siege|gobench|iperf3|iperf)(?:\.exe)?
+        (?P<args>(?:[ \t]+[^\n]*)?))$""",
+    re.MULTILINE | re.VERBOSE,
+)
+_COMPOSE_RE = re.compile(r"^([A-Za-z][\w.-]*)\s*\|( |$)", re.MULTILINE)
+_ANSIBLE_START_RE = re.compile(r'"[\w.]*stdout_lines"\s*:\s*\[\s*$')
+
+
+@dataclass
+class Segment:
+    """A piece of a file: the output of one command (or the whole file).
+
+    ``text`` excludes the command line itself; ``line`` is the 1-based line
+    of the file where ``text`` starts; ``command`` is the command as shown
+    (without prompt), ``tool`` the tool it names.
+    """
+
+    text: str
+    source: str = "<buffer>"
+    line: int = 1
+    command: str | None = None
+    tool: str | None = None
+    prompt: str | None = None
+
+
+def decode(data: bytes) -> str:
+    """Bytes to text: UTF-8 with the BOM stripped; bytes that are not UTF-8
+    (e.g. a GBK label in a siege.log header) become U+FFFD, nothing else is lost.
+
+    >>> decode(b"\\xef\\xbb\\xbfhello"), decode(b"caf\\xe9 ok")
+    ('hello', 'caf\\ufffd ok')
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        # Keep valid UTF-8 parts; replace only undecodable bytes.
+        return data.decode("utf-8", errors="replace")
+
+
+def _unquote_ansible(text: str) -> str:
+    """Turn Ansible ``stdout_lines`` JSON string arrays back into plain lines."""
+    if "stdout_lines" not in text:
+        return text
+    lines = text.split("\n")
+    inside = False
+    for i, line in enumerate(lines):
+        if not inside:
+            inside = bool(_ANSIBLE_START_RE.search(line))
+            continue
+        s = line.strip()
+        if s.startswith("]"):
+            inside = False
+            continue
+        if s.endswith(","):
+            s = s[:-1]
+        if s.startswith('"') and s.endswith('"'):
+            try:
+                lines[i] = json.loads(s)
+            except ValueError:
+                pass
+    return "\n".join(lines)
+
+
+def _strip_compose(text: str) -> str:
+    """Strip ``name  | `` prefixes when most lines carry the same one."""
+    found = _COMPOSE_RE.findall(text)
+    if not found:
+        return text
+    names = [f[0] for f in found]
+    name = max(set(names), key=names.count)
+    nonblank = sum(1 for ln in text.split("\n") if ln.strip())
+    if names.count(name) < max(3, nonblank // 3):
+        return text
+    return re.sub(rf"^{re.escape(name)}\s*\|( |$)", "", text, flags=re.MULTILINE)
+
+
+def normalize(text: str) -> str:
+    """Clean text without changing its line count.
+
+    Strips a BOM, turns CRLF and lone CR into LF, removes ANSI escapes and
+    docker-compose prefixes, and unquotes Ansible ``stdout_lines`` arrays.
+
+    >>> normalize("\\ufeffa\\r\\nb\\x1b[0;34mc\\x1b[0m\\r\\n")
+    'a\\nbc\\n'
+    >>> normalize("siege  | Transactions: 5 hits\\nsiege  | x\\nsiege  | y\\n")
+    'Transactions: 5 hits\\nx\\ny\\n'
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x1b" in text:
+        text = _ANSI_RE.sub("", text)
+    if "|" in text:
+        text = _strip_compose(text)
+    if "stdout_lines" in text:
+        text = _unquote_ansible(text)
+    return text
+
+
+def _plausible(m: re.Match) -> bool:
+    """A matched line is a command, not prose: it has options or a URL/host."""
+    args = m.group("args").strip()
+    exe = m.group("exe")
+    if not args:
+        return exe == "siege" and bool(m.group("prompt").strip())
+    first = args.split()[0]
+    if first.startswith(("-", "http://", "https://", "/")):
+        return True
+    return exe == "siege" and bool(re.match(r"^[\w.-]+(:\d+)?(/\S*)?$", first)) and bool(m.group("prompt").strip())
+
+
+def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
+    """Cut normalized text into segments, one per command line shown.
+
+    Text before the first command becomes a segment with ``command=None``
+    (it may be a whole output without a prompt, or notes).
+
+    >>> t = "notes\\nroot@lb:~# ab -k -c 10 http://x/\\nout1\\n$ siege -c 5 -t 5S http://y/\\nout2\\n"
+    >>> [(s.tool, s.line, s.text) for s in split_transcript(t)]
+    [(None, 1, 'notes\\n'), ('ab', 3, 'out1\\n'), ('siege', 5, 'out2\\n')]
+    """
+    segments: list[Segment] = []
+    matches = [m for m in _CMD_RE.finditer(text) if _plausible(m)]
+    if not matches:
+        return [Segment(text, source, 1)]
+    # line numbers by counting newlines up to each match start
+    first = matches[0]
+    if first.start() > 0 and text[: first.start()].strip():
+        segments.append(Segment(text[: first.start()], source, 1))
+    line = text.count("\n", 0, first.start()) + 1
+    pos = first.start()
+    for i, m in enumerate(matches):
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
+        body_start = m.end() + 1 if m.end() < len(text) else m.end()
+        exe = m.group("exe")
+        segments.append(
+            Segment(
+                text[body_start:end],
+                source,
+                line + 1,
+                command=m.group("cmd").strip(),
+                tool=TOOL_COMMANDS[exe],
+                prompt=m.group("prompt").rstrip() or None,
+            )
+        )
+    return segments
+
+
+_REDIRECT_RE = re.compile(r"\s(?:\d?>>?|&>|\||;|&&|\|\|)\s*.*$")
+
+
+def command_argv(command: str) -> list[str]:
+    """The tool's arguments from a command line, without wrappers or redirections.
+
+    >>> command_argv("sudo ab -k -c 10 -n 100 'http://h/a b' 2>&1 | tee out.txt")
+    ['-k', '-c', '10', '-n', '100', 'http://h/a b']
+    """
+    m = _CMD_RE.match(command)
+    args = m.group("args") if m else command
+    args = _REDIRECT_RE.sub("", " " + args).strip()
+    try:
+        return shlex.split(args, posix=True)
+    except ValueError:
+        return args.split()

@@ -1,0 +1,99 @@
+"""Unit conversions: every figure the tools print, turned into SI.
+
+Conventions (documented in the README):
+
+* bits are decimal: 1 Mbit = 10^6 bit (iperf, ``--format m``; capacities);
+* iperf's byte prefixes are binary: 1 KByte = 1024 B, 1 MByte = 2^20 B;
+* ab's ``Kbytes/sec`` is 1024 B/s (ab divides by 1024);
+* siege's ``MB`` is 2^20 B (siege divides by 1048576).
+
+>>> parse_bytes("2.00 MBytes")
+2097152.0
+>>> parse_bits_per_s("94 Mbits/sec")
+94000000.0
+>>> parse_capacity("1 Gbit/s")
+1000000000.0
+>>> parse_duration("1M")
+60.0
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["parse_bytes", "parse_bits_per_s", "parse_capacity", "parse_duration", "BINARY", "DECIMAL"]
+
+BINARY = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
+DECIMAL = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+
+_BYTES_RE = re.compile(r"^\s*([-+]?[\d.]+(?:[eE][-+]?\d+)?)\s*([KMGT]?)i?(?:Bytes|Byte|B|bytes|byte)?\s*$")
+_BITS_RE = re.compile(r"^\s*([-+]?[\d.]+(?:[eE][-+]?\d+)?)\s*([kKMGT]?)(?:bits?|b|bps)?\s*(?:/\s*s(?:ec)?|ps)?\s*$")
+
+
+def parse_bytes(text: str, *, binary: bool = True) -> float:
+    """Bytes from an iperf-style amount (``'177 KBytes'``, ``'1.05 GBytes'``).
+
+    >>> parse_bytes("177 KBytes")
+    181248.0
+    >>> parse_bytes("0.00 Bytes")
+    0.0
+    """
+    m = _BYTES_RE.match(text)
+    if not m:
+        raise ValueError(f"not an amount of bytes: {text!r}")
+    table = BINARY if binary else DECIMAL
+    return float(m.group(1)) * table[m.group(2).upper()]
+
+
+def parse_bits_per_s(text: str) -> float:
+    """Bits per second from ``'168 Mbits/sec'``, ``'1.2 Gbit/s'``, ``'94Mbps'``.
+
+    >>> parse_bits_per_s("0.00 bits/sec")
+    0.0
+    >>> parse_bits_per_s("6.91 Gbits/sec")
+    6910000000.0
+    """
+    m = _BITS_RE.match(text)
+    if not m:
+        raise ValueError(f"not a bit rate: {text!r}")
+    return float(m.group(1)) * DECIMAL[m.group(2).upper()]
+
+
+def parse_capacity(value: str | float | int) -> float:
+    """A link capacity in bit/s, from a number (bit/s) or text like ``'94 Mbit/s'``.
+
+    Accepts bits (``Mbit/s``, ``Mbits/sec``, ``Mbps``, ``Gb/s``) and bytes
+    (``MB/s``, ``MByte/s`` are decimal here: 1 MB/s = 8*10^6 bit/s).
+
+    >>> parse_capacity("100 Mbps")
+    100000000.0
+    >>> parse_capacity("12.5 MB/s")
+    100000000.0
+    >>> parse_capacity(1e9)
+    1000000000.0
+    """
+    if isinstance(value, (int, float)):
+        return float(value)
+    s = value.strip()
+    m = re.match(r"^([\d.]+(?:[eE][-+]?\d+)?)\s*([kKMGT]?)(?:i?)(B|Bytes?|o)\s*(?:/\s*s(?:ec)?|ps)$", s)
+    if m:
+        return float(m.group(1)) * DECIMAL[m.group(2).upper()] * 8
+    try:
+        return parse_bits_per_s(s)
+    except ValueError:
+        raise ValueError(
+            f"not a link capacity: {value!r} (expected e.g. '94 Mbit/s', '1 Gbit/s', '100 Mbps' or a number in bit/s)"
+        ) from None
+
+
+def parse_duration(text: str) -> float:
+    """Seconds from siege's ``-t`` forms (``'5S'``, ``'1M'``, ``'1H'``) or a plain number.
+
+    >>> parse_duration("30s"), parse_duration("2H"), parse_duration("45")
+    (30.0, 7200.0, 45.0)
+    """
+    m = re.match(r"^\s*([\d.]+)\s*([sSmMhH]?)\s*$", text)
+    if not m:
+        raise ValueError(f"not a duration: {text!r}")
+    mult = {"": 1, "S": 1, "M": 60, "H": 3600}[m.group(2).upper()]
+    return float(m.group(1)) * mult
