@@ -1,0 +1,58 @@
+"""The analysis layer: functions over the tidy ``runs`` frame.
+
+==========================  ==============================================
+function                    what it does
+==========================  ==============================================
+``fit_scaling``             linear / Amdahl / USL fit of throughput vs load
+``littles_law``             concurrency = throughput × response time, flags
+``required_connections``    maxconn ≥ rate × service time
+``find_knee``               the load past which throughput stops growing
+``network_utilisation``     wire bits vs link capacity, network-bound flags
+``compare``                 B/A ratio of means with a bootstrap interval
+==========================  ==============================================
+
+Submodules are imported on first use (scipy is loaded only then).
+
+>>> import lbanalysis.analysis as an
+>>> an.required_connections(100, 3.0)
+300
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "fit_scaling": "fits",
+    "ScalingFit": "fits",
+    "ScalingFits": "fits",
+    "FitSummary": "fits",
+    "MODELS": "fits",
+    "usl_throughput": "fits",
+    "amdahl_throughput": "fits",
+    "littles_law": "little",
+    "required_connections": "little",
+    "find_knee": "saturation",
+    "Knee": "saturation",
+    "network_utilisation": "network",
+    "wire_bits_per_s": "network",
+    "Framing": "network",
+    "compare": "compare",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
