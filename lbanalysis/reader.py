@@ -1,7 +1,6 @@
 """``read()``: files, folders, globs or buffers in; tidy frames out.
 
->>> import io
->>> runs = read(io.StringIO("$ ab -k -c 10 -n 1000000 http://tu-web-01/\\n"
+>>> >>> runs = read(io.StringIO("$ ab -k -c 10 -n 1000000 http://tu-web-01/\\n"
 ...                         "Requests per second:    12570.77 [#/sec] (mean)\\n"))
 >>> runs[["tool", "concurrency", "keepalive", "requests_per_s"]].to_dict("records")
 [{'tool': 'ab', 'concurrency': 10, 'keepalive': True, 'requests_per_s': 12570.77}]
@@ -14,7 +13,6 @@ from __future__ import annotations
 
 import fnmatch
 import glob
-import io
 import os
 import sys
 import warnings
@@ -193,14 +191,18 @@ def _read_one(item: _Item, tool: str | None, fmt: str | None) -> Parsed:
     return parse_text(decode(head + rest), item.source, tool=tool, fmt=fmt)
 
 
-def _safe_read(args: tuple[_Item, str | None, str | None]) -> tuple[Parsed | None, str | None]:
+def _safe_read(args: tuple[_Item, str | None, str | None]) -> tuple[Parsed | None, LBAnalysisError | None]:
     item, tool, fmt = args
     try:
         return _read_one(item, tool, fmt), None
+    except ParseError as e:
+        if e.source is None:
+            e.source = item.source
+        return None, e
     except LBAnalysisError as e:
-        return None, str(e)
-    except (UnicodeError, ValueError) as e:
-        return None, f"{item.source}: {e}"
+        return None, e
+    except (UnicodeError, ValueError) as e:  # a reader bug must still name the file
+        return None, ParseError(f"could not read ({type(e).__name__}: {e})", source=item.source)
 
 
 def _progress(total: int, show: bool | None):
@@ -218,7 +220,7 @@ def _progress(total: int, show: bool | None):
 def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None):
     jobs = [(it, tool, fmt) for it in items]
     bar = _progress(len(jobs), progress)
-    results: list[tuple[Parsed | None, str | None]] = []
+    results: list[tuple[Parsed | None, LBAnalysisError | None]] = []
     if workers == 1 or len(jobs) < 2:
         for j in jobs:
             results.append(_safe_read(j))
@@ -245,10 +247,11 @@ def _assemble(items, results, errors: Errors):
     for it, (p, err) in zip(items, results, strict=True):
         if err is not None:
             if errors == "raise":
-                raise ParseError(err.split(": ", 1)[1] if err.startswith(it.source + ": ") else err, source=it.source)
-            skipped.append({"source": it.source, "reason": err})
+                raise err
+            reason = str(err)
+            skipped.append({"source": it.source, "reason": reason})
             if errors == "warn":
-                warnings.warn(f"skipped {err}", SkippedFileWarning, stacklevel=4)
+                warnings.warn(f"skipped {reason}", SkippedFileWarning, stacklevel=4)
             continue
         assert p is not None
         absolute = str(it.path.resolve()) if it.path is not None else it.source
@@ -315,10 +318,9 @@ def read(
         raise LBAnalysisError(f"errors must be 'raise', 'warn' or 'skip', not {errors!r}")
     if table != "all" and table not in schema.TABLES:
         raise LBAnalysisError(f"unknown table {table!r}; choose one of: all, {', '.join(schema.TABLES)}")
-    if isinstance(paths, (str, os.PathLike)) and not hasattr(paths, "read"):
-        pass
-    elif isinstance(paths, io.IOBase) or hasattr(paths, "read"):
-        pass
+    from .readers import _candidates
+
+    _candidates(tool, format)  # an unknown tool or format fails here, before any file is read
     workers = os.cpu_count() or 1 if workers == 0 else max(1, int(workers))
     items, ignored, missing = expand(paths, ignore)
     skipped_missing = []

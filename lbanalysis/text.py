@@ -28,12 +28,14 @@ _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
 # One command invocation: optional prompt ending in a prompt character, optional
 # wrappers, then a tool executable (maybe with a path or .exe) and arguments.
 _CMD_RE = re.compile(
-    r"""^(?P<prompt>[^\n]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*|\s*)
+    r"""^(?P<prompt>\s*[➜❯λ]\s+(?:\S+\s+){0,3}?|[^\n]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*|\s*)
         (?P<cmd>(?:(?:sudo|time|nohup|command|exec|docker\s+(?:compose\s+)?(?:run|exec)(?:\s+-\S+)*\s+\S+)\s+)*
         (?:[\w.~:\\/-]*[\\/])?(?P<exe>ab2?|siege|gobench|iperf3|iperf)(?:\.exe)?
         (?P<args>(?:[ \t]+[^\n]*)?))$""",
     re.MULTILINE | re.VERBOSE,
 )
+# fish/zsh right prompts (a clock) stand far to the right of the command.
+_RIGHT_PROMPT_RE = re.compile(r"\s{8,}")
 _COMPOSE_RE = re.compile(r"^([A-Za-z][\w.-]*)\s*\|( |$)", re.MULTILINE)
 _ANSIBLE_START_RE = re.compile(r'"[\w.]*stdout_lines"\s*:\s*\[\s*$')
 
@@ -175,7 +177,7 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
                 text[body_start:end],
                 source,
                 line + 1,
-                command=m.group("cmd").strip(),
+                command=_RIGHT_PROMPT_RE.split(m.group("cmd").strip(), 1)[0],
                 tool=TOOL_COMMANDS[exe],
                 prompt=m.group("prompt").rstrip() or None,
             )

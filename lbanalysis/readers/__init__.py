@@ -122,13 +122,16 @@ def _primary(tool: str, cands: list[Format]) -> Format | None:
 
 def _finish(p: Parsed, f: Format, seg: Segment) -> Parsed:
     base = seg.line - 1
-    for r in p.runs:
+    for i, r in enumerate(p.runs):
         r.setdefault("tool", f.tool)
         r.setdefault("format", f.name)
         if seg.command and not r.get("command"):
             r["command"] = seg.command
         rel = r.get("line")
-        r["line"] = base + rel if rel is not None else (seg.line - 1 if seg.command else seg.line)
+        if seg.command and i == 0:
+            r["line"] = seg.line - 1  # the run starts at its command line
+        else:
+            r["line"] = base + rel if rel is not None else seg.line
     return p
 
 

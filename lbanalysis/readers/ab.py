@@ -98,7 +98,7 @@ _SPECIAL = {"ssl/tls protocol", "document length", "time per request", "transfer
 
 _KV_RE = re.compile(r"^([A-Za-z][A-Za-z0-9 /()+-]*?):[ \t]*(.*?)\s*$")
 _BANNER_RE = re.compile(r"This is ApacheBench, Version\s+(\S+)(?:\s+<\$Revision:\s*(\S+)\s*\$>)?")
-_BENCH_RE = re.compile(r"^Benchmarking (\S+)")
+_BENCH_RE = re.compile(r"^Benchmarking (\S+)(?: \(be patient\))?\.*(.*)$")
 _FAILED_BREAKDOWN_RE = re.compile(r"^\s*\(Connect:\s*(\d+),\s*Receive:\s*(\d+),\s*Length:\s*(\d+),\s*Exceptions:\s*(\d+)\)")
 _RATE_CONT_RE = re.compile(r"^\s+([\d.]+)\s+kb/s\s+(sent|total)\s*$")
 _PHASE_RE = re.compile(r"^(Connect|Processing|Waiting|Total):\s+(.*)$")
@@ -117,7 +117,7 @@ _WARNING_RE = re.compile(r"^(WARNING: .*|\s+These results are probably not that 
 _REPEATABLE = {"time per request"}
 # Any of these labels marks ab output (used by detect()).
 _DETECT_RE = re.compile(
-    r"^(?:This is ApacheBench, Version|Requests per second:\s+[\d.]+ \[#/sec\]|Complete requests:\s+\d|"
+    r"^(?:This is ApacheBench, Version|ab: |Usage: ab |Requests per second:\s+[\d.]+ \[#/sec\]|Complete requests:\s+\d|"
     r"Time taken for tests:\s+[\d.]+ seconds|Percentage of the requests served within)",
     re.MULTILINE,
 )
@@ -245,9 +245,15 @@ def parse(seg: Segment) -> Parsed:
             continue
         m = _BANNER_RE.search(line)
         if m:
+            carried: list[str] = []
             if not cur.empty():
-                runs.append(cur)
+                if not cur.has_result and "tool_version" not in cur.d and cur.d.get("error"):
+                    # e.g. "ab: illegal option -- Q" printed before a run that went ahead
+                    carried = [cur.d["error"], *cur.warnings]
+                else:
+                    runs.append(cur)
             cur = _Run(n)
+            cur.warnings.extend(carried)
             cur.d["tool_version"] = m.group(1)
             if m.group(2):
                 cur.d["tool_build"] = m.group(2)
@@ -306,6 +312,9 @@ def parse(seg: Segment) -> Parsed:
         bm2 = _BENCH_RE.match(line)
         if bm2:
             cur.d.setdefault("host", bm2.group(1))
+            rest = bm2.group(2).strip()
+            if rest and rest != "done":
+                cur.d["error"] = rest  # "Benchmarking h (be patient)...apr_socket_recv: ..."
             continue
         kv = _KV_RE.match(line)
         if not kv:
