@@ -1,0 +1,174 @@
+"""Comparison of two setups: is B really faster than A, or is it run-to-run noise?
+
+:func:`compare` takes the runs of setup ``a`` and setup ``b`` (values of the
+``by`` column), the ratio of their mean ``y`` (B / A), and a percentile
+bootstrap interval of that ratio: runs are resampled with replacement within
+each setup (and within each load level when ``at=`` is given), ``n_boot``
+times, seeded. The difference is "larger than run-to-run noise" when the
+interval excludes 1. The overall row, with ``at=``, compares the average
+over the load levels both setups ran (stratified bootstrap), so a level run
+more often does not weigh more.
+
+>>> import pandas as pd
+>>> runs = pd.DataFrame({"servers": ["one"] * 3 + ["two"] * 3,
+...                      "requests_per_s": [9585, 9637, 9611, 14825, 15754, 15290]})
+>>> res = compare(runs, by="servers", a="one", b="two", n_boot=500)
+>>> round(res.loc["overall", "ratio"], 4), res.loc["overall", "significant"]
+(1.5909, True)
+>>> print(res.loc["overall", "verdict"])
+two is 59% higher than one (95% CI +55% to +64%): larger than run-to-run noise
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["compare"]
+
+_COLUMNS = ["n_a", "n_b", "mean_a", "mean_b", "ratio", "lower", "upper", "change_pct", "significant", "verdict"]
+
+
+def _boot_means(values: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    idx = rng.integers(0, len(values), size=(n_boot, len(values)))
+    return values[idx].mean(axis=1)
+
+
+def _row(
+    ma: float, mb: float, na: int, nb: int, boot: np.ndarray | None, alpha: float, a: Any, b: Any
+) -> dict[str, Any]:
+    ratio = mb / ma if ma != 0 else np.nan
+    row: dict[str, Any] = {"n_a": na, "n_b": nb, "mean_a": ma, "mean_b": mb, "ratio": ratio}
+    row["change_pct"] = (ratio - 1.0) * 100.0
+    conf = f"{1 - alpha:.0%}"
+    if ma == 0 or not np.isfinite(ratio):
+        row.update(lower=np.nan, upper=np.nan, significant=pd.NA, verdict=f"mean of {a} is 0: no ratio")
+        return row
+    if boot is None:
+        row.update(lower=np.nan, upper=np.nan, significant=pd.NA)
+        row["verdict"] = f"too few runs to judge run-to-run noise ({a}: {na}, {b}: {nb}; need 2 or more each)"
+        return row
+    lo, hi = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2])
+    significant = bool(lo > 1 or hi < 1)
+    row.update(lower=float(lo), upper=float(hi), significant=significant)
+    if significant:
+        word = "higher" if ratio > 1 else "lower"
+        row["verdict"] = (
+            f"{b} is {abs(ratio - 1):.0%} {word} than {a} ({conf} CI {lo - 1:+.0%} to {hi - 1:+.0%}): "
+            "larger than run-to-run noise"
+        )
+    else:
+        interval = f"{conf} CI {lo:.3f} to {hi:.3f}"
+        row["verdict"] = f"no difference beyond run-to-run noise: {b}/{a} = {ratio:.3f} ({interval})"
+    return row
+
+
+def _values(frame: pd.DataFrame, y: str) -> np.ndarray:
+    v = pd.to_numeric(frame[y], errors="coerce").astype("Float64").astype(float).to_numpy()
+    return v[np.isfinite(v)]
+
+
+def compare(
+    runs: pd.DataFrame,
+    by: str,
+    a: Any,
+    b: Any,
+    y: str = "requests_per_s",
+    at: str | None = None,
+    n_boot: int = 2000,
+    seed: int = 0,
+    *,
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """Ratio of mean ``y`` of setup ``b`` over setup ``a`` with a bootstrap interval.
+
+    One row per load level of ``at`` (when given; levels only one setup ran
+    are listed with no ratio) and a final ``"overall"`` row. Columns:
+    ``n_a``, ``n_b`` (runs), ``mean_a``, ``mean_b``, ``ratio`` (B/A),
+    ``lower``/``upper`` (``1 - alpha`` percentile interval of the ratio),
+    ``change_pct``, ``significant`` (interval excludes 1; NA with fewer than
+    2 runs on a side) and ``verdict`` in plain words.
+
+    >>> import pandas as pd
+    >>> runs = pd.DataFrame({"mode": ["ka"] * 4 + ["close"] * 4, "concurrency": [10, 10, 20, 20] * 2,
+    ...                      "requests_per_s": [300, 310, 320, 305, 100, 104, 98, 101]})
+    >>> res = compare(runs, by="mode", a="ka", b="close", at="concurrency", n_boot=200)
+    >>> res[["n_a", "ratio", "significant"]].round(3)  # doctest: +NORMALIZE_WHITESPACE
+                 n_a  ratio  significant
+    concurrency
+    10             2  0.334         True
+    20             2  0.318         True
+    overall        4  0.326         True
+    """
+    for col in (by, y) + ((at,) if at else ()):
+        if col not in runs.columns:
+            raise ValueError(f"no column {col!r}; the frame has: {', '.join(map(str, runs.columns))}")
+    values = set(runs[by].dropna().unique())
+    for name in (a, b):
+        if name not in values:
+            known = ", ".join(map(str, sorted(values, key=str)))
+            raise ValueError(f"no runs with {by} == {name!r}; values are: {known}")
+    rng = np.random.default_rng(seed)
+    ra, rb = runs[runs[by] == a], runs[runs[by] == b]
+    rows, index = [], []
+    if at is None:
+        rows.append(_compare_all(_values(ra, y), _values(rb, y), n_boot, rng, alpha, a, b))
+    else:
+        per_level, boots = _compare_levels(ra, rb, y, at, n_boot, rng, alpha, a, b)
+        for level, row in per_level.items():
+            index.append(level)
+            rows.append(row)
+        rows.append(_overall(per_level, boots, alpha, a, b))
+    index.append("overall")
+    out = pd.DataFrame(rows, index=pd.Index(index, name=at), columns=_COLUMNS)
+    out["significant"] = out["significant"].astype("boolean")
+    out.attrs.update({"by": by, "a": a, "b": b, "y": y, "at": at, "alpha": alpha, "n_boot": n_boot, "seed": seed})
+    return out
+
+
+def _compare_all(va: np.ndarray, vb: np.ndarray, n_boot: int, rng: np.random.Generator, alpha: float, a, b) -> dict:
+    if len(va) == 0 or len(vb) == 0:
+        return {"n_a": len(va), "n_b": len(vb), "verdict": f"no {'runs of ' + str(a) if len(va) == 0 else b}"}
+    boot = None
+    if len(va) >= 2 and len(vb) >= 2:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            boot = _boot_means(vb, n_boot, rng) / _boot_means(va, n_boot, rng)
+    return _row(va.mean(), vb.mean(), len(va), len(vb), boot, alpha, a, b)
+
+
+def _compare_levels(ra, rb, y, at, n_boot, rng, alpha, a, b) -> tuple[dict, dict]:
+    levels = sorted(set(ra[at].dropna().unique()) | set(rb[at].dropna().unique()))
+    rows, boots = {}, {}
+    for level in levels:
+        va, vb = _values(ra[ra[at] == level], y), _values(rb[rb[at] == level], y)
+        if len(va) == 0 or len(vb) == 0:
+            who = a if len(va) == 0 else b
+            rows[level] = {"n_a": len(va), "n_b": len(vb), "verdict": f"no runs of {who} at {at}={level}"}
+            rows[level]["mean_a" if len(va) else "mean_b"] = (va if len(va) else vb).mean()
+            continue
+        ma, mb = _boot_means(va, n_boot, rng), _boot_means(vb, n_boot, rng)
+        boots[level] = (ma, mb, len(va) >= 2 and len(vb) >= 2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            boot = mb / ma if boots[level][2] else None
+        rows[level] = _row(va.mean(), vb.mean(), len(va), len(vb), boot, alpha, a, b)
+    return rows, boots
+
+
+def _overall(per_level: dict, boots: dict, alpha: float, a: Any, b: Any) -> dict:
+    if not boots:
+        return {"verdict": f"{a} and {b} share no load level"}
+    common = [per_level[level] for level in boots]
+    ma = float(np.mean([r["mean_a"] for r in common]))
+    mb = float(np.mean([r["mean_b"] for r in common]))
+    boot = None
+    if all(ok for *_, ok in boots.values()):
+        sa = np.mean([m for m, _, _ in boots.values()], axis=0)
+        sb = np.mean([m for _, m, _ in boots.values()], axis=0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            boot = sb / sa
+    row = _row(ma, mb, sum(r["n_a"] for r in common), sum(r["n_b"] for r in common), boot, alpha, a, b)
+    if boot is None and np.isfinite(row["ratio"]):
+        row["verdict"] = "too few repeated runs at some load level (need 2 or more per setup) to judge noise"
+    return row
