@@ -1,0 +1,694 @@
+"""The ``lbanalysis`` command line: ``read``, ``summary``, ``report`` and ``explore``.
+
+``main(argv)`` returns the exit status instead of exiting, so it can be
+called in-process: 0 on success, 1 for data errors (an unreadable file, a
+failing notebook), 2 for usage errors (a bad option, a path that does not
+exist). Errors are one line on stderr, ``lbanalysis: error: <file>: <reason>``,
+never a traceback (``LBANALYSIS_DEBUG=1`` shows it).
+
+>>> main(["--version"])
+lbanalysis 0.1.0
+0
+>>> output_format("runs.csv.gz"), output_format("out/runs.parquet"), output_format("-")
+('csv', 'parquet', 'csv')
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import shutil
+import sys
+import time
+import traceback
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+import pandas as pd
+
+from . import __version__
+from .errors import LBAnalysisError, SkippedFileWarning
+
+__all__ = ["build_parser", "main", "output_format", "summary_table"]
+
+PROG = "lbanalysis"
+TABLE_CHOICES = ("runs", "percentiles", "phases", "requests", "intervals", "all")
+TOOLS = ("ab", "siege", "gobench", "iperf", "iperf3")
+_EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".txt": "csv", ".json": "json", ".parquet": "parquet", ".pq": "parquet"}
+_COMPRESSION = (".gz", ".bz2", ".xz", ".zst", ".zip")
+
+
+class CLIError(Exception):
+    """An error reported as one line on stderr, with an exit status (2 usage, 1 data)."""
+
+    def __init__(self, message: str, status: int = 1):
+        super().__init__(message)
+        self.status = status
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the ``lbanalysis: error:`` prefix and exit status 2 on bad usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        raise CLIError(message, 2)
+
+
+# ------------------------------------------------------------- helpers ---
+def _err(message: str, stream: TextIO | None = None) -> None:
+    print(f"{PROG}: error: {message}", file=stream or sys.stderr)
+
+
+def _warn(message: str) -> None:
+    print(f"{PROG}: warning: {message}", file=sys.stderr)
+
+
+def _one_line(text: object) -> str:
+    """First line of an error message (ParseError adds the offending text on a second line).
+
+    >>> _one_line("a.txt:3: expected a number\\n    Requests per second: abc")
+    'a.txt:3: expected a number'
+    """
+    lines = str(text).strip().splitlines()
+    return lines[0] if lines else str(text)
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def output_format(path: str, default: str = "csv") -> str:
+    """The file format implied by an output path's extension (``-`` is CSV on stdout).
+
+    >>> output_format("runs.json"), output_format("runs.tsv"), output_format("runs")
+    ('json', 'tsv', 'csv')
+    >>> output_format("runs.xlsx")
+    Traceback (most recent call last):
+    ...
+    lbanalysis.cli.CLIError: runs.xlsx: unknown output format '.xlsx'; use .csv, .tsv, .json or .parquet
+    """
+    if path == "-":
+        return "csv"
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    while suffixes and suffixes[-1] in _COMPRESSION:
+        suffixes.pop()
+    if not suffixes:
+        return default
+    ext = suffixes[-1]
+    if ext not in _EXTENSIONS:
+        raise CLIError(f"{path}: unknown output format {ext!r}; use .csv, .tsv, .json or .parquet", 2)
+    return _EXTENSIONS[ext]
+
+
+def _for_parquet(df: pd.DataFrame) -> pd.DataFrame:
+    """Object columns of mixed types (manifest extras) as strings, so Arrow accepts them."""
+    out = df.copy()
+    for c in out.columns:
+        if out[c].dtype == object:
+            out[c] = out[c].astype("string")
+    out.attrs = {}
+    return out
+
+
+def write_table(df: pd.DataFrame, dest: str, fmt: str | None = None) -> None:
+    """Write one table to ``dest`` (``-`` = CSV on stdout) in ``fmt`` (default: from the extension)."""
+    fmt = fmt or output_format(dest)
+    if dest == "-":
+        df.to_csv(sys.stdout, index=False)
+        return
+    Path(dest).parent.mkdir(parents=True, exist_ok=True)
+    if fmt == "csv":
+        df.to_csv(dest, index=False)
+    elif fmt == "tsv":
+        df.to_csv(dest, index=False, sep="\t")
+    elif fmt == "json":
+        df.to_json(dest, orient="records", date_format="iso", indent=1)
+    elif fmt == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise CLIError("writing .parquet needs pyarrow: pip install 'lbanalysis[parquet]'", 1) from None
+        _for_parquet(df).to_parquet(dest, index=False)
+    else:  # pragma: no cover - output_format guards this
+        raise CLIError(f"unknown format {fmt!r}", 2)
+
+
+def _check_paths(paths: Sequence[str]) -> list[str]:
+    """Paths (files, folders or globs) that match nothing."""
+    missing = []
+    for p in paths:
+        if os.path.exists(p):
+            continue
+        if any(ch in p for ch in "*?[") and glob.glob(p, recursive=True):
+            continue
+        missing.append(p)
+    return missing
+
+
+def _read(args: argparse.Namespace):
+    """Call :func:`lbanalysis.read` with the command line's options; returns a Dataset."""
+    from .reader import read
+
+    missing = _check_paths(args.paths)
+    if missing and args.errors == "raise":
+        raise CLIError(f"{missing[0]}: no such file, folder or glob match", 2)
+    progress = None if _isatty(sys.stderr) else False
+    manifest: Any = args.manifest if args.manifest else True
+    if args.manifest and not os.path.isfile(args.manifest):
+        raise CLIError(f"{args.manifest}: no such manifest file", 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SkippedFileWarning)
+        ds = read(
+            args.paths,
+            tool=args.tool,
+            pattern=args.pattern,
+            manifest=manifest,
+            errors=args.errors,
+            workers=args.workers,
+            table="all",
+            progress=progress,
+        )
+    return ds
+
+
+def _report_skipped(ds, errors: str) -> None:
+    """List skipped files on stderr: with reasons for ``warn``, names only for ``skip``."""
+    if not len(ds.skipped):
+        return
+    if errors == "warn":
+        for rec in ds.skipped.itertuples(index=False):
+            reason = _one_line(rec.reason)
+            if not reason.startswith(str(rec.source)):
+                reason = f"{rec.source}: {reason}"
+            _warn(f"skipped {reason}")
+    else:
+        names = ", ".join(str(s) for s in ds.skipped["source"])
+        _warn(f"skipped {len(ds.skipped)} file(s): {names}")
+
+
+# ---------------------------------------------------------------- read ---
+def cmd_read(args: argparse.Namespace) -> int:
+    out: str = args.output
+    if args.table == "all":
+        if out == "-" or (Path(out).suffix and not out.endswith(("/", os.sep)) and not Path(out).is_dir()):
+            raise CLIError("--table all writes one file per table: give -o a folder, e.g. -o tables/", 2)
+        fmt = args.format or "csv"
+    else:
+        fmt = args.format or output_format(out)
+    ds = _read(args)
+    _report_skipped(ds, args.errors)
+    if not len(ds.runs):
+        raise CLIError(f"no runs found in {', '.join(args.paths)}" + _skipped_note(ds), 1)
+    if args.table == "all":
+        folder = Path(out)
+        ext = {"csv": ".csv", "tsv": ".tsv", "json": ".json", "parquet": ".parquet"}[fmt]
+        written = []
+        for name, df in ds.tables.items():
+            dest = folder / f"{name}{ext}"
+            write_table(df, str(dest), fmt)
+            written.append(f"{name} ({len(df)})")
+        if not args.quiet:
+            print(f"{PROG}: wrote {', '.join(written)} to {folder}/", file=sys.stderr)
+        return 0
+    df = ds.tables[args.table]
+    write_table(df, out, fmt)
+    if out != "-" and not args.quiet:
+        print(f"{PROG}: wrote {len(df)} {args.table} rows to {out}", file=sys.stderr)
+    return 0
+
+
+def _skipped_note(ds) -> str:
+    n = len(ds.skipped)
+    return f" ({n} file(s) skipped; --errors warn says why)" if n else ""
+
+
+# ------------------------------------------------------------- summary ---
+def _shorten(sources: Sequence[str], width: int) -> list[str]:
+    """Sources without their common folder, cut in the middle to ``width``.
+
+    >>> _shorten(["logs/a/x.txt", "logs/b/y.txt"], 40)
+    ['a/x.txt', 'b/y.txt']
+    >>> _shorten(["logs/x.txt"], 40)
+    ['x.txt']
+    >>> _shorten(["a/" + "n" * 30 + ".txt", "b/y"], 16)
+    ['a/nnnnn...nn.txt', 'b/y']
+    """
+    norm = [str(s).replace("\\", "/") for s in sources]
+    dirs = [os.path.dirname(s) for s in norm if "/" in s]
+    prefix = ""
+    if dirs and len(dirs) == len(norm):
+        try:
+            prefix = os.path.commonpath(dirs)
+        except ValueError:
+            prefix = ""
+    out = []
+    for s in norm:
+        short = s[len(prefix) :].lstrip("/") if prefix and s.startswith(prefix) else s
+        if len(short) > width:
+            keep = width - 3
+            short = short[: keep - keep // 2] + "..." + short[len(short) - keep // 2 :]
+        out.append(short)
+    return out
+
+
+def _num(v: Any, fmt: str) -> str:
+    if v is None or v is pd.NA:
+        return ""
+    try:
+        if pd.isna(v):
+            return ""
+    except (TypeError, ValueError):
+        pass
+    return format(v, fmt)
+
+
+def _transfer(row: pd.Series) -> str:
+    tool = str(row.get("tool") or "")
+    if tool.startswith("iperf"):
+        v = row.get("bits_per_s")
+        return "" if v is None or pd.isna(v) else f"{v / 1e6:.1f} Mbit/s"
+    v = row.get("bytes_per_s")
+    return "" if v is None or pd.isna(v) else f"{v / 1e6:.2f} MB/s"
+
+
+def summary_table(runs: pd.DataFrame, width: int = 40) -> pd.DataFrame:
+    """The figures people look at first, one row per run, as display strings.
+
+    >>> runs = pd.DataFrame({"source": ["logs/c10.txt"], "run": [0], "tool": ["ab"], "concurrency": [10],
+    ...     "requests": [1000], "failed": [0], "requests_per_s": [2345.678], "latency_mean_s": [0.004264],
+    ...     "bytes_per_s": [1.5e6], "error": [None]})
+    >>> summary_table(runs).iloc[0].tolist()
+    ['c10.txt', '0', 'ab', '10', '1000', '0', '2345.7', '4.26', '1.50 MB/s', '']
+    """
+    cols = {
+        "source": [],
+        "run": [],
+        "tool": [],
+        "conc": [],
+        "requests": [],
+        "failed": [],
+        "req/s": [],
+        "mean ms": [],
+        "transfer": [],
+        "error": [],
+    }
+    sources = _shorten(runs["source"].astype(str).tolist(), width) if len(runs) else []
+    for src, (_, row) in zip(sources, runs.iterrows(), strict=True):
+        conc = row.get("concurrency")
+        if (conc is None or pd.isna(conc)) and "streams" in row:
+            conc = row.get("streams")
+        lat = row.get("latency_mean_s")
+        err = row.get("error")
+        err = "" if err is None or pd.isna(err) else _one_line(err)
+        cols["source"].append(src)
+        cols["run"].append(_num(row.get("run"), "d"))
+        cols["tool"].append("" if pd.isna(row.get("tool")) else str(row.get("tool")))
+        cols["conc"].append(_num(conc, "d"))
+        cols["requests"].append(_num(row.get("requests"), "d"))
+        cols["failed"].append(_num(row.get("failed"), "d"))
+        cols["req/s"].append(_num(row.get("requests_per_s"), ".1f"))
+        cols["mean ms"].append("" if lat is None or pd.isna(lat) else f"{lat * 1e3:.2f}")
+        cols["transfer"].append(_transfer(row))
+        cols["error"].append(err[:60] + ("..." if len(err) > 60 else ""))
+    return pd.DataFrame(cols)
+
+
+def format_table(table: pd.DataFrame) -> str:
+    """Align a frame of strings for the terminal: text left, numbers right.
+
+    >>> print(format_table(pd.DataFrame({"tool": ["ab", "siege"], "req/s": ["1.5", "10.0"]})))
+    tool   req/s
+    ab       1.5
+    siege   10.0
+    """
+    left = {"source", "tool", "error", "transfer"}
+    widths = {c: max([len(c), *(len(v) for v in table[c])]) for c in table.columns}
+    # drop empty trailing error column
+    cols = [c for c in table.columns if not (c == "error" and not any(table[c]))]
+
+    def cell(c: str, v: str) -> str:
+        return v.ljust(widths[c]) if c in left else v.rjust(widths[c])
+
+    lines = ["  ".join(cell(c, c) for c in cols).rstrip()]
+    for _, row in table.iterrows():
+        lines.append("  ".join(cell(c, row[c]) for c in cols).rstrip())
+    return "\n".join(lines)
+
+
+def _footer(ds) -> str:
+    runs = ds.runs
+    by_tool = runs["tool"].value_counts().sort_index() if len(runs) else pd.Series(dtype=int)
+    tools = ", ".join(f"{t} {n}" for t, n in by_tool.items())
+    nfiles = runs["source"].nunique() if len(runs) else 0
+    s = f"{len(runs)} run(s) from {nfiles} file(s)" + (f": {tools}" if tools else "")
+    errored = int(runs["error"].notna().sum()) if "error" in runs else 0
+    if errored:
+        s += f"; {errored} with an error"
+    if len(ds.skipped):
+        names = [os.path.basename(str(x)) or str(x) for x in ds.skipped["source"]]
+        shown = ", ".join(names[:8]) + (f", ... (+{len(names) - 8})" if len(names) > 8 else "")
+        s += f". Skipped {len(names)}: {shown}"
+    if ds.ignored:
+        s += f". Ignored {len(ds.ignored)} by name (docs, scripts, manifests)"
+    return s + "."
+
+
+def cmd_summary(args: argparse.Namespace) -> int:
+    ds = _read(args)
+    if args.errors == "warn":
+        _report_skipped(ds, "warn")
+    width = max(20, min(60, shutil.get_terminal_size((120, 24)).columns - 80))
+    if len(ds.runs):
+        print(format_table(summary_table(ds.runs, width=width)))
+    print(_footer(ds))
+    if not len(ds.runs):
+        raise CLIError(f"no runs found in {', '.join(args.paths)}" + _skipped_note(ds), 1)
+    return 0
+
+
+# -------------------------------------------------------------- report ---
+def _parameters(args: argparse.Namespace) -> dict[str, Any]:
+    from .report import load_parameters, parse_value
+
+    params: dict[str, Any] = {}
+    if getattr(args, "params_file", None):
+        params.update(load_parameters(args.params_file))
+    for name, value in getattr(args, "param", None) or []:
+        params[name] = parse_value(value)
+    return params
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from . import report
+
+    if args.list:
+        for p in report.article_notebooks():
+            params = report.notebook_parameters(p)
+            print(f"{p.name[:2]}  {report.slug_of(p):32s} {', '.join(params) or '(no parameters)'}")
+        return 0
+    if not args.names and not args.all:
+        known = ", ".join(p.name[: -len(".ipynb")] for p in report.article_notebooks()) or "none yet"
+        raise CLIError(f"name the notebooks to run or pass --all (article notebooks: {known})", 2)
+    params = _parameters(args)
+    out = Path(args.output)
+    tty = _isatty(sys.stderr)
+
+    def start(i: int, n: int, path: Path) -> None:
+        if tty:
+            print(f"[{i}/{n}] {path.name} ...", file=sys.stderr, flush=True)
+
+    def done(i: int, n: int, r: report.ReportResult) -> None:
+        where = r.html or r.output_dir
+        line = f"[{i}/{n}] {r.notebook.name}: {r.status} in {r.seconds:.1f} s -> {_rel(where)}"
+        print(line, file=sys.stderr, flush=True)
+        if r.error:
+            print(f"    {r.error}", file=sys.stderr, flush=True)
+
+    results = report.run_reports(
+        args.names or None, params, out, args.no_input, progress=tty, on_start=start, on_done=done
+    )
+    failed = [r for r in results if not r.ok]
+    total = sum(r.seconds for r in results)
+    if failed:
+        for r in failed:
+            _err(str(r.error))
+        print(f"{PROG}: {len(failed)} of {len(results)} notebook(s) failed ({total:.1f} s)", file=sys.stderr)
+        return 1
+    print(f"{PROG}: {len(results)} report(s) written to {_rel(out)}/ ({total:.1f} s)", file=sys.stderr)
+    return 0
+
+
+def _rel(p: Path | str) -> str:
+    try:
+        return Path(p).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(p)
+
+
+# ------------------------------------------------------------- explore ---
+def explore_parameters(args: argparse.Namespace) -> dict[str, Any]:
+    """Notebook parameters from the ``explore`` options (paths made absolute)."""
+    logs: Any = [str(Path(p).resolve()) if os.path.exists(p) else p for p in args.paths]
+    params: dict[str, Any] = {"logs": logs[0] if len(logs) == 1 else logs}
+    if args.pattern:
+        params["pattern"] = args.pattern
+    if args.manifest:
+        params["manifest"] = str(Path(args.manifest).resolve())
+    if args.load:
+        params["load"] = args.load
+    if args.group:
+        params["group"] = args.group
+    if args.capacity:
+        params["link_capacity"] = args.capacity
+    if args.iperf:
+        params["iperf"] = str(Path(args.iperf).resolve())
+    if args.threshold is not None:
+        params["threshold"] = args.threshold
+    if args.model:
+        params["fit_model"] = args.model
+    return params
+
+
+def cmd_explore(args: argparse.Namespace) -> int:
+    from . import report
+    from .paths import NOTEBOOKS
+
+    missing = _check_paths(args.paths)
+    if missing:
+        raise CLIError(f"{missing[0]}: no such file, folder or glob match", 2)
+    for opt in ("manifest", "iperf"):
+        value = getattr(args, opt)
+        if value and not os.path.exists(value):
+            raise CLIError(f"{value}: no such {'file' if opt == 'manifest' else 'folder'} (--{opt})", 2)
+    if args.capacity:
+        from .units import parse_capacity
+
+        try:
+            parse_capacity(args.capacity)
+        except (LBAnalysisError, ValueError) as e:
+            raise CLIError(f"--capacity {args.capacity!r}: {_one_line(e)}", 2) from None
+    notebook = NOTEBOOKS / "00-explore.ipynb"
+    if not notebook.is_file():
+        raise CLIError(f"{notebook}: explore notebook not found (is lbanalysis installed from a checkout?)", 1)
+    first = Path(args.paths[0])
+    out = Path(args.output) if args.output else Path("reports") / f"explore-{first.resolve().name or 'logs'}"
+    params = explore_parameters(args)
+    tty = _isatty(sys.stderr)
+    print(f"{PROG}: exploring {', '.join(args.paths)} ...", file=sys.stderr, flush=True)
+    t0 = time.perf_counter()
+    try:
+        html = report.run_notebook(notebook, params, out, args.no_input, progress=tty, name="explore")
+    except report.NotebookError as e:
+        raise CLIError(f"{e} (partial report in {_rel(out)}/)", 1) from None
+    print(f"{PROG}: wrote {_rel(html)} and explore.ipynb in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    return 0
+
+
+# --------------------------------------------------------------- parser ---
+_MAIN_EPILOG = """\
+examples:
+  lbanalysis summary logs/
+  lbanalysis read logs/ --pattern '{setup}/{mode}' -o runs.csv
+  lbanalysis report --all
+  lbanalysis explore logs/ --group setup --capacity '1 Gbit/s'
+
+Each command has its own --help. Exit status: 0 ok, 1 data error, 2 usage error.
+"""
+
+_READ_EPILOG = """\
+examples:
+  lbanalysis read logs/ -o runs.csv                   # runs table as CSV
+  lbanalysis read 'logs/**/*.txt' --pattern '{setup}/rep-{rep}' -o runs.parquet
+  lbanalysis read logs/ --table percentiles -o -      # CSV on stdout
+  lbanalysis read logs/ --table all -o tables/        # runs.csv, percentiles.csv, ...
+  lbanalysis read logs/ --errors warn --workers 0 -o runs.json
+
+The format follows the extension of -o (.csv .tsv .json .parquet, optionally
+.gz); with --table all, -o is a folder and --format picks the format.
+--errors raise (default) stops at the first unreadable file; warn and skip
+export the others and list the skipped files on stderr.
+"""
+
+_SUMMARY_EPILOG = """\
+examples:
+  lbanalysis summary logs/
+  lbanalysis summary data/raw/haproxy-wordpress-ab --errors warn
+
+One line per run: source, run, tool, concurrency (iperf: streams), requests,
+failed, req/s, mean latency in ms, transfer (MB/s; iperf Mbit/s), error.
+The last line counts runs per tool and names skipped files.
+"""
+
+_REPORT_EPILOG = """\
+examples:
+  lbanalysis report --all                       # every article notebook
+  lbanalysis report 03                          # by number ...
+  lbanalysis report haproxy-apache-siege        # ... or by slug
+  lbanalysis report 03 -p threshold 0.9 -p link_capacity '1 Gbit/s'
+  lbanalysis report --all -f params.yaml --no-input -o site/
+  lbanalysis report --list                      # notebooks and their parameters
+
+Writes reports/<slug>/<slug>.ipynb and .html. -p values are YAML scalars
+(0.9, true, null, text). In a -f file, a mapping under a notebook's number or
+slug applies to that notebook only. A failing notebook is reported (cell and
+exception) and the others still run; the exit status is then 1.
+"""
+
+_EXPLORE_EPILOG = """\
+examples:
+  lbanalysis explore logs/
+  lbanalysis explore logs/ --pattern '{setup}/{mode}' --group setup -o reports/mylab
+  lbanalysis explore logs/ --capacity '1 Gbit/s' --iperf iperf/ --threshold 0.9 --no-input
+
+Runs notebooks/00-explore.ipynb over the folder and writes explore.ipynb and
+explore.html (plus figures) to -o (default reports/explore-<folder>/).
+"""
+
+
+def _add_read_options(p: argparse.ArgumentParser, errors_default: str) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (read recursively) or globs")
+    p.add_argument("--pattern", help="path pattern naming columns, e.g. '{setup}/{mode}'")
+    p.add_argument("--manifest", metavar="FILE", help="manifest CSV (default: every manifest.csv in the folders)")
+    p.add_argument("--tool", choices=TOOLS, help="force the tool instead of detecting it")
+    p.add_argument(
+        "--errors",
+        choices=("raise", "warn", "skip"),
+        default=errors_default,
+        help=f"what an unreadable file does (default: {errors_default})",
+    )
+    p.add_argument("--workers", type=_workers, default=1, metavar="N", help="processes to read with (0 = all cores)")
+
+
+def _workers(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, not {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("must be 0 (all cores) or more")
+    return n
+
+
+def _fraction(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number such as 0.8, not {text!r}") from None
+    if not 0 < v <= 1:
+        raise argparse.ArgumentTypeError("must be between 0 and 1")
+    return v
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``lbanalysis`` program."""
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = _Parser(
+        prog=PROG,
+        description="Read load-test outputs (ab, siege, gobench, iperf) into tidy tables; run reports.",
+        epilog=_MAIN_EPILOG,
+        formatter_class=fmt,
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser(
+        "read", help="export the tidy tables (CSV, JSON, Parquet)", epilog=_READ_EPILOG, formatter_class=fmt
+    )
+    p.description = "Read tool outputs and export the tidy tables."
+    _add_read_options(p, "raise")
+    p.add_argument("--table", choices=TABLE_CHOICES, default="runs", help="table to export (default: runs)")
+    p.add_argument("-o", "--output", default="-", metavar="FILE", help="output file, folder (--table all) or -")
+    p.add_argument("--format", choices=("csv", "tsv", "json", "parquet"), help="override the format of -o")
+    p.add_argument("-q", "--quiet", action="store_true", help="no 'wrote ...' line on stderr")
+    p.set_defaults(func=cmd_read)
+
+    p = sub.add_parser("summary", help="one line per run in the terminal", epilog=_SUMMARY_EPILOG, formatter_class=fmt)
+    p.description = "Print the headline figures of every run, and what was skipped."
+    _add_read_options(p, "skip")
+    p.set_defaults(func=cmd_summary)
+
+    p = sub.add_parser(
+        "report", help="run the article notebooks into HTML reports", epilog=_REPORT_EPILOG, formatter_class=fmt
+    )
+    p.description = "Execute article notebooks with papermill and export HTML to reports/<slug>/."
+    p.add_argument("names", nargs="*", metavar="NAME", help="notebook number (03) or slug (haproxy-apache-siege)")
+    p.add_argument("--all", action="store_true", help="every article notebook")
+    p.add_argument("--list", action="store_true", help="list the article notebooks and their parameters")
+    p.add_argument(
+        "-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"), help="set a parameter (repeatable)"
+    )
+    p.add_argument("-f", "--params-file", metavar="YAML", help="parameters from a YAML file (-p wins)")
+    p.add_argument("--no-input", action="store_true", help="leave code cells out of the HTML")
+    p.add_argument("-o", "--output", default="reports", metavar="DIR", help="reports folder (default: reports)")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser(
+        "explore", help="run the explore notebook over your logs", epilog=_EXPLORE_EPILOG, formatter_class=fmt
+    )
+    p.description = "Explore a folder of outputs: what was read, scaling, latency, saturation, network."
+    p.add_argument("paths", nargs="+", metavar="PATH", help="folder, files or glob of tool outputs")
+    p.add_argument("-o", "--output", metavar="DIR", help="output folder (default: reports/explore-<folder>)")
+    p.add_argument("--pattern", help="path pattern naming columns, e.g. '{setup}/{mode}'")
+    p.add_argument("--manifest", metavar="FILE", help="manifest CSV")
+    p.add_argument("--load", help="load variable column (default: concurrency)")
+    p.add_argument("--group", help="column whose values are compared (e.g. setup)")
+    p.add_argument("--capacity", metavar="RATE", help="link capacity, e.g. '1 Gbit/s'")
+    p.add_argument("--iperf", metavar="DIR", help="folder of iperf outputs measuring the links")
+    p.add_argument("--threshold", type=_fraction, help="share of link capacity that flags a run (default 0.8)")
+    p.add_argument("--model", choices=("usl", "amdahl", "linear"), help="scaling model (default usl)")
+    p.add_argument("--no-input", action="store_true", help="leave code cells out of the HTML")
+    p.set_defaults(func=cmd_explore)
+    return parser
+
+
+# ----------------------------------------------------------------- main ---
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 1 data error, 2 usage error)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except CLIError as e:
+        _err(str(e))
+        return e.status
+    except SystemExit as e:  # --help, --version
+        return int(e.code or 0) if not isinstance(e.code, str) else 2
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return args.func(args)
+    except CLIError as e:
+        _err(str(e))
+        return e.status
+    except LBAnalysisError as e:
+        _err(_one_line(e))
+        return 1
+    except BrokenPipeError:
+        # output piped into `head`: stop quietly
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 1
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except OSError as e:
+        where = f"{e.filename}: " if e.filename else ""
+        _err(f"{where}{e.strerror or e}")
+        return 1
+    except Exception as e:  # a bug: say so in one line, traceback only on request
+        if os.environ.get("LBANALYSIS_DEBUG"):
+            traceback.print_exc()
+        _err(f"internal error: {type(e).__name__}: {_one_line(e)} (LBANALYSIS_DEBUG=1 shows the traceback)")
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,420 @@
+"""Batch reports: execute the article notebooks with papermill, export HTML.
+
+Every article notebook ``notebooks/NN-<slug>.ipynb`` (``NN`` from 01; ``00-explore``
+is not an article) is run with the ``python3`` kernel and written, executed,
+with an HTML copy to ``reports/<slug>/<slug>.ipynb`` and ``.html``.
+Parameters come from the caller (``-p name value`` on the command line, or a
+YAML file); a notebook that declares ``output_dir`` gets its report folder
+there, so its figures land next to the HTML. papermill records the
+parameters in the executed notebook's metadata.
+
+A failing notebook does not stop the batch: the failure is recorded (notebook,
+cell index and first line, exception line), its partial HTML is still written,
+and the remaining notebooks run.
+
+>>> slug_of("notebooks/03-haproxy-apache-siege.ipynb")
+'haproxy-apache-siege'
+>>> parse_value("0.9"), parse_value("1 Gbit/s"), parse_value("null"), parse_value("[1, 2]")
+(0.9, '1 Gbit/s', None, [1, 2])
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import LBAnalysisError
+from .paths import NOTEBOOKS, REPORTS
+
+__all__ = [
+    "NotebookError",
+    "ReportResult",
+    "article_notebooks",
+    "export_html",
+    "load_parameters",
+    "notebook_parameters",
+    "parse_value",
+    "resolve_notebooks",
+    "run_notebook",
+    "run_reports",
+    "slug_of",
+]
+
+KERNEL = "python3"
+_ARTICLE_RE = re.compile(r"^(\d\d)-(.+)\.ipynb$")
+
+
+class NotebookError(LBAnalysisError):
+    """A notebook raised while executing: names the notebook, the cell and the exception.
+
+    >>> e = NotebookError("notebooks/03-x.ipynb", 7, "fit = fit_scaling(runs)\\nfit", "FitError", "too few loads")
+    >>> print(e)
+    notebooks/03-x.ipynb: cell 7 `fit = fit_scaling(runs)` raised FitError: too few loads
+    """
+
+    def __init__(self, notebook: str, cell: int | None, source: str, ename: str, evalue: str):
+        self.notebook = notebook
+        self.cell = cell
+        self.source = source
+        self.ename = ename
+        self.evalue = evalue
+        super().__init__(str(self))
+
+    @property
+    def first_line(self) -> str:
+        """First non-blank line of the failing cell's source."""
+        return next((ln.strip() for ln in self.source.splitlines() if ln.strip()), "")
+
+    @property
+    def exception(self) -> str:
+        """``Name: message`` (first line of the message)."""
+        msg = (self.evalue or "").strip().splitlines()
+        return f"{self.ename}: {msg[0]}" if msg else self.ename
+
+    def __str__(self) -> str:
+        where = f"cell {self.cell}" if self.cell is not None else "a cell"
+        return f"{self.notebook}: {where} `{self.first_line[:100]}` raised {self.exception}"
+
+    def __reduce__(self):
+        return (type(self), (self.notebook, self.cell, self.source, self.ename, self.evalue))
+
+
+@dataclass
+class ReportResult:
+    """What running one notebook produced.
+
+    >>> r = ReportResult(Path("notebooks/01-a.ipynb"), "a", Path("reports/a"), None, None, 1.5)
+    >>> r.ok, r.status
+    (True, 'ok')
+    """
+
+    notebook: Path
+    slug: str
+    output_dir: Path
+    executed: Path | None
+    html: Path | None
+    seconds: float
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def status(self) -> str:
+        return "ok" if self.ok else "FAILED"
+
+
+# ------------------------------------------------------------ notebooks ---
+def slug_of(path: str | os.PathLike) -> str:
+    """Notebook name without its ``NN-`` prefix and ``.ipynb``.
+
+    >>> slug_of("00-explore.ipynb"), slug_of("scratch.ipynb")
+    ('explore', 'scratch')
+    """
+    name = Path(path).name
+    if name.endswith(".ipynb"):
+        name = name[: -len(".ipynb")]
+    return re.sub(r"^\d+-", "", name)
+
+
+def article_notebooks(folder: str | os.PathLike = NOTEBOOKS) -> list[Path]:
+    """The article notebooks in ``folder`` (``01-…`` upwards, sorted; ``00-`` excluded).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     for n in ("00-explore", "02-b", "01-a", "notes"):
+    ...         _ = (Path(d) / f"{n}.ipynb").write_text("{}")
+    ...     [p.name for p in article_notebooks(d)]
+    ['01-a.ipynb', '02-b.ipynb']
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    found = []
+    for p in sorted(folder.glob("*.ipynb")):
+        m = _ARTICLE_RE.match(p.name)
+        if m and m.group(1) != "00":
+            found.append(p)
+    return found
+
+
+def _matches(name: str, path: Path) -> bool:
+    m = _ARTICLE_RE.match(path.name)
+    stem = path.name[: -len(".ipynb")]
+    if name in (path.name, stem, slug_of(path)):
+        return True
+    if m and name.isdigit():
+        return int(name) == int(m.group(1))
+    return False
+
+
+def resolve_notebooks(names: Iterable[str] | None = None, folder: str | os.PathLike = NOTEBOOKS) -> list[Path]:
+    """Notebooks named by number (``3``, ``03``), slug, file name or path; all articles when ``names`` is empty.
+
+    An unknown name raises :class:`LBAnalysisError` listing the known ones.
+    """
+    available = article_notebooks(folder)
+    names = list(names or [])
+    if not names:
+        if not available:
+            raise LBAnalysisError(f"no article notebooks (NN-name.ipynb) in {folder}")
+        return available
+    chosen: list[Path] = []
+    for name in names:
+        p = Path(name)
+        if name.endswith(".ipynb") and p.is_file():
+            hits = [p]
+        else:
+            hits = [a for a in available if _matches(name.removesuffix(".ipynb"), a)]
+        if not hits:
+            known = ", ".join(a.name[: -len(".ipynb")] for a in available) or "none"
+            raise LBAnalysisError(f"no article notebook called {name!r}; known: {known}")
+        chosen.extend(h for h in hits if h not in chosen)
+    return chosen
+
+
+def notebook_parameters(path: str | os.PathLike) -> dict[str, dict[str, Any]]:
+    """The parameters the notebook's ``parameters`` cell declares (papermill's inspection).
+
+    Each value is a dict with ``name``, ``inferred_type_name``, ``default`` (as
+    source text) and ``help`` (the trailing comment).
+    """
+    import papermill
+
+    return papermill.inspect_notebook(str(path))
+
+
+# ------------------------------------------------------------ parameters ---
+def parse_value(text: str) -> Any:
+    """A ``-p`` value read as a YAML scalar (numbers, booleans, null, lists); text otherwise.
+
+    >>> parse_value("42"), parse_value("true"), parse_value("haproxy")
+    (42, True, 'haproxy')
+    """
+    import yaml
+
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+
+
+def load_parameters(path: str | os.PathLike) -> dict[str, Any]:
+    """Parameters from a YAML file: a mapping of name to value.
+
+    A key naming a notebook (its number or slug) whose value is a mapping
+    holds parameters for that notebook only:
+
+    .. code-block:: yaml
+
+        threshold: 0.9            # every notebook that declares it
+        haproxy-apache-siege:     # only this one
+          link_capacity: 1 Gbit/s
+    """
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.safe_load(fh)
+    except OSError as e:
+        raise LBAnalysisError(f"{path}: cannot read parameters ({e.strerror or e})") from None
+    except yaml.YAMLError as e:
+        raise LBAnalysisError(f"{path}: not valid YAML ({str(e).splitlines()[0]})") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise LBAnalysisError(f"{path}: expected a mapping of parameter names to values")
+    return data
+
+
+def parameters_for(path: Path, parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """Global parameters plus the ones in the section named after the notebook.
+
+    A value that is a mapping is a section for the notebook its key names
+    (number or slug); other notebooks ignore it.
+
+    >>> parameters_for(Path("03-x.ipynb"), {"a": 1, "x": {"a": 2, "b": 3}, "04": {"a": 9}})
+    {'a': 2, 'b': 3}
+    """
+    out = {k: v for k, v in parameters.items() if not isinstance(v, Mapping)}
+    for key, value in parameters.items():
+        if isinstance(value, Mapping) and _matches(str(key), path):
+            out.update(value)
+    return out
+
+
+# ------------------------------------------------------------- running ---
+def export_html(notebook: str | os.PathLike, html: str | os.PathLike, no_input: bool = False) -> Path:
+    """Write ``notebook`` as standalone HTML (figures embedded); ``no_input`` drops code cells."""
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    nb = nbformat.read(str(notebook), as_version=4)
+    exporter = HTMLExporter(template_name="lab")
+    if no_input:
+        exporter.exclude_input = True
+        exporter.exclude_input_prompt = True
+        exporter.exclude_output_prompt = True
+    body, _ = exporter.from_notebook_node(nb)
+    html = Path(html)
+    html.write_text(body, encoding="utf-8")
+    return html
+
+
+def _original_cell_index(path: Path, source: str, fallback: int) -> int:
+    import nbformat
+
+    nb = nbformat.read(str(path), as_version=4)
+    for i, cell in enumerate(nb.cells):
+        if cell.source == source:
+            return i
+    return fallback
+
+
+def _display(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def run_notebook(
+    path: str | os.PathLike,
+    parameters: Mapping[str, Any] | None = None,
+    output_dir: str | os.PathLike | None = None,
+    no_input: bool = False,
+    *,
+    kernel: str = KERNEL,
+    progress: bool | None = None,
+    name: str | None = None,
+    cwd: str | os.PathLike | None = None,
+) -> Path:
+    """Execute one notebook with papermill; write ``<name>.ipynb`` and ``<name>.html`` to ``output_dir``.
+
+    ``parameters`` must be declared by the notebook's ``parameters`` cell (an
+    unknown one raises :class:`LBAnalysisError`); ``output_dir`` is passed as
+    the ``output_dir`` parameter when the notebook declares one. ``name``
+    defaults to the slug, ``output_dir`` to ``reports/<slug>``. ``progress``
+    shows papermill's bar (default: when stderr is a terminal).
+
+    Returns the HTML path. A failing cell raises :class:`NotebookError`
+    after the executed notebook and its HTML have been written.
+    """
+    import papermill
+    from jupyter_client.kernelspec import NoSuchKernel
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+    from papermill.exceptions import PapermillExecutionError
+
+    path = Path(path)
+    if not path.is_file():
+        raise LBAnalysisError(f"{path}: no such notebook")
+    slug = slug_of(path)
+    name = name or slug
+    out = Path(output_dir) if output_dir is not None else REPORTS / slug
+    out.mkdir(parents=True, exist_ok=True)
+    declared = notebook_parameters(path)
+    params = dict(parameters or {})
+    unknown = sorted(set(params) - set(declared))
+    if unknown:
+        known = ", ".join(declared) or "none"
+        raise LBAnalysisError(f"{_display(path)}: unknown parameter(s) {', '.join(unknown)}; it declares: {known}")
+    if "output_dir" in declared and "output_dir" not in params:
+        params["output_dir"] = str(out.resolve())
+    executed = out / f"{name}.ipynb"
+    html = out / f"{name}.html"
+    if progress is None:
+        progress = sys.stderr.isatty()
+    try:
+        papermill.execute_notebook(
+            str(path),
+            str(executed),
+            parameters=params,
+            kernel_name=kernel,
+            progress_bar=progress,
+            log_output=False,
+            cwd=str(cwd) if cwd is not None else None,
+            # the kernel's own start-up warnings (e.g. about TCP transport) are noise here
+            extra_arguments=["--IPKernelApp.log_level=ERROR"],
+        )
+    except NoSuchKernel:
+        raise LBAnalysisError(
+            f"no Jupyter kernel named {kernel!r}; install one with: "
+            f"python -m ipykernel install --sys-prefix --name {kernel}"
+        ) from None
+    except (DeadKernelError, CellTimeoutError) as e:
+        if executed.exists():
+            export_html(executed, html, no_input=no_input)
+        raise LBAnalysisError(f"{_display(path)}: {type(e).__name__}: {str(e).strip().splitlines()[0]}") from None
+    except PapermillExecutionError as e:
+        if executed.exists():
+            export_html(executed, html, no_input=no_input)
+        cell = _original_cell_index(path, e.source, e.cell_index)
+        raise NotebookError(_display(path), cell, e.source, e.ename, e.evalue) from None
+    export_html(executed, html, no_input=no_input)
+    return html
+
+
+def run_reports(
+    names: Iterable[str] | None = None,
+    parameters: Mapping[str, Any] | None = None,
+    output_dir: str | os.PathLike = REPORTS,
+    no_input: bool = False,
+    *,
+    notebooks: str | os.PathLike = NOTEBOOKS,
+    kernel: str = KERNEL,
+    progress: bool | None = None,
+    on_start: Callable[[int, int, Path], None] | None = None,
+    on_done: Callable[[int, int, ReportResult], None] | None = None,
+) -> list[ReportResult]:
+    """Run the article notebooks (all, or the ones named) into ``output_dir/<slug>/``.
+
+    Each notebook gets the parameters it declares among ``parameters``
+    (global ones plus those under its number or slug, see
+    :func:`load_parameters`); a parameter no chosen notebook declares raises
+    :class:`LBAnalysisError` before anything runs. A failing notebook is
+    recorded in its :class:`ReportResult` (``error``) and the others still
+    run. ``on_start(i, n, path)`` and ``on_done(i, n, result)`` report
+    progress.
+    """
+    paths = resolve_notebooks(names, notebooks)
+    parameters = dict(parameters or {})
+    per_nb = {p: parameters_for(p, parameters) for p in paths}
+    declared = {p: notebook_parameters(p) for p in paths}
+    wanted = {k for params in per_nb.values() for k in params}
+    nowhere = sorted(k for k in wanted if not any(k in declared[p] for p in paths))
+    if nowhere:
+        raise LBAnalysisError(f"no chosen notebook declares parameter(s): {', '.join(nowhere)}")
+    results: list[ReportResult] = []
+    for i, p in enumerate(paths, 1):
+        slug = slug_of(p)
+        out = Path(output_dir) / slug
+        params = {k: v for k, v in per_nb[p].items() if k in declared[p]}
+        if on_start:
+            on_start(i, len(paths), p)
+        t0 = time.perf_counter()
+        error = None
+        try:
+            run_notebook(p, params, out, no_input, kernel=kernel, progress=progress)
+        except LBAnalysisError as e:
+            error = str(e)
+        executed, html = out / f"{slug}.ipynb", out / f"{slug}.html"
+        result = ReportResult(
+            notebook=p,
+            slug=slug,
+            output_dir=out,
+            executed=executed if executed.exists() else None,
+            html=html if html.exists() else None,
+            seconds=time.perf_counter() - t0,
+            error=error,
+        )
+        results.append(result)
+        if on_done:
+            on_done(i, len(paths), result)
+    return results
