@@ -1,0 +1,665 @@
+"""siege text output: the summary on stderr, verbose request lines, notices.
+
+Format (siege 4.0.7 with ``-v``, stdout and stderr together; the summary
+goes to stderr, verbose lines to stdout, so with ``2>&1`` into a file the
+buffered verbose lines often come *after* the summary)::
+
+    ** SIEGE 4.0.7
+    ** Preparing 25 concurrent users for battle.
+    The server is now under siege...
+    HTTP/1.1 200     0.06 secs:     395 bytes ==> GET  /
+    HTTP/1.1 404     0.00 secs:     335 bytes ==> GET  /nothere
+    Lifting the server siege...                 (timed runs, ^C; 3.x: "...  done.")
+    Transactions:                   3002 hits
+    Availability:                 100.00 %
+    Elapsed time:                 179.01 secs
+    Data transferred:              28.48 MB
+    Response time:                  1.76 secs   (4.1.x: "1760.00 ms")
+    Transaction rate:              16.77 trans/sec
+    Throughput:                     0.16 MB/sec
+    Concurrency:                   29.58
+    Successful transactions:        3002
+    HTTP OK received:               3002        (only with -D / debug)
+    Failed transactions:               0
+    Longest transaction:           57.32        (4.1.x: "57320.00 ms")
+    Shortest transaction:           0.00
+
+======================== ========================= ===========================
+label                    column                    unit as printed -> stored
+======================== ========================= ===========================
+``** SIEGE x.y.z``       ``tool_version``
+``** Preparing N ...``   ``concurrency``           users (-c, capped by limit)
+Transactions             ``requests``              hits
+Availability             ``availability_pct``      %
+Elapsed time             ``duration_s``            secs
+Data transferred         ``bytes_total``           MB (2^20 B); 2.x: bytes
+Response time            ``latency_mean_s``        secs; ms in 4.1.x
+Transaction rate         ``requests_per_s``        trans/sec
+Throughput               ``bytes_per_s``           MB/sec (2^20 B/s); 2.x: bytes/sec
+Concurrency              ``concurrency_achieved``  sum of transaction times / elapsed
+Successful transactions  ``requests_ok``           count
+HTTP OK received         ``http_ok``               count
+Failed transactions      ``failed``                count
+Longest transaction      ``latency_max_s``         secs (no unit before 4.1); ms in 4.1.x
+Shortest transaction     ``latency_min_s``         secs (no unit before 4.1); ms in 4.1.x
+======================== ========================= ===========================
+
+Units are read where they are printed. Where a line has no unit, the
+version's default applies: seconds up to 4.1.6, ms from 4.1.7 on (the
+version that changed the text summary to ms, per the issue; the 4.1.x
+``src/main.c`` prints ``1000.0f * data_get_response_time()`` with ``ms``).
+MB is 2^20 bytes: ``data_get_megabytes()`` returns ``bytes/(1024.0*1024.0)``
+and ``data_get_throughput()`` ``bytes/(elapsed*1024.0*1024.0)``
+(``src/data.c``). siege's ``Concurrency:`` is an achieved average (total
+transaction time / elapsed, Little's law), kept as ``concurrency_achieved``;
+``concurrency`` is the configured user count.
+
+Verbose lines (``-v``; ``verbose = true`` in Debian's siegerc) go to the
+``requests`` table, one row each in file order (``seq``): ``status``,
+``latency_s`` (``secs``; a ``ms`` unit is converted too, though every
+version checked prints secs), ``bytes``, ``method``, ``url``. Accepted forms:
+``HTTP/1.1 200 0.06 secs: 395 bytes ==> GET /``, with a ``(C)`` cache mark,
+a ``[timestamp]`` prefix, a `` 12) `` client id (``display-id``), and the
+CSV form of ``csv = true`` (``HTTP/1.1,200,  0.06,    395,/,0,2024-...``).
+ANSI colours are removed by :func:`lbanalysis.text.normalize`.
+
+A failed run is a row with ``error`` set: no transaction at all (refused
+port: ``[error] socket: unable to connect sock.c:282: Connection refused``),
+``siege aborted due to excessive socket failure``, ``[fatal]`` notices, a
+usage/help text, a command with no output, or verbose lines without a
+summary. Notices of a run that completed go to ``warnings``.
+
+A file may hold several runs (each ``** SIEGE`` banner, or a repeated
+summary label, starts one). A short free-text line between runs (a script's
+``echo "Concurrency == 10"``) becomes the ``label`` of the next run. siege
+JSON objects (``-j``) inside the text are read too (see
+:mod:`lbanalysis.readers.siege_json`): one run per object, or merged into
+the run whose notices precede it.
+
+Known defects of real files: the summary can start in the middle of a
+half-written verbose line (``HTTP/1.1 200    `` then ``Lifting the server
+siege...``) with the rest of that line printed after the summary; such
+fragments are not requests: they are counted in ``warnings`` and skipped,
+every complete line is kept. docker compose prefixes (``siege  | ``) are
+stripped by :func:`normalize`. A 3.0.5 summary seen in the wild lacks the
+unit of ``Response time:``; the version default (secs) is used and noted in
+``warnings``. ``The server is now under siege...`` may be followed on the
+same line by a notice or by ``siege aborted ...``.
+
+Versions checked: 4.0.7 (Debian 12, live captures), 4.0.1, 4.0.4, 3.0.5 and
+2.x outputs (public files and issues), and the 2.x/3.x/4.0.x/4.1.x
+sources of ``src/main.c``, ``src/data.c``, ``src/browser.c``.
+
+>>> p = parse(Segment("** SIEGE 4.0.7\\n** Preparing 10 concurrent users for battle.\\n"
+...                   "Transactions:  100 hits\\nData transferred:  1.00 MB\\nResponse time: 20.00 ms\\n"))
+>>> r = p.runs[0]
+>>> r["tool_version"], r["concurrency"], r["requests"], r["bytes_total"], r["latency_mean_s"]
+('4.0.7', 10, 100, 1048576.0, 0.02)
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from ..errors import ParseError
+from ..text import Segment, command_argv
+from ..units import parse_duration
+from .base import Format, Parsed, to_float, to_int
+from .siege_json import OBJECT_START_RE, fields_from_json
+
+MB = 1024.0 * 1024.0
+
+# Summary label -> (column, kind). Kinds pick the unit table below.
+SUMMARY: dict[str, tuple[str, str]] = {
+    "transactions": ("requests", "count"),
+    "availability": ("availability_pct", "pct"),
+    "elapsed time": ("duration_s", "time"),
+    "data transferred": ("bytes_total", "bytes"),
+    "response time": ("latency_mean_s", "time"),
+    "transaction rate": ("requests_per_s", "rate"),
+    "throughput": ("bytes_per_s", "byterate"),
+    "concurrency": ("concurrency_achieved", "float"),
+    "successful transactions": ("requests_ok", "count"),
+    "http ok received": ("http_ok", "count"),
+    "failed transactions": ("failed", "count"),
+    "longest transaction": ("latency_max_s", "time"),
+    "shortest transaction": ("latency_min_s", "time"),
+}
+# unit as printed (lower case) -> factor to SI. "" = not printed.
+UNITS: dict[str, dict[str, float | None]] = {
+    "count": {"": 1.0, "hits": 1.0},
+    "pct": {"": 1.0, "%": 1.0},
+    "time": {"": None, "secs": 1.0, "sec": 1.0, "s": 1.0, "seconds": 1.0, "ms": 1e-3},
+    "bytes": {"": MB, "mb": MB, "kb": 1024.0, "gb": MB * 1024.0, "bytes": 1.0, "b": 1.0},
+    "rate": {"": 1.0, "trans/sec": 1.0, "trans/s": 1.0},
+    "byterate": {"": MB, "mb/sec": MB, "mb/s": MB, "kb/sec": 1024.0, "bytes/sec": 1.0, "b/sec": 1.0},
+    "float": {"": 1.0},
+}
+_MS_FROM = (4, 1, 7)  # first version whose text summary prints times in ms
+
+_SUMMARY_RE = re.compile(
+    r"^\s*(" + "|".join(re.escape(k) for k in SUMMARY) + r")\s*:\s*(\S+)[ \t]*(.*?)\s*$",
+    re.IGNORECASE,
+)
+_BANNER_RE = re.compile(r"^\s*\*\*\s*SIEGE\s+(\d[\w.\-]*)", re.IGNORECASE)
+_PREPARING_RE = re.compile(r"^\s*\*\*\s*Preparing\s+(\d+)\s+concurrent\s+users", re.IGNORECASE)
+_UNDER_RE = re.compile(r"^\s*(?:The server is now under siege|Lifting the server siege)\.\.\.\s*(?:done\.?)?\s*")
+_REQ_RE = re.compile(
+    r"^\s*(?:\[[^\]]*\]\s*)?(?:\d+\)\s+)?(HTTP/[\d.]+)\s+(\d{3})\s*(?:\(C\))?\s+(-?[\d.]+|-?nan|inf)\s+"
+    r"(secs?|ms)\s*:\s+(\d+)\s+bytes\s+==>\s+([A-Z]+)\s+(.*?)\s*$"
+)
+_REQ_CSV_RE = re.compile(
+    r"^\s*(?:[^,\n]*,)??(?:\s*\d+,)?(HTTP/[\d.]+),(\d{3}),\s*(-?[\d.]+),\s*(\d+),([^,]*),\d+,[^,]*$"
+)
+_FRAGMENT_RE = re.compile(r"^\s*(?:\d+\)\s+)?HTTP/[\d.]+(?:\s|,|$)|secs:\s+\d+\s+bytes|bytes\s+==>")
+_NOTICE_RE = re.compile(r"^\s*\[(error|alert|fatal|warning|info)\]\s*(.*?)\s*$", re.IGNORECASE)
+_ABORT_RE = re.compile(r"^\s*(siege aborted due to excessive socket failure)")
+_USAGE_RE = re.compile(r"^\s*Usage: siege\b")
+_OTHER_ERROR_RE = re.compile(
+    r"^\s*(ERROR: .*|Unable to spawn additional threads.*|siege: (?:invalid|unrecognized) option.*|"
+    r"siege: option .* requires an argument.*)$"
+)
+_WARNING_RE = re.compile(r"^\s*(WARNING: The number of users is capped at \d+\.?)")
+_NOISE_RE = re.compile(
+    r"^\s*(?:LOG FILE: |FILE: |You can disable this|the \.siegerc file|\S*siege\.?conf and changing|"
+    r"\S*siegerc and changing|"
+    r"the directive 'show-logfile'|can change the failure threshold|upgrade your libraries|to exceed \d+ users|"
+    r"=+$|limit, search your|its value\. Make sure|\^C$|done\.?$|Copyright|This is free software|"
+    r"There is NO warranty|FOR A PARTICULAR PURPOSE|SIEGE \d)",
+    re.IGNORECASE,
+)
+_DETECT_RE = re.compile(
+    r"^(?:\s*\*\*\s*SIEGE\s+\d|\s*\*\*\s*Preparing\s+\d+\s+concurrent users|.*The server is now under siege|"
+    r".*Lifting the server siege|\s*Transactions:\s+\d+ hits|\s*Successful transactions:\s+\d|"
+    r"\s*Transaction rate:\s+[\d.]+ trans/sec|"
+    r"\s*(?:\[[^\]]*\]\s*)?HTTP/[\d.]+\s+\d{3}\s*(?:\(C\))?\s+[\d.]+\s+(?:secs?|ms):)",
+    re.MULTILINE | re.IGNORECASE,
+)
+_URL_RE = re.compile(r"^(?:(https?)://)?([^/:\[\]\s]+|\[[^\]]+\])(?::(\d+))?(/\S*)?$", re.IGNORECASE)
+
+# getopt string of siege 4.x: "VhvqCDNFpgl::ibr:t:f:d:c:m:H:R:A:T:j" (+ -E, -k in some builds).
+_OPTS_WITH_ARG = set("rtfdcmHRATE")
+_LONG = {
+    "version": "V",
+    "help": "h",
+    "verbose": "v",
+    "quiet": "q",
+    "config": "C",
+    "debug": "D",
+    "get": "g",
+    "print": "p",
+    "concurrent": "c",
+    "no-parser": "N",
+    "no-follow": "F",
+    "internet": "i",
+    "benchmark": "b",
+    "reps": "r",
+    "time": "t",
+    "delay": "d",
+    "log": "l",
+    "file": "f",
+    "rc": "R",
+    "mark": "m",
+    "header": "H",
+    "user-agent": "A",
+    "content-type": "T",
+    "json-output": "j",
+}
+_INFO_ONLY = set("VhC")  # version/help/config: no load test
+
+
+def detect(text: str) -> bool:
+    """True when text looks like siege output (banner, summary labels, verbose lines).
+
+    >>> detect("Transactions:\\t\\t        3002 hits\\n")
+    True
+    >>> detect("Requests:  54133 hits\\nSuccessful requests:  54133 hits\\n")
+    False
+    """
+    return _DETECT_RE.search(text) is not None
+
+
+def siege_time(text: str) -> float | None:
+    """Seconds from a siege ``-t`` value, as siege's ``parse_time()`` reads it.
+
+    The modifier is S, M or H (any case); siege takes the leading digits and
+    the first modifier letter after them, and a number without a modifier is
+    **minutes** (``src/util.c``).
+
+    >>> siege_time("5S"), siege_time("1M"), siege_time("1H"), siege_time("30sec"), siege_time("2")
+    (5.0, 60.0, 3600.0, 30.0, 120.0)
+    """
+    m = re.match(r"^\s*(\d+)(.*)$", text)
+    if not m:
+        return None
+    for ch in m.group(2).lower():
+        if ch in "smh":
+            return parse_duration(m.group(1) + ch)
+    return float(m.group(1)) * 60.0
+
+
+def _split_url(spec: str) -> dict:
+    """URL, host, port, path and method from a siege URL argument (``URL [POST data]``)."""
+    out: dict = {}
+    parts = spec.split(None, 2)
+    if not parts:
+        return out
+    url = parts[0]
+    out["url"] = url
+    out["method"] = (
+        parts[1].upper()
+        if len(parts) > 1 and parts[1].upper() in ("POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "GET")
+        else "GET"
+    )
+    m = _URL_RE.match(url)
+    if m:
+        out["host"] = m.group(2)
+        if m.group(3):
+            out["port"] = int(m.group(3))
+        else:
+            out["port"] = 443 if (m.group(1) or "").lower() == "https" else 80
+        out["path"] = m.group(4) or "/"
+    return out
+
+
+def _long_option(name: str) -> str | None:
+    if name in _LONG:
+        return _LONG[name]
+    hits = [k for k in _LONG if k.startswith(name)]  # getopt_long accepts unique prefixes
+    return _LONG[hits[0]] if len(hits) == 1 else None
+
+
+def parse_command(command: str) -> dict:
+    """Run fields from a siege command line (short, attached and long options).
+
+    ``requests_planned`` is ``-r`` x concurrency; ``-t`` follows
+    :func:`siege_time`; ``-m``/``--mark`` becomes ``label``. Keys starting
+    with ``_`` are for the reader (``_info``: -V/-h/-C, no load test).
+
+    >>> d = parse_command("siege -b -c 25 -r 10 --log=/tmp/s.log -m 'run A' http://h:8080/x")
+    >>> d["concurrency"], d["repetitions"], d["requests_planned"], d["benchmark_mode"], d["label"], d["port"]
+    (25, 10, 250, True, 'run A', 8080)
+    >>> d = parse_command("siege --concurrent=5 --time=1M --internet --file=urls.txt -d 0.5")
+    >>> d["concurrency"], d["time_limit_s"], d["internet_mode"], d["urls_file"], d["delay_s"]
+    (5, 60.0, True, 'urls.txt', 0.5)
+    >>> parse_command("siege -c50 -t60S -bq example.com")["host"]
+    'example.com'
+    """
+    argv = command_argv(command)
+    opts: dict[str, str] = {}
+    flags: set[str] = set()
+    positional: list[str] = []
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok == "--":
+            positional.extend(argv[i + 1 :])
+            break
+        if tok.startswith("--") and len(tok) > 2:
+            name, eq, val = tok[2:].partition("=")
+            key = _long_option(name)
+            if key is None:
+                i += 1
+                continue
+            if key in _OPTS_WITH_ARG:
+                if not eq and i + 1 < len(argv):
+                    i += 1
+                    val = argv[i]
+                opts[key] = val
+            elif key == "l":
+                flags.add("l")
+                if eq:
+                    opts["l"] = val
+            else:
+                flags.add(key)
+        elif tok.startswith("-") and len(tok) > 1:
+            j = 1
+            while j < len(tok):
+                ch = tok[j]
+                if ch in _OPTS_WITH_ARG:
+                    val = tok[j + 1 :]
+                    if not val and i + 1 < len(argv):
+                        i += 1
+                        val = argv[i]
+                    opts[ch] = val
+                    break
+                if ch == "l":  # optional argument: attached only
+                    flags.add("l")
+                    if tok[j + 1 :]:
+                        opts["l"] = tok[j + 1 :]
+                    break
+                flags.add(ch)
+                j += 1
+        else:
+            positional.append(tok)
+        i += 1
+    out: dict = {}
+    if "c" in opts:
+        out["concurrency"] = to_int(opts["c"])
+    if "r" in opts:
+        if opts["r"].strip().lower() != "once":
+            out["repetitions"] = to_int(opts["r"])
+    if "t" in opts:
+        out["time_limit_s"] = siege_time(opts["t"])
+    if "d" in opts:
+        out["delay_s"] = to_float(opts["d"])
+    if "f" in opts:
+        out["urls_file"] = opts["f"]
+    if "m" in opts:
+        out["label"] = opts["m"]
+    out["benchmark_mode"] = "b" in flags
+    out["internet_mode"] = "i" in flags
+    if positional:
+        out.update(_split_url(positional[-1]))
+    elif "f" not in opts:
+        out["method"] = "GET"
+    if out.get("repetitions") is not None and out.get("concurrency") is not None:
+        out["requests_planned"] = out["repetitions"] * out["concurrency"]
+    if flags & _INFO_ONLY:
+        out["_info"] = True
+    return out
+
+
+def _version_tuple(v: str | None) -> tuple[int, ...]:
+    if not v:
+        return ()
+    return tuple(int(x) for x in re.findall(r"\d+", v)[:3])
+
+
+class _Run:
+    """One run being read."""
+
+    __slots__ = ("d", "errors", "fragments", "from_json", "keys", "line", "n_requests", "warnings")
+
+    def __init__(self, line: int):
+        self.d: dict = {"tool": "siege", "line": line}
+        self.keys: set[str] = set()
+        self.errors: dict[str, int] = {}
+        self.warnings: list[str] = []
+        self.fragments: list[int] = []
+        self.from_json = False
+        self.n_requests = 0
+        self.line = line
+
+    def empty(self) -> bool:
+        return not (
+            self.keys
+            or self.n_requests
+            or self.errors
+            or self.from_json
+            or self.d.get("error")
+            or "tool_version" in self.d
+            or "concurrency" in self.d
+        )
+
+    def has_result(self) -> bool:
+        return bool(self.keys) or self.from_json
+
+
+def _convert(label: str, value: str, unit: str, version: str | None, seg: Segment, n: int, raw: str, run: _Run):
+    col, kind = SUMMARY[label]
+    table = UNITS[kind]
+    u = unit.strip().lower()
+    if kind == "count":
+        u = "" if u in table else u
+    if u not in table:
+        raise ParseError(
+            f"unknown unit {unit!r} for siege's {label!r} (expected one of {', '.join(k for k in table if k)})",
+            source=seg.source,
+            line=seg.line + n - 1,
+            text=raw,
+        )
+    factor = table[u]
+    if factor is None:  # time without a unit: the version's default
+        ms = bool(version) and _version_tuple(version) >= _MS_FROM
+        factor = 1e-3 if ms else 1.0
+        if label in ("response time", "elapsed time"):
+            run.warnings.append(
+                f"{label.capitalize()} printed without a unit; read as {'ms' if ms else 'secs'} "
+                f"(siege {version or '?'} default)"
+            )
+    if kind == "count":
+        return col, to_int(value)
+    v = to_float(value)
+    return col, None if v is None else v * factor
+
+
+def parse_segment(seg: Segment) -> Parsed:
+    """Read every siege run in a segment: summaries, JSON objects, verbose lines, notices."""
+    cmd = parse_command(seg.command) if seg.command else {}
+    runs: list[_Run] = []
+    cur = _Run(1)
+    pending_label: str | None = None
+    # requests table, column lists
+    r_run: list[int] = []
+    r_seq: list[int] = []
+    r_status: list[int] = []
+    r_lat: list[float] = []
+    r_bytes: list[float] = []
+    r_method: list[str | None] = []
+    r_url: list[str] = []
+
+    def start(n: int) -> None:
+        nonlocal cur, pending_label
+        if not cur.empty():
+            runs.append(cur)
+        cur = _Run(n)
+        if pending_label:
+            cur.d["label"] = pending_label
+            pending_label = None
+
+    def begin_if_new(n: int) -> None:
+        nonlocal pending_label
+        if cur.empty():
+            cur.line = cur.d["line"] = n
+            if pending_label:
+                cur.d["label"] = pending_label
+                pending_label = None
+
+    lines = seg.text.split("\n")
+    n_lines = len(lines)
+    n = 0
+    while n < n_lines:
+        raw = lines[n]
+        n += 1
+        line = raw.rstrip()
+        if not line.strip():
+            continue
+        if line.lstrip().startswith(("The server is now under siege", "Lifting the server siege")):
+            um = _UNDER_RE.match(line)
+            begin_if_new(n)
+            line = line[um.end() :] if um else ""
+            if not line.strip():
+                continue
+        # The fast path: verbose request lines are most of a verbose file.
+        if "HTTP/" in line:
+            m = _REQ_RE.match(line)
+            if m is None and "," in line:
+                m2 = _REQ_CSV_RE.match(line)
+                if m2:
+                    begin_if_new(n)
+                    r_run.append(len(runs))
+                    r_seq.append(cur.n_requests)
+                    r_status.append(int(m2.group(2)))
+                    r_lat.append(float(m2.group(3)))
+                    r_bytes.append(float(m2.group(4)))
+                    r_method.append(None)
+                    r_url.append(m2.group(5).strip())
+                    cur.n_requests += 1
+                    continue
+            if m:
+                begin_if_new(n)
+                lat = to_float(m.group(3))
+                if lat is not None and m.group(4) == "ms":
+                    lat *= 1e-3
+                r_run.append(len(runs))
+                r_seq.append(cur.n_requests)
+                r_status.append(int(m.group(2)))
+                r_lat.append(lat)  # type: ignore[arg-type]
+                r_bytes.append(float(m.group(5)))
+                r_method.append(m.group(6))
+                r_url.append(m.group(7))
+                cur.n_requests += 1
+                continue
+        m = _SUMMARY_RE.match(line)
+        if m:
+            label = m.group(1).lower()
+            if label in cur.keys or (cur.from_json and not cur.keys):
+                start(n)  # a repeated label: another pasted summary
+            begin_if_new(n)
+            cur.keys.add(label)
+            col, val = _convert(label, m.group(2), m.group(3), cur.d.get("tool_version"), seg, n, raw, cur)
+            cur.d[col] = val
+            continue
+        m = _BANNER_RE.match(line)
+        if m:
+            start(n)
+            cur.d["tool_version"] = m.group(1)
+            continue
+        m = _PREPARING_RE.match(line)
+        if m:
+            if "concurrency" in cur.d or cur.has_result():
+                start(n)
+            begin_if_new(n)
+            cur.d["concurrency"] = int(m.group(1))
+            continue
+        if OBJECT_START_RE.match(line):
+            # Collect to the closing brace (or the end of the text).
+            j = n - 1
+            buf = [line]
+            while "}" not in lines[j] and j + 1 < n_lines:
+                j += 1
+                buf.append(lines[j])
+            fields = fields_from_json("\n".join(buf))
+            if fields is not None:
+                if cur.has_result():
+                    start(n)  # one run per object; notices before it stay with it
+                begin_if_new(n)
+                for k, v in fields.items():
+                    cur.d.setdefault(k, v)
+                cur.from_json = True
+                n = j + 1
+                continue
+        m = _NOTICE_RE.match(line)
+        if m:
+            begin_if_new(n)
+            level = m.group(1).lower()
+            msg = m.group(2)
+            if level == "fatal":
+                cur.d["error"] = msg
+            elif level in ("warning", "info"):
+                cur.warnings.append(f"[{level}] {msg}")
+            else:
+                cur.errors[msg] = cur.errors.get(msg, 0) + 1
+            continue
+        m = _ABORT_RE.match(line)
+        if m:
+            begin_if_new(n)
+            cur.d["error"] = m.group(1)
+            continue
+        if _USAGE_RE.match(line):
+            begin_if_new(n)
+            cur.d.setdefault("error", "usage error (siege printed its help)")
+            # Skip the help text.
+            while n < n_lines and not _BANNER_RE.match(lines[n]) and not _SUMMARY_RE.match(lines[n]):
+                n += 1
+            continue
+        m = _OTHER_ERROR_RE.match(line)
+        if m:
+            begin_if_new(n)
+            cur.d.setdefault("error", m.group(1).strip())
+            continue
+        m = _WARNING_RE.match(line)
+        if m:
+            cur.warnings.append(m.group(1))
+            continue
+        if _FRAGMENT_RE.search(line):
+            cur.fragments.append(n)
+            continue
+        if _NOISE_RE.match(line):
+            continue
+        # Free text: between runs it labels the next one (echo "Concurrency == 10").
+        if (cur.empty() or cur.has_result()) and len(line.strip()) <= 80 and re.search(r"[A-Za-z]", line):
+            pending_label = line.strip()
+    if not cur.empty():
+        runs.append(cur)
+    if not runs and seg.command and not cmd.get("_info"):
+        r = _Run(1)
+        r.d["error"] = "no output after the command"
+        runs.append(r)
+    return _finish(runs, cmd, seg, (r_run, r_seq, r_status, r_lat, r_bytes, r_method, r_url))
+
+
+def _errors_text(errors: dict[str, int]) -> str:
+    items = [f"{msg} ({k} times)" if k > 1 else msg for msg, k in errors.items()]
+    if len(items) > 5:
+        items = [*items[:5], f"and {len(items) - 5} more"]
+    return "; ".join(items)
+
+
+def _finish(runs: list[_Run], cmd: dict, seg: Segment, req) -> Parsed:
+    out = Parsed()
+    for r in runs:
+        d = r.d
+        for k, v in cmd.items():
+            if not k.startswith("_"):
+                d.setdefault(k, v)
+        if d.get("repetitions") is not None and d.get("concurrency") is not None:
+            d["requests_planned"] = d["repetitions"] * d["concurrency"]
+        d["format"] = "siege-json" if r.from_json and not r.keys else "siege"
+        if r.fragments:
+            lines = ", ".join(str(seg.line + x - 1) for x in r.fragments[:5])
+            r.warnings.append(f"skipped {len(r.fragments)} broken verbose line fragment(s) (line {lines})")
+        if not d.get("error"):
+            if r.has_result():
+                if d.get("requests") == 0:
+                    d["error"] = _errors_text(r.errors) if r.errors else "no transaction completed"
+                    if not r.errors and d.get("failed"):
+                        d["error"] += f" ({d['failed']} failed)"
+                elif r.errors:
+                    r.warnings.append(_errors_text(r.errors))
+            elif r.errors:
+                d["error"] = _errors_text(r.errors)
+            elif r.n_requests:
+                d["error"] = f"no summary in the output ({r.n_requests} verbose request lines)"
+            else:
+                d["error"] = "no result in the output"
+        elif r.errors:
+            r.warnings.append(_errors_text(r.errors))
+        if r.warnings:
+            d["warnings"] = "; ".join(r.warnings)
+        out.runs.append(d)
+    r_run, r_seq, r_status, r_lat, r_bytes, r_method, r_url = req
+    if r_run:
+        out.tables["requests"] = pd.DataFrame(
+            {
+                "run": pd.array(r_run, dtype="Int64"),
+                "seq": pd.array(r_seq, dtype="Int64"),
+                "status": pd.array(r_status, dtype="Int64"),
+                "latency_s": pd.array(r_lat, dtype="float64"),
+                "bytes": pd.array(r_bytes, dtype="float64"),
+                "method": pd.array(r_method, dtype="string"),
+                "url": pd.array(r_url, dtype="string"),
+            }
+        )
+    return out
+
+
+def parse(seg: Segment) -> Parsed:
+    """Read the siege runs of a segment (see the module docstring)."""
+    return parse_segment(seg)
+
+
+FORMATS = [
+    Format(
+        "siege",
+        "siege",
+        detect,
+        parse,
+        description="siege summary text (2.x-4.x, stderr), verbose request lines, notices, embedded -j JSON",
+    )
+]
+
+__all__ = ["FORMATS", "SUMMARY", "UNITS", "detect", "parse", "parse_command", "parse_segment", "siege_time"]
