@@ -1,0 +1,299 @@
+"""gobench reader on real outputs: the article's net/http runs (data/raw) and the lab's fasthttp runs (corpus)."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+from pandas.testing import assert_frame_equal
+
+import lbanalysis
+from lbanalysis import schema
+from lbanalysis.readers.gobench import parse_command
+
+from .conftest import ROOT, corpus
+
+ARTICLE = ROOT / "data" / "raw" / "haproxy-maxconn-gobench"
+
+
+def expect(runs: pd.DataFrame, rows: list[dict]) -> None:
+    """Compare the given columns of runs with rows, with schema dtypes."""
+    cols = list(rows[0])
+    exp = schema.conform(rows, {c: schema.RUNS[c] for c in cols})
+    got = runs[cols].reset_index(drop=True)
+    assert_frame_equal(got, exp, check_exact=False, rtol=1e-9)
+
+
+def text(s: str, **kw) -> pd.DataFrame:
+    return lbanalysis.read(io.StringIO(s), **kw)
+
+
+def test_article_net_http_ten_outputs_whole_frame():
+    runs = lbanalysis.read(ARTICLE)
+    # requests, ok, network failed, bad, rate, read B/s, write B/s (every file: 30 s, -t 30)
+    printed = [
+        ("fast", 20, 627867, 627867, 0, 0, 20928, 2699828, 1841801),
+        ("fast", 20, 527141, 527141, 0, 0, 17571, 2266727, 1546353),
+        ("slow", 20, 180, 180, 0, 0, 6, 774, 586),
+        ("slow", 20, 180, 180, 0, 0, 6, 774, 586),
+        ("slow", 20, 180, 180, 0, 0, 6, 774, 586),
+        ("slow", 100, 266, 180, 86, 0, 6, 774, 1120),
+        ("slow", 100, 426, 360, 66, 0, 12, 1548, 1630),
+        ("slow", 100, 595, 540, 55, 0, 18, 2322, 2179),
+        ("slow", 100, 760, 720, 40, 0, 24, 3096, 2698),
+        ("slow", 100, 900, 900, 0, 0, 30, 3870, 2933),
+    ]
+    rows = []
+    for i, (speed, c, req, ok, net, bad, rate, rd, wr) in enumerate(printed, start=1):
+        rows.append(
+            {
+                "source": str(ARTICLE / f"run-{i:02d}.txt"),
+                "line": 1,  # the command line
+                "tool": "gobench",
+                "format": "gobench",
+                "command": f"gobench -u http://10.42.226.10/{speed} -c {c} -t 30",
+                "url": f"http://10.42.226.10/{speed}",
+                "host": "10.42.226.10",
+                "port": 80,
+                "path": f"/{speed}",
+                "method": "GET",
+                "concurrency": c,
+                "time_limit_s": 30.0,
+                "requests_planned": None,
+                "keepalive": True,
+                "requests": req,
+                "requests_ok": ok,
+                "failed_network": net,
+                "non_2xx": bad,
+                "failed": net + bad,
+                "requests_per_s": float(rate),
+                "bytes_per_s": float(rd),
+                "bytes_sent_per_s": float(wr),
+                "duration_s": 30.0,
+                "latency_mean_s": np.nan,
+                "latency_max_s": np.nan,
+                "error": None,
+            }
+        )
+    expect(runs, rows)
+    # the manifest beside the files still applies
+    assert runs["maxconn"].tolist() == [20, 20, 20, 20, 20, 20, 40, 60, 80, 100]
+
+
+def test_lab_fasthttp_outputs_whole_frame():
+    folder = corpus("lab", "gobench")
+    runs = lbanalysis.read(folder)
+    expect(
+        runs,
+        [
+            {
+                "source": str(folder / "gobench-c10-r100-refused.txt"),
+                "tool": "gobench",
+                "concurrency": 10,
+                "requests": 1000,
+                "requests_ok": 0,
+                "failed_network": 1000,
+                "non_2xx": 0,
+                "failed": 1000,
+                "requests_per_s": 0.0,
+                "bytes_per_s": 0.0,
+                "bytes_sent_per_s": 0.0,
+                "duration_s": 1.0,
+                "error": "every request failed at the network level (1000 network failures)",
+            },
+            {
+                "source": str(folder / "gobench-c10-t5-haproxy-small.txt"),
+                "tool": "gobench",
+                "concurrency": 10,
+                "requests": 54133,
+                "requests_ok": 54133,
+                "failed_network": 0,
+                "non_2xx": 0,
+                "failed": 0,
+                "requests_per_s": 10826.0,
+                "bytes_per_s": 4222374.0,
+                "bytes_sent_per_s": 931259.0,
+                "duration_s": 5.0,
+                "error": None,
+            },
+            {
+                "source": str(folder / "gobench-c30-t5-smallmaxconn-slow.txt"),
+                "tool": "gobench",
+                "concurrency": 30,
+                "requests": 38,
+                "requests_ok": 8,
+                "failed_network": 0,
+                "non_2xx": 30,
+                "failed": 30,
+                "requests_per_s": 1.0,
+                "bytes_per_s": 1671.0,
+                "bytes_sent_per_s": 1224.0,
+                "duration_s": 5.0,
+                "error": None,
+            },
+            {
+                "source": str(folder / "gobench-usage-error.txt"),
+                "tool": "gobench",
+                "concurrency": None,
+                "requests": None,
+                "requests_ok": None,
+                "failed_network": None,
+                "non_2xx": None,
+                "failed": None,
+                "requests_per_s": np.nan,
+                "bytes_per_s": np.nan,
+                "bytes_sent_per_s": np.nan,
+                "duration_s": np.nan,
+                "error": "Requests or period must be provided",
+            },
+        ],
+    )
+
+
+def test_gobench_prints_no_latency_columns_stay_empty():
+    runs = lbanalysis.read(corpus("lab", "gobench"))
+    for col in ("latency_mean_s", "latency_min_s", "latency_max_s", "bytes_total", "availability_pct"):
+        assert runs[col].isna().all(), col
+
+
+def test_usage_error_file_is_one_error_row_with_command_fields():
+    src = corpus("lab", "gobench", "gobench-usage-error.txt").read_text()
+    runs = text("$ gobench -u http://127.0.0.1:8080/ -c 10\n" + src)
+    expect(
+        runs,
+        [
+            {
+                "tool": "gobench",
+                "line": 1,
+                "url": "http://127.0.0.1:8080/",
+                "port": 8080,
+                "concurrency": 10,
+                "requests": None,
+                "error": "Requests or period must be provided",
+            }
+        ],
+    )
+
+
+def test_refused_run_keeps_its_figures_and_command():
+    src = corpus("lab", "gobench", "gobench-c10-r100-refused.txt").read_text()
+    runs = text("user@lab:~$ gobench -u http://127.0.0.1:8099/ -c 10 -r 100\n" + src)
+    expect(
+        runs,
+        [
+            {
+                "concurrency": 10,
+                "repetitions": 100,
+                "requests_planned": 1000,
+                "requests": 1000,
+                "failed_network": 1000,
+                "failed": 1000,
+                "error": "every request failed at the network level (1000 network failures)",
+            }
+        ],
+    )
+
+
+def test_dispatching_line_wins_over_the_default_of_100_clients():
+    runs = text("gobench -u http://h/ -r 5\nDispatching 7 clients\nWaiting for results...\n\nRequests:  35 hits\n")
+    assert runs.loc[0, "concurrency"] == 7
+    assert runs.loc[0, "requests_planned"] == 35
+
+
+def test_net_http_version_decimal_test_time_and_rates():
+    out = (
+        "Dispatching 4 clients\nWaiting for results...\n\n"
+        "Requests:                             100 hits\n"
+        "Successful requests:                   99 hits\n"
+        "Network failed:                         1 hits\n"
+        "Bad requests failed (!2xx):             0 hits\n"
+        "Successful requests rate:              50 hits/sec\n"
+        "Read throughput:                    12345 bytes/sec\n"
+        "Write throughput:                    6789 bytes/sec\n"
+        "Test time:                           1.98 sec\n"
+    )
+    expect(
+        text(out),
+        [
+            {
+                "requests": 100,
+                "requests_ok": 99,
+                "failed_network": 1,
+                "failed": 1,
+                "requests_per_s": 50.0,
+                "bytes_per_s": 12345.0,
+                "bytes_sent_per_s": 6789.0,
+                "duration_s": 1.98,
+                "error": None,
+            }
+        ],
+    )
+
+
+def test_interrupted_output_without_summary_is_an_error_row():
+    r = text("gobench -u http://h/ -c 3 -t 60\nDispatching 3 clients\nWaiting for results...\n^C\n").iloc[0]
+    assert r["concurrency"] == 3
+    assert r["error"].startswith("no result in the output")
+
+
+def test_two_pasted_outputs_without_commands_are_two_runs():
+    one = corpus("lab", "gobench", "gobench-c10-t5-haproxy-small.txt").read_text()
+    two = corpus("lab", "gobench", "gobench-c30-t5-smallmaxconn-slow.txt").read_text()
+    runs = text(one + "\n" + two)
+    assert runs["concurrency"].tolist() == [10, 30]
+    assert runs["requests"].tolist() == [54133, 38]
+    assert runs["line"].tolist() == [1, 13]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Only one should be provided: [requests|period]",
+        "flag provided but not defined: -x",
+        'invalid value "ten" for flag -c: parse error',
+    ],
+)
+def test_flag_errors_are_error_rows(message):
+    usage = "Usage of /root/go/bin/gobench:\n  -c int\n    \tNumber of concurrent clients (default 100)\n"
+    runs = text(f"{message}\n{usage}")
+    assert len(runs) == 1
+    assert runs.loc[0, "tool"] == "gobench"
+    assert runs.loc[0, "error"] == message
+
+
+def test_usage_text_alone_is_a_usage_error():
+    runs = text("Usage of gobench:\n  -auth string\n    \tAuthorization header\n  -c int\n")
+    assert runs["error"].tolist() == ["usage error"]
+
+
+def test_command_line_options_of_both_versions():
+    d = parse_command("gobench -k=false -u https://lb.example/api -c=50 -r 200 -auth 'Basic eA==' -tr 100 -tw 200")
+    assert d == {
+        "concurrency": 50,
+        "repetitions": 200,
+        "requests_planned": 10000,
+        "keepalive": False,
+        "method": "GET",
+        "url": "https://lb.example/api",
+        "host": "lb.example",
+        "port": 443,
+        "path": "/api",
+    }
+    d = parse_command("./gobench --u http://h:81 -f urls.txt -t 10 -d body.json -k")
+    assert (d["urls_file"], d["time_limit_s"], d["method"], d["keepalive"], d["concurrency"], d["port"], d["path"]) == (
+        "urls.txt",
+        10.0,
+        "POST",
+        True,
+        100,
+        81,
+        "/",
+    )
+    assert "repetitions" not in parse_command("gobench -u http://h/ -r -1 -t 5")
+
+
+def test_keepalive_default_is_true_and_only_k_false_turns_it_off():
+    assert parse_command("gobench -u http://h/ -t 5")["keepalive"] is True
+    assert parse_command("gobench -u http://h/ -t 5 -k=0")["keepalive"] is False
