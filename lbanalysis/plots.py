@@ -118,7 +118,7 @@ def scaling_fit(
     left = 0.0 if fit.model.positive_load else float(data[fit.x].min())
     grid = np.linspace(left, right, num)
     curve = fit.predict(grid, interval=True)
-    curve_label = None if points and label else (label or fit.model.name)
+    curve_label = label if label and not points else None
     ax.plot(grid, curve["predicted"], "-", color=color, label=curve_label)
     if band:
         ax.fill_between(grid, curve["lower"], curve["upper"], color=color, alpha=0.2, linewidth=0)

@@ -101,14 +101,14 @@ def _knee_plateau(table: pd.DataFrame, alpha: float, rel_tol: float) -> float:
 
 def _knee_piecewise(data: pd.DataFrame, x: str, y: str) -> float:
     xs, ys = data[x].to_numpy(float), data[y].to_numpy(float)
-    best, best_k = math.inf, float(np.max(xs))
+    best, best_k = math.inf, None
     for k in np.unique(xs)[1:-1]:
         design = np.column_stack([np.ones_like(xs), np.minimum(xs, k), np.maximum(xs - k, 0.0)])
         coef, *_ = np.linalg.lstsq(design, ys, rcond=None)
         rss = float(((design @ coef - ys) ** 2).sum())
-        if rss < best - 1e-12 * max(best, 1.0):
+        if best_k is None or rss < best * (1 - 1e-12):
             best, best_k = rss, float(k)
-    return best_k
+    return float(np.max(xs)) if best_k is None else best_k
 
 
 def _numeric(s: pd.Series) -> pd.Series:
@@ -162,9 +162,9 @@ def _find_one(
     ky = float(table.loc[kx, "mean"])
     top = float(table.index.max())
     grows = float(table.loc[table.index >= kx, "mean"].max()) - ky
-    saturated = bool(kx < top and grows < rel_tol * max(ky, 1e-300))
-    if method == "plateau":
-        saturated = bool(kx < top)
+    saturated = bool(kx < top and (method == "plateau" or grows < rel_tol * max(ky, 1e-300)))
+    if not saturated and kx < top:  # piecewise bend but still growing past it: no knee measured
+        kx, ky, past = top, float(table.loc[top, "mean"]), data[data[x] >= top]
     k = Knee(
         x=kx,
         y=ky,
