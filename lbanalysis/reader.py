@@ -14,11 +14,13 @@ from __future__ import annotations
 import fnmatch
 import glob
 import os
+import re
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal, TextIO
 
@@ -30,7 +32,7 @@ from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manife
 from .readers import FORMATS, Parsed, parse_text
 from .text import decode, normalize
 
-__all__ = ["read", "Dataset", "DEFAULT_IGNORE", "expand"]
+__all__ = ["DEFAULT_IGNORE", "Dataset", "expand", "read"]
 
 PathLike = str | os.PathLike | TextIO
 Errors = Literal["raise", "warn", "skip"]
@@ -95,9 +97,7 @@ class Dataset:
         skipped = ""
         if len(self.skipped):
             skipped = "<p><b>Skipped:</b></p>" + self.skipped.to_html(index=False)
-        return (
-            f"<p>{len(self.files)} files read</p><table><tr><th>table</th><th>rows</th></tr>{rows}</table>{skipped}"
-        )
+        return f"<p>{len(self.files)} files read</p><table><tr><th>table</th><th>rows</th></tr>{rows}</table>{skipped}"
 
 
 @dataclass
@@ -108,8 +108,13 @@ class _Item:
     buffer: TextIO | None = None
 
 
+@lru_cache(maxsize=16)
+def _ignore_re(ignore: tuple[str, ...]) -> re.Pattern:
+    return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in ignore) or "(?!)")
+
+
 def _is_ignored(name: str, ignore: Sequence[str]) -> bool:
-    return any(fnmatch.fnmatch(name, pat) for pat in ignore)
+    return _ignore_re(tuple(ignore)).match(name) is not None
 
 
 def expand(paths: PathLike | Iterable[PathLike], ignore: Sequence[str] = DEFAULT_IGNORE) -> tuple[list, list, list]:
@@ -241,8 +246,10 @@ def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None):
 
 
 def _assemble(items, results, errors: Errors):
+    """Collect rows of every file; detail rows stay plain lists until one frame per table."""
     runs: list[dict] = []
-    tables: dict[str, list] = {k: [] for k in schema.TABLES if k != "runs"}
+    rows: dict[str, list[dict]] = {k: [] for k in schema.TABLES if k != "runs"}
+    frames: dict[str, list[pd.DataFrame]] = {k: [] for k in schema.TABLES if k != "runs"}
     skipped: list[dict] = []
     for it, (p, err) in zip(items, results, strict=True):
         if err is not None:
@@ -257,11 +264,18 @@ def _assemble(items, results, errors: Errors):
         absolute = str(it.path.resolve()) if it.path is not None else it.source
         for i, r in enumerate(p.runs):
             runs.append({"source": it.source, "run": i, **r, "_abs": absolute, "_rel": it.rel})
-        for name, rows in p.tables.items():
-            if isinstance(rows, pd.DataFrame):
-                tables[name].append(rows.assign(source=it.source))
-            elif rows:
-                tables[name].append(pd.DataFrame(rows).assign(source=it.source))
+        for name, part in p.tables.items():
+            if isinstance(part, pd.DataFrame):
+                frames[name].append(part.assign(source=pd.Categorical([it.source] * len(part))))
+            else:
+                src = it.source
+                rows[name].extend({**r, "source": src} for r in part)
+    tables: dict[str, list[pd.DataFrame]] = {}
+    for name in rows:
+        parts = list(frames[name])
+        if rows[name]:
+            parts.append(pd.DataFrame(rows[name]))
+        tables[name] = parts
     return runs, tables, skipped
 
 
@@ -362,7 +376,9 @@ def read(
     skipped_df = pd.DataFrame(skipped, columns=["source", "reason"])
     runs.attrs["skipped"] = skipped_df.to_dict("records")
     detail = {
-        name: schema.conform(pd.concat(parts, ignore_index=True), name) if parts else schema.empty(name)
+        name: schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), name)
+        if parts
+        else schema.empty(name)
         for name, parts in tables.items()
     }
     if table == "runs":

@@ -19,7 +19,7 @@ import re
 import shlex
 from dataclasses import dataclass
 
-__all__ = ["Segment", "normalize", "split_transcript", "decode", "command_argv", "TOOL_COMMANDS"]
+__all__ = ["TOOL_COMMANDS", "Segment", "command_argv", "decode", "normalize", "split_transcript"]
 
 # Executable name -> tool. iperf3 must come before iperf in alternations.
 TOOL_COMMANDS = {"ab": "ab", "ab2": "ab", "siege": "siege", "gobench": "gobench", "iperf3": "iperf3", "iperf": "iperf"}
@@ -34,6 +34,27 @@ _CMD_RE = re.compile(
         (?P<args>(?:[ \t]+[^\n]*)?))$""",
     re.MULTILINE | re.VERBOSE,
 )
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+
+
+def _tool_line_starts(text: str) -> list[int]:
+    """Starts of lines where a tool executable name stands as a word (fast: str.find)."""
+    starts: set[int] = set()
+    n = len(text)
+    for name in ("ab", "siege", "gobench", "iperf"):
+        i = text.find(name)
+        while i >= 0:
+            j = i + len(name)
+            if j < n and text[j] in "23" and name in ("ab", "iperf"):
+                j += 1
+            if text.startswith(".exe", j):
+                j += 4
+            if (i == 0 or text[i - 1] not in _WORD_CHARS) and (j >= n or text[j] not in _WORD_CHARS):
+                starts.add(text.rfind("\n", 0, i) + 1)
+            i = text.find(name, i + 1)
+    return sorted(starts)
+
+
 # fish/zsh right prompts (a clock) stand far to the right of the command.
 _RIGHT_PROMPT_RE = re.compile(r"\s{8,}")
 _COMPOSE_RE = re.compile(r"^([A-Za-z][\w.-]*)\s*\|( |$)", re.MULTILINE)
@@ -157,7 +178,13 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
     [(None, 1, 'notes\\n'), ('ab', 3, 'out1\\n'), ('siege', 5, 'out2\\n')]
     """
     segments: list[Segment] = []
-    matches = [m for m in _CMD_RE.finditer(text) if _plausible(m)]
+    # Cheap pre-filter: only lines naming a tool executable can be commands.
+    matches = []
+    for start in _tool_line_starts(text):
+        end = text.find("\n", start)
+        m = _CMD_RE.match(text, start, len(text) if end < 0 else end)
+        if m and _plausible(m):
+            matches.append(m)
     if not matches:
         return [Segment(text, source, 1)]
     # line numbers by counting newlines up to each match start

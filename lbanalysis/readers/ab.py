@@ -96,10 +96,11 @@ LABELS: dict[str, tuple[str, object]] = {
 # Labels whose value needs more than a converter.
 _SPECIAL = {"ssl/tls protocol", "document length", "time per request", "transfer rate"}
 
-_KV_RE = re.compile(r"^([A-Za-z][A-Za-z0-9 /()+-]*?):[ \t]*(.*?)\s*$")
 _BANNER_RE = re.compile(r"This is ApacheBench, Version\s+(\S+)(?:\s+<\$Revision:\s*(\S+)\s*\$>)?")
 _BENCH_RE = re.compile(r"^Benchmarking (\S+)(?: \(be patient\))?\.*(.*)$")
-_FAILED_BREAKDOWN_RE = re.compile(r"^\s*\(Connect:\s*(\d+),\s*Receive:\s*(\d+),\s*Length:\s*(\d+),\s*Exceptions:\s*(\d+)\)")
+_FAILED_BREAKDOWN_RE = re.compile(
+    r"^\s*\(Connect:\s*(\d+),\s*Receive:\s*(\d+),\s*Length:\s*(\d+),\s*Exceptions:\s*(\d+)\)"
+)
 _RATE_CONT_RE = re.compile(r"^\s+([\d.]+)\s+kb/s\s+(sent|total)\s*$")
 _PHASE_RE = re.compile(r"^(Connect|Processing|Waiting|Total):\s+(.*)$")
 _PCT_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)%\s+(\d+(?:\.\d+)?)")
@@ -123,6 +124,34 @@ _DETECT_RE = re.compile(
 )
 
 _OPTS_WITH_ARG = set("ncstbBpuTvxyzCHAPXgemZfE")
+_BREAKDOWN_COLS = ("failed_connect", "failed_receive", "failed_length", "failed_exceptions")
+# Whole-text (MULTILINE) versions for the fast scanner.
+_KV_ALL_RE = re.compile(r"^([A-Z][A-Za-z0-9 /()+-]*?):[ \t]*([^\n]*)$", re.MULTILINE)
+_BENCH_LINE_RE = re.compile(r"^Benchmarking (\S+)", re.MULTILINE)
+_FAILED_BREAKDOWN_M_RE = re.compile(
+    r"^\s*\(Connect:\s*(\d+),\s*Receive:\s*(\d+),\s*Length:\s*(\d+),\s*Exceptions:\s*(\d+)\)", re.MULTILINE
+)
+_RATE_CONT_M_RE = re.compile(r"^\s+([\d.]+)\s+kb/s\s+(sent|total)\s*$", re.MULTILINE)
+_PHASE_M_RE = re.compile(r"^(Connect|Processing|Waiting|Total):\s+([^\n]*)$", re.MULTILINE)
+_PCT_M_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)%\s+(\d+(?:\.\d+)?)", re.MULTILINE)
+_WARNING_M_RE = re.compile(r"^(WARNING: [^\n]*|\s+These results are probably not that reliable\.)$", re.MULTILINE)
+# Anything that needs the line scanner: errors, usage, aborted or partial runs.
+# Plain substrings (fast); a false alarm only costs the slower, exact scanner.
+_RARE_WORDS = (
+    "apr_",
+    "ab: ",
+    "Usage: ab",
+    "Test aborted",
+    "Total of ",
+    "SSL ",
+    "Invalid ",
+    "Server timed out",
+    "socket: ",
+    "connect: ",
+    "Name or service not known",
+    "(be patient)..",
+)
+_BOILERPLATE = ("Copyright ", "Licensed to ", "This is ApacheBench")
 _PHASE_NAMES = {"Connect": "connect", "Processing": "processing", "Waiting": "waiting", "Total": "total"}
 
 
@@ -230,12 +259,11 @@ class _Run:
         return not (self.has_result or self.d.get("error") or self.keys)
 
 
-def parse(seg: Segment) -> Parsed:
-    """Read every ab result in a segment (one run, several pasted ones, or an excerpt)."""
-    cmd = parse_command(seg.command) if seg.command else {}
+def _scan_lines(text: str) -> list[_Run]:
+    """Line-by-line scanner: handles every case (several results, errors, usage)."""
     runs: list[_Run] = []
     cur = _Run(1)
-    lines = seg.text.split("\n")
+    lines = text.split("\n")
     mode = None  # "phases" | "pcts" | "usage" | None
     for n, raw in enumerate(lines, start=1):
         line = raw.rstrip()
@@ -275,7 +303,7 @@ def parse(seg: Segment) -> Parsed:
                 cur.pcts.append({"percentile": float(pm.group(1)), "latency_s": float(pm.group(2)) * _MS})
                 continue
             mode = None
-        if re.match(r"^Conn+ection Times \(ms\)", line):
+        if line.startswith(("Connection Times (ms)", "Connnection Times (ms)")):
             mode = "phases"
             cur.has_result = True
             continue
@@ -283,46 +311,50 @@ def parse(seg: Segment) -> Parsed:
             mode = "pcts"
             cur.has_result = True
             continue
-        bm = _FAILED_BREAKDOWN_RE.match(line)
-        if bm:
-            for k, v in zip(("failed_connect", "failed_receive", "failed_length", "failed_exceptions"), bm.groups(), strict=True):
-                cur.d[k] = int(v)
-            continue
-        rm = _RATE_CONT_RE.match(line)
-        if rm:
-            cur.d["bytes_sent_per_s" if rm.group(2) == "sent" else "bytes_per_s_total"] = float(rm.group(1)) * _KB
-            continue
-        if _USAGE_RE.match(line):
-            cur.d.setdefault("error", "usage error")
-            mode = "usage"
-            continue
-        em = _ERROR_RE.match(line.strip())
-        if em:
-            msg = line.strip()
-            cur.d["error"] = f"{cur.d['error']}; {msg}" if cur.d.get("error") and cur.d["error"] != "usage error" else msg
-            continue
-        tm = _TOTAL_OF_RE.match(line)
-        if tm:
-            cur.d["requests"] = int(tm.group(1))
-            continue
-        wm = _WARNING_RE.match(line)
-        if wm:
-            cur.warnings.append(line.strip())
-            continue
-        bm2 = _BENCH_RE.match(line)
-        if bm2:
-            cur.d.setdefault("host", bm2.group(1))
-            rest = bm2.group(2).strip()
-            if rest and rest != "done":
-                cur.d["error"] = rest  # "Benchmarking h (be patient)...apr_socket_recv: ..."
-            continue
-        kv = _KV_RE.match(line)
-        if not kv:
-            continue
-        key = kv.group(1).strip().lower()
-        val = kv.group(2)
+        label, colon, val = line.partition(":")
+        key = label.strip().lower() if colon else ""
         if key not in LABELS and key not in _SPECIAL:
+            if line.startswith(("Completed ", "Finished ")) or line.startswith(_BOILERPLATE):
+                continue
+            bm = _FAILED_BREAKDOWN_RE.match(line)
+            if bm:
+                for k, v in zip(
+                    ("failed_connect", "failed_receive", "failed_length", "failed_exceptions"), bm.groups(), strict=True
+                ):
+                    cur.d[k] = int(v)
+                continue
+            rm = _RATE_CONT_RE.match(line)
+            if rm:
+                cur.d["bytes_sent_per_s" if rm.group(2) == "sent" else "bytes_per_s_total"] = float(rm.group(1)) * _KB
+                continue
+            if _USAGE_RE.match(line):
+                cur.d.setdefault("error", "usage error")
+                mode = "usage"
+                continue
+            em = _ERROR_RE.match(line.strip())
+            if em:
+                msg = line.strip()
+                cur.d["error"] = (
+                    f"{cur.d['error']}; {msg}" if cur.d.get("error") and cur.d["error"] != "usage error" else msg
+                )
+                continue
+            tm = _TOTAL_OF_RE.match(line)
+            if tm:
+                cur.d["requests"] = int(tm.group(1))
+                continue
+            wm = _WARNING_RE.match(line)
+            if wm:
+                cur.warnings.append(line.strip())
+                continue
+            bm2 = _BENCH_RE.match(line)
+            if bm2:
+                cur.d.setdefault("host", bm2.group(1))
+                rest = bm2.group(2).strip()
+                if rest and rest != "done":
+                    cur.d["error"] = rest  # "Benchmarking h (be patient)...apr_socket_recv: ..."
+                continue
             continue
+        val = val.strip()
         tag = key
         if key == "time per request":
             tag = "time per request all" if "across all" in val else "time per request"
@@ -332,32 +364,100 @@ def parse(seg: Segment) -> Parsed:
             cur = _Run(n)
         cur.keys.add(tag)
         cur.has_result = True
-        if key in LABELS:
-            col, conv = LABELS[key]
-            cur.d[col] = conv(val)  # type: ignore[operator]
-        elif key == "ssl/tls protocol":
-            parts = [p.strip() for p in val.split(",")]
-            cur.d["tls_protocol"] = parts[0] if parts else val
-            if len(parts) > 1:
-                cur.d["tls_cipher"] = parts[1]
-            if len(parts) > 2:
-                cur.d["tls_key_bits"] = to_int(parts[2])
-            if len(parts) > 3:
-                cur.d["tls_cipher_bits"] = to_int(parts[3])
-        elif key == "document length":
-            if val.lower().startswith("variable"):
-                cur.d["document_length_variable"] = True
-            else:
-                cur.d["document_length_bytes"] = to_float(val)
-                cur.d["document_length_variable"] = False
-        elif tag == "time per request":
-            cur.d["latency_mean_s"] = _ms(val)
-        elif tag == "time per request all":
-            cur.d["latency_mean_all_s"] = _ms(val)
-        elif key == "transfer rate":
-            cur.d["bytes_per_s"] = _kbps(val)
+        _set(cur.d, key, tag, val)
     if not cur.empty():
         runs.append(cur)
+    return runs
+
+
+def _scan_fast(text: str) -> list[_Run] | None:
+    """Whole-text regex scan for the common case: one clean result (or excerpt).
+
+    Returns None when the text needs the line scanner (several results,
+    error or usage lines). Gives the same runs as :func:`_scan_lines`.
+    """
+    if text.count("This is ApacheBench") > 1 or any(k in text for k in _RARE_WORDS):
+        return None
+    m = _BANNER_RE.search(text)
+    r = _Run(text.count("\n", 0, m.start()) + 1 if m else 1)
+    if m:
+        r.d["tool_version"] = m.group(1)
+        if m.group(2):
+            r.d["tool_build"] = m.group(2)
+    bm = _BENCH_LINE_RE.search(text)
+    if bm:
+        r.d["host"] = bm.group(1)
+    for label, val in _KV_ALL_RE.findall(text):
+        key = label.strip().lower()
+        if key not in LABELS and key not in _SPECIAL:
+            continue
+        tag = key
+        if key == "time per request":
+            tag = "time per request all" if "across all" in val else "time per request"
+        if tag in r.keys:
+            return None  # a repeated label: several pasted results
+        r.keys.add(tag)
+        _set(r.d, key, tag, val.strip())
+    if r.keys:
+        r.has_result = True
+    fb = _FAILED_BREAKDOWN_M_RE.search(text)
+    if fb:
+        for k, v in zip(_BREAKDOWN_COLS, fb.groups(), strict=True):
+            r.d[k] = int(v)
+    for val, kind in _RATE_CONT_M_RE.findall(text):
+        r.d["bytes_sent_per_s" if kind == "sent" else "bytes_per_s_total"] = float(val) * _KB
+    i = text.find("ection Times (ms)")
+    if i >= 0:
+        r.has_result = True
+        end = text.find("\n\n", i)
+        block = text[i : end if end >= 0 else len(text)]
+        r.phases = [_phase_row(name, vals) for name, vals in _PHASE_M_RE.findall(block)]
+    i = text.find("Percentage of the requests served")
+    if i >= 0:
+        r.has_result = True
+        r.pcts = [{"percentile": float(p), "latency_s": float(v) * _MS} for p, v in _PCT_M_RE.findall(text, i)]
+    r.warnings = [w.strip() for w in _WARNING_M_RE.findall(text)]
+    return [r] if not r.empty() else []
+
+
+def _set(d: dict, key: str, tag: str, val: str) -> None:
+    """Store one labelled value under its column(s)."""
+    if key in LABELS:
+        col, conv = LABELS[key]
+        d[col] = conv(val)  # type: ignore[operator]
+    elif key == "ssl/tls protocol":
+        parts = [p.strip() for p in val.split(",")]
+        d["tls_protocol"] = parts[0] if parts else val
+        if len(parts) > 1:
+            d["tls_cipher"] = parts[1]
+        if len(parts) > 2:
+            d["tls_key_bits"] = to_int(parts[2])
+        if len(parts) > 3:
+            d["tls_cipher_bits"] = to_int(parts[3])
+    elif key == "document length":
+        if val.lower().startswith("variable"):
+            d["document_length_variable"] = True
+        else:
+            d["document_length_bytes"] = to_float(val)
+            d["document_length_variable"] = False
+    elif tag == "time per request":
+        d["latency_mean_s"] = _ms(val)
+    elif tag == "time per request all":
+        d["latency_mean_all_s"] = _ms(val)
+    elif key == "transfer rate":
+        d["bytes_per_s"] = _kbps(val)
+
+
+def parse(seg: Segment, *, fast: bool = True) -> Parsed:
+    """Read every ab result in a segment (one run, several pasted ones, or an excerpt).
+
+    ``fast=False`` forces the line scanner (used by the tests to check that
+    both scanners agree).
+    """
+    cmd = parse_command(seg.command) if seg.command else {}
+    runs = _scan_fast(seg.text) if fast else None
+    if runs is None:
+        runs = _scan_lines(seg.text)
     if not runs and seg.command:
         runs.append(_Run(1))
         runs[0].d["error"] = "no output after the command"
@@ -412,4 +512,4 @@ FORMATS = [
     )
 ]
 
-__all__ = ["FORMATS", "detect", "parse", "parse_command", "error_row"]
+__all__ = ["FORMATS", "detect", "error_row", "parse", "parse_command"]

@@ -28,7 +28,7 @@ import pandas as pd
 from ..errors import ParseError
 from ..text import Segment
 
-__all__ = ["Format", "Parsed", "Segment", "ParseError", "to_float", "to_int", "error_row"]
+__all__ = ["Format", "ParseError", "Parsed", "Segment", "error_row", "to_float", "to_int"]
 
 
 @dataclass
@@ -105,7 +105,7 @@ def to_int(text: str | None) -> int | None:
     v = to_float(text)
     if v is None or v != v or v in (float("inf"), float("-inf")):
         return None
-    return int(round(v))
+    return round(v)
 
 
 def error_row(tool: str, message: str, **extra) -> dict:

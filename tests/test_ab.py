@@ -1,0 +1,306 @@
+"""ApacheBench readers on real outputs: our captures (tests/fixtures/ab) and the public corpus."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from pandas.testing import assert_frame_equal
+
+import lbanalysis
+from lbanalysis import schema
+from lbanalysis.readers.ab import parse_command
+
+from .conftest import FIXTURES, corpus
+
+AB = FIXTURES / "ab"
+
+
+def one(name: str, **kw) -> pd.Series:
+    runs = lbanalysis.read(AB / name, **kw)
+    assert len(runs) == 1, runs
+    return runs.iloc[0]
+
+
+def expect(runs: pd.DataFrame, rows: list[dict]) -> None:
+    """Compare the given columns of runs with rows, with schema dtypes."""
+    cols = list(rows[0])
+    exp = schema.conform(rows, {c: schema.RUNS[c] for c in cols})
+    got = runs[cols].reset_index(drop=True)
+    assert_frame_equal(got, exp, check_exact=False, rtol=1e-9)
+
+
+def test_post_with_body_sent_and_three_transfer_rates():
+    runs = lbanalysis.read(AB / "ab_post_json.txt")
+    expect(
+        runs,
+        [
+            {
+                "tool": "ab",
+                "tool_version": "2.3",
+                "server_software": "BaseHTTP/0.6",
+                "host": "127.0.0.1",
+                "port": 18081,
+                "path": "/submit",
+                "url": "http://127.0.0.1:18081/submit",
+                "document_length_bytes": 43.0,
+                "concurrency": 5,
+                "duration_s": 0.187,
+                "requests": 200,
+                "failed": 0,
+                "non_2xx": 0,
+                "bytes_total": 41200.0,
+                "bytes_sent": 48800.0,
+                "bytes_html": 8600.0,
+                "requests_per_s": 1071.51,
+                "latency_mean_s": 0.004666,
+                "latency_mean_all_s": 0.000933,
+                "bytes_per_s": 215.56 * 1024,
+                "bytes_sent_per_s": 255.32 * 1024,
+                "bytes_per_s_total": 470.88 * 1024,
+                "latency_min_s": 0.001,
+                "latency_max_s": 0.011,
+                "error": None,
+            }
+        ],
+    )
+
+
+def test_post_phases_and_percentiles_long_form():
+    ds = lbanalysis.read(AB / "ab_post_json.txt", table="all")
+    src = str(AB / "ab_post_json.txt")
+    exp_phases = schema.conform(
+        [
+            {"source": src, "run": 0, "phase": p, "min_s": a, "mean_s": b, "sd_s": c, "median_s": d, "max_s": e}
+            for p, a, b, c, d, e in [
+                ("connect", 0, 0, 0.0, 0, 0),
+                ("processing", 1, 5, 2.3, 4, 11),
+                ("waiting", 0, 4, 2.1, 3, 10),
+                ("total", 1, 5, 2.3, 4, 11),
+            ]
+        ],
+        "phases",
+    )
+    for c in ("min_s", "mean_s", "sd_s", "median_s", "max_s"):
+        exp_phases[c] = exp_phases[c] / 1000
+    assert_frame_equal(ds.phases, exp_phases)
+    pct = ds.percentiles
+    assert pct["percentile"].tolist() == [50, 66, 75, 80, 90, 95, 98, 99, 100]
+    assert np.allclose(pct["latency_s"], [0.004, 0.005, 0.006, 0.007, 0.008, 0.010, 0.010, 0.011, 0.011])
+    assert (pct["source"] == src).all() and (pct["run"] == 0).all()
+
+
+def test_keepalive_requests_line_sets_keepalive():
+    r = one("ab_keepalive.txt")
+    assert r["keepalive"] is True or r["keepalive"] == True  # noqa: E712 (pandas boolean)
+    assert r["keepalive_requests"] == 1000 and r["requests"] == 1000
+
+
+def test_tls_lines():
+    r = one("ab_https_haproxy.txt")
+    assert (r["tls_protocol"], r["tls_cipher"], r["tls_key_bits"], r["tls_cipher_bits"]) == (
+        "TLSv1.3",
+        "TLS_AES_256_GCM_SHA384",
+        2048,
+        256,
+    )
+    assert r["tls_temp_key"] == "X25519 253 bits"
+    assert r["url"] == "https://127.0.0.1:18443/"  # from the command line shown in COMMANDS.md? no: built from output
+    sni = one("ab_https_sni_localhost.txt")
+    assert sni["tls_server_name"] == "localhost"
+
+
+def test_connection_times_short_layout_of_dash_S():
+    ph = lbanalysis.read(AB / "ab_S.txt", table="phases")
+    total = ph.set_index("phase").loc["total"]
+    assert (total["min_s"], total["mean_s"], total["max_s"]) == (0.0, 0.001, 0.028)
+    assert pd.isna(total["sd_s"]) and pd.isna(total["median_s"])
+
+
+def test_failure_breakdown_and_variable_length():
+    r = one("ab_failed_length.txt")
+    assert r["failed"] == 199 and r["failed_length"] == 199 and r["failed_connect"] == 0
+    v = one("ab_variable_length.txt")
+    assert v["document_length_variable"] == True  # noqa: E712
+    assert pd.isna(v["document_length_bytes"]) and v["failed"] == 0
+
+
+def test_non_2xx_and_requests_ok():
+    r = one("ab_non2xx_500_flaky.txt")
+    assert (r["requests"], r["failed"], r["non_2xx"], r["requests_ok"]) == (300, 100, 100, 100)
+
+
+@pytest.mark.parametrize(
+    "name, error",
+    [
+        ("ab_refused.txt", "apr_socket_recv: Connection refused (111)"),
+        ("ab_reset.txt", "apr_socket_recv: Connection reset by peer (104)"),
+        ("ab_timeout.txt", "apr_pollset_poll: The timeout specified has expired (70007)"),
+        ("ab_usage_invalid_url.txt", "ab: invalid URL"),
+        ("ab_usage_c_gt_n.txt", "ab: Cannot use concurrency level greater than total number of requests"),
+    ],
+)
+def test_failed_runs_are_rows_with_error(name, error):
+    r = one(name)
+    assert r["error"] == error
+    assert pd.isna(r["requests_per_s"])
+
+
+def test_illegal_option_before_a_run_is_a_warning_not_a_second_run():
+    r = one("ab_usage_illegal_option.txt")
+    assert pd.isna(r["error"]) and r["warnings"] == "ab: illegal option -- Q"
+    assert r["requests"] == 1
+
+
+def test_version_banner_only_is_a_clear_error():
+    with pytest.raises(lbanalysis.ParseError, match=r"ab_version\.txt"):
+        lbanalysis.read(AB / "ab_version.txt")
+
+
+def test_transcript_with_root_prompts():
+    runs = lbanalysis.read(AB / "ab_transcript_root_haproxy.txt")
+    expect(
+        runs,
+        [
+            {"run": 0, "command": "ab -n 501 -c 1 http://127.0.0.1:18090/", "concurrency": 1, "keepalive": False},
+            {"run": 1, "command": "ab -n 501 -c 1 http://127.0.0.1:18090/", "concurrency": 1, "keepalive": False},
+            {"run": 2, "command": "ab -k -n 1000 -c 10 http://127.0.0.1:18090/", "concurrency": 10, "keepalive": True},
+            {"run": 3, "command": "ab -n 200 -c 20 https://127.0.0.1:18443/", "concurrency": 20, "keepalive": False},
+        ],
+    )
+    assert runs["requests_planned"].tolist() == [501, 501, 1000, 200]
+    assert runs["line"].tolist()[0] == 1
+
+
+def test_transcript_crlf_with_a_refused_run_in_the_middle():
+    runs = lbanalysis.read(AB / "ab_transcript_crlf.txt")
+    assert len(runs) == 3
+    assert runs["error"].isna().tolist() == [True, False, True]
+    assert runs.loc[1, "error"] == "apr_socket_recv: Connection refused (111)"
+    assert runs["concurrency"].tolist() == [5, 1, 25]
+
+
+def test_gnuplot_tsv_ordered_by_start_time():
+    ds = lbanalysis.read(AB / "ab_both.tsv", table="all")
+    req = ds.requests
+    raw = pd.read_csv(AB / "ab_both.tsv", sep="\t")
+    assert len(req) == len(raw) == 200
+    assert req["start"].is_monotonic_increasing
+    assert req["seq"].tolist() == list(range(200))
+    # same multiset of total times, in seconds
+    assert sorted(req["latency_s"]) == sorted(raw["ttime"] / 1000)
+    assert ds.runs.loc[0, "requests"] == 200
+    assert ds.runs.loc[0, "format"] == "ab-gnuplot"
+
+
+def test_percentile_csv_0_to_100():
+    pct = lbanalysis.read(AB / "ab_percentiles.csv", table="percentiles")
+    assert pct["percentile"].tolist() == list(map(float, range(101)))
+    assert pct["latency_s"].iloc[0] == pytest.approx(0.000432)
+    assert pct["latency_s"].iloc[-1] == pytest.approx(0.127610)
+
+
+def test_parse_command_combined_flags_and_defaults():
+    d = parse_command("ab -kc10 -n100 http://h/x")
+    assert (d["keepalive"], d["concurrency"], d["requests_planned"], d["path"]) == (True, 10, 100, "/x")
+    d = parse_command("ab -p body.json -T application/json http://h:81/")
+    assert (d["method"], d["port"], d["concurrency"]) == ("POST", 81, 1)
+
+
+def test_excerpt_like_article_000():
+    import io
+
+    text = "ab -k -c 150 -n 1000000 http://tu-lb-01/\nRequests per second:    29331.99 [#/sec] (mean)\n"
+    runs = lbanalysis.read(io.StringIO(text))
+    expect(
+        runs,
+        [
+            {
+                "tool": "ab",
+                "concurrency": 150,
+                "keepalive": True,
+                "requests_planned": 1000000,
+                "url": "http://tu-lb-01/",
+                "requests_per_s": 29331.99,
+                "requests": None,
+                "duration_s": None,
+                "error": None,
+            }
+        ],
+    )
+
+
+# ------------------------------------------------------------ public corpus
+def test_corpus_wsl_prompt_non2xx_empty_server():
+    runs = lbanalysis.read(corpus("public", "ab", "Zadneprovski__HttpServer__ab.log"))
+    expect(
+        runs,
+        [
+            {
+                "tool_version": "2.3",
+                "tool_build": "1903618",
+                "command": "ab -n 1000 -c 10 http://127.0.0.1:8080/index.html",
+                "server_software": "",
+                "requests": 1000,
+                "failed": 0,
+                "non_2xx": 1000,
+                "requests_ok": 0,
+                "requests_per_s": 4680.03,
+                "bytes_total": 40000.0,
+                "bytes_per_s": 182.81 * 1024,
+                "latency_max_s": 0.006,
+            }
+        ],
+    )
+
+
+def test_corpus_refused_right_after_banner():
+    r = lbanalysis.read(corpus("public", "ab", "varuns2903__http-server__ab.log")).iloc[0]
+    assert r["error"] == "apr_socket_recv: Connection refused (111)"
+    assert r["tool_build"] == "1934973"
+
+
+def test_corpus_fish_prompt_padded_with_spaces():
+    r = lbanalysis.read(corpus("public", "ab", "mlebkowski__react-demo-app__apache_bench.txt")).iloc[0]
+    assert r["command"] == "ab -n 2500 -c 250 http://localhost:3000/"
+    assert (r["concurrency"], r["requests"], r["requests_per_s"]) == (250, 2500, 3111.91)
+    assert r["latency_max_s"] == pytest.approx(0.233)
+
+
+def test_corpus_failed_breakdown():
+    r = lbanalysis.read(corpus("public", "ab", "nazibul7__TurboProxy__benchmarks_ab.txt")).iloc[0]
+    assert (r["failed"], r["failed_length"], r["failed_receive"], r["requests_ok"]) == (3, 3, 0, 997)
+
+
+def test_corpus_notes_with_two_bannerless_results():
+    runs = lbanalysis.read(corpus("public", "ab", "damz__drupal_extension__benchmarks_ab.txt"))
+    expect(
+        runs,
+        [
+            {"server_software": "nginx/0.7.65", "requests_per_s": 374.64, "duration_s": 26.692, "write_errors": 0},
+            {"server_software": "nginx/0.7.65", "requests_per_s": 366.00, "duration_s": 27.323, "write_errors": 0},
+        ],
+    )
+    assert runs["tool_version"].isna().all()
+
+
+def test_every_corpus_file_reads_or_fails_clearly():
+    folder = corpus("public", "ab")
+    ds = lbanalysis.read(folder, table="all", errors="skip")
+    assert ds.skipped.empty
+    assert len(ds.runs) == 6
+
+
+def test_fast_and_line_scanners_agree_on_every_fixture():
+    """The fast whole-text scanner must give exactly what the line scanner gives."""
+    from lbanalysis.readers import ab
+    from lbanalysis.text import Segment, normalize
+
+    checked = 0
+    for path in sorted(AB.glob("*.txt")):
+        seg = Segment(normalize(path.read_text(errors="replace")), str(path))
+        fast, slow = ab.parse(seg), ab.parse(seg, fast=False)
+        assert fast.runs == slow.runs, path.name
+        assert fast.tables == slow.tables, path.name
+        checked += 1
+    assert checked > 30
