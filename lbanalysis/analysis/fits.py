@@ -215,6 +215,8 @@ def _prepare(runs: pd.DataFrame, x: str, y: str, model: Model, group: Any) -> pd
         raise FitError(f"no run has numbers in both {x!r} and {y!r}{where}: nothing to fit")
     if model.positive_load and (data[x] <= 0).any():
         raise FitError(f"the {model.name} model needs loads > 0; {x!r} has {data[x].min():g}{where}")
+    if model.positive_load and not (data[y] > 0).any():
+        raise FitError(f"the {model.name} model needs some throughput > 0; {y!r} has none{where}")
     loads = np.unique(data[x])
     if len(loads) < model.k + 1:
         raise FitError(
@@ -255,16 +257,18 @@ def _least_squares(model: Model, n: np.ndarray, y: np.ndarray) -> optimize.Optim
 
 
 def _covariance(jac: np.ndarray, s2: float) -> tuple[np.ndarray, list[str]]:
-    notes = []
-    jtj = jac.T @ jac
-    try:
-        if np.linalg.cond(jtj) > 1e15:
-            raise np.linalg.LinAlgError
-        inv = np.linalg.inv(jtj)
-    except np.linalg.LinAlgError:
-        inv = np.full_like(jtj, np.nan)
-        notes.append("the parameters are not identifiable from these loads (singular Jacobian): no standard errors")
-    return inv * s2, notes
+    """``s² (J'J)^-1``, computed on column-scaled J so that λ ~ 1e6 and κ ~ 1e-6 do not look singular."""
+    norms = np.linalg.norm(jac, axis=0)
+    if np.any(norms == 0) or not np.all(np.isfinite(norms)):
+        return np.full((jac.shape[1], jac.shape[1]), np.nan), [_NOT_IDENTIFIABLE]
+    scaled = jac / norms
+    jtj = scaled.T @ scaled
+    if np.linalg.cond(jtj) > 1e12:
+        return np.full_like(jtj, np.nan), [_NOT_IDENTIFIABLE]
+    return np.linalg.inv(jtj) / np.outer(norms, norms) * s2, []
+
+
+_NOT_IDENTIFIABLE = "the parameters are not identifiable from these loads (singular Jacobian): no standard errors"
 
 
 def _fit_one(runs: pd.DataFrame, x: str, y: str, model: Model, group: Any = None) -> ScalingFit:
