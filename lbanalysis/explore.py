@@ -628,9 +628,9 @@ def per_request_timeseries(requests: pd.DataFrame, freq: str = "1s") -> pd.DataF
     >>> req = pd.DataFrame({"source": "a", "run": 0, "start_s": [0.0, 0.4, 1.2, 1.5, 1.9],
     ...                     "latency_s": [0.1, 0.3, 0.2, 0.2, 0.5]})
     >>> ts = per_request_timeseries(req, freq="1s")
-    >>> ts[["t_s", "requests", "requests_per_s", "latency_mean_s"]].to_dict("records")
-    [{'t_s': 0.0, 'requests': 2, 'requests_per_s': 2.0, 'latency_mean_s': 0.2}, {'t_s': 1.0, 'requests': 3, 'requests_per_s': 3.0, 'latency_mean_s': 0.3}]
-    """  # noqa: E501
+    >>> ts[["t_s", "requests", "requests_per_s", "latency_mean_s"]].values.tolist()
+    [[0.0, 2.0, 2.0, 0.2], [1.0, 3.0, 3.0, 0.3]]
+    """
     cols = ["source", "run", "t_s", "requests", "requests_per_s", "latency_mean_s", "latency_p50_s", "latency_max_s"]
     step = pd.to_timedelta(freq).total_seconds()
     if step <= 0:
