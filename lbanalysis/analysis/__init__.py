@@ -38,6 +38,7 @@ _EXPORTS = {
     "network_utilisation": "network",
     "wire_bits_per_s": "network",
     "Framing": "network",
+    "format_bits_per_s": "network",
     "compare": "compare",
 }
 

@@ -360,7 +360,7 @@ class FitSummary:
         return self.as_html()
 
 
-@dataclass
+@dataclass(eq=False)
 class ScalingFit:
     """The result of one scaling fit (made by :func:`fit_scaling`).
 
