@@ -351,7 +351,7 @@ def _footer(ds) -> str:
     if errored:
         s += f"; {errored} with an error"
     if len(ds.skipped):
-        names = [os.path.basename(str(x)) or str(x) for x in ds.skipped["source"]]
+        names = _shorten([os.path.basename(str(x)) or str(x) for x in ds.skipped["source"]], 40)
         shown = ", ".join(names[:8]) + (f", ... (+{len(names) - 8})" if len(names) > 8 else "")
         s += f". Skipped {len(names)}: {shown}"
     if ds.ignored:
@@ -386,15 +386,21 @@ def _parameters(args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from . import report
+    from .paths import NOTEBOOKS
 
+    folder = Path(args.notebooks) if args.notebooks else NOTEBOOKS
     if args.list:
-        for p in report.article_notebooks():
+        for p in report.article_notebooks(folder):
             params = report.notebook_parameters(p)
             print(f"{p.name[:2]}  {report.slug_of(p):32s} {', '.join(params) or '(no parameters)'}")
         return 0
     if not args.names and not args.all:
-        known = ", ".join(p.name[: -len(".ipynb")] for p in report.article_notebooks()) or "none yet"
+        known = ", ".join(p.name[: -len(".ipynb")] for p in report.article_notebooks(folder)) or "none yet"
         raise CLIError(f"name the notebooks to run or pass --all (article notebooks: {known})", 2)
+    try:
+        report.resolve_notebooks(args.names, folder)
+    except LBAnalysisError as e:
+        raise CLIError(str(e), 2) from None
     params = _parameters(args)
     out = Path(args.output)
     tty = _isatty(sys.stderr)
@@ -410,9 +416,19 @@ def cmd_report(args: argparse.Namespace) -> int:
         if r.error:
             print(f"    {r.error}", file=sys.stderr, flush=True)
 
-    results = report.run_reports(
-        args.names or None, params, out, args.no_input, progress=tty, on_start=start, on_done=done
-    )
+    try:
+        results = report.run_reports(
+            args.names or None,
+            params,
+            out,
+            args.no_input,
+            notebooks=folder,
+            progress=tty,
+            on_start=start,
+            on_done=done,
+        )
+    except report.UnknownParameterError as e:
+        raise CLIError(str(e), 2) from None
     failed = [r for r in results if not r.ok]
     total = sum(r.seconds for r in results)
     if failed:
@@ -626,6 +642,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-f", "--params-file", metavar="YAML", help="parameters from a YAML file (-p wins)")
     p.add_argument("--no-input", action="store_true", help="leave code cells out of the HTML")
     p.add_argument("-o", "--output", default="reports", metavar="DIR", help="reports folder (default: reports)")
+    p.add_argument("--notebooks", metavar="DIR", help="folder of the article notebooks (default: notebooks/)")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser(

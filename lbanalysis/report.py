@@ -35,6 +35,7 @@ from .paths import NOTEBOOKS, REPORTS
 __all__ = [
     "NotebookError",
     "ReportResult",
+    "UnknownParameterError",
     "article_notebooks",
     "export_html",
     "load_parameters",
@@ -83,6 +84,10 @@ class NotebookError(LBAnalysisError):
 
     def __reduce__(self):
         return (type(self), (self.notebook, self.cell, self.source, self.ename, self.evalue))
+
+
+class UnknownParameterError(LBAnalysisError):
+    """A parameter that the notebook (or no chosen notebook) declares."""
 
 
 @dataclass
@@ -324,7 +329,9 @@ def run_notebook(
     unknown = sorted(set(params) - set(declared))
     if unknown:
         known = ", ".join(declared) or "none"
-        raise LBAnalysisError(f"{_display(path)}: unknown parameter(s) {', '.join(unknown)}; it declares: {known}")
+        raise UnknownParameterError(
+            f"{_display(path)}: unknown parameter(s) {', '.join(unknown)}; it declares: {known}"
+        )
     if "output_dir" in declared and "output_dir" not in params:
         params["output_dir"] = str(out.resolve())
     executed = out / f"{name}.ipynb"
@@ -390,7 +397,7 @@ def run_reports(
     wanted = {k for params in per_nb.values() for k in params}
     nowhere = sorted(k for k in wanted if not any(k in declared[p] for p in paths))
     if nowhere:
-        raise LBAnalysisError(f"no chosen notebook declares parameter(s): {', '.join(nowhere)}")
+        raise UnknownParameterError(f"no chosen notebook declares parameter(s): {', '.join(nowhere)}")
     results: list[ReportResult] = []
     for i, p in enumerate(paths, 1):
         slug = slug_of(p)
