@@ -1,6 +1,7 @@
 """``read()``: files, folders, globs or buffers in; tidy frames out.
 
->>> >>> runs = read(io.StringIO("$ ab -k -c 10 -n 1000000 http://tu-web-01/\\n"
+>>> import io
+>>> runs = read(io.StringIO("$ ab -k -c 10 -n 1000000 http://tu-web-01/\\n"
 ...                         "Requests per second:    12570.77 [#/sec] (mean)\\n"))
 >>> runs[["tool", "concurrency", "keepalive", "requests_per_s"]].to_dict("records")
 [{'tool': 'ab', 'concurrency': 10, 'keepalive': True, 'requests_per_s': 12570.77}]
@@ -24,6 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal, TextIO
 
+import numpy as np
 import pandas as pd
 
 from . import schema
@@ -250,6 +252,7 @@ def _assemble(items, results, errors: Errors):
     runs: list[dict] = []
     rows: dict[str, list[dict]] = {k: [] for k in schema.TABLES if k != "runs"}
     frames: dict[str, list[pd.DataFrame]] = {k: [] for k in schema.TABLES if k != "runs"}
+    sources: dict[str, list[tuple[str, int]]] = {k: [] for k in schema.TABLES if k != "runs"}
     skipped: list[dict] = []
     for it, (p, err) in zip(items, results, strict=True):
         if err is not None:
@@ -261,20 +264,33 @@ def _assemble(items, results, errors: Errors):
                 warnings.warn(f"skipped {reason}", SkippedFileWarning, stacklevel=4)
             continue
         assert p is not None
-        absolute = str(it.path.resolve()) if it.path is not None else it.source
         for i, r in enumerate(p.runs):
-            runs.append({"source": it.source, "run": i, **r, "_abs": absolute, "_rel": it.rel})
+            r["source"] = it.source
+            r["run"] = i
+            r["_path"] = it.path
+            r["_rel"] = it.rel
+            runs.append(r)
         for name, part in p.tables.items():
             if isinstance(part, pd.DataFrame):
-                frames[name].append(part.assign(source=pd.Categorical([it.source] * len(part))))
-            else:
-                src = it.source
-                rows[name].extend({**r, "source": src} for r in part)
+                src = pd.Categorical.from_codes(np.zeros(len(part), dtype=np.int8), categories=[it.source])
+                frames[name].append(part.assign(source=src))
+            elif part:
+                rows[name].extend(part)
+                sources[name].append((it.source, len(part)))
     tables: dict[str, list[pd.DataFrame]] = {}
     for name in rows:
         parts = list(frames[name])
         if rows[name]:
-            parts.append(pd.DataFrame(rows[name]))
+            names = [s for s, _ in sources[name]]
+            counts = [n for _, n in sources[name]]
+            codes = np.repeat(np.arange(len(names)), counts)
+            df = pd.DataFrame(rows[name])
+            df["source"] = (
+                pd.Categorical.from_codes(codes, categories=pd.unique(pd.Series(names)).tolist())
+                if len(set(names)) == len(names)
+                else pd.Categorical(np.repeat(names, counts))
+            )
+            parts.append(df)
         tables[name] = parts
     return runs, tables, skipped
 
@@ -349,7 +365,7 @@ def read(
     runs_rows, tables, skipped = _assemble(items, results, errors)
     skipped = skipped_missing + skipped
 
-    runs = schema.conform(runs_rows, "runs") if runs_rows else schema.empty("runs").assign(_abs=[], _rel=[])
+    runs = schema.conform(runs_rows, "runs") if runs_rows else schema.empty("runs").assign(_path=[], _rel=[])
     notes: list[str] = []
     if pattern:
         fields = [match_pattern(pattern, rel) or {} for rel in runs["_rel"].astype(str)]
@@ -369,10 +385,12 @@ def read(
         manifests.extend(read_manifest(p) for p in _manifests_in(paths))
     elif manifest:
         manifests.append(read_manifest(manifest))
+    if manifests:
+        runs["_abs"] = [str(p.resolve()) if p is not None else "" for p in runs["_path"]]
     for m in manifests:
         runs, more = apply_manifest(runs, m)
         notes.extend(more)
-    runs = runs.drop(columns=["_abs", "_rel"])
+    runs = runs.drop(columns=[c for c in ("_abs", "_path", "_rel") if c in runs.columns])
     skipped_df = pd.DataFrame(skipped, columns=["source", "reason"])
     runs.attrs["skipped"] = skipped_df.to_dict("records")
     detail = {

@@ -28,20 +28,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 __all__ = [
-    "Column",
-    "TABLES",
-    "RUNS",
+    "INTERVALS",
+    "KEY",
     "PERCENTILES",
     "PHASES",
     "REQUESTS",
-    "INTERVALS",
-    "KEY",
+    "RUNS",
+    "TABLES",
+    "Column",
     "conform",
-    "empty",
     "describe",
+    "empty",
 ]
 
 
@@ -129,7 +130,13 @@ _RUNS_AB = (
 # siege 3.x / 4.x (summary text, JSON, siege.log).
 _RUNS_SIEGE = (
     Column("availability_pct", F, "%", "Availability", "siege"),
-    Column("concurrency_achieved", F, "", "siege's 'Concurrency:' — achieved average of simultaneous connections (Little's law), not -c", "siege"),
+    Column(
+        "concurrency_achieved",
+        F,
+        "",
+        "siege's 'Concurrency:' — achieved average of simultaneous connections (Little's law), not -c",
+        "siege",
+    ),
     Column("http_ok", I, "", "HTTP OK received", "siege"),
     Column("repetitions", I, "", "siege -r / gobench -r per client", "siege,gobench"),
     Column("delay_s", F, "s", "siege -d delay", "siege"),
@@ -139,18 +146,19 @@ _RUNS_SIEGE = (
 )
 
 # gobench.
-_RUNS_GOBENCH = (
-    Column("failed_network", I, "", "gobench 'Network failed'", "gobench"),
-)
+_RUNS_GOBENCH = (Column("failed_network", I, "", "gobench 'Network failed'", "gobench"),)
 
 # iperf 2 and iperf3.
 _RUNS_IPERF = (
     Column("protocol", S, "", "tcp or udp", "iperf,iperf3"),
     Column("role", S, "", "client or server: which side printed the output", "iperf,iperf3"),
-    Column("direction", S, "", "sender or receiver: which side's figures the row holds", "iperf,iperf3"),
+    Column("direction", S, "", "sender or receiver: which side's figures bits_per_s/bytes_total/duration_s hold (receiver when printed)", "iperf,iperf3"),
     Column("reverse", B, "", "reverse mode (-R)", "iperf,iperf3"),
     Column("streams", I, "", "parallel streams (-P)", "iperf,iperf3"),
-    Column("bits_per_s", F, "bit/s", "throughput in bits per second (1 Mbit = 10^6 bit)", "iperf,iperf3"),
+    Column("bits_per_s", F, "bit/s", "throughput in bits per second (1 Mbit = 10^6 bit); the receiver's when printed, see direction", "iperf,iperf3"),
+    Column("sender_bits_per_s", F, "bit/s", "the sender's own summary throughput, when printed (iperf3 'sender' line, iperf 2 client/UDP line)", "iperf,iperf3"),
+    Column("sender_bytes_total", F, "B", "the sender's own summary transfer, when printed", "iperf,iperf3"),
+    Column("sender_duration_s", F, "s", "the sender's own summary interval length, when printed", "iperf,iperf3"),
     Column("retransmits", I, "", "TCP retransmits (Retr)", "iperf,iperf3"),
     Column("jitter_s", F, "s", "UDP jitter", "iperf,iperf3"),
     Column("lost_packets", I, "", "UDP datagrams lost", "iperf,iperf3"),
@@ -169,7 +177,7 @@ RUNS = _cols(*_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPER
 
 # ---------------------------------------------------------- detail ---
 _KEYCOLS = (
-    Column("source", S, "", "file (joins to runs)"),
+    Column("source", "category", "", "file (joins to runs; categorical: detail tables can be long)"),
     Column("run", I, "", "run inside the file (joins to runs)"),
 )
 
@@ -217,6 +225,7 @@ INTERVALS = _cols(
     Column("lost_packets", I, "", "UDP datagrams lost"),
     Column("total_packets", I, "", "UDP datagrams"),
     Column("omitted", B, "", "interval inside the -O omit period"),
+    Column("direction", S, "", "iperf: sender or receiver, the side that measured the interval"),
 )
 
 TABLES: dict[str, dict[str, Column]] = {
@@ -251,6 +260,8 @@ def _cast(s: pd.Series, dtype: str) -> pd.Series:
     if str(s.dtype) == dtype:
         return s
     if dtype == T:
+        if s.dtype.kind == "M":
+            return s.astype(T)
         return pd.to_datetime(s, errors="coerce")
     if dtype == I:
         return pd.to_numeric(s, errors="raise").round().astype("Int64") if s.dtype == object else s.astype("Int64")
@@ -258,7 +269,16 @@ def _cast(s: pd.Series, dtype: str) -> pd.Series:
         return pd.to_numeric(s, errors="coerce").astype("float64")
     if dtype == B:
         return s.astype("boolean")
+    if dtype == "category":
+        return s.astype("category")
     return s.astype("string")
+
+
+def _missing(dtype: str, index: pd.Index) -> pd.Series:
+    """An all-missing column, built without per-element Python objects."""
+    if dtype in (F, T):
+        return pd.Series(None if dtype == T else np.nan, index=index, dtype=dtype)
+    return pd.Series(pd.NA, index=index, dtype=dtype)
 
 
 def conform(rows: Iterable[Mapping] | pd.DataFrame, table: str | Mapping[str, Column]) -> pd.DataFrame:
@@ -273,16 +293,15 @@ def conform(rows: Iterable[Mapping] | pd.DataFrame, table: str | Mapping[str, Co
     ['string', 'Int64', 'float64', 'float64']
     """
     cols = _table(table)
-    df = rows.copy() if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
+    df = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
     out = {}
-    n = len(df)
     for name, col in cols.items():
         if name in df.columns:
             out[name] = _cast(df[name], col.dtype)
         else:
-            out[name] = pd.Series([pd.NA] * n if col.dtype in (S, I, B) else [None] * n, dtype=col.dtype, index=df.index)
+            out[name] = _missing(col.dtype, df.index)
     extra = [c for c in df.columns if c not in cols]
-    result = pd.DataFrame(out, index=df.index)
+    result = pd.DataFrame(out, index=df.index, copy=False)
     for c in extra:
         result[c] = df[c]
     return result.reset_index(drop=True)

@@ -57,12 +57,12 @@ def _build(df: pd.DataFrame, source: str) -> Parsed:
     data = {
         "run": np.zeros(len(secs), dtype="int64"),
         "seq": np.arange(len(secs), dtype="int64"),
-        "start": pd.to_datetime(secs, unit="s"),
+        "start": secs.astype("datetime64[s]").astype("datetime64[ns]"),
         "start_s": (secs - secs[0]).astype("float64") if len(secs) else secs.astype("float64"),
     }
     for c, name in _COLS.items():
         data[name] = ms[c][order] / 1000.0
-    req = pd.DataFrame(data)
+    req = pd.DataFrame(data, copy=False)
     lat = req["latency_s"]
     run = {
         "tool": "ab",
@@ -88,13 +88,20 @@ def parse(seg: Segment) -> Parsed:
 def parse_path(path: Path, source: str) -> Parsed:
     """Read an ab -g TSV file from disk (fast path)."""
     try:
-        df = pd.read_csv(path, sep="\t", usecols=HEADER[1:], engine="c", encoding="utf-8-sig")
+        df = pd.read_csv(path, sep="\t", usecols=HEADER[1:], engine="c", encoding="utf-8-sig", dtype="int64")
     except Exception as e:
         raise ParseError(f"unreadable ab -g TSV: {e}", source=source) from None
     return _build(df, source)
 
 
 FORMATS = [
-    Format("ab-gnuplot", "ab", detect, parse, whole_file=True, parse_path=parse_path,
-           description="ApacheBench -g per-request TSV"),
+    Format(
+        "ab-gnuplot",
+        "ab",
+        detect,
+        parse,
+        whole_file=True,
+        parse_path=parse_path,
+        description="ApacheBench -g per-request TSV",
+    ),
 ]

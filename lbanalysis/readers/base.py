@@ -84,14 +84,18 @@ _NUM_RE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 def to_float(text: str | None) -> float | None:
     """First number in text as float (``nan``/``inf`` understood), else None.
 
-    >>> to_float("  12.5 [ms] (mean)"), to_float("nan"), to_float("-")
-    (12.5, nan, None)
+    >>> to_float("  12.5 [ms] (mean)"), to_float("nan"), to_float("-"), to_float("1,234")
+    (12.5, nan, None, 1.0)
     """
     if text is None:
         return None
-    t = text.strip().lower()
-    if t in ("nan", "-nan", "inf", "-inf", "+inf"):
-        return float(t.replace("-nan", "nan"))
+    head = text.split(None, 1)
+    if head:
+        try:
+            v = float(head[0])
+            return float("nan") if v != v else v
+        except ValueError:
+            pass
     m = _NUM_RE.search(text)
     return float(m.group(0)) if m else None
 
