@@ -1,0 +1,309 @@
+"""What the iperf 2 and iperf3 readers share: units, command lines, run rows.
+
+One run row per **flow** (one direction of traffic of one test)
+----------------------------------------------------------------
+An iperf test can print a summary for each side of its flow: iperf3's
+``sender`` and ``receiver`` lines, iperf 2's UDP client line and its
+``Server Report``. Every reader here gives **one run row per flow**:
+
+* ``bits_per_s``, ``bytes_total``, ``duration_s`` hold the **receiver's**
+  figures when the output has them (what got through the path), else the
+  sender's; ``direction`` says which (``"receiver"`` or ``"sender"``);
+* ``sender_bits_per_s``, ``sender_bytes_total``, ``sender_duration_s``
+  hold the sender's own summary whenever it is printed (so both sides stay
+  side by side in one row); ``retransmits`` is the sender's (TCP);
+  ``jitter_s``, ``lost_packets``, ``lost_percent``, ``out_of_order`` are the
+  receiver's (UDP); ``total_packets`` is the receiver's count, else the
+  sender's;
+* ``role`` is the side that printed the output (``client``/``server``),
+  ``reverse`` is True when the server sent the data (``-R``; the
+  ``RX-C``/``TX-S`` half of ``--bidir``), so an iperf3 ``--bidir`` test
+  gives two rows, one per flow;
+* the intervals of a run are the periodic reports of its flow, every
+  stream plus ``SUM``; each carries ``direction``, the side that measured
+  it (a client's ``--get-server-output`` block adds the server's own).
+
+A summary side whose TCP total reads ``0.00 Bytes`` while the other side's
+does not is not a measurement (iperf3 did not get the peer's figures: an
+interrupted client, old 3.0/3.1 servers, server-side ``-J``): it is left
+empty, and a note goes to ``warnings`` when it was the receiver's.
+
+Units: ``bits/sec`` prefixes are decimal (1 Mbit = 10^6 bit); ``Bytes``
+prefixes are binary as iperf computes them (1 MByte = 2^20 B); rates printed
+in bytes (``-f M``: ``MBytes/sec``) are binary bytes, times 8.
+
+>>> amount("1.45", "G", "Bytes"), rate("6.23", "G", "bits")
+(1556925644.8, 6230000000.0)
+>>> rate("2", "M", "Bytes")
+16777216.0
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..text import command_argv
+from .base import to_float, to_int
+
+# A number as iperf prints it (also nan/inf for degenerate intervals).
+NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+|nan|inf)"
+AMOUNT = rf"(?P<amt>{NUM})\s*(?P<amt_p>[kKMGT]?)(?P<amt_k>Bytes|Byte|bits|bit)"
+RATE = rf"(?P<rate>{NUM})\s*(?P<rate_p>[kKMGT]?)(?P<rate_k>bits|Bytes)/sec"
+
+_BIN = {"": 1.0, "K": 1024.0, "M": 1024.0**2, "G": 1024.0**3, "T": 1024.0**4}
+_DEC = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+_EXP = {"": "", "K": "e3", "M": "e6", "G": "e9", "T": "e12"}
+
+
+def number(text: str) -> float:
+    """A number as iperf prints it; ``-nan`` is nan."""
+    t = text.lower()
+    if "nan" in t:
+        return float("nan")
+    return float(t)
+
+
+def amount(value: str, prefix: str, kind: str) -> float:
+    """Bytes from an iperf Transfer column (binary byte prefixes; bits are decimal)."""
+    v = number(value)
+    p = prefix.upper()
+    if kind.startswith("bit"):
+        return (float(value + _EXP[p]) if "n" not in value.lower() else v) / 8.0
+    return v * _BIN[p]
+
+
+def rate(value: str, prefix: str, kind: str) -> float:
+    """Bits per second from an iperf rate column (``Mbits/sec``; ``MBytes/sec`` x 8, binary)."""
+    p = prefix.upper()
+    if kind == "Bytes":
+        return number(value) * _BIN[p] * 8.0
+    if "n" in value.lower() or not p:  # nan, inf
+        return number(value)
+    return float(value + _EXP[p])  # exact decimal scaling: '8.45' G -> 8450000000.0
+
+
+def amount_m(m: re.Match) -> float:
+    return amount(m.group("amt"), m.group("amt_p"), m.group("amt_k"))
+
+
+def rate_m(m: re.Match) -> float:
+    return rate(m.group("rate"), m.group("rate_p"), m.group("rate_k"))
+
+
+@dataclass
+class Side:
+    """One summary line (or JSON sum): the figures of one side of a flow."""
+
+    start: float | None = None
+    end: float | None = None
+    bytes: float | None = None
+    bits_per_s: float | None = None
+    retransmits: int | None = None
+    jitter_s: float | None = None
+    lost_packets: int | None = None
+    total_packets: int | None = None
+    lost_percent: float | None = None
+    out_of_order: int | None = None
+    mixed: bool = False  # old UDP summary: sender's bytes with the receiver's loss report
+
+    @property
+    def duration(self) -> float | None:
+        if self.start is None or self.end is None:
+            return None
+        return round(self.end - self.start, 9)
+
+
+@dataclass
+class Flow:
+    """One direction of traffic of one test, as the reader accumulates it."""
+
+    reverse: bool | None = None
+    sender: Side | None = None
+    receiver: Side | None = None
+    intervals: list[dict] = field(default_factory=list)
+    streams: set[str] = field(default_factory=set)
+    local: tuple[str | None, int | None] = (None, None)
+    remote: tuple[str | None, int | None] = (None, None)
+
+
+def flow_fields(flow: Flow, protocol: str | None) -> tuple[dict, list[str]]:
+    """Run-row figures of a flow (see the module docstring) and warnings."""
+    s, r = flow.sender, flow.receiver
+    notes: list[str] = []
+    if s is not None and r is not None:
+        if s.bytes == 0 and (r.bytes or 0) > 0:
+            s = None  # nothing received can exceed nothing sent: the sender's figures were not known
+        elif protocol != "udp" and r.bytes == 0 and (s.bytes or 0) > 0:
+            notes.append("receiver summary reads 0 bytes while the sender's does not (figures not exchanged): ignored")
+            r = None
+    main = r if r is not None else s
+    d: dict = {}
+    if main is None:
+        return d, notes
+    d["direction"] = "receiver" if main is r else "sender"
+    d["bits_per_s"] = main.bits_per_s
+    d["bytes_total"] = main.bytes
+    d["duration_s"] = main.duration
+    if main.bits_per_s is not None and main.bits_per_s == main.bits_per_s:
+        d["bytes_per_s"] = main.bits_per_s / 8.0
+    if s is not None:
+        d["sender_bits_per_s"] = s.bits_per_s
+        d["sender_bytes_total"] = s.bytes
+        d["sender_duration_s"] = s.duration
+        if s.retransmits is not None:
+            d["retransmits"] = s.retransmits
+    if r is not None:
+        for k in ("jitter_s", "lost_packets", "total_packets", "lost_percent", "out_of_order"):
+            v = getattr(r, k)
+            if v is not None:
+                d[k] = v
+    elif s is not None and s.mixed:
+        for k in ("jitter_s", "lost_packets", "lost_percent", "out_of_order"):
+            v = getattr(s, k)
+            if v is not None:
+                d[k] = v
+    if d.get("total_packets") is None and s is not None and s.total_packets is not None:
+        d["total_packets"] = s.total_packets
+    return d, notes
+
+
+# ------------------------------------------------------------ commands ---
+# Short options taking a value (iperf 2 and iperf3); every other letter is a flag.
+_WITH_ARG = set("bcfiklnptwxyABFILMOPSTX")
+_LONG = {
+    "--client": "c",
+    "--port": "p",
+    "--time": "t",
+    "--parallel": "P",
+    "--bandwidth": "b",
+    "--bitrate": "b",
+    "--format": "f",
+    "--interval": "i",
+    "--len": "l",
+    "--window": "w",
+    "--bytes": "n",
+    "--num": "n",
+    "--blockcount": "k",
+    "--omit": "O",
+    "--reportstyle": "y",
+    "--title": "T",
+    "--bind": "B",
+    "--udp": "u",
+    "--reverse": "R",
+    "--server": "s",
+    "--json": "J",
+    "--json-stream": "json-stream",
+    "--bidir": "bidir",
+    "--enhanced": "e",
+    "--enhancedreports": "e",
+    "--get-server-output": "get-server-output",
+    "--verbose": "V",
+    "--dualtest": "d",
+    "--tradeoff": "r",
+    "--daemon": "D",
+}
+
+
+def parse_command(command: str | None) -> dict:
+    """Options of an iperf / iperf3 command line, by short name (flags are True).
+
+    >>> o = parse_command("iperf3 -c 10.0.0.2 -p 5202 -t 30 -P 4 -R -J")
+    >>> o["c"], o["p"], o["t"], o["P"], o["R"], o["J"]
+    ('10.0.0.2', '5202', '30', '4', True, True)
+    >>> o = parse_command("iperf -s -u -i1 -yC --port=5003")
+    >>> o["s"], o["u"], o["i"], o["y"], o["p"]
+    (True, True, '1', 'C', '5003')
+    """
+    if not command:
+        return {}
+    argv = command_argv(command)
+    out: dict = {}
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok.startswith("--"):
+            name, eq, val = tok.partition("=")
+            short = _LONG.get(name)
+            if short is None:
+                pass
+            elif short in _WITH_ARG:
+                if not eq and i + 1 < len(argv):
+                    i += 1
+                    val = argv[i]
+                out[short] = val
+            else:
+                out[short] = True
+        elif tok.startswith("-") and len(tok) > 1:
+            for j, ch in enumerate(tok[1:], start=1):
+                if ch in _WITH_ARG:
+                    val = tok[j + 1 :]
+                    if not val and i + 1 < len(argv):
+                        i += 1
+                        val = argv[i]
+                    out[ch] = val
+                    break
+                out[ch] = True
+        i += 1
+    return out
+
+
+def command_fields(opts: dict) -> dict:
+    """Run fields from parsed options (role, protocol, target, -t, -P, -R).
+
+    >>> command_fields(parse_command("iperf3 -c h -u -t 5 -P 2 -R"))["role"]
+    'client'
+    """
+    d: dict = {}
+    if opts.get("c"):
+        d["role"] = "client"
+        d["host"] = opts["c"]
+    elif opts.get("s"):
+        d["role"] = "server"
+    if opts.get("u"):
+        d["protocol"] = "udp"
+    if opts.get("p"):
+        d["port"] = to_int(opts["p"])
+    if opts.get("t") and d.get("role") != "server":
+        d["time_limit_s"] = to_float(opts["t"])
+    if opts.get("P") and d.get("role") != "server":
+        d["concurrency"] = to_int(opts["P"])
+    if opts.get("R") and d.get("role") == "client":
+        d["reverse"] = True
+    return d
+
+
+# ---------------------------------------------------------- timestamps ---
+_CTIME_RE = re.compile(r"^([A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}) ")
+
+
+def ctime_prefix(line: str) -> tuple[str, datetime | None]:
+    """Strip an iperf3 ``--timestamps`` prefix (default ``%c`` format).
+
+    >>> ctime_prefix("Sun Nov 22 12:52:42 2026 iperf Done.")
+    ('iperf Done.', datetime.datetime(2026, 11, 22, 12, 52, 42))
+    """
+    m = _CTIME_RE.match(line)
+    if not m:
+        return line, None
+    try:
+        ts = datetime.strptime(m.group(1).replace("  ", " "), "%a %b %d %H:%M:%S %Y")
+    except ValueError:
+        return line, None
+    return line[m.end() :], ts
+
+
+def bare_host(h: str | None) -> str | None:
+    """Address without an interface suffix (``127.0.0.1%lo``) or IPv6 brackets."""
+    if h is None:
+        return None
+    h = h.split("%", 1)[0]
+    return h[1:-1] if h.startswith("[") and h.endswith("]") else h
+
+
+def strip_v4mapped(h: str | None) -> str | None:
+    """``::ffff:10.0.0.1`` -> ``10.0.0.1`` (iperf prints dual-stack peers so)."""
+    if h and h.lower().startswith("::ffff:") and "." in h:
+        return h[7:]
+    return h

@@ -1,0 +1,505 @@
+"""iperf 2 text output (2.0.x and 2.1.x), client and server side.
+
+Format (iperf 2.1.8 client, ``-P 2``; 2.0.x prints ``[  3]  0.0- 1.0 sec``)::
+
+    ------------------------------------------------------------
+    Client connecting to 127.0.0.1, TCP port 18991
+    TCP window size: 16.0 KByte (default)
+    ------------------------------------------------------------
+    [  1] local 127.0.0.1 port 33656 connected with 127.0.0.1 port 18991 (icwnd/mss/irtt=319/32741/10)
+    [  2] local 127.0.0.1 port 33666 connected with 127.0.0.1 port 18991 (icwnd/mss/irtt=319/32741/14)
+    [ ID] Interval       Transfer     Bandwidth
+    [  2] 0.0000-1.0000 sec  1.73 GBytes  14.9 Gbits/sec
+    [  1] 0.0000-1.0000 sec  1.87 GBytes  16.1 Gbits/sec
+    [SUM] 0.0000-1.0000 sec  3.61 GBytes  31.0 Gbits/sec
+    [  1] 0.0000-2.0118 sec  3.99 GBytes  17.0 Gbits/sec
+    [  2] 0.0000-2.0125 sec  3.93 GBytes  16.8 Gbits/sec
+    [SUM] 0.0000-2.0030 sec  7.92 GBytes  34.0 Gbits/sec
+
+UDP adds, on the client, ``[  1] Sent 183 datagrams``, ``[  1] Server Report:``
+and the server's figures; on the server every line carries them::
+
+    [ ID] Interval       Transfer     Bandwidth        Jitter   Lost/Total Datagrams
+    [  1] 0.0000-2.0191 sec   261 KBytes  1.06 Mbits/sec   0.002 ms 0/182 (0%)
+    [  3]  0.0-10.0 sec  1 datagrams received out-of-order
+
+============================ ======================= ============================
+printed                      column                  unit
+============================ ======================= ============================
+Interval a-b sec             ``start_s``, ``end_s``; b-a = ``duration_s``   s
+Transfer                     ``bytes``, ``bytes_total``  B, binary: 1 MByte = 2^20 B
+Bandwidth                    ``bits_per_s``          bit/s, decimal: 1 Mbit = 10^6 bit
+(-f M: MBytes/sec)           ``bits_per_s``          x 8, binary bytes
+Jitter                       ``jitter_s``            ms printed, stored in s
+Lost/Total Datagrams         ``lost_packets``, ``total_packets``, ``lost_percent`` (%)
+datagrams received out-of-order ``out_of_order``
+Sent N datagrams             ``total_packets`` (when no Server Report)
+-e: Write/Err Rtry Cwnd/RTT  ``retransmits``, ``cwnd_bytes`` (K = 1024 B)
+local/connected with         ``local_host``/``local_port``, ``remote_host``/``remote_port``
+-e: ``on 2026-11-22 12:53:39 (UTC)`` ``timestamp``
+============================ ======================= ============================
+
+Rows: one run row per flow (see :mod:`lbanalysis.readers._iperf`). The
+last line of a stream whose interval starts at 0 is its total (the
+summary); every other line is an interval. ``[SUM]`` gives the figures
+with ``-P``; without a ``[SUM]`` total the per-stream totals are added up
+(noted in ``warnings``). A TCP client's total is the sender's, a server's
+the receiver's; ``-R`` (``[ *1]`` ids, ``(reverse)`` on the connect line)
+swaps them. A server log holding several connections gives one test per
+connection (or per group of ``-P`` connections).
+
+Known defects of real files: runs killed before their total (hundreds of
+``0.00 Bytes  0.00 bits/sec`` intervals, no summary: ``error`` "no summary
+line (run interrupted?)", intervals kept); a banner with no data (a UDP
+server that never got a client: ``error`` "no data"); bare interval lines
+without a header, a BOM and CRLF (read, role unknown); ``tcp connect
+failed: Connection refused`` (``error``; the dummy ``local 0.0.0.0 port 0``
+line that follows is ignored); ``TCP window size: ... (WARNING: requested
+...)`` (``warnings``). A single line starting at 0 is taken as the total,
+even when the run was killed after its first interval.
+
+Versions checked: 2.1.8 (Debian 12, captured: TCP, UDP, -P, -R, -e, -f),
+2.0.x outputs of the public corpus (mininet, 2015).
+
+>>> t = '''------------------------------------------------------------
+... Client connecting to 10.0.0.2, TCP port 5001
+... TCP window size: 85.0 KByte (default)
+... ------------------------------------------------------------
+... [  3] local 10.0.0.1 port 56591 connected with 10.0.0.2 port 5001
+... [ ID] Interval       Transfer     Bandwidth
+... [  3]  0.0- 1.0 sec  20.0 MBytes   168 Mbits/sec
+... [  3]  1.0- 2.0 sec  19.0 MBytes   159 Mbits/sec
+... [  3]  0.0- 2.0 sec  39.0 MBytes   163 Mbits/sec
+... '''
+>>> p = parse(Segment(t))
+>>> r = p.runs[0]
+>>> r["role"], r["direction"], r["bits_per_s"], r["bytes_total"] == 39 * 2**20, len(p.tables["intervals"])
+('client', 'sender', 163000000.0, True, 2)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..text import Segment
+from ._iperf import (
+    AMOUNT,
+    NUM,
+    RATE,
+    Flow,
+    Side,
+    amount_m,
+    bare_host,
+    command_fields,
+    flow_fields,
+    number,
+    parse_command,
+    rate_m,
+    strip_v4mapped,
+)
+from .base import Format, Parsed
+
+_ID = r"\[\s*(?P<star>\*?)\s*(?P<id>\d+|SUM(?:-\d+)?)\]"
+_DATA_RE = re.compile(rf"{_ID}\s+(?P<start>{NUM})\s*-\s*(?P<end>{NUM})\s+sec\s+{AMOUNT}\s+{RATE}(?P<rest>.*)$")
+_UDP_RE = re.compile(rf"(?P<jit>{NUM})\s+ms\s+(?P<lost>-?\d+)\s*/\s*(?P<tot>-?\d+)\s+\((?P<pct>[^)%]*)%\)")
+_ENH_RE = re.compile(r"^\s+(?P<writes>\d+)/(?P<errs>\d+)\s+(?P<retr>\d+)(?!\s*pps)(?:\s+(?P<cwnd>-?\d+)K/)?")
+_CLIENT_RE = re.compile(r"Client connecting to (?P<host>\S+?), (?P<proto>TCP|UDP|SCTP) port (?P<port>\d+)")
+_SERVER_RE = re.compile(r"Server listening on (?P<proto>TCP|UDP|SCTP) port (?P<port>\d+)")
+_CONN_RE = re.compile(
+    rf"{_ID}\s+local (?P<lh>\S+) port (?P<lp>\d+) connected with (?P<rh>\S+) port (?P<rp>\d+)(?P<rest>.*)$"
+)
+_WHEN_RE = re.compile(r"\son (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)")
+_SENT_RE = re.compile(rf"{_ID}\s+Sent (?P<n>\d+) datagrams")
+_REPORT_RE = re.compile(rf"{_ID}\s+Server Report:")
+_OOO_RE = re.compile(rf"{_ID}\s+{NUM}\s*-\s*{NUM}\s+sec\s+(?P<n>\d+)\s+datagrams received out-of-order")
+_HEADER_RE = re.compile(r"\[ ID\]\s+Interval\s+Transfer\s+Bandwidth(?P<cols>.*)$")
+_VERSION_RE = re.compile(r"iperf version (2\.[\w.+-]*)")
+_FAIL_RE = re.compile(
+    r"^(?:(?:tcp|udp) )?connect failed: .*|^(?:write|read|recv|send)\w* failed: .*|"
+    r"^WARNING: did not receive ack of last datagram.*|^error: .*|^.*: Name or service not known.*|"
+    r"^(?:tcp |udp )?connect(?:ion)? timed out.*"
+)
+_WARN_RE = re.compile(r"^(?:TCP window size: .*\(WARNING: .*\)|WARNING: .*)$")
+
+_MARK_RE = re.compile(
+    r"Client connecting to \S+, (?:TCP|UDP|SCTP) port|Server listening on (?:TCP|UDP|SCTP) port|"
+    r"local \S+ port \d+ connected with \S+ port \d+|^iperf version 2|"
+    rf"^\s*\[\s*\*?\s*(?:\d+|SUM)\]\s+\d+\.\d(?:\d{{3}})?\s*-\s*\d+\.\d(?:\d{{3}})?\s+sec\s+{AMOUNT}\s+{RATE}",
+    re.MULTILINE,
+)
+
+
+def detect(text: str) -> bool:
+    """True when text looks like iperf 2 text output.
+
+    >>> detect("[  3]  0.0- 1.0 sec  2.00 MBytes  16.8 Mbits/sec\\n")
+    True
+    >>> detect("Server listening on UDP port 5001\\n"), detect("Connecting to host x, port 5201\\n")
+    (True, False)
+    """
+    return _MARK_RE.search(text) is not None
+
+
+@dataclass
+class _Entry:
+    side: Side
+    extra: dict
+    enhanced_sender: bool  # -e Write/Err columns: the sending side printed it
+
+
+@dataclass
+class _Test2:
+    line: int
+    role: str | None = None
+    host: str | None = None
+    port: int | None = None
+    protocol: str | None = None
+    version: str | None = None
+    timestamp: datetime | None = None
+    conns: dict = field(default_factory=dict)  # id -> (lh, lp, rh, rp)
+    reverse_ids: set = field(default_factory=set)
+    lines: dict = field(default_factory=dict)  # id -> [_Entry]
+    order: list = field(default_factory=list)  # ids in order of appearance
+    sent: dict = field(default_factory=dict)
+    reports: dict = field(default_factory=dict)  # id -> Side (client: the server's report)
+    report_next: set = field(default_factory=set)
+    ooo: dict = field(default_factory=dict)
+    errors: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)
+    header_cols: str = ""
+
+    def has_data(self) -> bool:
+        return bool(self.lines or self.reports)
+
+    def has_content(self) -> bool:
+        return bool(self.lines or self.reports or self.conns or self.errors or self.host)
+
+
+def _sid(m: re.Match) -> str:
+    i = m.group("id")
+    return "SUM" if i.startswith("SUM") else i
+
+
+def _entry(m: re.Match, protocol: str | None) -> _Entry:
+    s = Side(start=number(m.group("start")), end=number(m.group("end")), bytes=amount_m(m), bits_per_s=rate_m(m))
+    rest = m.group("rest")
+    extra: dict = {}
+    u = _UDP_RE.search(rest)
+    if u:
+        s.jitter_s = number(u.group("jit")) / 1000.0
+        s.lost_packets = int(u.group("lost"))
+        s.total_packets = int(u.group("tot"))
+        try:
+            s.lost_percent = number(u.group("pct").strip())
+        except ValueError:
+            pass
+        return _Entry(s, extra, False)
+    e = _ENH_RE.match(rest)
+    if e and protocol != "udp":
+        s.retransmits = int(e.group("retr"))
+        if e.group("cwnd") and int(e.group("cwnd")) >= 0:
+            extra["cwnd_bytes"] = float(e.group("cwnd")) * 1024.0
+        return _Entry(s, extra, True)
+    return _Entry(s, extra, bool(re.match(r"^\s+\d+/\d+\s", rest)))
+
+
+def _is_total(entries: list[_Entry]) -> bool:
+    """The last line of a stream is its total when its interval starts at 0."""
+    last = entries[-1].side
+    return last.start is not None and abs(last.start) < 1e-9
+
+
+def _sum_sides(sides: list[Side]) -> Side:
+    out = Side(
+        start=min(s.start for s in sides if s.start is not None) if any(s.start is not None for s in sides) else None,
+        end=max(s.end for s in sides if s.end is not None) if any(s.end is not None for s in sides) else None,
+        bytes=sum(s.bytes or 0 for s in sides),
+        bits_per_s=sum(s.bits_per_s or 0 for s in sides),
+    )
+    for k in ("retransmits", "lost_packets", "total_packets", "out_of_order"):
+        vals = [getattr(s, k) for s in sides if getattr(s, k) is not None]
+        if vals:
+            setattr(out, k, sum(vals))
+    jit = [s.jitter_s for s in sides if s.jitter_s is not None]
+    if jit:
+        out.jitter_s = max(jit)
+    if out.lost_packets is not None and out.total_packets:
+        out.lost_percent = 100.0 * out.lost_packets / out.total_packets
+    return out
+
+
+def _interval_row(sid: str, e: _Entry) -> dict:
+    s = e.side
+    row = {"stream": sid, "start_s": s.start, "end_s": s.end, "bytes": s.bytes, "bits_per_s": s.bits_per_s}
+    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets"):
+        v = getattr(s, k)
+        if v is not None:
+            row[k] = v
+    row.update(e.extra)
+    return row
+
+
+def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
+    role = t.role or cmd.get("role")
+    protocol = t.protocol or cmd.get("protocol")
+    if protocol is None and (
+        "Jitter" in t.header_cols or any(e.side.jitter_s is not None for es in t.lines.values() for e in es)
+    ):
+        protocol = "udp"
+    if protocol is None and t.has_data():
+        protocol = "tcp"
+    base: dict = {"tool": "iperf", "line": t.line}
+    for k in ("host", "port", "time_limit_s", "concurrency"):
+        if cmd.get(k) is not None:
+            base[k] = cmd[k]
+    for k, v in (("role", role), ("protocol", protocol), ("host", t.host), ("port", t.port)):
+        if v is not None:
+            base[k] = v
+    if t.version:
+        base["tool_version"] = t.version
+    if t.timestamp:
+        base["timestamp"] = t.timestamp
+    if not t.has_data():
+        row = dict(base)
+        if cmd.get("reverse") is not None:
+            row["reverse"] = cmd["reverse"]
+        row["error"] = "; ".join(t.errors) or "no data"
+        if t.warnings:
+            row["warnings"] = "; ".join(t.warnings)
+        return [(row, [])]
+    cmd_rev = bool(cmd.get("reverse"))
+
+    def rev_of(sid: str) -> bool:
+        return sid in t.reverse_ids or (cmd_rev and role == "client" and not t.reverse_ids)
+
+    keys: list[bool] = []
+    for sid in t.order:
+        k = rev_of(sid) if sid != "SUM" else None
+        if k is not None and k not in keys:
+            keys.append(k)
+    if not keys:
+        keys = [bool(t.reverse_ids) or cmd_rev]
+    out = []
+    for k in keys:
+        ids = [sid for sid in t.order if sid != "SUM" and rev_of(sid) == k]
+        with_sum = ids + (["SUM"] if "SUM" in t.lines and (len(keys) == 1 or k == keys[0]) else [])
+        if role is None:
+            own: str | None = None
+            entries = [e for sid in with_sum for e in t.lines.get(sid, [])]
+            if any(e.side.jitter_s is not None for e in entries):
+                own = "receiver"
+            elif any(e.enhanced_sender for e in entries):
+                own = "sender"
+        else:
+            own = "sender" if (role == "client") != k else "receiver"
+        flow = Flow(reverse=k)
+        flow.streams.update(ids)
+        totals: dict[str, Side] = {}
+        for sid in with_sum:
+            es = t.lines.get(sid, [])
+            if not es:
+                continue
+            if _is_total(es):
+                totals[sid] = es[-1].side
+                es = es[:-1]
+            for e in es:
+                flow.intervals.append({**_interval_row(sid, e), "direction": own})
+        notes: list[str] = []
+        if "SUM" in totals:
+            total: Side | None = totals["SUM"]
+        elif len(ids) == 1:
+            total = totals.get(ids[0])
+        elif ids and all(i in totals for i in ids):
+            total = _sum_sides([totals[i] for i in ids])
+            notes.append("no [SUM] total: per-stream totals added up")
+        else:
+            total = None
+        if total is not None:
+            if own == "sender" and ids and any(i in t.sent for i in ids):
+                total.total_packets = sum(t.sent.get(i, 0) for i in ids)
+            if own == "receiver" and any(i in t.ooo for i in [*ids, "SUM"]):
+                total.out_of_order = sum(t.ooo.get(i, 0) for i in [*ids, "SUM"])
+            if own == "sender":
+                flow.sender = total
+            else:
+                flow.receiver = total
+        reps = [t.reports[i] for i in ids if i in t.reports]
+        if "SUM" in t.reports:
+            reps = [t.reports["SUM"]]
+        if reps:
+            rep = reps[0] if len(reps) == 1 else _sum_sides(reps)
+            if len(reps) > 1:
+                notes.append("no [SUM] server report: per-stream reports added up")
+            if any(i in t.ooo for i in ids):
+                rep.out_of_order = sum(t.ooo.get(i, 0) for i in ids)
+            if own == "sender":
+                flow.receiver = rep
+            else:
+                flow.sender = flow.sender or rep
+        row = dict(base)
+        row["reverse"] = k
+        row["streams"] = len(ids) or None
+        first = ids[0] if ids else None
+        conn = t.conns.get(first) or next(iter(t.conns.values()), None)
+        if conn:
+            row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = conn
+        figures, more = flow_fields(flow, protocol)
+        if figures and own is None:
+            figures["direction"] = None
+        row.update(figures)
+        notes = t.warnings + notes + more
+        if not figures:
+            msg = "; ".join(t.errors)
+            row["error"] = f"{msg} (no summary line)" if msg else "no summary line (run interrupted?)"
+        elif t.errors:
+            notes = t.errors + notes
+        if notes:
+            row["warnings"] = "; ".join(notes)
+        out.append((row, flow.intervals))
+    return out
+
+
+def parse(seg: Segment) -> Parsed:
+    """Read every iperf 2 test in a segment (client, server log, bare intervals)."""
+    cmd = command_fields(parse_command(seg.command)) if seg.command else {}
+    tests: list[_Test2] = []
+    cur: _Test2 | None = None
+    version: str | None = None
+
+    def new(n: int, **kw) -> _Test2:
+        nonlocal cur
+        cur = _Test2(line=n, version=version, **kw)
+        tests.append(cur)
+        return cur
+
+    for n, raw in enumerate(seg.text.split("\n"), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if "sec" in line:
+            m = _DATA_RE.search(line)
+            if m:
+                if cur is None:
+                    new(n)
+                assert cur is not None
+                sid = _sid(m)
+                if m.group("star"):
+                    cur.reverse_ids.add(sid)
+                e = _entry(m, cur.protocol or cmd.get("protocol"))
+                if sid in cur.report_next:
+                    cur.report_next.discard(sid)
+                    cur.reports[sid] = e.side
+                    continue
+                if sid not in cur.lines:
+                    cur.lines[sid] = []
+                    cur.order.append(sid)
+                cur.lines[sid].append(e)
+                continue
+            m = _OOO_RE.search(line)
+            if m:
+                if cur is not None:
+                    cur.ooo[_sid(m)] = int(m.group("n"))
+                continue
+        m = _CONN_RE.search(line)
+        if m:
+            if cur is None or (cur.has_data() and cur.role != "client"):
+                new(
+                    n,
+                    role=cur.role if cur is not None else None,
+                    protocol=cur.protocol if cur is not None else None,
+                    port=cur.port if cur is not None else None,
+                )
+            assert cur is not None
+            sid = _sid(m)
+            lp = int(m.group("lp"))
+            rest = m.group("rest")
+            if m.group("star") or "(reverse)" in rest:
+                cur.reverse_ids.add(sid)
+            if lp == 0:  # the dummy line after a failed connect
+                continue
+            if cur.role == "client" and cur.port is not None and lp == cur.port and int(m.group("rp")) != cur.port:
+                cur.reverse_ids.add(sid)  # -d/-r: the server connected back to our listener
+            lh, rh = strip_v4mapped(bare_host(m.group("lh"))), strip_v4mapped(bare_host(m.group("rh")))
+            cur.conns.setdefault(sid, (lh, lp, rh, int(m.group("rp"))))
+            w = _WHEN_RE.search(rest)
+            if w and cur.timestamp is None:
+                try:
+                    cur.timestamp = datetime.fromisoformat(w.group(1))
+                except ValueError:
+                    pass
+            continue
+        m = _CLIENT_RE.search(line)
+        if m:
+            if cur is None or cur.has_content():
+                new(n)
+            assert cur is not None
+            cur.role, cur.host, cur.port = "client", m.group("host"), int(m.group("port"))
+            cur.protocol = m.group("proto").lower()
+            continue
+        m = _SERVER_RE.search(line)
+        if m:
+            if cur is None or cur.has_content():
+                new(n)
+            assert cur is not None
+            cur.role, cur.port, cur.protocol = "server", int(m.group("port")), m.group("proto").lower()
+            continue
+        m = _HEADER_RE.search(line)
+        if m:
+            if cur is None:
+                new(n)
+            assert cur is not None
+            cur.header_cols = m.group("cols")
+            continue
+        m = _REPORT_RE.search(line)
+        if m:
+            if cur is not None:
+                cur.report_next.add(_sid(m))
+            continue
+        m = _SENT_RE.search(line)
+        if m:
+            if cur is not None:
+                cur.sent[_sid(m)] = int(m.group("n"))
+            continue
+        m = _VERSION_RE.search(line)
+        if m:
+            version = m.group(1)
+            if cur is not None:
+                cur.version = version
+            continue
+        if _FAIL_RE.match(line):
+            if cur is None:
+                new(n)
+            assert cur is not None
+            cur.errors.append(line)
+            continue
+        if _WARN_RE.match(line):
+            if cur is None:
+                new(n)
+            assert cur is not None
+            cur.warnings.append(line)
+            continue
+    if not tests and seg.command:
+        tests.append(_Test2(line=1, errors=["no output after the command"]))
+    out = Parsed()
+    for t in tests:
+        for row, ivs in _finish(t, cmd):
+            i = len(out.runs)
+            out.runs.append(row)
+            if ivs:
+                out.tables.setdefault("intervals", []).extend({"run": i, **iv} for iv in ivs)
+    return out
+
+
+FORMATS = [
+    Format(
+        "iperf2",
+        "iperf",
+        detect,
+        parse,
+        description="iperf 2 text output (2.0.x, 2.1.x; client or server; -P, -R, -e, UDP, -f)",
+    )
+]
+
+__all__ = ["FORMATS", "detect", "parse"]

@@ -1,0 +1,280 @@
+"""iperf 2 CSV reports (``-y C``): one line per interval and per total, no header.
+
+Format (iperf 2.1.8; TCP has 9 fields, UDP 14)::
+
+    20261122125358,127.0.0.1,54092,127.0.0.1,18991,1,0.0-1.0,2381971516,19055772128
+    20261122125359,127.0.0.1,54092,127.0.0.1,18991,1,0.0-2.0,4588568636,18188216130
+    20261122125408,127.0.0.1,45710,127.0.0.1,18991,1,0.0-2.0,267540,1060176,0.005,0,182,0.000,0
+
+=== ====================== ======================= =========================
+#   field                  column                  unit
+=== ====================== ======================= =========================
+1   timestamp              ``timestamp`` (run: first line)  local time, YYYYMMDDHHMMSS
+2,3 source address, port   ``local_*`` (client) / ``remote_*`` (server)
+4,5 destination address, port  ``remote_*`` (client) / ``local_*`` (server)
+6   transfer id            ``stream`` (-1 in 2.0.x: the [SUM] line)
+7   interval a-b           ``start_s``, ``end_s``  s
+8   bytes                  ``bytes``, ``bytes_total``  B (plain integer)
+9   bits per second        ``bits_per_s``          bit/s (plain integer)
+10  jitter                 ``jitter_s``            ms -> s (UDP)
+11  lost datagrams         ``lost_packets``
+12  total datagrams        ``total_packets``       (-1: not counted, 2.1 client total)
+13  lost percent           ``lost_percent``        %
+14  out of order           ``out_of_order``
+=== ====================== ======================= =========================
+
+The last line of a stream whose interval starts at 0 is its total; the
+others are intervals. Rows are one run per flow as in the text reader
+(:mod:`lbanalysis.readers._iperf`); tests follow each other when a new
+connection appears after the previous one's total. The CSV does not say
+which side wrote it: the role comes from the command line when the file is
+a transcript (``iperf -c ... -y C``), else it stays empty; a UDP line with a
+jitter or a datagram count is the receiver's (a 2.0.x client appends the
+server's report as a second total line), a TCP total of unknown role has
+``direction`` empty.
+
+Known defects: 2.1.8 prints no ``[SUM]`` line with ``-P``: the per-stream
+totals are added up (``warnings`` says so); a 2.1.8 UDP client's total
+line has ``-1`` datagrams and no server report.
+
+Versions checked: 2.1.8 (captured TCP, UDP, -P, client and server), the
+2.0.5 layout (9/14 fields, SUM lines with id -1).
+
+>>> t = "20140505120506,10.0.0.1,39432,10.0.0.2,5001,3,0.0-10.0,1312710,1049974\\n"
+>>> r = parse(Segment(t, command="iperf -c 10.0.0.2 -y C")).runs[0]
+>>> r["role"], r["direction"], r["bits_per_s"], r["local_host"], r["remote_port"]
+('client', 'sender', 1049974.0, '10.0.0.1', 5001)
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from ..errors import ParseError
+from ..text import Segment
+from ._iperf import Flow, Side, command_fields, flow_fields, parse_command, strip_v4mapped
+from .base import Format, Parsed
+
+_ROW_RE = re.compile(
+    r"^(?P<ts>\d{14}(?:\.\d+)?),(?P<sh>[^,]*),(?P<sp>\d+),(?P<dh>[^,]*),(?P<dp>\d+),(?P<id>-?\d+),"
+    r"(?P<start>[-\d.]+)-(?P<end>[-\d.]+),(?P<bytes>-?\d+),(?P<bps>-?[\d.]+)"
+    r"(?:,(?P<jit>-?[\d.]+),(?P<lost>-?\d+),(?P<tot>-?\d+),(?P<pct>-?[\d.]+|-?nan|inf),(?P<ooo>-?\d+))?"
+    r"(?:,[^\n]*)?$"
+)
+
+
+def detect(text: str) -> bool:
+    """True when the first non-blank lines are iperf 2 ``-y C`` records.
+
+    >>> detect("20261122125358,127.0.0.1,54092,127.0.0.1,18991,1,0.0-1.0,2381971516,19055772128\\n")
+    True
+    >>> detect("a,b,c\\n")
+    False
+    """
+    seen = 0
+    for line in text.split("\n", 6)[:6]:
+        s = line.strip()
+        if not s:
+            continue
+        if not _ROW_RE.match(s):
+            return seen > 0 and seen >= 3
+        seen += 1
+    return seen > 0
+
+
+def _when(ts: str) -> datetime | None:
+    try:
+        return datetime.strptime(ts[:14], "%Y%m%d%H%M%S")
+    except ValueError:
+        return None
+
+
+class _Test:
+    def __init__(self, line: int):
+        self.line = line
+        self.streams: dict[str, list[tuple[Side, dict]]] = {}
+        self.conn: dict[str, tuple] = {}
+        self.order: list[str] = []
+        self.timestamp: datetime | None = None
+        self.udp = False
+
+    def ended(self, key: str) -> bool:
+        rows = self.streams.get(key)
+        return bool(rows) and len(rows) >= 2 and rows[-1][0].start == 0
+
+
+def _finish(t: _Test, cmd: dict) -> tuple[dict, list[dict]]:
+    role = cmd.get("role")
+    protocol = "udp" if t.udp else (cmd.get("protocol") or "tcp")
+    row: dict = {"tool": "iperf", "line": t.line, "protocol": protocol}
+    for k in ("host", "port", "time_limit_s", "concurrency", "reverse"):
+        if cmd.get(k) is not None:
+            row[k] = cmd[k]
+    if role:
+        row["role"] = role
+    if t.timestamp:
+        row["timestamp"] = t.timestamp
+    reverse = bool(cmd.get("reverse"))
+    own = None if role is None else ("sender" if (role == "client") != reverse else "receiver")
+    flow = Flow(reverse=reverse)
+    ids = [k for k in t.order if k != "SUM"]
+    flow.streams.update(ids)
+    totals: dict[str, list[Side]] = {}
+    for key in t.order:
+        rows = t.streams[key]
+        n_tot = 1 if rows[-1][0].start == 0 else 0
+        if n_tot and len(rows) >= 2 and rows[-2][0].start == 0:
+            last, prev = rows[-1][0], rows[-2][0]
+            if (last.total_packets or -1) >= 0 and (prev.total_packets is None or prev.total_packets < 0):
+                n_tot = 2  # 2.0.x UDP client: its own total, then the server's report
+        totals[key] = [r[0] for r in rows[len(rows) - n_tot :]]
+        for side, extra in rows[: len(rows) - n_tot]:
+            iv = {
+                "stream": key,
+                "start_s": side.start,
+                "end_s": side.end,
+                "bytes": side.bytes,
+                "bits_per_s": side.bits_per_s,
+                **extra,
+            }
+            if own:
+                iv["direction"] = own
+            elif extra.get("jitter_s") is not None:
+                iv["direction"] = "receiver"
+            flow.intervals.append(iv)
+    notes: list[str] = []
+
+    def pick(key: str) -> tuple[Side | None, Side | None]:
+        """(own-side total, peer report) of one stream."""
+        ts = totals.get(key) or []
+        if len(ts) == 2:
+            return ts[0], ts[1]
+        return (ts[0], None) if ts else (None, None)
+
+    if "SUM" in totals:
+        mine, report = pick("SUM")
+    elif len(ids) == 1:
+        mine, report = pick(ids[0])
+    elif ids and all(totals.get(i) for i in ids):
+        from .iperf2 import _sum_sides
+
+        parts = [pick(i) for i in ids]
+        mine = _sum_sides([p[0] for p in parts if p[0] is not None])
+        reps = [p[1] for p in parts if p[1] is not None]
+        report = _sum_sides(reps) if reps else None
+        notes.append("no SUM line: per-stream totals added up")
+    else:
+        mine, report = None, None
+    if mine is not None:
+        if protocol == "udp" and (mine.total_packets is None or mine.total_packets < 0):
+            mine.total_packets = None
+            mine.jitter_s = mine.lost_packets = mine.lost_percent = mine.out_of_order = None
+            side_of_mine = "sender"
+        elif protocol == "udp" and own is None:
+            side_of_mine = "receiver"
+        else:
+            side_of_mine = own
+        if side_of_mine == "sender":
+            flow.sender = mine
+        else:
+            flow.receiver = mine
+        if report is not None:
+            flow.receiver = report
+    row["reverse"] = reverse
+    row["streams"] = len(ids) or None
+    first = min(ids, key=lambda s: int(s)) if ids else None
+    conn = t.conn.get(first) if first else None
+    if conn:
+        sh, sp, dh, dp = conn
+        if role == "server":
+            row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = dh, dp, sh, sp
+        else:
+            row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = sh, sp, dh, dp
+    figures, more = flow_fields(flow, protocol)
+    if figures and own is None and protocol != "udp":
+        figures["direction"] = None
+    row.update(figures)
+    notes += more
+    if not figures:
+        row["error"] = "no total line (run interrupted?)"
+    if notes:
+        row["warnings"] = "; ".join(notes)
+    return row, flow.intervals
+
+
+def parse(seg: Segment) -> Parsed:
+    """Read iperf 2 ``-y C`` records (several tests may follow each other)."""
+    cmd = command_fields(parse_command(seg.command)) if seg.command else {}
+    tests: list[_Test] = []
+    cur: _Test | None = None
+    for n, raw in enumerate(seg.text.split("\n"), start=1):
+        s = raw.strip()
+        if not s:
+            continue
+        m = _ROW_RE.match(s)
+        if not m:
+            if cur is None:
+                raise ParseError("expected an iperf -y C record", source=seg.source, line=seg.line - 1 + n, text=s)
+            continue  # trailing noise (a prompt, rc=0)
+        sid = m.group("id")
+        key = "SUM" if sid.startswith("-") else sid
+        conn = (strip_v4mapped(m.group("sh")), int(m.group("sp")), strip_v4mapped(m.group("dh")), int(m.group("dp")))
+        if (
+            cur is None
+            or (key != "SUM" and key in cur.conn and cur.conn[key] != conn and cur.ended(key))
+            or (
+                key != "SUM"
+                and key not in cur.conn
+                and cur.order
+                and all(cur.ended(k) for k in cur.order if k != "SUM")
+            )
+        ):
+            cur = _Test(n)
+            tests.append(cur)
+        if cur.timestamp is None:
+            cur.timestamp = _when(m.group("ts"))
+        if key != "SUM":
+            cur.conn.setdefault(key, conn)
+        side = Side(
+            start=float(m.group("start")),
+            end=float(m.group("end")),
+            bytes=float(m.group("bytes")),
+            bits_per_s=float(m.group("bps")),
+        )
+        extra: dict = {}
+        if m.group("jit") is not None:
+            cur.udp = True
+            side.jitter_s = float(m.group("jit")) / 1000.0
+            side.lost_packets = int(m.group("lost"))
+            side.total_packets = int(m.group("tot"))
+            pct = m.group("pct")
+            side.lost_percent = float("nan") if "nan" in pct else float(pct)
+            side.out_of_order = int(m.group("ooo"))
+            if side.total_packets >= 0:
+                extra = {
+                    "jitter_s": side.jitter_s,
+                    "lost_packets": side.lost_packets,
+                    "total_packets": side.total_packets,
+                }
+        if key not in cur.streams:
+            cur.streams[key] = []
+            cur.order.append(key)
+        cur.streams[key].append((side, extra))
+    out = Parsed()
+    for t in tests:
+        row, ivs = _finish(t, cmd)
+        i = len(out.runs)
+        out.runs.append(row)
+        if ivs:
+            out.tables.setdefault("intervals", []).extend({"run": i, **iv} for iv in ivs)
+    if not out.runs:
+        raise ParseError("no iperf -y C record found", source=seg.source, line=seg.line)
+    return out
+
+
+FORMATS = [
+    Format("iperf2-csv", "iperf", detect, parse, whole_file=True, description="iperf 2 -y C CSV reports (TCP and UDP)")
+]
+
+__all__ = ["FORMATS", "detect", "parse"]

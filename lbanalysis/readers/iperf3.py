@@ -1,0 +1,590 @@
+"""iperf3 text output, client and server side (iperf 3.0 to 3.17).
+
+Format (iperf 3.12 client; ``-V`` adds the lines marked *)::
+
+    iperf 3.12                                                         *
+    Time: Sun, 22 Nov 2026 12:52:39 GMT                                *
+    Connecting to host 127.0.0.1, port 18990
+    Reverse mode, remote host 127.0.0.1 is sending                     (-R)
+    [  5] local 127.0.0.1 port 54180 connected to 127.0.0.1 port 18990
+    Starting Test: protocol: TCP, 1 streams, 131072 byte blocks, ...   *
+    [ ID] Interval           Transfer     Bitrate         Retr  Cwnd
+    [  5]   0.00-1.00   sec  2.35 GBytes  20.2 Gbits/sec    2   2.50 MBytes
+    [  5]   1.00-2.00   sec  2.04 GBytes  17.6 Gbits/sec    3   1.87 MBytes
+    - - - - - - - - - - - - - - - - - - - - - - - - -
+    [ ID] Interval           Transfer     Bitrate         Retr
+    [  5]   0.00-2.00   sec  4.39 GBytes  18.9 Gbits/sec    5             sender
+    [  5]   0.00-2.00   sec  4.39 GBytes  18.8 Gbits/sec                  receiver
+    CPU Utilization: local/sender 46.4% (1.0%u/45.4%s), remote/receiver 41.2% (...)  *
+
+    iperf Done.
+
+A server prints ``Server listening on 5201 (test #N)`` (no ``(test #N)``
+before 3.17-ish builds), ``Accepted connection from ...``, its own
+intervals and (3.2 on) only its own side's summary line.
+
+===================== ===================== ================================
+printed               column                unit
+===================== ===================== ================================
+Interval a-b sec      ``start_s``/``end_s`` s (intervals); b-a = ``duration_s``
+Transfer              ``bytes`` / ``bytes_total``  B, binary: 1 MByte = 2^20 B
+Bitrate / Bandwidth   ``bits_per_s``        bit/s, decimal: 1 Mbit = 10^6 bit
+Retr                  ``retransmits``       TCP segments (sender side only)
+Cwnd                  ``cwnd_bytes``        B (intervals)
+Jitter                ``jitter_s``          ms printed, stored in s
+Lost/Total Datagrams  ``lost_packets``, ``total_packets``, ``lost_percent`` (%)
+Total Datagrams       ``total_packets``     UDP sender intervals
+(omitted)             ``omitted``           ``-O`` warm-up interval
+CPU Utilization       ``cpu_local_pct``, ``cpu_remote_pct``  % (``-V``)
+===================== ===================== ================================
+
+Rows: one run row per flow, receiver figures first, sender figures in
+``sender_*`` columns — see :mod:`lbanalysis.readers._iperf`. ``[SUM]`` lines
+give the run figures with ``-P``; ``--bidir`` (``[  5][TX-C]``) gives one row
+per direction; ``--get-server-output`` adds the server's intervals
+(``direction`` ``receiver``) and fills a missing summary side.
+
+Also read: ``Bandwidth`` (before 3.2) and ``Bitrate`` headers; Windows
+builds without ``Retr``/``Cwnd``; ``--timestamps`` prefixes (any format: the
+lines are searched, and the default ``%c`` prefix gives ``timestamp``);
+``-T title`` prefixes; several tests in one text (a server log, pasted
+outputs, Ansible ``stdout_lines``); ``iperf3: error - ...`` messages
+(a run with ``error`` set when nothing was measured, else a ``warnings``
+note; iperf3 writes them to stderr, so with ``2>&1`` they often come first).
+
+Known defects of real files: an interrupted client (``iperf3: interrupt -
+the client has terminated``) and old servers (3.0/3.1) print a ``receiver``
+line of ``0.00 Bytes``: ignored, see ``warnings``; a client killed before
+its summary leaves intervals only: the run has ``error`` "no summary line
+(run interrupted?)" and no figures; 3.12 servers print a last
+``2.00-2.00 sec`` sliver interval, and sometimes repeat an interval line.
+
+Versions checked: 3.12 (Debian 12, captured), 3.0-3.9 outputs of the public
+corpus (Windows 3.1 builds, 0.1-s intervals, ``-O``, 600-s server logs).
+
+>>> t = '''Connecting to host 10.0.0.13, port 5201
+... [  5] local 10.0.0.1 port 39600 connected to 10.0.0.13 port 5201
+... [ ID] Interval           Transfer     Bitrate         Retr  Cwnd
+... [  5]   0.00-1.00   sec  6.86 MBytes  57.5 Mbits/sec    0   69.3 KBytes
+... - - - - - - - - - - - - - - - - - - - - - - - - -
+... [ ID] Interval           Transfer     Bitrate         Retr
+... [  5]   0.00-10.00  sec  53.9 MBytes  45.2 Mbits/sec    0             sender
+... [  5]   0.00-10.00  sec  52.0 MBytes  43.6 Mbits/sec                  receiver
+... '''
+>>> r = parse(Segment(t)).runs[0]
+>>> r["role"], r["direction"], r["bits_per_s"], r["sender_bits_per_s"], r["bytes_total"] == 52 * 2**20
+('client', 'receiver', 43600000.0, 45200000.0, True)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+
+from ..text import Segment
+from ._iperf import (
+    AMOUNT,
+    NUM,
+    RATE,
+    Flow,
+    Side,
+    amount,
+    amount_m,
+    command_fields,
+    ctime_prefix,
+    flow_fields,
+    number,
+    parse_command,
+    rate_m,
+    strip_v4mapped,
+)
+from .base import Format, Parsed
+
+# ---------------------------------------------------------------- lines ---
+_DATA_RE = re.compile(
+    rf"\[\s*(?P<id>\d+|SUM)\](?:\[(?P<tag>[TR]X-[CS])\])?\s+(?P<start>{NUM})\s*-\s*(?P<end>{NUM})\s+sec"
+    rf"\s+{AMOUNT}\s+{RATE}(?P<rest>.*)$"
+)
+_LABEL_RE = re.compile(r"\s(sender|receiver)\s*$")
+_UDP_RE = re.compile(rf"(?P<jit>{NUM})\s+ms\s+(?P<lost>-?\d+)\s*/\s*(?P<tot>-?\d+)\s+\((?P<pct>[^)%]*)%\)")
+_TCP_RE = re.compile(rf"^\s+(?P<retr>\d+)(?:\s+(?P<cwnd>{NUM})\s*(?P<cwnd_p>[KMGT]?)(?P<cwnd_k>Bytes|bits))?")
+_COUNT_RE = re.compile(r"^\s+(?P<n>\d+)\s*$")
+_HEADER_RE = re.compile(r"\[ ID\](?:\[Role\])?\s+Interval\s+Transfer\s+(?:Bitrate|Bandwidth)(?P<cols>.*)$")
+_SEP_RE = re.compile(r"(?:^|\s)-(?: -){4,}\s*$")
+_CONNECTING_RE = re.compile(r"Connecting to host (?P<host>\S+?),? port (?P<port>\d+)")
+_REVERSE_RE = re.compile(r"Reverse mode, remote host \S+ is sending")
+_LISTEN_RE = re.compile(r"Server listening on (?P<port>\d+)(?: \(test #(?P<test>\d+)\))?\s*$")
+_ACCEPT_RE = re.compile(r"Accepted connection from (?P<host>\S+?),? port (?P<port>\d+)")
+_CONNECTED_RE = re.compile(
+    r"\[\s*(?P<id>\d+)\](?:\[[TR]X-[CS]\])?\s+local (?P<lh>\S+) port (?P<lp>\d+) connected to (?P<rh>\S+) port (?P<rp>\d+)"
+)
+_VERSION_RE = re.compile(r"^iperf (3\.[\w.+-]*)")
+_TIME_RE = re.compile(r"^Time: (.+?)\s*$")
+_STARTING_RE = re.compile(
+    r"Starting Test: protocol: (?P<proto>\w+), (?P<n>\d+) streams,.*?"
+    r"(?:(?P<t>[\d.]+) second test|(?P<bytes>\d+) bytes to send|(?P<blocks>\d+) blocks to send)"
+)
+_CPU_RE = re.compile(rf"CPU Utilization: local/\w+ (?P<local>{NUM})%.*?remote/\w+ (?P<remote>{NUM})%")
+_MSG_RE = re.compile(r"(?:^|\s)iperf3: (?P<msg>.+?)\s*$")
+_DONE_RE = re.compile(r"(?:^|\s)iperf Done\.\s*$")
+_SERVER_OUTPUT_RE = re.compile(r"(?:^|\s)Server output:\s*$")
+
+# detect(): iperf3-only markers, and bare interval lines with 2-decimal times.
+_MARK3_RE = re.compile(
+    r"Connecting to host \S+,? port \d+|Server listening on \d+|Accepted connection from \S+,? port \d+|"
+    r"local \S+ port \d+ connected to \S+ port \d+|^iperf Done\.|^iperf3: |\ssec\s.*\s(?:sender|receiver)\s*$|"
+    r"^\[ ID\](?:\[Role\])? Interval {5,}Transfer {5}Bit",
+    re.MULTILINE,
+)
+_MARK2_RE = re.compile(
+    r"Client connecting to \S+, (?:TCP|UDP) port|Server listening on (?:TCP|UDP|SCTP) port|connected with \S+ port \d+|"
+    r"^\[ *\*?\d+\] Server Report:|^iperf version 2",
+    re.MULTILINE,
+)
+_BARE3_RE = re.compile(rf"^\s*\[\s*(?:\d+|SUM)\]\s+\d+\.\d\d-\s*\d+\.\d\d\s+sec\s+{AMOUNT}\s+{RATE}", re.MULTILINE)
+
+
+def detect(text: str) -> bool:
+    """True when text looks like iperf3 text output (not iperf 2).
+
+    >>> detect("Connecting to host 10.0.0.13, port 5201\\n")
+    True
+    >>> detect("[  3]  0.0- 1.0 sec  2.00 MBytes  16.8 Mbits/sec\\n")
+    False
+    """
+    if "sec" not in text and "iperf" not in text and "Connecting" not in text and "Server" not in text:
+        return False
+    if _MARK2_RE.search(text):
+        return False
+    return bool(_MARK3_RE.search(text) or _BARE3_RE.search(text))
+
+
+# ---------------------------------------------------------------- state ---
+@dataclass
+class _Summary:
+    tag: str | None
+    section: str
+    id: str
+    label: str | None  # sender, receiver, or None (unlabeled, old UDP)
+    side: Side
+
+
+@dataclass
+class _Test:
+    line: int
+    role: str | None = None
+    host: str | None = None
+    port: int | None = None
+    reverse_seen: bool = False
+    version: str | None = None
+    timestamp: datetime | None = None
+    protocol: str | None = None
+    streams_cfg: int | None = None
+    time_limit_s: float | None = None
+    server_test: int | None = None
+    conns: dict = field(default_factory=dict)  # (section, id) -> (lh, lp, rh, rp)
+    intervals: list = field(default_factory=list)  # (tag, section, sender_cols, row)
+    summaries: list[_Summary] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+    cpu: tuple[float, float] | None = None
+    header_cols: str = ""
+    section: str = "main"
+    sep: bool = False
+    in_summary: bool = False
+    done: bool = False
+
+    def has_content(self) -> bool:
+        return bool(self.intervals or self.summaries or self.conns or self.host or self.done)
+
+
+def _side(m: re.Match, rest: str, header_cols: str) -> tuple[Side, dict]:
+    """Figures of a data line: a Side, plus interval-only extras (cwnd, omitted)."""
+    start, end = number(m.group("start")), number(m.group("end"))
+    s = Side(start=start, end=end, bytes=amount_m(m), bits_per_s=rate_m(m))
+    extra: dict = {}
+    u = _UDP_RE.search(rest)
+    if u:
+        s.jitter_s = number(u.group("jit")) / 1000.0
+        s.lost_packets = int(u.group("lost"))
+        s.total_packets = int(u.group("tot"))
+        pct = u.group("pct").strip()
+        try:
+            s.lost_percent = number(pct)
+        except ValueError:
+            s.lost_percent = None
+        return s, extra
+    t = _TCP_RE.match(rest)
+    udp_cols = "Datagrams" in header_cols
+    if t and not udp_cols:
+        s.retransmits = int(t.group("retr"))
+        if t.group("cwnd"):
+            extra["cwnd_bytes"] = amount(t.group("cwnd"), t.group("cwnd_p"), t.group("cwnd_k"))
+        return s, extra
+    c = _COUNT_RE.match(rest)
+    if c:
+        s.total_packets = int(c.group("n"))
+    return s, extra
+
+
+def _interval_row(sid: str, s: Side, extra: dict, omitted: bool) -> dict:
+    row = {
+        "stream": sid,
+        "start_s": s.start,
+        "end_s": s.end,
+        "bytes": s.bytes,
+        "bits_per_s": s.bits_per_s,
+        "omitted": omitted,
+    }
+    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets"):
+        v = getattr(s, k)
+        if v is not None:
+            row[k] = v
+    row.update(extra)
+    return row
+
+
+def _http_date(text: str) -> datetime | None:
+    try:
+        dt = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if dt.tzinfo is not None:
+        dt = dt.astimezone(UTC).replace(tzinfo=None)
+    return dt
+
+
+def _tag_reverse(tag: str) -> bool:
+    return tag in ("RX-C", "TX-S")
+
+
+def _finish(t: _Test, cmd: dict) -> list[tuple[dict, list[dict]]]:
+    """Run rows (with their interval rows) of one test."""
+    role = t.role or cmd.get("role")
+    protocol = t.protocol or cmd.get("protocol")
+    cols = t.header_cols
+    if protocol is None and ("Jitter" in cols or "Datagrams" in cols):
+        protocol = "udp"
+    if protocol is None and any(x[3].get("jitter_s") is not None for x in t.intervals):
+        protocol = "udp"
+    if protocol is None and (t.intervals or t.summaries):
+        protocol = "tcp"
+    # Whether the printing side sent the data of the (non-bidir) flow.
+    if role == "client":
+        base_rev: bool | None = t.reverse_seen or bool(cmd.get("reverse"))
+    elif role == "server":
+        own = [s.label for s in t.summaries if s.section == "main" and s.label]
+        sender_cols = any(x[2] for x in t.intervals if x[1] == "main")
+        base_rev = (own and set(own) == {"sender"}) or sender_cols
+        base_rev = bool(base_rev)
+    else:
+        base_rev = None
+
+    def flow_rev(tag: str | None) -> bool | None:
+        return _tag_reverse(tag) if tag else base_rev
+
+    keys: list = []
+    for tag, *_ in t.intervals:
+        k = flow_rev(tag)
+        if k not in keys:
+            keys.append(k)
+    for s in t.summaries:
+        k = flow_rev(s.tag)
+        if k not in keys:
+            keys.append(k)
+    out = []
+    if not keys:
+        row = _base_row(t, role, protocol, cmd, base_rev)
+        row["error"] = "; ".join(t.messages) or "no data"
+        return [(row, [])]
+    for k in keys:
+        flow = Flow(reverse=k)
+        ivs = []
+        for tag, section, sender_cols, iv in t.intervals:
+            if flow_rev(tag) != k:
+                continue
+            if role is None or k is None:
+                measured_by_sender = sender_cols if (sender_cols or iv.get("jitter_s") is not None) else None
+            else:
+                measured_by_sender = (role == "client") != k
+                if section == "server":
+                    measured_by_sender = not measured_by_sender
+            ivs.append(
+                {
+                    **iv,
+                    "direction": None
+                    if measured_by_sender is None
+                    else ("sender" if measured_by_sender else "receiver"),
+                }
+            )
+            if section == "main" and iv["stream"] != "SUM":
+                flow.streams.add(iv["stream"])
+        sums = [s for s in t.summaries if flow_rev(s.tag) == k]
+        for s in sums:
+            if s.section == "main" and s.id != "SUM":
+                flow.streams.add(s.id)
+        for section in ("main", "server"):
+            sec = [s for s in sums if s.section == section]
+            ids = {s.id for s in sec}
+            pick = [s for s in sec if s.id == "SUM"] if "SUM" in ids else (sec if len(ids) == 1 else [])
+            for s in pick:
+                label = s.label
+                if label is None:  # unlabeled (old UDP): the sender's bytes and the receiver's loss
+                    label = "sender"
+                    s.side.mixed = True
+                if label == "sender" and flow.sender is None:
+                    flow.sender = s.side
+                elif label == "receiver" and flow.receiver is None:
+                    flow.receiver = s.side
+        row = _base_row(t, role, protocol, cmd, k)
+        n = len(flow.streams) or None
+        row["streams"] = t.streams_cfg if t.streams_cfg and not n else n
+        first = min(flow.streams, key=int) if flow.streams else None
+        conn = t.conns.get(("main", first)) if first else None
+        if conn is None and t.conns:
+            conn = next((v for (sec, _), v in t.conns.items() if sec == "main"), None)
+        if conn:
+            row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = conn
+        figures, notes = flow_fields(flow, protocol)
+        row.update(figures)
+        if not figures:
+            msg = "; ".join(t.messages)
+            row["error"] = f"{msg} (no summary line)" if msg else "no summary line (run interrupted?)"
+        else:
+            notes = t.messages + notes
+        if notes:
+            row["warnings"] = "; ".join(notes)
+        out.append((row, ivs))
+    return out
+
+
+def _base_row(t: _Test, role, protocol, cmd: dict, reverse) -> dict:
+    row: dict = {"tool": "iperf3", "line": t.line}
+    for k in ("time_limit_s", "concurrency", "host", "port"):
+        if cmd.get(k) is not None:
+            row[k] = cmd[k]
+    if role:
+        row["role"] = role
+    if protocol:
+        row["protocol"] = protocol
+    if reverse is not None:
+        row["reverse"] = reverse
+    if t.host:
+        row["host"] = t.host
+    if t.port is not None:
+        row["port"] = t.port
+    if t.version:
+        row["tool_version"] = t.version
+    if t.timestamp:
+        row["timestamp"] = t.timestamp
+    if t.time_limit_s is not None and "time_limit_s" not in row:
+        row["time_limit_s"] = t.time_limit_s
+    if t.streams_cfg and "concurrency" not in row:
+        row["concurrency"] = t.streams_cfg
+    if t.cpu:
+        row["cpu_local_pct"], row["cpu_remote_pct"] = t.cpu
+    return row
+
+
+def parse(seg: Segment) -> Parsed:
+    """Read every iperf3 test in a segment (client, server, several pasted)."""
+    cmd = command_fields(parse_command(seg.command)) if seg.command else {}
+    tests: list[_Test] = []
+    cur: _Test | None = None
+    pending: list[str] = []
+    version: str | None = None
+
+    def new(n: int, **kw) -> _Test:
+        nonlocal cur
+        cur = _Test(line=n, version=version, **kw)
+        tests.append(cur)
+        return cur
+
+    for n, raw in enumerate(seg.text.split("\n"), start=1):
+        line, ts = ctime_prefix(raw.rstrip())
+        s = line.strip()
+        if not s:
+            if cur is not None:
+                cur.in_summary = False
+            continue
+        if "sec" in line:
+            m = _DATA_RE.search(line)
+            if m:
+                rest = m.group("rest")
+                omitted = "(omitted)" in rest
+                if omitted:
+                    rest = rest.replace("(omitted)", " ")
+                lab = _LABEL_RE.search(rest)
+                label = lab.group(1) if lab else None
+                if (
+                    cur is None
+                    or cur.done
+                    or (cur.summaries and not cur.in_summary and label is None and cur.section == "main")
+                ):
+                    role = cur.role if cur is not None and cur.role == "server" else None
+                    new(n, role=role)
+                assert cur is not None
+                if ts and cur.timestamp is None:
+                    cur.timestamp = ts
+                side, extra = _side(m, rest, cur.header_cols)
+                summary = label is not None or cur.in_summary
+                if summary:
+                    cur.in_summary = True
+                    cur.summaries.append(_Summary(m.group("tag"), cur.section, m.group("id"), label, side))
+                else:
+                    cur.sep = False
+                    sender_cols = (
+                        side.retransmits is not None
+                        or "cwnd_bytes" in extra
+                        or (side.total_packets is not None and side.jitter_s is None)
+                    )
+                    cur.intervals.append(
+                        (m.group("tag"), cur.section, sender_cols, _interval_row(m.group("id"), side, extra, omitted))
+                    )
+                continue
+        m = _HEADER_RE.search(line)
+        if m:
+            if cur is None:
+                new(n)
+            elif cur.summaries and not cur.sep and not cur.in_summary and cur.section == "main":
+                new(n)
+            assert cur is not None
+            if cur.sep:
+                cur.in_summary = True
+            if cur.section == "main" and not cur.in_summary:
+                cur.header_cols = m.group("cols")
+            elif not cur.header_cols:
+                cur.header_cols = m.group("cols")
+            continue
+        if _SEP_RE.search(line):
+            if cur is not None:
+                cur.sep = True
+            continue
+        m = _CONNECTED_RE.search(line)
+        if m:
+            if cur is None or cur.done or (cur.summaries and cur.section == "main"):
+                new(n, role=cur.role if cur is not None and cur.role == "server" else None)
+            assert cur is not None
+            cur.in_summary = False
+            lh, rh = strip_v4mapped(m.group("lh")), strip_v4mapped(m.group("rh"))
+            cur.conns.setdefault((cur.section, m.group("id")), (lh, int(m.group("lp")), rh, int(m.group("rp"))))
+            if ts and cur.timestamp is None:
+                cur.timestamp = ts
+            continue
+        m = _CONNECTING_RE.search(line)
+        if m:
+            if cur is None or cur.has_content() or cur.role == "server":
+                new(n)
+            assert cur is not None
+            cur.role = "client"
+            cur.host = m.group("host")
+            cur.port = int(m.group("port"))
+            if ts and cur.timestamp is None:
+                cur.timestamp = ts
+            continue
+        if _REVERSE_RE.search(line):
+            if cur is not None:
+                cur.reverse_seen = True
+            continue
+        m = _LISTEN_RE.search(line)
+        if m:
+            if cur is not None and cur.section == "server":
+                continue
+            if cur is None or cur.has_content():
+                new(n)
+            assert cur is not None
+            cur.role = "server"
+            cur.port = int(m.group("port"))
+            if m.group("test"):
+                cur.server_test = int(m.group("test"))
+            continue
+        m = _ACCEPT_RE.search(line)
+        if m:
+            if cur is not None and cur.section == "server":
+                continue
+            if cur is None or cur.intervals or cur.summaries or cur.done:
+                port = cur.port if cur is not None and cur.role == "server" else None
+                new(n, port=port)
+            assert cur is not None
+            cur.role = "server"
+            if ts and cur.timestamp is None:
+                cur.timestamp = ts
+            continue
+        if _SERVER_OUTPUT_RE.search(line):
+            if cur is not None:
+                cur.section = "server"
+                cur.in_summary = False
+                cur.sep = False
+            continue
+        if _DONE_RE.search(line):
+            if cur is not None:
+                cur.done = True
+                cur.in_summary = False
+            continue
+        m = _VERSION_RE.match(s)
+        if m:
+            version = m.group(1)
+            if cur is not None and not cur.has_content():
+                cur.version = version
+            continue
+        m = _TIME_RE.match(s)
+        if m:
+            when = _http_date(m.group(1))
+            if cur is None or cur.has_content():
+                new(n)
+            assert cur is not None
+            cur.timestamp = when
+            continue
+        m = _STARTING_RE.search(line)
+        if m and cur is not None:
+            cur.protocol = m.group("proto").lower()
+            cur.streams_cfg = int(m.group("n"))
+            if m.group("t"):
+                cur.time_limit_s = float(m.group("t"))
+            continue
+        m = _CPU_RE.search(line)
+        if m and cur is not None:
+            cur.cpu = (number(m.group("local")), number(m.group("remote")))
+            continue
+        m = _MSG_RE.search(line)
+        if m:
+            msg = m.group("msg")
+            if msg.startswith("error - "):
+                msg = msg[8:]
+            if cur is not None and (cur.intervals or cur.summaries) and not cur.done:
+                cur.messages.append(msg)
+            else:
+                pending.append(msg)
+            continue
+    # Drop trailing banners without data when the segment holds real tests.
+    if len(tests) > 1:
+        tests = [t for t in tests if t.intervals or t.summaries or t.conns] or tests[:1]
+    if pending:
+        if tests:
+            tests[0].messages[:0] = pending
+        else:
+            tests.append(_Test(line=1, version=version, messages=pending))
+    if not tests and seg.command:
+        tests.append(_Test(line=1, messages=["no output after the command"]))
+    out = Parsed()
+    for t in tests:
+        for row, ivs in _finish(t, cmd):
+            i = len(out.runs)
+            out.runs.append(row)
+            if ivs:
+                out.tables.setdefault("intervals", []).extend({"run": i, **iv} for iv in ivs)
+    return out
+
+
+FORMATS = [
+    Format(
+        "iperf3",
+        "iperf3",
+        detect,
+        parse,
+        description="iperf3 text output (client or server; -P, -R, --bidir, UDP, -O, --timestamps, -V)",
+    )
+]
+
+__all__ = ["FORMATS", "detect", "parse"]

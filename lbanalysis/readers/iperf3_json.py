@@ -1,0 +1,458 @@
+"""iperf3 JSON output: ``-J`` documents and ``--json-stream`` events.
+
+Accepted layouts: one ``-J`` object; several objects one after the other
+(``iperf3 -J ... >> all.json``); a JSON array of them; ``--json-stream``
+(3.17+) lines ``{"event": "start"|"interval"|"end"|"error", "data": ...}``
+(several tests may follow each other); any of these after a command prompt
+inside a terminal transcript. Lines of plain text between objects (a
+prompt, ``rc=0``) are skipped; broken JSON raises
+:class:`~lbanalysis.errors.ParseError` with the line.
+
+Format (iperf 3.12 client, abridged)::
+
+    {"start": {"connected": [{"socket": 5, "local_host": "127.0.0.1", "local_port": 52496,
+                              "remote_host": "127.0.0.1", "remote_port": 18990}],
+               "version": "iperf 3.12", "timestamp": {"time": "Sun, 22 Nov 2026 12:52:48 GMT", ...},
+               "connecting_to": {"host": "127.0.0.1", "port": 18990},        (server: "accepted_connection")
+               "test_start": {"protocol": "TCP", "num_streams": 1, "omit": 0, "duration": 2,
+                              "bytes": 0, "reverse": 0, "bidir": 0, ...}},
+     "intervals": [{"streams": [{"socket": 5, "start": 0, "end": 1.00083, "bytes": 1167851520,
+                                 "bits_per_second": 9335063550.5, "retransmits": 1, "snd_cwnd": 2357388,
+                                 "omitted": false, "sender": true}, ...],
+                    "sum": {...}, "sum_bidir_reverse": {...}}, ...],
+     "end": {"streams": [...], "sum_sent": {..., "retransmits": 2}, "sum_received": {...},
+             "sum_sent_bidir_reverse": ..., "sum_received_bidir_reverse": ...,
+             "sum": {... "jitter_ms", "lost_packets", "packets", "lost_percent"},     (UDP)
+             "cpu_utilization_percent": {"host_total": 20.3, "remote_total": 18.7, ...}},
+     "server_output_json": {...} | "server_output_text": "...",   (--get-server-output)
+     "error": "unable to connect to server: Connection refused"}     (failed or interrupted runs)
+
+================================== ========================= ==================
+JSON                               column                    unit
+================================== ========================= ==================
+end.sum_received                   ``bits_per_s``, ``bytes_total``, ``duration_s`` (receiver)
+end.sum_sent                       ``sender_*``, ``retransmits``  (sender)
+bits_per_second                    ``bits_per_s``            bit/s (as is)
+bytes                              ``bytes``, ``bytes_total`` B (as is)
+start/end (seconds)                ``start_s``, ``end_s``, ``duration_s`` = end - start  s
+jitter_ms                          ``jitter_s``              ms -> s
+lost_packets, packets, lost_percent ``lost_packets``, ``total_packets``, ``lost_percent`` (%)
+cpu_utilization_percent            ``cpu_local_pct`` (host_total), ``cpu_remote_pct`` (remote_total)
+snd_cwnd                           ``cwnd_bytes``            B
+test_start.num_streams, duration   ``streams``/``concurrency``, ``time_limit_s`` (0 = byte-limited: empty)
+================================== ========================= ==================
+
+Rows are the same as the text reader's (:mod:`lbanalysis.readers._iperf`):
+one per flow, receiver figures first (``direction``), the sender's in
+``sender_*``; ``--bidir`` gives two rows. Intervals: every stream, plus the
+``sum`` as stream ``SUM`` when there are several streams (as the text
+output prints it); ``direction`` is the measuring side (the ``sender`` flag
+of 3.7+, else from the role and ``-R``).
+
+Known defects of real files: server-side documents (and interrupted
+clients) carry ``sum_sent`` (or ``sum_received``) of 0 bytes: not a
+measurement, left empty (see ``warnings`` when it is the receiver's);
+server-side ``remote_total`` CPU of 0 (not reported) is left empty; old UDP
+documents (3.0/3.1) have only ``sum``: the sender's bytes with the
+receiver's jitter and loss (read as the sender side); some files are
+re-indented (spaces, not tabs) or have CRLF line ends; ``iperf 3.7+`` style
+version strings are kept as ``3.7+``.
+
+Versions checked: 3.12 (captured: TCP, UDP, -P, -R, --bidir,
+--get-server-output, server side, errors), 3.6, 3.7+ and 3.9 files of the
+public corpus. ``--json-stream`` is newer than Debian 12's 3.12: the
+fixture is a 3.12 ``-J`` document re-emitted as events (see
+tests/fixtures/iperf3/extra).
+
+>>> doc = '{"start": {"connecting_to": {"host": "h", "port": 5201}, "version": "iperf 3.12",'\\
+...       ' "test_start": {"protocol": "TCP", "num_streams": 1, "duration": 10, "reverse": 0}},'\\
+...       ' "intervals": [], "end": {"sum_sent": {"start": 0, "end": 10, "bytes": 1250000000,'\\
+...       ' "bits_per_second": 1e9, "retransmits": 3}, "sum_received": {"start": 0, "end": 10.04,'\\
+...       ' "bytes": 1240000000, "bits_per_second": 9.88e8}}}'
+>>> r = parse(Segment(doc)).runs[0]
+>>> r["direction"], r["bits_per_s"], r["sender_bits_per_s"], r["retransmits"], r["duration_s"]
+('receiver', 988000000.0, 1000000000.0, 3, 10.04)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+
+from ..errors import ParseError
+from ..text import Segment
+from . import iperf3 as _text
+from ._iperf import Flow, Side, command_fields, flow_fields, parse_command, strip_v4mapped
+from .base import Format, Parsed
+
+_HINT_RE = re.compile(
+    r'"(?:connecting_to|accepted_connection|test_start|sum_sent|sum_received|cpu_utilization_percent|intervals)"\s*:'
+    r'|"version"\s*:\s*"iperf|"event"\s*:\s*"(?:start|interval|end|error)"'
+)
+
+
+def detect(text: str) -> bool:
+    """True when text starts with JSON that looks like iperf3's.
+
+    >>> detect('{"start": {"version": "iperf 3.12"}}'), detect('{"a": 1}'), detect("Connecting to host x")
+    (True, False, False)
+    """
+    s = text.lstrip()
+    if not s or s[0] not in "{[":
+        return False
+    return _HINT_RE.search(text, 0, 1 << 16) is not None
+
+
+# -------------------------------------------------------------- decoding ---
+_WS_RE = re.compile(r"\s*")
+
+
+def _line_at(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+def _fail(seg: Segment, text: str, e: json.JSONDecodeError) -> ParseError:
+    n = _line_at(text, e.pos)
+    lines = text.split("\n")
+    return ParseError(
+        f"broken iperf3 JSON: {e.msg} (column {e.colno})",
+        source=seg.source,
+        line=seg.line - 1 + n,
+        text=lines[n - 1] if n - 1 < len(lines) else None,
+    )
+
+
+def _values(seg: Segment) -> list[tuple[object, int]]:
+    """Top-level JSON values of a text with their 1-based line; arrays are opened."""
+    text = seg.text
+    dec = json.JSONDecoder()
+    out: list[tuple[object, int]] = []
+    pos, n = 0, len(text)
+    while True:
+        pos = _WS_RE.match(text, pos).end()  # type: ignore[union-attr]
+        if pos >= n:
+            break
+        ch = text[pos]
+        if ch == "[":
+            pos += 1
+            while True:
+                pos = _WS_RE.match(text, pos).end()  # type: ignore[union-attr]
+                if pos < n and text[pos] == "]":
+                    pos += 1
+                    break
+                try:
+                    obj, end = dec.raw_decode(text, pos)
+                except json.JSONDecodeError as e:
+                    raise _fail(seg, text, e) from None
+                out.append((obj, _line_at(text, pos)))
+                pos = _WS_RE.match(text, end).end()  # type: ignore[union-attr]
+                if pos < n and text[pos] == ",":
+                    pos += 1
+                elif pos < n and text[pos] == "]":
+                    pos += 1
+                    break
+                else:
+                    raise _fail(seg, text, json.JSONDecodeError("expected ',' or ']' in the array", text, pos))
+        elif ch == "{":
+            try:
+                obj, end = dec.raw_decode(text, pos)
+            except json.JSONDecodeError as e:
+                raise _fail(seg, text, e) from None
+            out.append((obj, _line_at(text, pos)))
+            pos = end
+        else:  # plain text between documents: skip the line
+            nl = text.find("\n", pos)
+            pos = n if nl < 0 else nl + 1
+    return out
+
+
+def _documents(seg: Segment) -> list[tuple[dict, int]]:
+    """``-J`` documents, with ``--json-stream`` events gathered into documents."""
+    docs: list[tuple[dict, int]] = []
+    stream: dict | None = None
+    for obj, line in _values(seg):
+        if not isinstance(obj, dict):
+            raise ParseError("expected an iperf3 JSON object", source=seg.source, line=seg.line - 1 + line)
+        ev = obj.get("event")
+        if isinstance(ev, str) and "data" in obj:
+            data = obj["data"]
+            if ev == "start" or stream is None:
+                stream = {"start": {}, "intervals": [], "_stream": True}
+                docs.append((stream, line))
+            if ev == "start":
+                stream["start"] = data if isinstance(data, dict) else {}
+            elif ev == "interval":
+                stream["intervals"].append(data)
+            elif ev == "end":
+                stream["end"] = data
+            elif ev == "error":
+                stream["error"] = data if isinstance(data, str) else json.dumps(data)
+            elif ev in ("server_output_json", "server_output_text"):
+                stream[ev] = data
+            continue
+        stream = None
+        docs.append((obj, line))
+    return docs
+
+
+# ---------------------------------------------------------------- rows ---
+def _num(d: dict, k: str) -> float | None:
+    v = d.get(k)
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _int(d: dict, k: str) -> int | None:
+    v = d.get(k)
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _side(d: dict | None) -> Side | None:
+    if not isinstance(d, dict) or ("bytes" not in d and "bits_per_second" not in d):
+        return None
+    s = Side(
+        start=_num(d, "start"),
+        end=_num(d, "end"),
+        bytes=_num(d, "bytes"),
+        bits_per_s=_num(d, "bits_per_second"),
+        retransmits=_int(d, "retransmits"),
+        lost_packets=_int(d, "lost_packets"),
+        total_packets=_int(d, "packets"),
+        lost_percent=_num(d, "lost_percent"),
+        out_of_order=_int(d, "out_of_order"),
+    )
+    j = _num(d, "jitter_ms")
+    if j is not None:
+        s.jitter_s = j / 1000.0
+    return s
+
+
+def _interval(d: dict, stream: str) -> dict:
+    row = {
+        "stream": stream,
+        "start_s": _num(d, "start"),
+        "end_s": _num(d, "end"),
+        "bytes": _num(d, "bytes"),
+        "bits_per_s": _num(d, "bits_per_second"),
+        "omitted": bool(d.get("omitted", False)),
+    }
+    for src, dst in (("retransmits", "retransmits"), ("lost_packets", "lost_packets"), ("packets", "total_packets")):
+        v = _int(d, src)
+        if v is not None:
+            row[dst] = v
+    if _num(d, "snd_cwnd") is not None:
+        row["cwnd_bytes"] = _num(d, "snd_cwnd")
+    if _num(d, "jitter_ms") is not None:
+        row["jitter_s"] = _num(d, "jitter_ms") / 1000.0  # type: ignore[operator]
+    return row
+
+
+def _timestamp(start: dict) -> datetime | None:
+    ts = start.get("timestamp")
+    if not isinstance(ts, dict):
+        return None
+    secs = ts.get("timesecs")
+    if isinstance(secs, (int, float)):
+        return datetime.fromtimestamp(secs, UTC).replace(tzinfo=None)
+    return _text._http_date(str(ts.get("time", "")))
+
+
+def _flows(doc: dict, role: str | None) -> dict[bool, Flow]:
+    """The flows of a document: intervals (with direction) and summary sides."""
+    start = doc.get("start") or {}
+    end = doc.get("end") or {}
+    ts = start.get("test_start") or {}
+    reverse = bool(ts.get("reverse"))
+    intervals = [iv for iv in (doc.get("intervals") or []) if isinstance(iv, dict)]
+    bidir = (
+        bool(ts.get("bidir")) or "sum_sent_bidir_reverse" in end or any("sum_bidir_reverse" in iv for iv in intervals)
+    )
+    keys = [False, True] if bidir else [reverse]
+    flows = {k: Flow(reverse=k) for k in keys}
+    default_sender = None if role is None else (role == "client") != reverse
+    for iv in intervals:
+        per_flow: dict[bool, list[dict]] = {k: [] for k in keys}
+        for st in iv.get("streams") or []:
+            if not isinstance(st, dict):
+                continue
+            is_sender = st.get("sender", default_sender)
+            if bidir:
+                if is_sender is None or role is None:
+                    continue
+                k = is_sender != (role == "client")
+            else:
+                k = keys[0]
+            row = _interval(st, str(st.get("socket", "")))
+            if is_sender is not None:
+                row["direction"] = "sender" if is_sender else "receiver"
+            per_flow[k].append(row)
+        sums = [("sum", False if bidir else keys[0])]
+        if bidir:
+            sums.append(("sum_bidir_reverse", True))
+        for name, k in sums:
+            rows = per_flow[k]
+            flows[k].streams.update(r["stream"] for r in rows)
+            if len(rows) > 1 and isinstance(iv.get(name), dict):
+                srow = _interval(iv[name], "SUM")
+                if rows[0].get("direction"):
+                    srow["direction"] = rows[0]["direction"]
+                rows.append(srow)
+            flows[k].intervals.extend(rows)
+    for k in keys:
+        suffix = "_bidir_reverse" if (bidir and k) else ""
+        flows[k].sender = _side(end.get("sum_sent" + suffix))
+        flows[k].receiver = _side(end.get("sum_received" + suffix))
+        if flows[k].sender is None and flows[k].receiver is None and not suffix:
+            old = _side(end.get("sum"))  # 3.0/3.1 UDP: one mixed summary
+            if old is not None:
+                old.mixed = True
+                flows[k].sender = old
+    # end.streams: stream ids when there were no intervals
+    for st in end.get("streams") or []:
+        if not isinstance(st, dict):
+            continue
+        for part in st.values():
+            if isinstance(part, dict) and "socket" in part and not bidir:
+                flows[keys[0]].streams.add(str(part["socket"]))
+    return flows
+
+
+def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict, list[dict]]]:
+    start = doc.get("start") if isinstance(doc.get("start"), dict) else {}
+    end = doc.get("end") if isinstance(doc.get("end"), dict) else {}
+    ts = start.get("test_start") if isinstance(start.get("test_start"), dict) else {}
+    if "connecting_to" in start:
+        role: str | None = "client"
+    elif "accepted_connection" in start:
+        role = "server"
+    else:
+        role = cmd.get("role")
+    base: dict = {"tool": "iperf3", "line": line}
+    for k in ("host", "port", "time_limit_s", "concurrency"):
+        if cmd.get(k) is not None:
+            base[k] = cmd[k]
+    if role:
+        base["role"] = role
+    version = start.get("version")
+    if isinstance(version, str):
+        base["tool_version"] = version.removeprefix("iperf ").strip()
+    when = _timestamp(start)
+    if when is not None:
+        base["timestamp"] = when
+    ct = start.get("connecting_to")
+    if isinstance(ct, dict):
+        base["host"] = ct.get("host", base.get("host"))
+        base["port"] = ct.get("port", base.get("port"))
+    proto = ts.get("protocol")
+    if isinstance(proto, str):
+        base["protocol"] = proto.lower()
+    elif cmd.get("protocol"):
+        base["protocol"] = cmd["protocol"]
+    if isinstance(ts.get("num_streams"), int):
+        base["concurrency"] = ts["num_streams"]
+    if isinstance(ts.get("duration"), (int, float)) and ts["duration"] > 0:
+        base["time_limit_s"] = float(ts["duration"])
+    cpu = end.get("cpu_utilization_percent")
+    if isinstance(cpu, dict):
+        if _num(cpu, "host_total") is not None:
+            base["cpu_local_pct"] = _num(cpu, "host_total")
+        remote = [_num(cpu, k) for k in ("remote_total", "remote_user", "remote_system")]
+        if remote[0] is not None and any(v for v in remote if v):
+            base["cpu_remote_pct"] = remote[0]
+    conns = {}
+    for c in start.get("connected") or []:
+        if isinstance(c, dict):
+            conns[str(c.get("socket", ""))] = (
+                strip_v4mapped(c.get("local_host")),
+                c.get("local_port"),
+                strip_v4mapped(c.get("remote_host")),
+                c.get("remote_port"),
+            )
+    if role == "server" and "port" not in base and conns:
+        base["port"] = next(iter(conns.values()))[1]
+    error = doc.get("error") if isinstance(doc.get("error"), str) else None
+    flows = _flows(doc, role)
+    _merge_server_output(doc, flows, seg)
+    out = []
+    for k, flow in flows.items():
+        row = dict(base)
+        if ts or flow.intervals:
+            row["reverse"] = k
+        if flow.streams:
+            row["streams"] = len(flow.streams)
+        elif isinstance(ts.get("num_streams"), int):
+            row["streams"] = ts["num_streams"]
+        first = min(flow.streams, key=lambda s: (len(s), s)) if flow.streams else None
+        conn = conns.get(first) if first else None
+        if conn is None and conns:
+            conn = next(iter(conns.values()))
+        if conn:
+            row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = conn
+        figures, notes = flow_fields(flow, row.get("protocol"))
+        row.update(figures)
+        if not figures:
+            if error:
+                row["error"] = error if not flow.intervals else f"{error} (no summary)"
+            elif flow.intervals:
+                row["error"] = "no summary (run interrupted?)"
+            else:
+                row["error"] = "no data"
+        elif error:
+            notes.insert(0, error)
+        if notes:
+            row["warnings"] = "; ".join(notes)
+        out.append((row, flow.intervals))
+    return out
+
+
+def _merge_server_output(doc: dict, flows: dict[bool, Flow], seg: Segment) -> None:
+    """Add the server's intervals (``--get-server-output``) and fill missing sides."""
+    sj = doc.get("server_output_json")
+    if not isinstance(sj, dict):
+        sj = (doc.get("end") or {}).get("server_output_json") if isinstance(doc.get("end"), dict) else None
+    if isinstance(sj, dict):
+        for k, f in _flows(sj, "server").items():
+            if k in flows:
+                flows[k].intervals.extend(f.intervals)
+                flows[k].sender = flows[k].sender or f.sender
+                flows[k].receiver = flows[k].receiver or f.receiver
+        return
+    st = doc.get("server_output_text")
+    if isinstance(st, str) and st.strip():
+        p = _text.parse(Segment(st, seg.source, seg.line))
+        ivs = p.tables.get("intervals") or []
+        for i, r in enumerate(p.runs):
+            k = bool(r.get("reverse"))
+            if k in flows:
+                flows[k].intervals.extend(
+                    {kk: v for kk, v in iv.items() if kk != "run"} for iv in ivs if iv["run"] == i
+                )
+
+
+def parse(seg: Segment) -> Parsed:
+    """Read every iperf3 JSON document or event stream in a segment."""
+    cmd = command_fields(parse_command(seg.command)) if seg.command else {}
+    out = Parsed()
+    for doc, line in _documents(seg):
+        for row, ivs in _doc_rows(doc, line, cmd, seg):
+            i = len(out.runs)
+            out.runs.append(row)
+            if ivs:
+                out.tables.setdefault("intervals", []).extend({"run": i, **iv} for iv in ivs)
+    if not out.runs:
+        raise ParseError("no iperf3 JSON document found", source=seg.source, line=seg.line)
+    return out
+
+
+FORMATS = [
+    Format(
+        "iperf3-json",
+        "iperf3",
+        detect,
+        parse,
+        whole_file=True,
+        description="iperf3 -J JSON (one, several, or an array of documents) and --json-stream events",
+    )
+]
+
+__all__ = ["FORMATS", "detect", "parse"]
