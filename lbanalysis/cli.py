@@ -639,7 +639,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"), help="set a parameter (repeatable)"
     )
-    p.add_argument("-f", "--params-file", metavar="YAML", help="parameters from a YAML file (-p wins)")
+    p.add_argument(
+        "-f", "--params-file", metavar="YAML", help="parameters from a YAML file (-p overrides its global values)"
+    )
     p.add_argument("--no-input", action="store_true", help="leave code cells out of the HTML")
     p.add_argument("-o", "--output", default="reports", metavar="DIR", help="reports folder (default: reports)")
     p.add_argument("--notebooks", metavar="DIR", help="folder of the article notebooks (default: notebooks/)")
