@@ -159,7 +159,8 @@ class _Test2:
     version: str | None = None
     timestamp: datetime | None = None
     conns: dict = field(default_factory=dict)  # id -> (lh, lp, rh, rp)
-    reverse_ids: set = field(default_factory=set)
+    reverse_ids: set = field(default_factory=set)  # ids whose connection is reversed (-R, -d back-connection)
+    sum_count: int | None = None  # --sum-only: [SUM-3]
     lines: dict = field(default_factory=dict)  # id -> [_Entry]
     order: list = field(default_factory=list)  # ids in order of appearance
     sent: dict = field(default_factory=dict)
@@ -178,8 +179,11 @@ class _Test2:
 
 
 def _sid(m: re.Match) -> str:
+    """Stream key: the id, ``*`` first for the reverse half of a full-duplex/-R test, ``SUM``."""
     i = m.group("id")
-    return "SUM" if i.startswith("SUM") else i
+    if i.startswith("SUM"):
+        return "SUM"
+    return ("*" if m.group("star") else "") + i
 
 
 def _entry(m: re.Match, protocol: str | None) -> _Entry:
@@ -270,21 +274,25 @@ def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
             row["warnings"] = "; ".join(t.warnings)
         return [(row, [])]
     cmd_rev = bool(cmd.get("reverse"))
+    explicit = bool(t.reverse_ids) or any(k.startswith("*") for k in t.order)
 
-    def rev_of(sid: str) -> bool:
-        return sid in t.reverse_ids or (cmd_rev and role == "client" and not t.reverse_ids)
+    def rev_of(key: str) -> bool:
+        if key.startswith("*") or key in t.reverse_ids:
+            return True
+        return cmd_rev and role == "client" and not explicit
 
     keys: list[bool] = []
-    for sid in t.order:
-        k = rev_of(sid) if sid != "SUM" else None
-        if k is not None and k not in keys:
-            keys.append(k)
+    for key in t.order:
+        if key != "SUM" and rev_of(key) not in keys:
+            keys.append(rev_of(key))
     if not keys:
-        keys = [bool(t.reverse_ids) or cmd_rev]
+        keys = [cmd_rev or bool(t.reverse_ids)]
+    # [SUM] adds both directions up in full-duplex and dual tests: only used with one flow.
+    use_sum = len(keys) == 1
     out = []
     for k in keys:
-        ids = [sid for sid in t.order if sid != "SUM" and rev_of(sid) == k]
-        with_sum = ids + (["SUM"] if "SUM" in t.lines and (len(keys) == 1 or k == keys[0]) else [])
+        ids = [key for key in t.order if key != "SUM" and rev_of(key) == k]
+        with_sum = ids + (["SUM"] if use_sum and "SUM" in t.lines else [])
         if role is None:
             own: str | None = None
             entries = [e for sid in with_sum for e in t.lines.get(sid, [])]
@@ -295,7 +303,7 @@ def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
         else:
             own = "sender" if (role == "client") != k else "receiver"
         flow = Flow(reverse=k)
-        flow.streams.update(ids)
+        flow.streams.update(i.lstrip("*") for i in ids)
         totals: dict[str, Side] = {}
         for sid in with_sum:
             es = t.lines.get(sid, [])
@@ -305,7 +313,7 @@ def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
                 totals[sid] = es[-1].side
                 es = es[:-1]
             for e in es:
-                flow.intervals.append({**_interval_row(sid, e), "direction": own})
+                flow.intervals.append({**_interval_row(sid.lstrip("*"), e), "direction": own})
         notes: list[str] = []
         if "SUM" in totals:
             total: Side | None = totals["SUM"]
@@ -340,8 +348,8 @@ def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
                 flow.sender = flow.sender or rep
         row = dict(base)
         row["reverse"] = k
-        row["streams"] = len(ids) or None
-        first = ids[0] if ids else None
+        row["streams"] = len(ids) or t.sum_count
+        first = min((i.lstrip("*") for i in ids), key=int) if ids else None
         conn = t.conns.get(first) or next(iter(t.conns.values()), None)
         if conn:
             row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = conn
@@ -367,6 +375,7 @@ def parse(seg: Segment) -> Parsed:
     tests: list[_Test2] = []
     cur: _Test2 | None = None
     version: str | None = None
+    listen_port: int | None = None  # a client's own listener (-d, -r)
 
     def new(n: int, **kw) -> _Test2:
         nonlocal cur
@@ -385,8 +394,8 @@ def parse(seg: Segment) -> Parsed:
                     new(n)
                 assert cur is not None
                 sid = _sid(m)
-                if m.group("star"):
-                    cur.reverse_ids.add(sid)
+                if sid == "SUM" and m.group("id") != "SUM":
+                    cur.sum_count = int(m.group("id")[4:])
                 e = _entry(m, cur.protocol or cmd.get("protocol"))
                 if sid in cur.report_next:
                     cur.report_next.discard(sid)
@@ -412,14 +421,14 @@ def parse(seg: Segment) -> Parsed:
                     port=cur.port if cur is not None else None,
                 )
             assert cur is not None
-            sid = _sid(m)
+            sid = m.group("id")
             lp = int(m.group("lp"))
             rest = m.group("rest")
-            if m.group("star") or "(reverse)" in rest:
-                cur.reverse_ids.add(sid)
             if lp == 0:  # the dummy line after a failed connect
                 continue
-            if cur.role == "client" and cur.port is not None and lp == cur.port and int(m.group("rp")) != cur.port:
+            if "(reverse)" in rest and not m.group("star"):
+                cur.reverse_ids.add(sid)
+            if cur.role == "client" and lp in (listen_port, cur.port) and int(m.group("rp")) != cur.port:
                 cur.reverse_ids.add(sid)  # -d/-r: the server connected back to our listener
             lh, rh = strip_v4mapped(bare_host(m.group("lh"))), strip_v4mapped(bare_host(m.group("rh")))
             cur.conns.setdefault(sid, (lh, lp, rh, int(m.group("rp"))))
@@ -432,6 +441,8 @@ def parse(seg: Segment) -> Parsed:
             continue
         m = _CLIENT_RE.search(line)
         if m:
+            if cur is not None and cur.role == "server" and cur.conns and not cur.has_data():
+                continue  # a server of a dual test connecting back to the client
             if cur is None or cur.has_content():
                 new(n)
             assert cur is not None
@@ -444,6 +455,7 @@ def parse(seg: Segment) -> Parsed:
                 new(n)
             assert cur is not None
             cur.role, cur.port, cur.protocol = "server", int(m.group("port")), m.group("proto").lower()
+            listen_port = cur.port
             continue
         m = _HEADER_RE.search(line)
         if m:

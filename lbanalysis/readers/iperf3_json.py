@@ -123,6 +123,45 @@ def _fail(seg: Segment, text: str, e: json.JSONDecodeError) -> ParseError:
     )
 
 
+def _repair(text: str, pos: int) -> str | None:
+    """A value cut short (a truncated file) closed after its last complete member, else None.
+
+    >>> _repair('{"a": [1, 2], "b": {"c": 3, "d', 0)
+    '{"a": [1, 2], "b": {"c": 3}}'
+    >>> _repair('{"a": 1} x', 0) is None
+    True
+    """
+    stack: list[str] = []
+    in_str = esc = False
+    cut: tuple[int, list[str]] | None = None
+    for i in range(pos, len(text)):
+        c = text[i]
+        if in_str:
+            if esc:
+                esc = False
+            elif c == "\\":
+                esc = True
+            elif c == '"':
+                in_str = False
+            continue
+        if c == '"':
+            in_str = True
+        elif c in "{[":
+            stack.append(c)
+        elif c in "}]":
+            if not stack:
+                return None
+            stack.pop()
+            if not stack:
+                return None  # the value is complete: the error is elsewhere
+        elif c == ",":
+            cut = (i, list(stack))
+    if not stack or cut is None:
+        return None
+    i, st = cut
+    return text[pos:i] + "".join("}" if b == "{" else "]" for b in reversed(st))
+
+
 def _values(seg: Segment) -> list[tuple[object, int]]:
     """Top-level JSON values of a text with their 1-based line; arrays are opened."""
     text = seg.text
@@ -158,7 +197,13 @@ def _values(seg: Segment) -> list[tuple[object, int]]:
             try:
                 obj, end = dec.raw_decode(text, pos)
             except json.JSONDecodeError as e:
-                raise _fail(seg, text, e) from None
+                fixed = _repair(text, pos)
+                if fixed is None:
+                    raise _fail(seg, text, e) from None
+                obj = json.loads(fixed)
+                if isinstance(obj, dict):
+                    obj["_truncated"] = _line_at(text, len(text.rstrip()))
+                end = n
             out.append((obj, _line_at(text, pos)))
             pos = end
         else:  # plain text between documents: skip the line
@@ -371,6 +416,8 @@ def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict,
     if role == "server" and "port" not in base and conns:
         base["port"] = next(iter(conns.values()))[1]
     error = doc.get("error") if isinstance(doc.get("error"), str) else None
+    if doc.get("_truncated"):
+        error = f"JSON document cut short at line {seg.line - 1 + doc['_truncated']}"
     flows = _flows(doc, role)
     _merge_server_output(doc, flows, seg)
     out = []

@@ -1,0 +1,238 @@
+"""Link capacity: what each network path can carry, from iperf runs or by hand.
+
+A load test is network-bound when its throughput nears the capacity of the
+path between the load generator and the server. This module gives that
+capacity in bit/s (decimal: 1 Mbit/s = 10^6 bit/s):
+
+* :func:`link_capacity` turns iperf / iperf3 run rows (as :func:`lbanalysis.read`
+  returns them) into one capacity per path;
+* :func:`capacity` and :func:`capacities` take capacities given by hand
+  (``"94 Mbit/s"``, ``"1 Gbit/s"``, ``"12.5 MB/s"``, a number in bit/s) when no
+  iperf run exists.
+
+How runs become capacities
+--------------------------
+1. Only iperf rows count (``tool`` ``iperf`` or ``iperf3``) that have a
+   throughput and no ``error`` (killed runs, failed connects, banners).
+2. Each row already holds the receiver's figures when its output printed
+   them (``direction`` == ``"receiver"``; the readers put the sender's in
+   ``sender_bits_per_s``): what got through the path, not what was pushed
+   into it. Rows with sender figures only (an iperf 2 TCP client) are used
+   as they are; ``direction_used`` says which kind a path's figure rests on
+   (``receiver``, ``sender``, ``mixed``, or empty when unknown).
+3. Paths are directed along the data: a row printed by the receiving end
+   (a server, or a client with ``-R``) has its ``local_*``/``remote_*``
+   columns swapped first, so ``local_host`` is the host that **sent** and
+   ``remote_host`` the one that received, whichever side wrote the file.
+   ``symmetric=True`` makes the first two ``by`` columns an unordered pair
+   (A->B and B->A pool together; the pair is written in sorted order).
+4. Rows are grouped by ``by`` (any columns: hosts, or labels you attached
+   with ``read(pattern=...)`` or a manifest) and summarised by ``stat``
+   (``"median"`` by default: robust to one bad run).
+
+>>> import pandas as pd
+>>> runs = pd.DataFrame({
+...     "tool": ["iperf3", "iperf3", "iperf3", "ab"],
+...     "role": ["client", "client", "client", None],
+...     "reverse": [False, False, False, None],
+...     "local_host": ["10.0.0.1", "10.0.0.1", "10.0.0.1", None],
+...     "remote_host": ["10.0.0.2", "10.0.0.2", "10.0.0.2", None],
+...     "direction": ["receiver", "receiver", "receiver", None],
+...     "bits_per_s": [94.1e6, 93.8e6, 94.3e6, None],
+...     "error": [None, None, None, None],
+... })
+>>> cap = link_capacity(runs)
+>>> cap[["local_host", "remote_host", "capacity_bits_per_s", "n_runs", "direction_used"]].to_dict("records")
+[{'local_host': '10.0.0.1', 'remote_host': '10.0.0.2', 'capacity_bits_per_s': 94100000.0, 'n_runs': 3, 'direction_used': 'receiver'}]
+>>> capacities({"injecteur-haproxy": "94 Mbit/s", "haproxy-web": "1 Gbit/s"}).to_dict()
+{'injecteur-haproxy': 94000000.0, 'haproxy-web': 1000000000.0}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .errors import LBAnalysisError
+from .units import parse_capacity
+
+__all__ = ["capacities", "capacity", "link_capacity"]
+
+IPERF_TOOLS = ("iperf", "iperf3")
+_PAIRS = (("local_host", "remote_host"), ("local_port", "remote_port"))
+_STATS = ("median", "mean", "max", "min")
+
+
+def capacity(value: str | float | int) -> float:
+    """A capacity in bit/s from ``"94 Mbit/s"``, ``"1 Gbit/s"``, ``"100 Mbps"``,
+    ``"12.5 MB/s"`` (bytes: decimal, x 8) or a number (already bit/s).
+
+    >>> capacity("94 Mbit/s"), capacity("1 Gbit/s"), capacity(1e8)
+    (94000000.0, 1000000000.0, 100000000.0)
+    >>> capacity("fast")
+    Traceback (most recent call last):
+    ...
+    lbanalysis.errors.LBAnalysisError: not a link capacity: 'fast' (expected e.g. '94 Mbit/s', '1 Gbit/s', '100 Mbps' or a number in bit/s)
+    """
+    if isinstance(value, bool):
+        raise LBAnalysisError(f"not a link capacity: {value!r}")
+    try:
+        v = parse_capacity(value)
+    except (ValueError, TypeError, AttributeError) as e:
+        raise LBAnalysisError(str(e) if isinstance(e, ValueError) else f"not a link capacity: {value!r}") from None
+    if not v >= 0:
+        raise LBAnalysisError(f"a link capacity must be a positive number of bit/s, not {value!r}")
+    return v
+
+
+def capacities(values: Mapping[object, str | float | int] | Iterable[tuple[object, str | float | int]]) -> pd.Series:
+    """Capacities given by hand, as a Series of bit/s indexed by path name.
+
+    Keys are whatever names your analysis uses for paths (``"injecteur-haproxy"``,
+    or ``(local_host, remote_host)`` tuples, which give a two-level index).
+
+    >>> s = capacities({"injecteur-haproxy": "94 Mbit/s", "haproxy-web": 1e9})
+    >>> s.name, s.index.name, s["injecteur-haproxy"]
+    ('capacity_bits_per_s', 'path', 94000000.0)
+    >>> capacities({("10.0.0.1", "10.0.0.2"): "100 Mbps"}).index.names
+    FrozenList(['local_host', 'remote_host'])
+    """
+    items = list(values.items()) if isinstance(values, Mapping) else list(values)
+    keys = [k for k, _ in items]
+    data = [capacity(v) for _, v in items]
+    if keys and all(isinstance(k, tuple) and len(k) == 2 for k in keys):
+        index: pd.Index = pd.MultiIndex.from_tuples(keys, names=["local_host", "remote_host"])
+    else:
+        index = pd.Index(keys, name="path")
+    return pd.Series(data, index=index, name="capacity_bits_per_s", dtype="float64")
+
+
+def _usable(runs: pd.DataFrame) -> pd.DataFrame:
+    keep = pd.Series(True, index=runs.index)
+    if "tool" in runs:
+        keep &= runs["tool"].isin(IPERF_TOOLS).fillna(False).astype(bool)
+    if "error" in runs:
+        err = runs["error"]
+        keep &= (err.isna() | (err.astype("string").str.strip() == "")).fillna(True).astype(bool)
+    keep &= runs["bits_per_s"].notna()
+    return runs.loc[keep]
+
+
+def _orient(df: pd.DataFrame) -> pd.DataFrame:
+    """Swap local/remote on rows printed by the receiving end of the data."""
+    if "role" not in df:
+        return df
+    role = df["role"].astype("string")
+    rev = df["reverse"].astype("boolean").fillna(False) if "reverse" in df else pd.Series(False, index=df.index)
+    flip = (((role == "server") & ~rev) | ((role == "client") & rev)).fillna(False).astype(bool)
+    if not flip.any():
+        return df
+    df = df.copy()
+    for a, b in _PAIRS:
+        if a in df and b in df:
+            left = df.loc[flip, a].copy()
+            df.loc[flip, a] = df.loc[flip, b].to_numpy()
+            df.loc[flip, b] = left.to_numpy()
+    return df
+
+
+def _direction_used(s: pd.Series) -> object:
+    vals = set(s.dropna().astype(str))
+    if not vals:
+        return pd.NA
+    return vals.pop() if len(vals) == 1 else "mixed"
+
+
+def link_capacity(
+    runs: pd.DataFrame,
+    by: Sequence[str] | str = ("local_host", "remote_host"),
+    *,
+    stat: str | Callable[[pd.Series], float] = "median",
+    symmetric: bool = False,
+) -> pd.DataFrame:
+    """The capacity of each path from iperf / iperf3 runs (see the module docstring).
+
+    Parameters
+    ----------
+    runs
+        Run rows from :func:`lbanalysis.read` (a :class:`~lbanalysis.Dataset`
+        is accepted too); non-iperf rows and rows with ``error`` are ignored.
+    by
+        Columns naming a path. The default is the host pair, directed from
+        the data's sender (``local_host``) to its receiver (``remote_host``).
+    stat
+        ``"median"`` (default), ``"mean"``, ``"max"``, ``"min"``, or a
+        function of the group's ``bits_per_s`` Series.
+    symmetric
+        Pool A->B with B->A: the first two ``by`` columns form an unordered pair.
+
+    Returns
+    -------
+    DataFrame
+        The ``by`` columns, ``capacity_bits_per_s``, ``n_runs``,
+        ``direction_used``, ``min_bits_per_s``, ``max_bits_per_s``; one row
+        per path, sorted by the ``by`` columns. Empty (same columns) when no
+        usable iperf run exists.
+    """
+    if hasattr(runs, "runs") and not isinstance(runs, pd.DataFrame):
+        runs = runs.runs
+    if not isinstance(runs, pd.DataFrame):
+        raise LBAnalysisError(f"link_capacity needs a runs DataFrame, not {type(runs).__name__}")
+    by = [by] if isinstance(by, str) else list(by)
+    if not by:
+        raise LBAnalysisError("link_capacity needs at least one `by` column")
+    if callable(stat):
+        func: Callable[[pd.Series], float] = stat
+    elif stat in _STATS:
+        func = getattr(pd.Series, stat)
+    else:
+        raise LBAnalysisError(f"unknown stat {stat!r}; use one of {', '.join(_STATS)} or a function")
+    if symmetric and len(by) < 2:
+        raise LBAnalysisError("symmetric=True needs two `by` columns (the two ends of the path)")
+    if "bits_per_s" not in runs:
+        raise LBAnalysisError("runs has no bits_per_s column: read iperf outputs with lbanalysis.read()")
+    missing = [c for c in by if c not in runs]
+    if missing:
+        raise LBAnalysisError(
+            f"runs has no column {', '.join(map(repr, missing))} to group by; available: {', '.join(map(str, runs.columns))}"
+        )
+    columns = [*by, "capacity_bits_per_s", "n_runs", "direction_used", "min_bits_per_s", "max_bits_per_s"]
+    df = _usable(runs)
+    if tuple(by[:2]) in _PAIRS or any(c in by for pair in _PAIRS for c in pair):
+        df = _orient(df)
+    if df.empty:
+        out = pd.DataFrame({c: pd.Series(dtype=runs[c].dtype) for c in by})
+        for c, dt in zip(columns[len(by) :], ("float64", "int64", "string", "float64", "float64"), strict=True):
+            out[c] = pd.Series(dtype=dt)
+        return out
+    df = df.copy()
+    if symmetric:
+        a, b = by[0], by[1]
+        av, bv = df[a].astype("string"), df[b].astype("string")
+        swap = (av > bv).fillna(False).astype(bool)
+        lo, hi = df[a].copy(), df[b].copy()
+        lo[swap], hi[swap] = df.loc[swap, b], df.loc[swap, a]
+        df[a], df[b] = lo, hi
+    rows = []
+    for key, g in df.groupby(by, dropna=False, sort=True):
+        key = key if isinstance(key, tuple) else (key,)
+        bps = g["bits_per_s"].astype("float64")
+        rows.append(
+            {
+                **dict(zip(by, key, strict=True)),
+                "capacity_bits_per_s": float(func(bps)),
+                "n_runs": len(g),
+                "direction_used": _direction_used(g["direction"]) if "direction" in g else pd.NA,
+                "min_bits_per_s": float(np.min(bps)),
+                "max_bits_per_s": float(np.max(bps)),
+            }
+        )
+    out = pd.DataFrame(rows, columns=columns)
+    out["direction_used"] = out["direction_used"].astype("string")
+    out["n_runs"] = out["n_runs"].astype("int64")
+    for c in by:
+        if c in runs and str(runs[c].dtype) in ("string", "Int64", "boolean"):
+            out[c] = out[c].astype(runs[c].dtype)
+    return out.reset_index(drop=True)
