@@ -101,8 +101,6 @@ from __future__ import annotations
 
 import re
 
-import pandas as pd
-
 from ..errors import ParseError
 from ..text import Segment, command_argv
 from ..units import parse_duration
@@ -153,8 +151,15 @@ _REQ_RE = re.compile(
 _REQ_CSV_RE = re.compile(
     r"^\s*(?:[^,\n]*,)??(?:\s*\d+,)?(HTTP/[\d.]+),(\d{3}),\s*(-?[\d.]+),\s*(\d+),([^,]*),\d+,[^,]*$"
 )
-_FRAGMENT_RE = re.compile(r"^\s*(?:\d+\)\s+)?HTTP/[\d.]+(?:\s|,|$)|secs:\s+\d+\s+bytes|bytes\s+==>")
-_NOTICE_RE = re.compile(r"^\s*\[(error|alert|fatal|warning|info)\]\s*(.*?)\s*$", re.IGNORECASE)
+# Pieces of a verbose line cut by the summary: a head ("HTTP/1.1 200    ") or a
+# tail (" 0.00 secs:     273 bytes ==> GET  /x"). "HTTP/1.1 200 OK" (-g, -D) is neither.
+_FRAGMENT_RE = re.compile(
+    r"^\s*(?:\d+\)\s+)?HTTP/[\d.]+(?:\s+\d{3}(?:\s+[\d.]+(?:\s+secs?:?[^=]*)?)?)?\s*$|"
+    r"[\d.]+\s+secs?:\s+\d+\s+bytes|bytes\s+==>"
+)
+# Free text that is no label: HTTP headers and request lines (-g, -D), config dumps (-C).
+_NOT_LABEL_RE = re.compile(r"^\s*(?:[A-Za-z][\w-]*:\s|[A-Z]+ \S+ HTTP/|HTTP/|[\w ]+:\s{2,})")
+_NOTICE_RE = re.compile(r"^\s*\[(error|alert|fatal|warning|info|debug)\]\s*(.*?)\s*$", re.IGNORECASE)
 _ABORT_RE = re.compile(r"^\s*(siege aborted due to excessive socket failure)")
 _USAGE_RE = re.compile(r"^\s*Usage: siege\b")
 _OTHER_ERROR_RE = re.compile(
@@ -174,7 +179,8 @@ _DETECT_RE = re.compile(
     r"^(?:\s*\*\*\s*SIEGE\s+\d|\s*\*\*\s*Preparing\s+\d+\s+concurrent users|.*The server is now under siege|"
     r".*Lifting the server siege|\s*Transactions:\s+\d+ hits|\s*Successful transactions:\s+\d|"
     r"\s*Transaction rate:\s+[\d.]+ trans/sec|"
-    r"\s*(?:\[[^\]]*\]\s*)?HTTP/[\d.]+\s+\d{3}\s*(?:\(C\))?\s+[\d.]+\s+(?:secs?|ms):)",
+    r"\s*(?:\[[^\]]*\]\s*)?HTTP/[\d.]+\s+\d{3}\s*(?:\(C\))?\s+[\d.]+\s+(?:secs?|ms):|"
+    r"Usage: siege |SIEGE \d+\.\d+\S*$|CURRENT\s+SIEGE\s+CONFIGURATION)",
     re.MULTILINE | re.IGNORECASE,
 )
 _URL_RE = re.compile(r"^(?:(https?)://)?([^/:\[\]\s]+|\[[^\]]+\])(?::(\d+))?(/\S*)?$", re.IGNORECASE)
@@ -432,14 +438,7 @@ def parse_segment(seg: Segment) -> Parsed:
     runs: list[_Run] = []
     cur = _Run(1)
     pending_label: str | None = None
-    # requests table, column lists
-    r_run: list[int] = []
-    r_seq: list[int] = []
-    r_status: list[int] = []
-    r_lat: list[float] = []
-    r_bytes: list[float] = []
-    r_method: list[str | None] = []
-    r_url: list[str] = []
+    reqs: list[dict] = []  # requests table rows
 
     def start(n: int) -> None:
         nonlocal cur, pending_label
@@ -480,13 +479,17 @@ def parse_segment(seg: Segment) -> Parsed:
                 m2 = _REQ_CSV_RE.match(line)
                 if m2:
                     begin_if_new(n)
-                    r_run.append(len(runs))
-                    r_seq.append(cur.n_requests)
-                    r_status.append(int(m2.group(2)))
-                    r_lat.append(float(m2.group(3)))
-                    r_bytes.append(float(m2.group(4)))
-                    r_method.append(None)
-                    r_url.append(m2.group(5).strip())
+                    reqs.append(
+                        {
+                            "run": len(runs),
+                            "seq": cur.n_requests,
+                            "status": int(m2.group(2)),
+                            "latency_s": float(m2.group(3)),
+                            "bytes": float(m2.group(4)),
+                            "method": None,
+                            "url": m2.group(5).strip(),
+                        }
+                    )
                     cur.n_requests += 1
                     continue
             if m:
@@ -494,13 +497,17 @@ def parse_segment(seg: Segment) -> Parsed:
                 lat = to_float(m.group(3))
                 if lat is not None and m.group(4) == "ms":
                     lat *= 1e-3
-                r_run.append(len(runs))
-                r_seq.append(cur.n_requests)
-                r_status.append(int(m.group(2)))
-                r_lat.append(lat)  # type: ignore[arg-type]
-                r_bytes.append(float(m.group(5)))
-                r_method.append(m.group(6))
-                r_url.append(m.group(7))
+                reqs.append(
+                    {
+                        "run": len(runs),
+                        "seq": cur.n_requests,
+                        "status": int(m.group(2)),
+                        "latency_s": lat,
+                        "bytes": float(m.group(5)),
+                        "method": m.group(6),
+                        "url": m.group(7),
+                    }
+                )
                 cur.n_requests += 1
                 continue
         m = _SUMMARY_RE.match(line)
@@ -547,6 +554,8 @@ def parse_segment(seg: Segment) -> Parsed:
             begin_if_new(n)
             level = m.group(1).lower()
             msg = m.group(2)
+            if level == "debug":
+                continue
             if level == "fatal":
                 cur.d["error"] = msg
             elif level in ("warning", "info"):
@@ -581,15 +590,21 @@ def parse_segment(seg: Segment) -> Parsed:
         if _NOISE_RE.match(line):
             continue
         # Free text: between runs it labels the next one (echo "Concurrency == 10").
-        if (cur.empty() or cur.has_result()) and len(line.strip()) <= 80 and re.search(r"[A-Za-z]", line):
+        if (
+            (cur.empty() or cur.has_result())
+            and len(line.strip()) <= 80
+            and re.search(r"[A-Za-z]", line)
+            and not _NOT_LABEL_RE.match(line)
+        ):
             pending_label = line.strip()
     if not cur.empty():
         runs.append(cur)
-    if not runs and seg.command and not cmd.get("_info"):
+    if not runs and seg.command and not cmd.get("_info") and cmd.get("url") != "URL":
+        # (a "siege -g URL" line of siege's own help text is no command)
         r = _Run(1)
         r.d["error"] = "no output after the command"
         runs.append(r)
-    return _finish(runs, cmd, seg, (r_run, r_seq, r_status, r_lat, r_bytes, r_method, r_url))
+    return _finish(runs, cmd, seg, reqs)
 
 
 def _errors_text(errors: dict[str, int]) -> str:
@@ -599,7 +614,7 @@ def _errors_text(errors: dict[str, int]) -> str:
     return "; ".join(items)
 
 
-def _finish(runs: list[_Run], cmd: dict, seg: Segment, req) -> Parsed:
+def _finish(runs: list[_Run], cmd: dict, seg: Segment, reqs: list[dict]) -> Parsed:
     out = Parsed()
     for r in runs:
         d = r.d
@@ -631,19 +646,8 @@ def _finish(runs: list[_Run], cmd: dict, seg: Segment, req) -> Parsed:
         if r.warnings:
             d["warnings"] = "; ".join(r.warnings)
         out.runs.append(d)
-    r_run, r_seq, r_status, r_lat, r_bytes, r_method, r_url = req
-    if r_run:
-        out.tables["requests"] = pd.DataFrame(
-            {
-                "run": pd.array(r_run, dtype="Int64"),
-                "seq": pd.array(r_seq, dtype="Int64"),
-                "status": pd.array(r_status, dtype="Int64"),
-                "latency_s": pd.array(r_lat, dtype="float64"),
-                "bytes": pd.array(r_bytes, dtype="float64"),
-                "method": pd.array(r_method, dtype="string"),
-                "url": pd.array(r_url, dtype="string"),
-            }
-        )
+    if reqs:
+        out.tables["requests"] = reqs
     return out
 
 
