@@ -45,14 +45,24 @@ Shortest transaction     ``latency_min_s``         secs (no unit before 4.1); ms
 ======================== ========================= ===========================
 
 Units are read where they are printed. Where a line has no unit, the
-version's default applies: seconds up to 4.1.6, ms from 4.1.7 on (the
-version that changed the text summary to ms, per the issue; the 4.1.x
-``src/main.c`` prints ``1000.0f * data_get_response_time()`` with ``ms``).
+version's default applies: seconds before 4.1.7, ms from 4.1.7 on. The
+4.1.x ``src/main.c`` prints ``1000.0f * data_get_response_time()`` and the
+longest/shortest transaction with ``ms``; 4.0.x and 3.x print ``secs`` for
+the response time and no unit at all for longest/shortest (secs). The exact
+first ms release is taken from the issue (4.1.7): the sources we could read
+show the ms variant but not its version number, and every real 4.1.x
+output prints its unit anyway. siege 2.x prints ``bytes`` and ``bytes/sec``.
 MB is 2^20 bytes: ``data_get_megabytes()`` returns ``bytes/(1024.0*1024.0)``
 and ``data_get_throughput()`` ``bytes/(elapsed*1024.0*1024.0)``
-(``src/data.c``). siege's ``Concurrency:`` is an achieved average (total
+(``src/data.c``); checked on a live run: 40 x 300000 bytes printed as
+``11.44 MB``. siege's ``Concurrency:`` is an achieved average (total
 transaction time / elapsed, Little's law), kept as ``concurrency_achieved``;
-``concurrency`` is the configured user count.
+``concurrency`` is the configured user count (``Preparing N``, else ``-c``).
+
+What siege 4.0.7 counts (live captures): a 404 is a transaction ("hit")
+but not a successful one; a 5xx is a failed transaction and no hit; a
+refused or reset connection is a failed transaction with an ``[error]``
+notice. ``Availability`` = hits / (hits + failed).
 
 Verbose lines (``-v``; ``verbose = true`` in Debian's siegerc) go to the
 ``requests`` table, one row each in file order (``seq``): ``status``,
@@ -64,10 +74,14 @@ CSV form of ``csv = true`` (``HTTP/1.1,200,  0.06,    395,/,0,2024-...``).
 ANSI colours are removed by :func:`lbanalysis.text.normalize`.
 
 A failed run is a row with ``error`` set: no transaction at all (refused
-port: ``[error] socket: unable to connect sock.c:282: Connection refused``),
-``siege aborted due to excessive socket failure``, ``[fatal]`` notices, a
-usage/help text, a command with no output, or verbose lines without a
-summary. Notices of a run that completed go to ``warnings``.
+port: ``[error] socket: unable to connect sock.c:282: Connection refused``;
+only 5xx answers; a hanging server), ``siege aborted due to excessive socket
+failure``, ``[fatal]`` notices, the help text (printed when no URL is given),
+a command with no output, or verbose lines without a summary. Notices of a
+run that completed go to ``warnings``, as does the users-capped warning.
+Other modes: ``-g`` (request and response heads, then a summary without
+banner) and ``-D`` (``[debug]`` lines, heads, ``HTTP OK received``) are
+read; ``-V`` and ``-C`` outputs are recognised but hold no run.
 
 A file may hold several runs (each ``** SIEGE`` banner, or a repeated
 summary label, starts one). A short free-text line between runs (a script's

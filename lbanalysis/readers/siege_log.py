@@ -34,7 +34,9 @@ Precision caveat: ``write_to_log()`` takes the megabytes as an ``int``, so
 moved 0.99 MB logs 0), and the log's ``Throughput`` is computed from that
 truncated number. ``bytes_total`` = value x 2^20 is therefore a lower bound,
 up to 1 MiB short, and ``bytes_per_s`` likewise (both 0 for small runs).
-The log has no configured concurrency, URL or version.
+Checked live with 4.0.7: a run printed ``Data transferred: 5.72 MB`` and
+``Throughput: 114.44 MB/sec``; its log row says ``5`` and ``100.00``
+(= 5 / 0.05 s). The log has no configured concurrency, URL or version.
 
 Marks: a line ``**** text ****`` (``mark_log_file()``) labels the runs that
 follow it (``label``) until the next mark. ``**** siege aborted due to
@@ -43,16 +45,19 @@ sets ``error`` on that run and is not a label. A run with no transaction is
 a failed run (``error`` set).
 
 Known defects of real files: ``nan``, ``-nan`` and ``inf`` values (C
-``printf`` of 0/0) become NaN; rows whose numbers outgrew their widths are
-wider than the header (read by the commas, not by position) and fields that
-ran together without a comma are split by their printed form (counts are
-integers, the rest have two decimals); the header may carry bytes that are
-not UTF-8 (a GBK label, read as U+FFFD by :func:`lbanalysis.text.decode`);
-a file may carry an extra first column before ``Date & Time`` (a run label
-typed into the file, or a mark column): its value becomes ``label``; a file
-may hold several headers (logs concatenated). Rows that cannot be read
-become runs with ``error`` set; lines that are no row, mark or header are
-ignored.
+``printf`` of 0/0 and x/0 when a run has no transaction; 4.0.7 writes
+``inf`` as Resp Time and ``-nan`` in Trans Rate, Throughput and Concurrent)
+become NaN; rows whose numbers outgrew their widths are wider than the
+header (read by the commas, not by position) and fields that ran together
+without a comma are split by their printed form (counts are integers, the
+rest have two decimals); the header may carry bytes that are not UTF-8 (a
+GBK label, read as U+FFFD by :func:`lbanalysis.text.decode`); a file may
+carry an extra first column before ``Date & Time`` (a mark column, or a
+run label typed into the file: the public file with a GBK header names it
+"框架", "framework"): its value becomes ``label`` and wins over a mark; a
+file may hold several headers (logs concatenated). Rows that cannot be
+read become runs with ``error`` set; lines that are no row, mark or header
+are ignored.
 
 Versions checked: siege 4.0.7 (live, Debian 12), logs of siege 2.70-4.x
 (public files from 2012-2022), ``src/log.c`` of 3.x and 4.x.
@@ -64,7 +69,7 @@ Versions checked: siege 4.0.7 (live, Debian 12), logs of siege 2.70-4.x
 >>> r = p.runs[0]
 >>> r["label"], r["requests"], r["bytes_total"], r["timestamp"].isoformat()
 ('A', 157, 23068672.0, '2012-03-12T05:00:31')
-"""  # noqa: E501
+"""
 
 from __future__ import annotations
 
