@@ -59,19 +59,20 @@ _EXP = {"": "", "K": "e3", "M": "e6", "G": "e9", "T": "e12"}
 
 def number(text: str) -> float:
     """A number as iperf prints it; ``-nan`` is nan."""
-    t = text.lower()
-    if "nan" in t:
-        return float("nan")
-    return float(t)
+    try:
+        return float(text)
+    except ValueError:
+        if "nan" in text.lower():
+            return float("nan")
+        raise
 
 
 def amount(value: str, prefix: str, kind: str) -> float:
     """Bytes from an iperf Transfer column (binary byte prefixes; bits are decimal)."""
-    v = number(value)
     p = prefix.upper()
     if kind.startswith("bit"):
-        return (float(value + _EXP[p]) if "n" not in value.lower() else v) / 8.0
-    return v * _BIN[p]
+        return (float(value + _EXP[p]) if "n" not in value.lower() else number(value)) / 8.0
+    return number(value) * _BIN[p]
 
 
 def rate(value: str, prefix: str, kind: str) -> float:

@@ -117,15 +117,15 @@ _OOO_RE = re.compile(rf"{_ID}\s+{NUM}\s*-\s*{NUM}\s+sec\s+(?P<n>\d+)\s+datagrams
 _HEADER_RE = re.compile(r"\[ ID\]\s+Interval\s+Transfer\s+Bandwidth(?P<cols>.*)$")
 _VERSION_RE = re.compile(r"iperf version (2\.[\w.+-]*)")
 _FAIL_RE = re.compile(
-    r"^(?:(?:tcp|udp) )?connect failed: .*|^(?:write|read|recv|send)\w* failed: .*|"
+    r"^(?:(?:tcp|udp) )?(?:connect|write|read|recv|send|shutdown)\w* failed: .*|"
     r"^WARNING: did not receive ack of last datagram.*|^error: .*|^.*: Name or service not known.*|"
     r"^(?:tcp |udp )?connect(?:ion)? timed out.*"
 )
-_WARN_RE = re.compile(r"^(?:TCP window size: .*\(WARNING: .*\)|WARNING: .*)$")
+_WARN_RE = re.compile(r"^(?:TCP window size: .*\(WARNING: .*\)|WARN(?:ING)?: .*)$")
 
 _MARK_RE = re.compile(
     r"Client connecting to \S+, (?:TCP|UDP|SCTP) port|Server listening on (?:TCP|UDP|SCTP) port|"
-    r"local \S+ port \d+ connected with \S+ port \d+|^iperf version 2|"
+    r"local \S+ port \d+ connected with \S+ port \d+|"
     rf"^\s*\[\s*\*?\s*(?:\d+|SUM)\]\s+\d+\.\d(?:\d{{3}})?\s*-\s*\d+\.\d(?:\d{{3}})?\s+sec\s+{AMOUNT}\s+{RATE}",
     re.MULTILINE,
 )
@@ -190,7 +190,7 @@ def _entry(m: re.Match, protocol: str | None) -> _Entry:
     s = Side(start=number(m.group("start")), end=number(m.group("end")), bytes=amount_m(m), bits_per_s=rate_m(m))
     rest = m.group("rest")
     extra: dict = {}
-    u = _UDP_RE.search(rest)
+    u = _UDP_RE.search(rest) if " ms" in rest else None
     if u:
         s.jitter_s = number(u.group("jit")) / 1000.0
         s.lost_packets = int(u.group("lost"))
@@ -493,7 +493,8 @@ def parse(seg: Segment) -> Parsed:
             cur.warnings.append(line)
             continue
     if not tests and seg.command:
-        tests.append(_Test2(line=1, errors=["no output after the command"]))
+        msg = "no test in the output (version or usage text)" if seg.text.strip() else "no output after the command"
+        tests.append(_Test2(line=1, version=version, errors=[msg]))
     out = Parsed()
     for t in tests:
         for row, ivs in _finish(t, cmd):

@@ -204,7 +204,7 @@ def _side(m: re.Match, rest: str, header_cols: str) -> tuple[Side, dict]:
     start, end = number(m.group("start")), number(m.group("end"))
     s = Side(start=start, end=end, bytes=amount_m(m), bits_per_s=rate_m(m))
     extra: dict = {}
-    u = _UDP_RE.search(rest)
+    u = _UDP_RE.search(rest) if " ms" in rest else None
     if u:
         s.jitter_s = number(u.group("jit")) / 1000.0
         s.lost_packets = int(u.group("lost"))

@@ -88,7 +88,7 @@ from .base import Format, Parsed
 
 _HINT_RE = re.compile(
     r'"(?:connecting_to|accepted_connection|test_start|sum_sent|sum_received|cpu_utilization_percent|intervals)"\s*:'
-    r'|"version"\s*:\s*"iperf|"event"\s*:\s*"(?:start|interval|end|error)"'
+    r'|"version"\s*:\s*"iperf|"event"\s*:\s*"(?:start|interval|end|error)"|\{\s*"start"\s*:\s*\{'
 )
 
 
