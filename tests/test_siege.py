@@ -810,6 +810,58 @@ def test_corpus_compose_prefixes_label_lines_and_missing_unit():
     )
 
 
+ZADOKHIN = ("public", "siege", "ZadokhinDima__siege_testing__siege.out")
+
+
+def test_compose_prefixes_are_stripped():
+    runs = lbanalysis.read(corpus(*ZADOKHIN))
+    assert runs["requests"].tolist() == [1181, 2889, 5899, 11547]
+    assert runs["tool_version"].eq("3.0.5").all()
+
+
+def test_label_lines_between_runs_become_labels():
+    runs = lbanalysis.read(corpus(*ZADOKHIN))
+    assert runs["label"].tolist() == [
+        "Concurrency == 10",
+        "Concurrency == 25",
+        "Concurrency == 50",
+        "Concurrency == 100",
+    ]
+    assert runs["concurrency"].tolist() == [10, 25, 50, 100]
+
+
+def test_response_time_without_unit_uses_the_version_default():
+    r = lbanalysis.read(corpus(*ZADOKHIN)).iloc[3]
+    assert r["latency_mean_s"] == 0.01
+    assert r["warnings"] == "Response time printed without a unit; read as secs (siege 3.0.5 default)"
+
+
+def test_log_header_bytes_that_are_not_utf8(tmp_path):
+    head = (
+        b"\xbf\xf2\xbc\xdc      Date & Time,  Trans,  Elap Time,  Data Trans,  Resp Time,  Trans Rate,  Throughput,  "
+    )
+    head += b"Concurrent,    OKAY,   Failed\n"
+    row = b"2017-06-30 10:01:07,  10000,      69.75,           0,       0.10,      143.37,        0.00,       14.99,"
+    row += b"   10000,       0\n"
+    (tmp_path / "siege.log").write_bytes(head + row)
+    expect(
+        lbanalysis.read(tmp_path / "siege.log"),
+        [{"format": "siege-log", "label": None, "requests": 10000, "requests_per_s": 143.37, "error": None}],
+    )
+
+
+def test_log_leading_label_column():
+    log = (
+        "name,      Date & Time,  Trans,  Elap Time,  Data Trans,  Resp Time,  Trans Rate,  Throughput,  Concurrent,"
+        "    OKAY,   Failed\n"
+        "**** a mark ****\n"
+        "spark,     2017-06-30 10:16:34,  10000,      75.64,           0,       0.10,      132.21,        0.00,"
+        "       13.74,   10000,       0\n"
+        "2017-06-30 10:20:00,  10,      1.00,           0,       0.10,      10.00,        0.00,       1.00,   10,       0\n"
+    )
+    expect(read_text(log), [{"label": "spark", "requests": 10000}, {"label": "a mark", "requests": 10}])
+
+
 def test_corpus_summary_spliced_into_half_written_verbose_line():
     """donejs: the summary starts after "HTTP/1.1 200    " and the rest of that line comes after it."""
     path = corpus("public", "siege", "donejs__ssr-perf__siege.txt")
