@@ -304,3 +304,31 @@ def test_fast_and_line_scanners_agree_on_every_fixture():
         assert fast.tables == slow.tables, path.name
         checked += 1
     assert checked > 30
+
+
+def test_ab13_output_quoted_in_the_modperl_guide():
+    runs = lbanalysis.read(FIXTURES / "ab-quoted" / "modperl-guide-ab13.txt")
+    expect(
+        runs,
+        [
+            {
+                "command": "./ab -n 100 -c 10 http://www.example.com/perl/access/access.cgi",
+                "url": "http://www.example.com/perl/access/access.cgi",
+                "concurrency": 10,
+                "requests_planned": 100,
+                "requests": 100,
+                "failed": 0,
+                "duration_s": 1.683,
+                "bytes_total": 16100.0,
+                "bytes_html": 1600.0,
+                "requests_per_s": 59.42,
+                "bytes_per_s": 9570.0,  # ab 1.3 "kb/s" = bytes per millisecond
+                "latency_min_s": 0.077,
+                "latency_max_s": 1.360,
+                "latency_mean_s": None,  # ab 1.3 prints no Time per request
+            }
+        ],
+    )
+    phases = lbanalysis.read(FIXTURES / "ab-quoted" / "modperl-guide-ab13.txt", table="phases")
+    assert phases["phase"].tolist() == ["connect", "processing", "total"]
+    assert phases["mean_s"].tolist() == [0.029, 0.124, 0.153]

@@ -67,11 +67,6 @@ def _ms(v: str) -> float | None:
     return None if x is None else x * _MS
 
 
-def _kbps(v: str) -> float | None:
-    x = to_float(v)
-    return None if x is None else x * _KB
-
-
 LABELS: dict[str, tuple[str, object]] = {
     "server software": ("server_software", str.strip),
     "server hostname": ("server_hostname", str.strip),
@@ -254,6 +249,7 @@ class _Run:
         self.pcts: list[dict] = []
         self.warnings: list[str] = []
         self.has_result = False
+        self.kb = _KB  # bytes per "kb" of Transfer rate lines (ab 1.3 used 1000)
 
     def empty(self) -> bool:
         return not (self.has_result or self.d.get("error") or self.keys)
@@ -325,7 +321,9 @@ def _scan_lines(text: str) -> list[_Run]:
                 continue
             rm = _RATE_CONT_RE.match(line)
             if rm:
-                cur.d["bytes_sent_per_s" if rm.group(2) == "sent" else "bytes_per_s_total"] = float(rm.group(1)) * _KB
+                cur.d["bytes_sent_per_s" if rm.group(2) == "sent" else "bytes_per_s_total"] = (
+                    float(rm.group(1)) * cur.kb
+                )
                 continue
             if _USAGE_RE.match(line):
                 cur.d.setdefault("error", "usage error")
@@ -364,7 +362,7 @@ def _scan_lines(text: str) -> list[_Run]:
             cur = _Run(n)
         cur.keys.add(tag)
         cur.has_result = True
-        _set(cur.d, key, tag, val)
+        _set(cur, key, tag, val)
     if not cur.empty():
         runs.append(cur)
     return runs
@@ -397,7 +395,7 @@ def _scan_fast(text: str) -> list[_Run] | None:
         if tag in r.keys:
             return None  # a repeated label: several pasted results
         r.keys.add(tag)
-        _set(r.d, key, tag, val.strip())
+        _set(r, key, tag, val.strip())
     if r.keys:
         r.has_result = True
     fb = _FAILED_BREAKDOWN_M_RE.search(text)
@@ -405,7 +403,7 @@ def _scan_fast(text: str) -> list[_Run] | None:
         for k, v in zip(_BREAKDOWN_COLS, fb.groups(), strict=True):
             r.d[k] = int(v)
     for val, kind in _RATE_CONT_M_RE.findall(text):
-        r.d["bytes_sent_per_s" if kind == "sent" else "bytes_per_s_total"] = float(val) * _KB
+        r.d["bytes_sent_per_s" if kind == "sent" else "bytes_per_s_total"] = float(val) * r.kb
     i = text.find("ection Times (ms)")
     if i >= 0:
         r.has_result = True
@@ -420,8 +418,9 @@ def _scan_fast(text: str) -> list[_Run] | None:
     return [r] if not r.empty() else []
 
 
-def _set(d: dict, key: str, tag: str, val: str) -> None:
+def _set(r: _Run, key: str, tag: str, val: str) -> None:
     """Store one labelled value under its column(s)."""
+    d = r.d
     if key in LABELS:
         col, conv = LABELS[key]
         d[col] = conv(val)  # type: ignore[operator]
@@ -445,7 +444,10 @@ def _set(d: dict, key: str, tag: str, val: str) -> None:
     elif tag == "time per request all":
         d["latency_mean_all_s"] = _ms(val)
     elif key == "transfer rate":
-        d["bytes_per_s"] = _kbps(val)
+        # ab 2.x: "[Kbytes/sec]" = 1024 B/s; ab 1.3: "kb/s received" = bytes per ms = 1000 B/s
+        r.kb = _KB if "[Kbytes/sec]" in val else 1000.0
+        x = to_float(val)
+        d["bytes_per_s"] = None if x is None else x * r.kb
 
 
 def parse(seg: Segment, *, fast: bool = True) -> Parsed:
