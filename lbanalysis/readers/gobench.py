@@ -102,6 +102,14 @@ _DETECT_RE = re.compile(
     r"Usage of \S*gobench\S*:)",
     re.MULTILINE,
 )
+_DETECT_HINTS = (
+    "Dispatching ",
+    "Bad requests failed",
+    "Successful requests rate",
+    "Requests or period",
+    "Only one",
+    "Usage of ",
+)
 _URL_RE = re.compile(r"^(?:(https?)://)?([^/:\[\]\s]+|\[[^\]]+\])(?::(\d+))?(/\S*)?$", re.IGNORECASE)
 _BOOL_FLAGS = {"k"}
 _FALSE = {"false", "0", "f", "F", "FALSE", "False"}
@@ -115,6 +123,8 @@ def detect(text: str) -> bool:
     >>> detect("Transactions:  5 hits\\n")
     False
     """
+    if not any(h in text for h in _DETECT_HINTS):
+        return False
     return _DETECT_RE.search(text) is not None
 
 

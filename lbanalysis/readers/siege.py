@@ -189,13 +189,15 @@ _NOISE_RE = re.compile(
     r"There is NO warranty|FOR A PARTICULAR PURPOSE|SIEGE \d)",
     re.IGNORECASE,
 )
+# Cheap literal hints first (most texts are not siege), then the anchored patterns.
+_DETECT_HINTS = ("siege", "SIEGE", "Siege", "Transaction", " secs: ", " ms: ")
 _DETECT_RE = re.compile(
-    r"^(?:\s*\*\*\s*SIEGE\s+\d|\s*\*\*\s*Preparing\s+\d+\s+concurrent users|.*The server is now under siege|"
-    r".*Lifting the server siege|\s*Transactions:\s+\d+ hits|\s*Successful transactions:\s+\d|"
-    r"\s*Transaction rate:\s+[\d.]+ trans/sec|"
-    r"\s*(?:\[[^\]]*\]\s*)?HTTP/[\d.]+\s+\d{3}\s*(?:\(C\))?\s+[\d.]+\s+(?:secs?|ms):|"
+    r"^[ \t]*(?:\*\*[ \t]*S(?:IEGE|iege)[ \t]+\d|\*\*[ \t]*Preparing[ \t]+\d+[ \t]+concurrent users|"
+    r"The server is now under siege|Lifting the server siege|Transactions:[ \t]+\d+[ \t]+hits|"
+    r"Successful transactions:[ \t]*\d|Transaction rate:[ \t]+[\d.]+ trans/sec|"
+    r"(?:\[[^\]\n]*\][ \t]*)?HTTP/[\d.]+[ \t]+\d{3}[ \t]*(?:\(C\))?[ \t]+[\d.]+[ \t]+(?:secs?|ms):|"
     r"Usage: siege |SIEGE \d+\.\d+\S*$|CURRENT\s+SIEGE\s+CONFIGURATION)",
-    re.MULTILINE | re.IGNORECASE,
+    re.MULTILINE,
 )
 _URL_RE = re.compile(r"^(?:(https?)://)?([^/:\[\]\s]+|\[[^\]]+\])(?::(\d+))?(/\S*)?$", re.IGNORECASE)
 
@@ -238,6 +240,8 @@ def detect(text: str) -> bool:
     >>> detect("Requests:  54133 hits\\nSuccessful requests:  54133 hits\\n")
     False
     """
+    if not any(h in text for h in _DETECT_HINTS):
+        return False
     return _DETECT_RE.search(text) is not None
 
 
