@@ -202,7 +202,8 @@ def _figure_html(fig: Any) -> str:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=100)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return f'<img src="data:image/png;base64,{data}" style="max-width:100%"/>'
+    title = fig.axes[0].get_title() if fig.axes and fig.axes[0].get_title() else "chart"
+    return f'<img src="data:image/png;base64,{data}" alt="{html.escape(title)}" style="max-width:100%"/>'
 
 
 def _figure(ncols: int = 1, nrows: int = 1, width: float = 6.0, height: float = 4.0) -> tuple[Any, list[Any]]:
@@ -554,7 +555,8 @@ def scaling_section(
     s.add(fig)
     table, more = _caught(fit_table, http, load, group, model)
     s.add(table)
-    for n in dict.fromkeys(notes + more):
+    # groups without a curve are explained in the table's error column
+    for n in dict.fromkeys(n for n in notes + more if not n.startswith("throughput_vs_load: no ")):
         s.add(n)
     s.save(output_dir, "throughput-latency")
     return s
@@ -813,7 +815,7 @@ def network_section(
     s.add(fig)
     cols = ["source", "run", *([group] if group else []), load, "requests_per_s", "wire_bits_per_s", "utilisation",
             "network_bound", "bound_by", "bound_reason"]  # fmt: skip
-    table = util[[c for c in dict.fromkeys(cols) if c in util]].copy()
+    table = util[[c for c in dict.fromkeys(cols) if c in util]].reset_index(drop=True)
     table["source"] = _short_sources(table["source"].astype(str).tolist())
     if "wire_bits_per_s" in table:
         table["wire Mbit/s"] = table.pop("wire_bits_per_s") / 1e6

@@ -348,7 +348,7 @@ def run_notebook(
             log_output=False,
             cwd=str(cwd) if cwd is not None else None,
             # the kernel's own start-up warnings (e.g. about TCP transport) are noise here
-            extra_arguments=["--IPKernelApp.log_level=ERROR"],
+            extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
         )
     except NoSuchKernel:
         raise LBAnalysisError(

@@ -1,0 +1,338 @@
+"""The explore notebook and the library functions it calls."""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import pytest
+
+import lbanalysis
+from lbanalysis import cli, explore, report
+from lbanalysis.errors import LBAnalysisError
+from lbanalysis.paths import NOTEBOOKS
+from tests.conftest import FIXTURES, ROOT, corpus
+
+AB = FIXTURES / "ab"
+SIEGE = FIXTURES / "siege"
+WORDPRESS = ROOT / "data" / "raw" / "haproxy-wordpress-ab"
+NOTEBOOK = NOTEBOOKS / "00-explore.ipynb"
+SECTIONS = (
+    "What was read",
+    "Runs",
+    "Throughput and latency against load",
+    "Latency percentiles",
+    "Per-request time series",
+    "Saturation knee",
+    "Network utilisation",
+    "Comparison of groups",
+)
+
+
+def html_text(path: Path) -> str:
+    """The visible text of an nbconvert HTML page (no styles, scripts, tags, images)."""
+    s = path.read_text(encoding="utf-8")
+    s = re.sub(r"<(style|script)\b.*?</\1>", " ", s, flags=re.S)
+    s = re.sub(r"</?code>", "", s)
+    s = re.sub(r"<[^>]+>", " ", s)
+    return re.sub(r"\s+", " ", html.unescape(s))
+
+
+def plain(message: str) -> str:
+    """An ABSENT message as the HTML shows it (`code` marks dropped)."""
+    return message.replace("`", "")
+
+
+# ------------------------------------------------------------ notebook ---
+def test_notebook_is_stripped_and_has_one_parameters_cell():
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    nbformat.validate(nb)
+    tagged = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(tagged) == 1
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None
+    assert nb.metadata["kernelspec"]["name"] == "python3"
+
+
+def test_notebook_parameters_are_typed_and_commented():
+    params = report.notebook_parameters(NOTEBOOK)
+    expected = {
+        "logs": "str",
+        "pattern": "Optional[str]",
+        "manifest": "Optional[str]",
+        "load": "str",
+        "group": "Optional[str]",
+        "link_capacity": "Optional[str]",
+        "iperf": "Optional[str]",
+        "threshold": "float",
+        "output_dir": "Optional[str]",
+        "fit_model": "str",
+    }
+    for name, type_name in expected.items():
+        assert params[name]["inferred_type_name"] == type_name, name
+        assert params[name]["help"], f"{name} has no comment"
+    assert params["load"]["default"] == '"concurrency"'
+    assert params["threshold"]["default"] == "0.8"
+    assert params["fit_model"]["default"] == '"usl"'
+    # the default points at a bundled folder, found from any working directory
+    assert Path(explore.resolve(eval(params["logs"]["default"]))).is_dir()
+
+
+def test_notebook_cells_carry_no_logic():
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    code = [c.source for c in nb.cells if c.cell_type == "code" and "parameters" not in c.metadata.get("tags", [])]
+    for src in code:
+        for word in ("def ", "for ", "if ", "while ", "lambda", "import pandas", "import matplotlib", ".groupby"):
+            assert word not in src, f"logic in the notebook: {src!r}"
+    headings = [c.source.splitlines()[0] for c in nb.cells if c.cell_type == "markdown"]
+    assert [h.lstrip("# ") for h in headings[1:]] == list(SECTIONS)
+
+
+# ------------------------------------------------------------- reading ---
+def test_load_missing_path():
+    with pytest.raises(LBAnalysisError, match="no such file or folder"):
+        explore.load("/nonexistent/logs")
+
+
+def test_read_summary_lists_skipped_files_and_why(tmp_path):
+    shutil.copy(AB / "ab_c10.txt", tmp_path)
+    shutil.copy(AB / "ab_version.txt", tmp_path)
+    (tmp_path / "notes.dat").write_text("not a tool output\n")
+    (tmp_path / "README.md").write_text("# notes\n")
+    s = explore.read_summary(explore.load(tmp_path))
+    assert s.text[0] == "1 file read, 1 run: ab 1."
+    counts, skipped = s.tables
+    assert counts.to_dict("records") == [{"tool": "ab", "files": 1, "runs": 1, "with error": 0}]
+    assert skipped["file"].tolist() == ["ab_version.txt", "notes.dat"]
+    assert skipped["why"].tolist() == [
+        "recognised the format but found no run in it",
+        "line 1: no known format recognised",
+    ]
+    assert any("README.md" in t for t in s.text)
+
+
+def test_runs_section_writes_runs_csv(tmp_path):
+    ds = explore.load(WORDPRESS)
+    s = explore.runs_section(ds, tmp_path)
+    table = s.tables[0]
+    assert len(table) == 8
+    assert {"test", "target", "concurrency", "req/s"} <= set(table.columns)
+    back = pd.read_csv(tmp_path / "runs.csv")
+    assert back["requests_per_s"].tolist() == ds.runs["requests_per_s"].tolist()
+
+
+def test_unknown_group_column_is_named():
+    ds = explore.load(WORDPRESS)
+    with pytest.raises(LBAnalysisError, match=r"group column 'setup' is not in the runs table \(columns from"):
+        explore.scaling_section(ds.runs, "concurrency", "setup")
+
+
+# ------------------------------------------------------------ sections ---
+def test_scaling_section_per_group(tmp_path):
+    ds = explore.load(WORDPRESS)
+    s = explore.scaling_section(ds.runs, "concurrency", "target", "usl", tmp_path)
+    assert not s.absent
+    table = s.tables[0]
+    assert table.index.tolist() == ["apache", "haproxy"]
+    # apache ran at 10, 20, 30 and 150 clients: enough loads for the 3 USL parameters
+    assert table.loc["apache", "loads"] == 4
+    assert table.loc["apache", "lambda"] > 0
+    assert "needs at least 4 distinct values" in table.loc["haproxy", "error"]
+    assert (tmp_path / "throughput-latency.png").stat().st_size > 10_000
+    ax = s.figures[0].axes[0]
+    assert {t.get_text() for t in ax.get_legend().get_texts()} == {"apache", "haproxy"}
+
+
+def test_sections_say_when_data_is_absent():
+    ds = explore.load(AB / "ab_c10.txt")
+    assert explore.scaling_section(ds.runs).text == [explore.ABSENT["loads"].format(load="concurrency")]
+    assert explore.knee_section(ds.runs).text == [explore.ABSENT["knee"].format(load="concurrency")]
+    assert explore.timeseries_section(ds).text == [explore.ABSENT["requests"]]
+    assert explore.network_section(ds).text == [explore.ABSENT["capacity"]]
+    assert explore.compare_section(ds.runs).text == [explore.ABSENT["group"]]
+    assert explore.compare_section(ds.runs.assign(setup="x"), "setup").text == [
+        explore.ABSENT["one_group"].format(group="setup")
+    ]
+    assert not explore.percentiles_section(ds).absent  # ab printed them
+    siege = explore.load(SIEGE / "siege_plain_nginx_fast.txt")
+    assert explore.percentiles_section(siege).text == [explore.ABSENT["percentiles"]]
+    assert all(s.absent for s in [explore.scaling_section(siege.runs), explore.timeseries_section(siege)])
+
+
+def test_percentile_table_in_ms():
+    ds = explore.load(AB / "ab_c50.txt")
+    table = explore.percentile_table(ds.percentiles, ds.runs)
+    assert table.columns.tolist() == ["source", "run", "concurrency"] + [
+        f"p{p}" for p in (50, 66, 75, 80, 90, 95, 98, 99, 100)
+    ]
+    pct = ds.percentiles.set_index("percentile")["latency_s"]
+    assert table.loc[0, "p99"] == pytest.approx(pct[99.0] * 1e3)
+
+
+def test_per_request_timeseries_from_ab_gnuplot():
+    ds = lbanalysis.read(AB / "ab_gnuplot.tsv", table="all")
+    ts = explore.per_request_timeseries(ds.requests, freq="1s")
+    assert ts["requests"].sum() == len(ds.requests) == 1000
+    assert (ts["requests_per_s"] == ts["requests"]).all()  # 1 s bins
+    weighted = (ts["latency_mean_s"] * ts["requests"]).sum() / ts["requests"].sum()
+    assert weighted == pytest.approx(ds.requests["latency_s"].mean())
+
+
+def test_per_request_timeseries_from_wall_clock_start():
+    t0 = pd.Timestamp("2024-01-01 12:00:00")
+    req = pd.DataFrame(
+        {
+            "source": "x",
+            "run": 0,
+            "start": [t0, t0 + pd.Timedelta("200ms"), t0 + pd.Timedelta("700ms"), t0 + pd.Timedelta("1100ms")],
+            "start_s": float("nan"),
+            "latency_s": [0.1, 0.2, 0.3, 0.4],
+        }
+    )
+    ts = explore.per_request_timeseries(req, freq="500ms")
+    assert ts["t_s"].tolist() == [0.0, 0.5, 1.0]
+    assert ts["requests_per_s"].tolist() == [4.0, 2.0, 2.0]
+    assert ts["latency_max_s"].tolist() == [0.2, 0.3, 0.4]
+
+
+def test_timeseries_section(tmp_path):
+    ds = explore.load(AB / "ab_gnuplot.tsv")
+    s = explore.timeseries_section(ds, output_dir=tmp_path)
+    assert s.tables[0].loc[0, "requests"] == 1000
+    assert (tmp_path / "timeseries.png").exists()
+
+
+def test_knee_section_per_group():
+    ds = explore.load(WORDPRESS)
+    s = explore.knee_section(ds.runs, "concurrency", "target")
+    table = s.tables[0]
+    assert table.index.tolist() == ["apache", "haproxy"]
+    assert table.loc["apache", "knee concurrency"] in (10, 20, 30, 150)
+    assert any(t.startswith("haproxy: ") for t in s.text)  # 2 loads: says why there is no knee
+
+
+def test_network_section_with_a_given_capacity(tmp_path):
+    ds = explore.load([AB / "ab_c1.txt", AB / "ab_c10.txt", AB / "ab_c50.txt", AB / "ab_10k_body.txt"])
+    s = explore.network_section(ds, "100 Mbit/s", threshold=0.8, output_dir=tmp_path)
+    assert s.text[0].startswith("Link capacity 100 Mbit/s (given: 100 Mbit/s)")
+    table = s.tables[0]
+    assert len(table) == 4
+    assert table["utilisation"].tolist() == pytest.approx((table["wire Mbit/s"] / 100).tolist())
+    # ab counts every byte received: the wire carries at least that much
+    assert (table["wire Mbit/s"] >= ds.runs["bytes_per_s"] * 8 / 1e6).all()
+    assert table["network_bound"].tolist() == (table["utilisation"] >= 0.8).tolist()
+    assert table.loc[table["source"] == "ab_10k_body.txt", "network_bound"].item()  # 100 MB/s of 10 kB pages
+    assert (tmp_path / "utilisation.png").exists()
+
+
+def test_network_section_capacity_from_iperf_folder(tmp_path):
+    iperf = tmp_path / "iperf"
+    iperf.mkdir()
+    src = corpus("public", "iperf3", "Mejtus1__Iperf__iperf.txt")
+    shutil.copy(src, iperf)
+    measured = lbanalysis.read(iperf)
+    s = explore.network_section(explore.load(WORDPRESS), iperf=iperf)
+    assert f"measured by {len(measured)} iperf run(s)" in s.text[0]
+    cap = s.tables[0]["utilisation"] * 0  # a table was made against the measured capacity
+    assert len(cap) == 8
+
+
+def test_compare_section():
+    ds = explore.load(WORDPRESS)
+    s = explore.compare_section(ds.runs, "target", "concurrency")
+    table = s.tables[0]
+    assert set(table["a"]) == {"apache"} and set(table["b"]) == {"haproxy"}
+    overall = table[table["at"] == "overall"].iloc[0]
+    runs = ds.runs
+    means = runs.groupby("target")["requests_per_s"].mean()
+    assert overall["ratio"] == pytest.approx(means["haproxy"] / means["apache"])
+    assert len(s.figures) == 1
+
+
+def test_section_renders_html():
+    s = explore.Section("T").add("a `col` <b>").add(pd.DataFrame({"x": [1.5]}))
+    fig, (ax,) = explore._figure()
+    ax.plot([0, 1], [0, 1])
+    out = s.add(fig)._repr_html_()
+    assert "<code>col</code> &lt;b&gt;" in out
+    assert "<table" in out
+    assert '<img src="data:image/png;base64,' in out
+
+
+# ------------------------------------------------ executed notebooks ---
+def _copy(src: Path, dest: Path) -> None:
+    dest.mkdir(parents=True, exist_ok=True)
+    shutil.copy(src, dest / src.name)
+
+
+def _first(fixture_dir: Path, pattern: str, *corpus_parts: str) -> list[Path]:
+    """Fixture files matching ``pattern``, else the corpus files (skips when neither exists)."""
+    found = sorted(fixture_dir.glob(pattern)) if fixture_dir.is_dir() else []
+    if found:
+        return found[:2]
+    folder = corpus(*corpus_parts)
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix != ".md")[:2]
+
+
+@pytest.fixture
+def mixed_folder(tmp_path: Path) -> Path:
+    """ab (two setups, per-request log, percentiles), siege, gobench and iperf outputs, and a junk file."""
+    root = tmp_path / "mixed"
+    for name in ("ab_c1.txt", "ab_c10.txt", "ab_c50.txt", "ab_gnuplot.tsv"):
+        _copy(AB / name, root / "setup-a")
+    for name in ("ab_transcript_keepalive.txt", "ab_keepalive.txt"):
+        _copy(AB / name, root / "setup-b")
+    for name in ("siege_plain_nginx_fast.txt", "siege_benchmark.txt"):
+        _copy(SIEGE / name, root / "siege")
+    for p in _first(FIXTURES / "gobench", "gobench_*.txt", "lab", "gobench"):
+        _copy(p, root / "gobench")
+    _copy(corpus("public", "iperf3", "Mejtus1__Iperf__iperf.txt"), root / "iperf")
+    (root / "notes.dat").write_text("not the output of a tool\n")
+    return root
+
+
+@pytest.mark.slow
+def test_explore_notebook_on_a_mixed_folder(mixed_folder, tmp_path):
+    out = tmp_path / "report"
+    params = {"logs": str(mixed_folder), "pattern": "{setup}/*", "group": "setup", "threshold": 0.9}
+    page = report.run_notebook(NOTEBOOK, params, out, name="explore")
+    text = html_text(page)
+    for title in SECTIONS:
+        assert title in text
+    assert "Traceback" not in text
+    assert "notes.dat line 1: no known format recognised" in text
+    assert re.search(r"Link capacity [\d.]+ Mbit/s \(measured by the \d+ iperf run\(s\) among these files\)", text)
+    assert "setup-b vs setup-a" in text or "setup-b is" in text
+    for absent in ("requests", "percentiles", "capacity", "group"):
+        assert plain(explore.ABSENT[absent]) not in text
+    runs = pd.read_csv(out / "runs.csv")
+    assert {"ab", "siege", "gobench", "iperf3"} <= set(runs["tool"])
+    assert set(runs["setup"]) == {"setup-a", "setup-b", "siege", "gobench", "iperf"}
+    for png in ("throughput-latency", "percentiles", "timeseries", "utilisation", "comparison"):
+        assert (out / f"{png}.png").exists(), png
+    executed = nbformat.read(out / "explore.ipynb", as_version=4)
+    assert executed.metadata["papermill"]["parameters"]["group"] == "setup"
+
+
+@pytest.mark.slow
+def test_explore_command_on_one_tool(tmp_path, capsys):
+    out = tmp_path / "wordpress"
+    status = cli.main(["explore", str(WORDPRESS), "-o", str(out), "--no-input"])
+    err = capsys.readouterr().err
+    assert status == 0, err
+    assert sorted(p.name for p in out.iterdir() if p.suffix != ".png") == ["explore.html", "explore.ipynb", "runs.csv"]
+    text = html_text(out / "explore.html")
+    for title in SECTIONS:
+        assert title in text
+    for absent in ("requests", "percentiles", "capacity", "group"):
+        assert plain(explore.ABSENT[absent]) in text, absent
+    assert "8 files read, 8 runs: ab 8." in text
+    assert "ex.read_summary" not in text and "read_summary" not in text  # --no-input
+    executed = nbformat.read(out / "explore.ipynb", as_version=4)
+    assert executed.metadata["papermill"]["parameters"]["logs"] == str(WORDPRESS.resolve())
+    assert len(pd.read_csv(out / "runs.csv")) == 8
