@@ -448,3 +448,64 @@ def test_json_unit_parse_matches_text_parse():
     for k in ("role", "direction", "bits_per_s", "sender_bits_per_s", "retransmits", "duration_s", "sender_duration_s"):
         assert t[k] == j[k], k
     assert t["bytes_total"] == pytest.approx(j["bytes_total"])
+
+
+# ------------------------------------------------- extra captures (3.12) ---
+EXTRA = I3 / "extra"
+
+
+def test_json_stream_events_give_the_same_run_as_the_document():
+    doc = lbanalysis.read(EXTRA / "iperf3_json_two_objects.json", table="all")
+    tcp = lbanalysis.read(EXTRA / "iperf3_json_stream_tcp_P2.jsonl", table="all")
+    udp = lbanalysis.read(EXTRA / "iperf3_json_stream_udp.jsonl", table="all")
+    cols = ["format", "role", "direction", "protocol", "streams", "bits_per_s", "bytes_total", "duration_s"]
+    cols += ["sender_bits_per_s", "retransmits", "jitter_s", "lost_packets", "total_packets", "out_of_order"]
+    both = pd.concat([tcp.runs[cols], udp.runs[cols]], ignore_index=True)
+    assert_frame_equal(both, doc.runs[cols])
+    expect(
+        tcp.runs,
+        [
+            {
+                "streams": 2,
+                "bits_per_s": 9516048243.297415,
+                "sender_bits_per_s": 9544949934.74518,
+                "retransmits": 3,
+                "time_limit_s": 2.0,
+            }
+        ],
+    )
+    assert tcp.intervals.groupby("stream").size().to_dict() == {"5": 2, "7": 2, "SUM": 2}
+    expect(udp.runs, [{"protocol": "udp", "jitter_s": 5.25374797731638e-06, "lost_packets": 0, "total_packets": 8}])
+
+
+def test_json_stream_cut_after_its_first_interval():
+    ds = lbanalysis.read(EXTRA / "iperf3_json_stream_killed.jsonl", table="all")
+    expect(ds.runs, [{"role": "client", "streams": 2, "bits_per_s": None, "error": "no summary (run interrupted?)"}])
+    assert len(ds.intervals) == 3
+
+
+def test_json_array_of_documents():
+    runs = lbanalysis.read(EXTRA / "iperf3_json_array.json")
+    assert runs["protocol"].tolist() == ["tcp", "udp"] and runs["line"].tolist()[0] == 2
+    assert runs["bits_per_s"].tolist() == [9516048243.297415, 1048461.1934993118]
+
+
+def test_json_documents_after_shell_prompts():
+    ds = lbanalysis.read(EXTRA / "iperf3_json_transcript.txt", table="all")
+    expect(
+        ds.runs,
+        [
+            {"line": 1, "command": "iperf3 -c 127.0.0.1 -p 18998 -t 2 -J", "reverse": False, "direction": "receiver"},
+            {
+                "line": 151,
+                "command": "iperf3 -c 127.0.0.1 -p 18998 -t 2 -R -J",
+                "reverse": True,
+                "direction": "receiver",
+            },
+            {"line": 287, "command": "iperf3 -c 127.0.0.1 -p 18999 -t 2 -J", "reverse": None, "direction": None},
+        ],
+    )
+    assert ds.runs["error"].tolist()[2] == "unable to connect to server: Connection refused"
+    assert ds.runs["bits_per_s"].tolist()[:2] == [7595660747.500944, 4968249549.828842]
+    iv = ds.intervals
+    assert iv.groupby("run")["direction"].unique().map(list).to_dict() == {0: ["sender"], 1: ["receiver"]}

@@ -352,13 +352,20 @@ def _flows(doc: dict, role: str | None) -> dict[bool, Flow]:
             if old is not None:
                 old.mixed = True
                 flows[k].sender = old
-    # end.streams: stream ids when there were no intervals
+    # end.streams: stream ids when there were no intervals; UDP out-of-order counts
+    ooo: list[int] = []
     for st in end.get("streams") or []:
         if not isinstance(st, dict):
             continue
         for part in st.values():
             if isinstance(part, dict) and "socket" in part and not bidir:
                 flows[keys[0]].streams.add(str(part["socket"]))
+        udp = st.get("udp")
+        if isinstance(udp, dict) and _int(udp, "out_of_order") is not None:
+            ooo.append(_int(udp, "out_of_order"))  # type: ignore[arg-type]
+    f0 = flows[keys[0]]
+    if ooo and not bidir and f0.receiver is not None and f0.receiver.out_of_order is None:
+        f0.receiver.out_of_order = sum(ooo)
     return flows
 
 
