@@ -639,6 +639,8 @@ def _finish(runs: list[_Run], cmd: dict, seg: Segment, reqs: list[dict]) -> Pars
         for k, v in cmd.items():
             if not k.startswith("_"):
                 d.setdefault(k, v)
+        if cmd.get("label"):
+            d["label"] = cmd["label"]  # -m/--mark names the run
         if d.get("repetitions") is not None and d.get("concurrency") is not None:
             d["requests_planned"] = d["repetitions"] * d["concurrency"]
         d["format"] = "siege-json" if r.from_json and not r.keys else "siege"
