@@ -369,6 +369,15 @@ def test_verbose_colour_pty_requests_before_summary():
     )
 
 
+def test_coloured_verbose_redirected_to_a_file():
+    """ANSI colours in a file (colour on, 2>&1 > file): removed before reading, statuses by colour kept."""
+    ds = lbanalysis.read(SIEGE / "siege_color_redirect.txt", table="all")
+    expect(ds.runs, [summary(14, 93.33, 0.02, 0.02, 0.00, 700.00, 0.77, 1.00, 13, 1, 0.02, 0.00)])
+    assert ds.requests["status"].tolist() == [200, 404, 200, 200, 200, 200, 200, 500, 200, 200, 200, 200, 200, 200, 200]
+    assert ds.requests["bytes"].tolist()[:5] == [10240.0, 14.0, 177.0, 177.0, 440.0]
+    assert not ds.requests["url"].str.contains("\x1b").any()
+
+
 def test_flaky_verbose_500s_are_failed_transactions():
     ds = lbanalysis.read(SIEGE / "siege_flaky_verbose.txt", table="all")
     expect(ds.runs, [summary(10, 66.67, 0.01, 0.00, 0.00, 1000.00, 0.18, 0.00, 10, 5, 0.00, 0.00)])
