@@ -296,7 +296,7 @@ def conform(rows: Iterable[Mapping] | pd.DataFrame, table: str | Mapping[str, Co
 
     >>> conform([{"percentile": 50, "latency_s": 0.1, "source": "x", "run": 0}],
     ...         "percentiles").dtypes.astype(str).tolist()
-    ['string', 'Int64', 'float64', 'float64']
+    ['category', 'Int64', 'float64', 'float64']
     """
     cols = _table(table)
     df = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
