@@ -12,7 +12,7 @@ ab.txt:12: expected a number
 
 from __future__ import annotations
 
-__all__ = ["LBAnalysisError", "ParseError", "UnknownFormatError", "SkippedFileWarning", "FitError"]
+__all__ = ["FitError", "LBAnalysisError", "ParseError", "SkippedFileWarning", "UnknownFormatError"]
 
 
 class LBAnalysisError(ValueError):

@@ -31,7 +31,7 @@ import pandas as pd
 
 from .errors import LBAnalysisError
 
-__all__ = ["match_pattern", "read_manifest", "apply_manifest", "coerce_numeric"]
+__all__ = ["apply_manifest", "coerce_numeric", "match_pattern", "read_manifest"]
 
 _FIELD_RE = re.compile(r"\{(\w+)\}|\*\*|\*|[^{*]+")
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["parse_bytes", "parse_bits_per_s", "parse_capacity", "parse_duration", "BINARY", "DECIMAL"]
+__all__ = ["BINARY", "DECIMAL", "parse_bits_per_s", "parse_bytes", "parse_capacity", "parse_duration"]
 
 BINARY = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
 DECIMAL = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}

@@ -22,7 +22,7 @@ from ..errors import ParseError, UnknownFormatError
 from ..text import Segment, normalize, split_transcript
 from .base import Format, Parsed
 
-__all__ = ["FORMATS", "TOOLS", "Format", "Parsed", "detect", "formats", "parse_text", "get_format"]
+__all__ = ["FORMATS", "TOOLS", "Format", "Parsed", "detect", "formats", "get_format", "parse_text"]
 
 # Reader modules, in detection order: specific structured formats first.
 _MODULES = (
