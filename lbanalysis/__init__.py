@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 # Heavy submodules and their public names, imported on first use.
-_LAZY_MODULES = {"analysis", "plots", "capacity", "report", "cli"}
+_LAZY_MODULES = {"analysis", "plots", "capacity", "report", "cli", "explore", "paths"}
 
 
 def __getattr__(name: str) -> Any:

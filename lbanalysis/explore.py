@@ -52,6 +52,7 @@ from .errors import LBAnalysisError
 __all__ = [
     "ABSENT",
     "Section",
+    "check_parameters",
     "compare_section",
     "headline",
     "http_runs",
@@ -257,6 +258,27 @@ def load(
         table="all",
         progress=False,
     )
+
+
+def check_parameters(
+    ds: Any, load: str = "concurrency", group: str | None = None, fit_model: str = "usl", threshold: float = 0.8
+) -> None:
+    """Fail early, with a clear message, on a parameter that cannot work with what was read.
+
+    >>> import io
+    >>> ds = load(io.StringIO("Requests per second: 5 [#/sec] (mean)\\n"))
+    >>> check_parameters(ds, group="setup")
+    Traceback (most recent call last):
+    ...
+    lbanalysis.errors.LBAnalysisError: group column 'setup' is not in the runs table
+    """
+    if len(ds.runs):
+        _check_column(ds.runs, load, "load")
+        _check_column(ds.runs, group, "group")
+    if fit_model not in ("usl", "amdahl", "linear"):
+        raise LBAnalysisError(f"fit_model must be 'usl', 'amdahl' or 'linear', not {fit_model!r}")
+    if not 0 < float(threshold) <= 1:
+        raise LBAnalysisError(f"threshold is a share of the link capacity, between 0 and 1; got {threshold!r}")
 
 
 def _short_sources(sources: Sequence[str]) -> list[str]:

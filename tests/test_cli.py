@@ -386,3 +386,13 @@ def test_explore_parameters():
         "threshold": 0.9,
         "fit_model": "amdahl",
     }
+
+
+def test_importing_the_command_line_stays_light():
+    code = (
+        "import sys, lbanalysis, lbanalysis.cli, lbanalysis.report, lbanalysis.explore, lbanalysis.paths\n"
+        "print(sorted(m for m in ('matplotlib', 'scipy', 'seaborn', 'papermill', 'nbconvert') if m in sys.modules))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "[]", proc.stderr
+    assert lbanalysis.paths.ROOT == ROOT  # lazy attribute

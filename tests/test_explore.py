@@ -336,3 +336,14 @@ def test_explore_command_on_one_tool(tmp_path, capsys):
     executed = nbformat.read(out / "explore.ipynb", as_version=4)
     assert executed.metadata["papermill"]["parameters"]["logs"] == str(WORDPRESS.resolve())
     assert len(pd.read_csv(out / "runs.csv")) == 8
+
+
+def test_check_parameters_fails_early():
+    ds = explore.load(WORDPRESS)
+    explore.check_parameters(ds, load="concurrency", group="target")
+    with pytest.raises(LBAnalysisError, match="load column 'clients'"):
+        explore.check_parameters(ds, load="clients")
+    with pytest.raises(LBAnalysisError, match="fit_model must be"):
+        explore.check_parameters(ds, fit_model="cubic")
+    with pytest.raises(LBAnalysisError, match="between 0 and 1"):
+        explore.check_parameters(ds, threshold=80)
