@@ -755,28 +755,25 @@ def knee_section(runs: pd.DataFrame, load: str = "concurrency", group: str | Non
 
 
 # ------------------------------------------------------------------ network ---
-def _iperf_capacity(iperf: pd.DataFrame) -> float | None:
-    """Link capacity (bit/s) measured by iperf runs: the median receiver-side rate."""
+def _iperf_capacity(iperf: pd.DataFrame) -> tuple[float | None, pd.DataFrame | None]:
+    """Link capacity (bit/s) measured by iperf runs, and the per-path table behind it.
+
+    Per path (sender and receiver host) the median of the runs
+    (:func:`lbanalysis.capacity.link_capacity`); with several paths, their median.
+    """
+    from .capacity import link_capacity
+
     try:
-        from .capacity import link_capacity
-    except ImportError:
-        link_capacity = None
-    if link_capacity is not None:
-        try:
-            cap = link_capacity(iperf)
-        except (LBAnalysisError, ValueError, KeyError):
-            cap = None
-        if isinstance(cap, pd.DataFrame) and "capacity_bits_per_s" in cap and len(cap):
-            return float(cap["capacity_bits_per_s"].median())
-        if isinstance(cap, pd.Series) and len(cap):
-            return float(cap.median())
-        if isinstance(cap, (int, float)) and cap > 0:
-            return float(cap)
+        paths = link_capacity(iperf)
+    except (LBAnalysisError, ValueError, KeyError):
+        paths = None
+    if paths is not None and len(paths):
+        return float(paths["capacity_bits_per_s"].median()), paths
     rows = iperf
     if "direction" in iperf and (iperf["direction"] == "receiver").any():
         rows = iperf[iperf["direction"] == "receiver"]
     bits = pd.to_numeric(rows["bits_per_s"], errors="coerce").dropna()
-    return float(bits.median()) if len(bits) else None
+    return (float(bits.median()) if len(bits) else None), None
 
 
 def network_section(
@@ -801,16 +798,17 @@ def network_section(
     http = http_runs(ds.runs)
     measured = iperf_runs(ds.runs)
     source = ""
+    paths = None
     capacity: Any = link_capacity
     if capacity is not None:
         source = f"given: {capacity}"
     elif iperf is not None:
         measured = iperf_runs(load_iperf(iperf))
-        cap = _iperf_capacity(measured) if len(measured) else None
+        cap, paths = _iperf_capacity(measured) if len(measured) else (None, None)
         if cap is not None:
             capacity, source = cap, f"measured by {len(measured)} iperf run(s) in `{iperf}`"
     elif len(measured):
-        cap = _iperf_capacity(measured)
+        cap, paths = _iperf_capacity(measured)
         if cap is not None:
             capacity, source = cap, f"measured by the {len(measured)} iperf run(s) among these files"
     if capacity is None:
@@ -824,6 +822,9 @@ def network_section(
     s = Section(title)
     cap_text = format_bits_per_s(float(cap_bits.iloc[0])) if len(cap_bits) else str(capacity)
     s.add(f"Link capacity {cap_text} ({source}); a run is network-bound at {threshold:.0%} of it or more.")
+    if paths is not None and len(paths) > 1:
+        s.add(f"iperf measured {len(paths)} paths; their median is used (set `link_capacity` to choose one):")
+        s.add(paths)
     bound = util["network_bound"].astype("boolean").fillna(False)
     s.add(
         f"{int(bound.sum())} of {len(util)} run(s) network-bound."
