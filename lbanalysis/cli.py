@@ -151,12 +151,16 @@ def _check_paths(paths: Sequence[str]) -> list[str]:
     return missing
 
 
-def _read(args: argparse.Namespace):
-    """Call :func:`lbanalysis.read` with the command line's options; returns a Dataset."""
+def _read(args: argparse.Namespace, strict_paths: bool = False):
+    """Call :func:`lbanalysis.read` with the command line's options; returns a Dataset.
+
+    A path that matches nothing is a usage error with ``--errors raise`` or
+    ``strict_paths``; otherwise it is listed with the skipped files.
+    """
     from .reader import read
 
     missing = _check_paths(args.paths)
-    if missing and args.errors == "raise":
+    if missing and (args.errors == "raise" or strict_paths):
         raise CLIError(f"{missing[0]}: no such file, folder or glob match", 2)
     progress = None if _isatty(sys.stderr) else False
     manifest: Any = args.manifest if args.manifest else True
@@ -360,7 +364,7 @@ def _footer(ds) -> str:
 
 
 def cmd_summary(args: argparse.Namespace) -> int:
-    ds = _read(args)
+    ds = _read(args, strict_paths=True)
     if args.errors == "warn":
         _report_skipped(ds, "warn")
     width = max(20, min(60, shutil.get_terminal_size((120, 24)).columns - 80))

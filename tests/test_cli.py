@@ -396,3 +396,10 @@ def test_importing_the_command_line_stays_light():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "[]", proc.stderr
     assert lbanalysis.paths.ROOT == ROOT  # lazy attribute
+
+
+def test_summary_bad_path(tmp_path, capsys):
+    status, out, err = run(["summary", AB / "ab_c10.txt", tmp_path / "typo"], capsys)
+    assert status == 2
+    assert out == ""
+    assert err == f"lbanalysis: error: {tmp_path / 'typo'}: no such file, folder or glob match\n"
