@@ -94,7 +94,6 @@ ColumnTarget = str | tuple[str, str]
 
 # unit as printed (brackets and surrounding spaces removed) -> (SI unit, factor)
 UNITS: dict[str, tuple[str, float]] = {
-    "": ("", 1.0),
     "nombre": ("", 1.0),  # French "number": a count
     "count": ("", 1.0),
     "clients": ("", 1.0),
