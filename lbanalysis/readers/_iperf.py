@@ -23,10 +23,13 @@ An iperf test can print a summary for each side of its flow: iperf3's
   stream plus ``SUM``; each carries ``direction``, the side that measured
   it (a client's ``--get-server-output`` block adds the server's own).
 
-A summary side whose TCP total reads ``0.00 Bytes`` while the other side's
-does not is not a measurement (iperf3 did not get the peer's figures: an
-interrupted client, old 3.0/3.1 servers, server-side ``-J``): it is left
-empty, and a note goes to ``warnings`` when it was the receiver's.
+A summary side that reads 0 bytes while the other side's does not is not a
+measurement when it cannot be one: a sender total of 0 under a receiver
+total above 0 (server-side ``-J`` documents), or, for TCP, a receiver total
+of 0 under a sender total above 0 (an interrupted client, old 3.0/3.1
+servers: the peer's figures were never exchanged). It is left empty, and a
+note goes to ``warnings`` when it was the receiver's. A UDP receiver total of
+0 is kept: every datagram can be lost.
 
 Units: ``bits/sec`` prefixes are decimal (1 Mbit = 10^6 bit); ``Bytes``
 prefixes are binary as iperf computes them (1 MByte = 2^20 B); rates printed
@@ -65,6 +68,18 @@ def number(text: str) -> float:
         if "nan" in text.lower():
             return float("nan")
         raise
+
+
+def ms(value: str) -> float:
+    """Seconds from milliseconds as printed, without binary rounding noise.
+
+    >>> ms("0.018"), 0.018 / 1000
+    (1.8e-05, 1.7999999999999997e-05)
+    """
+    try:
+        return float(value + "e-3")
+    except ValueError:
+        return number(value) / 1000.0
 
 
 def amount(value: str, prefix: str, kind: str) -> float:

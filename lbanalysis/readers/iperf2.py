@@ -94,6 +94,7 @@ from ._iperf import (
     bare_host,
     command_fields,
     flow_fields,
+    ms,
     number,
     parse_command,
     rate_m,
@@ -103,7 +104,7 @@ from .base import Format, Parsed
 
 _ID = r"\[\s*(?P<star>\*?)\s*(?P<id>\d+|SUM(?:-\d+)?)\]"
 _DATA_RE = re.compile(rf"{_ID}\s+(?P<start>{NUM})\s*-\s*(?P<end>{NUM})\s+sec\s+{AMOUNT}\s+{RATE}(?P<rest>.*)$")
-_UDP_RE = re.compile(rf"(?P<jit>{NUM})\s+ms\s+(?P<lost>-?\d+)\s*/\s*(?P<tot>-?\d+)\s+\((?P<pct>[^)%]*)%\)")
+_UDP_RE = re.compile(rf"(?:(?P<jit>{NUM})\s+ms\s+)?(?P<lost>-?\d+)\s*/\s*(?P<tot>-?\d+)\s+\((?P<pct>[^)%]*)%\)")
 _ENH_RE = re.compile(r"^\s+(?P<writes>\d+)/(?P<errs>\d+)\s+(?P<retr>\d+)(?!\s*pps)(?:\s+(?P<cwnd>-?\d+)K/)?")
 _CLIENT_RE = re.compile(r"Client connecting to (?P<host>\S+?), (?P<proto>TCP|UDP|SCTP) port (?P<port>\d+)")
 _SERVER_RE = re.compile(r"Server listening on (?P<proto>TCP|UDP|SCTP) port (?P<port>\d+)")
@@ -121,10 +122,11 @@ _FAIL_RE = re.compile(
     r"^WARNING: did not receive ack of last datagram.*|^error: .*|^.*: Name or service not known.*|"
     r"^(?:tcp |udp )?connect(?:ion)? timed out.*"
 )
+_MSG_RE = re.compile(r"^iperf: (.*)$")
 _WARN_RE = re.compile(r"^(?:TCP window size: .*\(WARNING: .*\)|WARN(?:ING)?: .*)$")
 
 _MARK_RE = re.compile(
-    r"Client connecting to \S+, (?:TCP|UDP|SCTP) port|Server listening on (?:TCP|UDP|SCTP) port|"
+    r"^iperf: |^(?:tcp |udp )?connect failed: |Client connecting to \S+, (?:TCP|UDP|SCTP) port|Server listening on (?:TCP|UDP|SCTP) port|"
     r"local \S+ port \d+ connected with \S+ port \d+|"
     rf"^\s*\[\s*\*?\s*(?:\d+|SUM)\]\s+\d+\.\d(?:\d{{3}})?\s*-\s*\d+\.\d(?:\d{{3}})?\s+sec\s+{AMOUNT}\s+{RATE}",
     re.MULTILINE,
@@ -190,9 +192,10 @@ def _entry(m: re.Match, protocol: str | None) -> _Entry:
     s = Side(start=number(m.group("start")), end=number(m.group("end")), bytes=amount_m(m), bits_per_s=rate_m(m))
     rest = m.group("rest")
     extra: dict = {}
-    u = _UDP_RE.search(rest) if " ms" in rest else None
+    u = _UDP_RE.search(rest) if "%)" in rest else None
     if u:
-        s.jitter_s = number(u.group("jit")) / 1000.0
+        if u.group("jit") is not None:
+            s.jitter_s = ms(u.group("jit"))
         s.lost_packets = int(u.group("lost"))
         s.total_packets = int(u.group("tot"))
         try:
@@ -245,6 +248,11 @@ def _interval_row(sid: str, e: _Entry) -> dict:
     return row
 
 
+def _join(msgs: list[str]) -> str:
+    """Messages joined once each (a UDP client may print the same failure ten times)."""
+    return "; ".join(dict.fromkeys(msgs))
+
+
 def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
     role = t.role or cmd.get("role")
     protocol = t.protocol or cmd.get("protocol")
@@ -269,9 +277,9 @@ def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
         row = dict(base)
         if cmd.get("reverse") is not None:
             row["reverse"] = cmd["reverse"]
-        row["error"] = "; ".join(t.errors) or "no data"
+        row["error"] = _join(t.errors) or "no data"
         if t.warnings:
-            row["warnings"] = "; ".join(t.warnings)
+            row["warnings"] = _join(t.warnings)
         return [(row, [])]
     cmd_rev = bool(cmd.get("reverse"))
     explicit = bool(t.reverse_ids) or any(k.startswith("*") for k in t.order)
@@ -359,12 +367,12 @@ def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
         row.update(figures)
         notes = t.warnings + notes + more
         if not figures:
-            msg = "; ".join(t.errors)
+            msg = _join(t.errors)
             row["error"] = f"{msg} (no summary line)" if msg else "no summary line (run interrupted?)"
         elif t.errors:
             notes = t.errors + notes
         if notes:
-            row["warnings"] = "; ".join(notes)
+            row["warnings"] = _join(notes)
         out.append((row, flow.intervals))
     return out
 
@@ -376,6 +384,7 @@ def parse(seg: Segment) -> Parsed:
     cur: _Test2 | None = None
     version: str | None = None
     listen_port: int | None = None  # a client's own listener (-d, -r)
+    pending: list[str] = []
 
     def new(n: int, **kw) -> _Test2:
         nonlocal cur
@@ -443,8 +452,9 @@ def parse(seg: Segment) -> Parsed:
         if m:
             if cur is not None and cur.role == "server" and cur.conns and not cur.has_data():
                 continue  # a server of a dual test connecting back to the client
-            if cur is None or cur.has_content():
-                new(n)
+            stray = cur is not None and cur.role is None and cur.conns and not cur.has_data() and not cur.errors
+            if cur is None or (cur.has_content() and not stray):
+                new(n)  # (connect lines printed before the banner by another thread belong to this test)
             assert cur is not None
             cur.role, cur.host, cur.port = "client", m.group("host"), int(m.group("port"))
             cur.protocol = m.group("proto").lower()
@@ -480,6 +490,12 @@ def parse(seg: Segment) -> Parsed:
             if cur is not None:
                 cur.version = version
             continue
+        if _MSG_RE.match(line):
+            if cur is not None and cur.has_content():
+                cur.errors.append(line)
+            else:
+                pending.append(line)  # iperf goes on after e.g. an unknown option
+            continue
         if _FAIL_RE.match(line):
             if cur is None:
                 new(n)
@@ -492,6 +508,11 @@ def parse(seg: Segment) -> Parsed:
             assert cur is not None
             cur.warnings.append(line)
             continue
+    if pending:
+        if tests:
+            tests[0].warnings[:0] = pending
+        else:
+            tests.append(_Test2(line=1, version=version, errors=pending))
     if not tests and seg.command:
         msg = "no test in the output (version or usage text)" if seg.text.strip() else "no output after the command"
         tests.append(_Test2(line=1, version=version, errors=[msg]))

@@ -25,17 +25,27 @@ Format (iperf 2.1.8; TCP has 9 fields, UDP 14)::
 
 The last line of a stream whose interval starts at 0 is its total; the
 others are intervals. Rows are one run per flow as in the text reader
-(:mod:`lbanalysis.readers._iperf`); tests follow each other when a new
-connection appears after the previous one's total. The CSV does not say
-which side wrote it: the role comes from the command line when the file is
-a transcript (``iperf -c ... -y C``), else it stays empty; a UDP line with a
-jitter or a datagram count is the receiver's (a 2.0.x client appends the
-server's report as a second total line), a TCP total of unknown role has
+(:mod:`lbanalysis.readers._iperf`). Streams are connections (id and
+addresses); a new stream joins the current test while some stream of it has
+not printed its total yet (tests with intervals), or, when every stream so
+far printed a single line, if it reports the same interval within a second
+(``-P`` totals); otherwise a new test starts.
+
+The CSV does not say which side wrote it: the role comes from the command
+line when the file is a transcript (``iperf -c ... -y C``), else it stays
+empty. A UDP file whose total counts ``-1`` datagrams is a client's (the
+sender; its jitter and loss columns are placeholders and are dropped);
+otherwise UDP lines are the receiver's (a 2.0.x client appends the server's
+report as a second total line). A TCP total of unknown role has
 ``direction`` empty.
 
-Known defects: 2.1.8 prints no ``[SUM]`` line with ``-P``: the per-stream
+Known defects: 2.1.8 prints no ``SUM`` line with ``-P``: the per-stream
 totals are added up (``warnings`` says so); a 2.1.8 UDP client's total
-line has ``-1`` datagrams and no server report.
+line has ``-1`` datagrams and no server report; 2.1.8 servers write
+``19700101000000`` timestamps (read as empty). Limitation: in a server's log
+without intervals, back-to-back tests that report the same rounded interval
+(``0.0-3.0``) cannot be told from the streams of one ``-P`` test (no SUM
+line, no clock): they are added up as one test, with the warning.
 
 Versions checked: 2.1.8 (captured TCP, UDP, -P, client and server), the
 2.0.5 layout (9/14 fields, SUM lines with id -1).
@@ -84,10 +94,12 @@ def detect(text: str) -> bool:
 
 
 def _when(ts: str) -> datetime | None:
+    """Local time of a record; 2.1.8 servers write 19700101000000 (no clock): None."""
     try:
-        return datetime.strptime(ts[:14], "%Y%m%d%H%M%S")
+        when = datetime.strptime(ts[:14], "%Y%m%d%H%M%S")
     except ValueError:
         return None
+    return None if when.year <= 1970 else when
 
 
 class _Test:
@@ -99,9 +111,23 @@ class _Test:
         self.timestamp: datetime | None = None
         self.udp = False
 
-    def ended(self, key: str) -> bool:
-        rows = self.streams.get(key)
-        return bool(rows) and len(rows) >= 2 and rows[-1][0].start == 0
+        self.last: tuple[float, float, datetime | None] | None = None  # (start, end, time) of the last line
+
+    def takes(self, key: str, conn: tuple, start: float, end: float, when: datetime | None) -> bool:
+        """Whether a line of stream ``key`` belongs to this test (see the module docstring)."""
+        if key == "SUM" or not self.order:
+            return True
+        if key in self.conn:
+            return self.conn[key] == conn
+        if any(len(r) >= 2 for r in self.streams.values()):
+            # a test with intervals: a new stream joins until every stream printed its total
+            return not all(r[-1][0].start == 0 for k, r in self.streams.items() if k != "SUM")
+        # only single lines so far: -P streams report the same interval at the same time
+        assert self.last is not None
+        s0, e0, t0 = self.last
+        if (start, end) != (s0, e0):
+            return False
+        return t0 is None or when is None or abs((when - t0).total_seconds()) <= 1
 
 
 def _finish(t: _Test, cmd: dict) -> tuple[dict, list[dict]]:
@@ -117,6 +143,12 @@ def _finish(t: _Test, cmd: dict) -> tuple[dict, list[dict]]:
         row["timestamp"] = t.timestamp
     reverse = bool(cmd.get("reverse"))
     own = None if role is None else ("sender" if (role == "client") != reverse else "receiver")
+    if protocol == "udp" and own is None:
+        # a UDP client's own total counts no datagrams (-1); every line of a server has them
+        # (2.0.x: its lines without the five UDP fields)
+        sides = [side for rows in t.streams.values() for side, _ in rows]
+        client = any(x.total_packets is None or x.total_packets < 0 for x in sides)
+        own = "sender" if client else "receiver"
     flow = Flow(reverse=reverse)
     ids = [k for k in t.order if k != "SUM"]
     flow.streams.update(ids)
@@ -138,10 +170,11 @@ def _finish(t: _Test, cmd: dict) -> tuple[dict, list[dict]]:
                 "bits_per_s": side.bits_per_s,
                 **extra,
             }
+            if own == "sender":  # a sender's jitter and loss columns are placeholders
+                iv.pop("jitter_s", None)
+                iv.pop("lost_packets", None)
             if own:
                 iv["direction"] = own
-            elif extra.get("jitter_s") is not None:
-                iv["direction"] = "receiver"
             flow.intervals.append(iv)
     notes: list[str] = []
 
@@ -167,14 +200,11 @@ def _finish(t: _Test, cmd: dict) -> tuple[dict, list[dict]]:
     else:
         mine, report = None, None
     if mine is not None:
-        if protocol == "udp" and (mine.total_packets is None or mine.total_packets < 0):
-            mine.total_packets = None
+        side_of_mine = own
+        if protocol == "udp" and own == "sender":
+            if mine.total_packets is None or mine.total_packets < 0:
+                mine.total_packets = None
             mine.jitter_s = mine.lost_packets = mine.lost_percent = mine.out_of_order = None
-            side_of_mine = "sender"
-        elif protocol == "udp" and own is None:
-            side_of_mine = "receiver"
-        else:
-            side_of_mine = own
         if side_of_mine == "sender":
             flow.sender = mine
         else:
@@ -220,25 +250,19 @@ def parse(seg: Segment) -> Parsed:
         sid = m.group("id")
         key = "SUM" if sid.startswith("-") else sid
         conn = (strip_v4mapped(m.group("sh")), int(m.group("sp")), strip_v4mapped(m.group("dh")), int(m.group("dp")))
-        if (
-            cur is None
-            or (key != "SUM" and key in cur.conn and cur.conn[key] != conn and cur.ended(key))
-            or (
-                key != "SUM"
-                and key not in cur.conn
-                and cur.order
-                and all(cur.ended(k) for k in cur.order if k != "SUM")
-            )
-        ):
+        start, end = float(m.group("start")), float(m.group("end"))
+        when = _when(m.group("ts"))
+        if cur is None or not cur.takes(key, conn, start, end, when):
             cur = _Test(n)
             tests.append(cur)
+        cur.last = (start, end, when)
         if cur.timestamp is None:
-            cur.timestamp = _when(m.group("ts"))
+            cur.timestamp = when
         if key != "SUM":
             cur.conn.setdefault(key, conn)
         side = Side(
-            start=float(m.group("start")),
-            end=float(m.group("end")),
+            start=start,
+            end=end,
             bytes=float(m.group("bytes")),
             bits_per_s=float(m.group("bps")),
         )

@@ -95,6 +95,7 @@ from ._iperf import (
     command_fields,
     ctime_prefix,
     flow_fields,
+    ms,
     number,
     parse_command,
     rate_m,
@@ -206,7 +207,7 @@ def _side(m: re.Match, rest: str, header_cols: str) -> tuple[Side, dict]:
     extra: dict = {}
     u = _UDP_RE.search(rest) if " ms" in rest else None
     if u:
-        s.jitter_s = number(u.group("jit")) / 1000.0
+        s.jitter_s = ms(u.group("jit"))
         s.lost_packets = int(u.group("lost"))
         s.total_packets = int(u.group("tot"))
         pct = u.group("pct").strip()
@@ -552,6 +553,8 @@ def parse(seg: Segment) -> Parsed:
             msg = m.group("msg")
             if msg.startswith("error - "):
                 msg = msg[8:]
+            if "server has terminated" in msg and (cur is None or cur.summaries or not cur.intervals):
+                continue  # the server process stopped between tests: nothing to say about a test
             if cur is not None and (cur.intervals or cur.summaries) and not cur.done:
                 cur.messages.append(msg)
             else:

@@ -483,11 +483,19 @@ def _merge_server_output(doc: dict, flows: dict[bool, Flow], seg: Segment) -> No
                 )
 
 
+def _server_stop_stub(doc: dict) -> bool:
+    err = doc.get("error")
+    return isinstance(err, str) and "server has terminated" in err and not doc.get("intervals")
+
+
 def parse(seg: Segment) -> Parsed:
     """Read every iperf3 JSON document or event stream in a segment."""
     cmd = command_fields(parse_command(seg.command)) if seg.command else {}
     out = Parsed()
-    for doc, line in _documents(seg):
+    docs = _documents(seg)
+    if len(docs) > 1:  # a server -J log ends with the stub of its own SIGTERM: not a test
+        docs = [(d, n) for d, n in docs if not _server_stop_stub(d)] or docs[:1]
+    for doc, line in docs:
         for row, ivs in _doc_rows(doc, line, cmd, seg):
             i = len(out.runs)
             out.runs.append(row)
