@@ -259,3 +259,373 @@ def test_csv_garbage_line_names_file_and_line():
 def test_detect_names_iperf2_formats():
     assert detect("Server listening on TCP port 5001\n") == "iperf2"
     assert detect("20261122125358,127.0.0.1,54092,127.0.0.1,18991,1,0.0-1.0,2381971516,19055772128\n") == "iperf2-csv"
+
+
+# ------------------------------------------- iperf 2.1.8 captures (fixtures) ---
+def test_tcp_client_intervals_and_total():
+    ds = read_all(I2 / "iperf2_tcp_i1.txt")
+    expect(
+        ds.runs,
+        [
+            {
+                "tool": "iperf",
+                "format": "iperf2",
+                "line": 2,
+                "role": "client",
+                "direction": "sender",
+                "reverse": False,
+                "protocol": "tcp",
+                "streams": 1,
+                "host": "127.0.0.1",
+                "port": 18501,
+                "local_host": "127.0.0.1",
+                "local_port": 53754,
+                "remote_host": "127.0.0.1",
+                "remote_port": 18501,
+                "bits_per_s": 11.7e9,
+                "bytes_total": 4.10 * GB,
+                "duration_s": 3.0012,
+                "sender_bits_per_s": 11.7e9,
+                "sender_bytes_total": 4.10 * GB,
+                "retransmits": None,
+                "error": None,
+                "warnings": None,
+            }
+        ],
+    )
+    expect(
+        ds.intervals,
+        [
+            {
+                "run": 0,
+                "stream": "1",
+                "start_s": 0.0,
+                "end_s": 1.0,
+                "bytes": 286 * MB,
+                "bits_per_s": 2.40e9,
+                "direction": "sender",
+            },
+            {
+                "run": 0,
+                "stream": "1",
+                "start_s": 1.0,
+                "end_s": 2.0,
+                "bytes": 1.02 * GB,
+                "bits_per_s": 8.73e9,
+                "direction": "sender",
+            },
+            {
+                "run": 0,
+                "stream": "1",
+                "start_s": 2.0,
+                "end_s": 3.0,
+                "bytes": 2.80 * GB,
+                "bits_per_s": 24.1e9,
+                "direction": "sender",
+            },
+        ],
+        "intervals",
+    )
+
+
+def test_parallel_streams_out_of_order_with_sum():
+    ds = read_all(I2 / "iperf2_tcp_P3_i1.txt")
+    expect(
+        ds.runs,
+        [{"streams": 3, "bits_per_s": 7.51e9, "bytes_total": 2.62 * GB, "duration_s": 3.0012, "local_port": 59032}],
+    )
+    iv = ds.intervals
+    assert iv.groupby("stream").size().to_dict() == {"1": 3, "2": 3, "3": 3, "SUM": 3}
+    assert iv.loc[iv["stream"] == "SUM", "bits_per_s"].tolist() == [7.77e9, 7.57e9, 7.19e9]
+    assert iv.loc[iv["stream"] == "3", "bytes"].tolist() == [413 * MB, 464 * MB, 294 * MB]
+
+
+def test_sum_only_lines_give_the_stream_count():
+    ds = read_all(I2 / "iperf2_tcp_P3_sum_only.txt")
+    expect(ds.runs, [{"streams": 3, "bits_per_s": 6.51e9, "bytes_total": 2.28 * GB, "local_host": None}])
+    assert ds.intervals["stream"].tolist() == ["SUM"] * 3
+
+
+def test_reverse_star_ids_make_the_client_the_receiver():
+    ds = read_all(I2 / "iperf2_tcp_reverse_i1.txt")
+    expect(
+        ds.runs,
+        [{"role": "client", "reverse": True, "direction": "receiver", "bits_per_s": 14.9e9, "sender_bits_per_s": None}],
+    )
+    assert ds.intervals["stream"].tolist() == ["1"] * 3 and (ds.intervals["direction"] == "receiver").all()
+
+
+def test_enhanced_columns_retries_cwnd_and_connect_time():
+    ds = read_all(I2 / "iperf2_tcp_enhanced.txt")
+    expect(
+        ds.runs,
+        [
+            {
+                "timestamp": pd.Timestamp("2026-11-22 13:12:16"),
+                "local_host": "127.0.0.1",
+                "local_port": 48368,
+                "bits_per_s": 5.89e9,
+                "bytes_total": 2.07 * GB,
+                "retransmits": 12,
+            }
+        ],
+    )
+    assert ds.intervals["retransmits"].tolist() == [6, 4, 2]
+    assert ds.intervals["cwnd_bytes"].tolist() == [1023 * KB, 1151 * KB, 3836 * KB]
+
+
+def test_enhanced_parallel_connect_lines_before_the_banner():
+    runs = lbanalysis.read(I2 / "iperf2_tcp_enhanced_P2.txt")
+    expect(runs, [{"role": "client", "streams": 2, "bits_per_s": 7.79e9, "retransmits": 29, "error": None}])
+
+
+def test_format_options_bytes_and_kbits():
+    fm = read_all(I2 / "iperf2_tcp_fM_bytes.txt")
+    expect(fm.runs, [{"bits_per_s": 484 * MB * 8, "bytes_total": 1869 * MB, "duration_s": 3.8641}])
+    assert fm.intervals["bytes"].iloc[3] == 0.119 * MB and fm.intervals["bits_per_s"].iloc[3] == 0.138 * MB * 8
+    fk = lbanalysis.read(I2 / "iperf2_tcp_fk.txt")
+    assert (fk.loc[0, "bits_per_s"], fk.loc[0, "bytes_total"]) == (13976163e3, 5139200 * KB)
+
+
+def test_killed_runs_keep_intervals_without_inventing_a_total():
+    for name in ("iperf2_tcp_killed_int.txt", "iperf2_tcp_killed_kill.txt"):
+        ds = read_all(I2 / name)
+        expect(ds.runs, [{"role": "client", "bits_per_s": None, "error": "no summary line (run interrupted?)"}])
+        assert len(ds.intervals) == 2
+    # SIGINT without -i: iperf 2 still prints its total
+    runs = lbanalysis.read(I2 / "iperf2_tcp_killed_int_noi.txt")
+    expect(runs, [{"bits_per_s": 12.1e9, "duration_s": 2.5151, "error": None}])
+
+
+def test_full_duplex_gives_one_row_per_direction_and_ignores_the_mixed_sum():
+    client = lbanalysis.read(I2 / "iperf2_tcp_full_duplex.txt")
+    expect(
+        client,
+        [
+            {"reverse": False, "direction": "sender", "bits_per_s": 16.0e9, "bytes_total": 5.59 * GB},
+            {"reverse": True, "direction": "receiver", "bits_per_s": 9.95e9, "bytes_total": 3.48 * GB},
+        ],
+    )
+    server = lbanalysis.read(I2 / "iperf2_server_tcp_duplex.txt")
+    expect(
+        server,
+        [
+            {"line": 2, "reverse": False, "direction": "receiver", "bits_per_s": 16.0e9, "remote_port": 40784},
+            {"line": 2, "reverse": True, "direction": "sender", "bits_per_s": 9.95e9, "remote_port": 40784},
+            {"line": 10, "reverse": False, "direction": "receiver", "bits_per_s": 16.2e9, "remote_port": 44618},
+            # a dual test: the server's back-connection to the client's listener
+            {"line": 10, "reverse": True, "direction": "sender", "bits_per_s": 14.8e9, "remote_port": 18509},
+        ],
+    )
+
+
+def test_dualtest_back_connection_to_the_client_listener_is_reverse():
+    runs = lbanalysis.read(I2 / "iperf2_tcp_dualtest.txt")
+    expect(
+        runs,
+        [
+            {"role": "client", "reverse": True, "direction": "receiver", "bits_per_s": 14.9e9, "local_port": 18509},
+            {"role": "client", "reverse": False, "direction": "sender", "bits_per_s": 16.2e9, "local_port": 44618},
+        ],
+    )
+
+
+def test_server_log_one_test_per_connection_group():
+    runs = lbanalysis.read(I2 / "iperf2_server_tcp_multi.txt")
+    expect(
+        runs,
+        [
+            {"line": 2, "streams": 1, "reverse": False, "bits_per_s": 20.0e9, "remote_port": 53750, "warnings": None},
+            {"line": 8, "streams": 1, "reverse": False, "bits_per_s": 11.7e9, "remote_port": 53754, "warnings": None},
+            {"line": 11, "streams": 3, "reverse": False, "bits_per_s": 11.5e9, "remote_port": 59012, "warnings": None},
+            {"line": 19, "streams": 3, "reverse": False, "bits_per_s": 7.51e9, "remote_port": 59030, "warnings": None},
+            {"line": 27, "streams": 1, "reverse": True, "bits_per_s": 19.3e9, "remote_port": 59042, "warnings": None},
+            # the [SUM] 0.0000-6.0196 line after this test adds two tests up: the stream's total is used
+            {"line": 30, "streams": 1, "reverse": False, "bits_per_s": 8.79e9, "remote_port": 39606, "warnings": None},
+            {
+                "line": 34,
+                "streams": 1,
+                "reverse": False,
+                "bits_per_s": 20.3e9,
+                "remote_port": 39608,
+                "warnings": "recv failed: Connection reset by peer",
+            },
+        ],
+    )
+    assert (runs["role"] == "server").all() and (runs["local_port"] == 18501).all()
+
+
+def test_udp_client_server_report_and_the_server_side_agree():
+    client = read_all(I2 / "iperf2_udp_i1.txt")
+    server = read_all(I2 / "iperf2_server_udp_i1.txt")
+    cols = {"protocol": "udp", "direction": "receiver", "bits_per_s": 10.5e6, "bytes_total": 3.75 * MB}
+    cols |= {"duration_s": 3.0018, "lost_packets": 0, "total_packets": 2678, "lost_percent": 0.0}
+    expect(client.runs, [{**cols, "role": "client", "jitter_s": 0.0, "sender_bits_per_s": 10.5e6}])
+    expect(server.runs, [{**cols, "role": "server", "jitter_s": 1e-6, "sender_bits_per_s": None}])
+    assert client.intervals["total_packets"].isna().all() and (client.intervals["direction"] == "sender").all()
+    assert server.intervals["total_packets"].tolist() == [893, 891, 892]
+    assert server.intervals["jitter_s"].tolist() == [1e-6, 1e-6, 1e-6]
+    cap = lbanalysis.link_capacity(pd.concat([client.runs, server.runs]))
+    assert cap[["local_host", "remote_host", "n_runs", "capacity_bits_per_s"]].values.tolist() == [
+        ["127.0.0.1", "127.0.0.1", 2, 10.5e6]
+    ]
+
+
+def test_udp_loss_enhanced_server_report():
+    runs = lbanalysis.read(I2 / "iperf2_udp_loss.txt")
+    expect(
+        runs,
+        [
+            {
+                "bits_per_s": 943e6,
+                "bytes_total": 337 * MB,
+                "sender_bits_per_s": 2.42e9,
+                "sender_bytes_total": 866 * MB,
+                "lost_packets": 377337,
+                "total_packets": 617866,
+                "lost_percent": 61.0,
+                "jitter_s": 0.0,
+            }
+        ],
+    )
+
+
+def test_udp_without_server_keeps_the_sender_figures():
+    runs = lbanalysis.read(I2 / "iperf2_udp_no_server.txt")
+    expect(runs, [{"direction": "sender", "bits_per_s": 1.05e6, "total_packets": 181, "error": None}])
+    assert runs.loc[0, "warnings"] == (
+        "read failed: Connection refused; [  3] WARNING: did not receive ack of last datagram after 10 tries."
+    )
+
+
+def test_udp_parallel_reports_added_up_and_server_sum_without_jitter():
+    client = lbanalysis.read(I2 / "iperf2_udp_P2.txt")
+    expect(
+        client,
+        [
+            {
+                "streams": 2,
+                "bits_per_s": 10.5e6,
+                "bytes_total": 3.76 * MB,
+                "lost_packets": 1,
+                "total_packets": 2682,
+                "jitter_s": 11e-6,
+                "warnings": "no [SUM] server report: per-stream reports added up",
+            }
+        ],
+    )
+    server = read_all(I2 / "iperf2_server_udp_P2.txt")
+    expect(
+        server.runs, [{"streams": 2, "bits_per_s": 10.5e6, "lost_packets": 1, "total_packets": 2682, "jitter_s": None}]
+    )
+    sums = server.intervals[server.intervals["stream"] == "SUM"]
+    assert sums["lost_packets"].tolist() == [1, 0, 0] and sums["jitter_s"].isna().all()
+
+
+def test_csv_tcp_parallel_without_sum_line_adds_streams_up():
+    ds = read_all(I2 / "iperf2_tcp_csv_P2_i1.txt")
+    expect(
+        ds.runs,
+        [
+            {
+                "format": "iperf2-csv",
+                "role": None,
+                "direction": None,
+                "streams": 2,
+                "timestamp": pd.Timestamp("2026-11-22 13:13:00"),
+                "bits_per_s": 14649706228.0 + 8348910059.0,
+                "bytes_total": 5503713340.0 + 3133014076.0,
+                "duration_s": 3.0,
+                "local_port": 52064,
+                "remote_port": 18510,
+                "warnings": "no SUM line: per-stream totals added up",
+            }
+        ],
+    )
+    assert len(ds.intervals) == 6 and ds.intervals["bytes"].iloc[0] == 812646460.0
+
+
+def test_csv_udp_client_and_server_sides():
+    client = read_all(I2 / "iperf2_udp_csv_i1.txt")
+    expect(client.runs, [{"direction": "sender", "bits_per_s": 10493335.0, "total_packets": None, "jitter_s": None}])
+    expect(
+        client.intervals.iloc[[0]],
+        [{"direction": "sender", "total_packets": 893, "jitter_s": None, "lost_packets": None}],
+        "intervals",
+    )
+    server = read_all(I2 / "iperf2_server_udp_csv_i1.txt")
+    expect(
+        server.runs,
+        [
+            {
+                "direction": "receiver",
+                "bits_per_s": 10493384.0,
+                "jitter_s": 2e-6,
+                "lost_packets": 0,
+                "total_packets": 2678,
+            }
+        ],
+    )
+
+
+def test_csv_server_log_of_equal_length_tests_is_added_up_known_limitation():
+    """2.1.8 server CSV: no SUM line, epoch-0 timestamps: a 1-stream and a 2-stream test of 3 s read as one."""
+    runs = lbanalysis.read(I2 / "iperf2_server_tcp_csv.txt")
+    expect(runs, [{"streams": 3, "bits_per_s": 12602083592.0 + 8015541752.0 + 9598115148.0}])
+    assert "added up" in runs.loc[0, "warnings"] and pd.isna(runs.loc[0, "timestamp"])
+
+
+def test_refused_connects_and_a_bad_option():
+    for name in ("iperf2_tcp_refused.txt", "iperf2_tcp_refused_enhanced.txt", "iperf2_tcp_refused_csv.txt"):
+        runs = lbanalysis.read(I2 / name)
+        assert runs["error"].tolist() == ["tcp connect failed: Connection refused"], name
+        assert runs["local_host"].isna().all()  # not the dummy 'local 0.0.0.0 port 0' line
+    runs = lbanalysis.read(I2 / "iperf2_bad_option.txt")
+    expect(
+        runs,
+        [
+            {
+                "role": "client",
+                "port": 18599,
+                "error": "tcp connect failed: Connection refused",
+                "warnings": "iperf: unrecognized option `--no-such-option'",
+            }
+        ],
+    )
+
+
+def test_transcript_of_three_client_runs():
+    ds = read_all(I2 / "iperf2_transcript.txt")
+    expect(
+        ds.runs,
+        [
+            {
+                "line": 1,
+                "command": "iperf -c 127.0.0.1 -p 18507 -t 2",
+                "concurrency": None,
+                "streams": 1,
+                "bits_per_s": 20.3e9,
+            },
+            {
+                "line": 9,
+                "command": "iperf -c 127.0.0.1 -p 18507 -t 2 -P 2",
+                "concurrency": 2,
+                "streams": 2,
+                "bits_per_s": 23.3e9,
+            },
+            {
+                "line": 20,
+                "command": "iperf -c 127.0.0.1 -p 18507 -t 2 -i 1 -f m",
+                "concurrency": None,
+                "streams": 1,
+                "bits_per_s": 22712e6,
+            },
+        ],
+    )
+    assert (ds.runs["time_limit_s"] == 2.0).all() and ds.intervals["run"].tolist() == [2, 2]
+
+
+def test_help_and_version_are_not_runs_and_the_folder_reads():
+    ds = lbanalysis.read(I2, table="all", errors="skip")
+    assert sorted(s.rsplit("/", 1)[-1] for s in ds.skipped["source"]) == ["iperf2_help.txt", "iperf2_version.txt"]
+    assert set(ds.runs["tool"]) == {"iperf"} and ds.runs["bits_per_s"].notna().sum() >= 40

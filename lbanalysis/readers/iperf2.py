@@ -119,7 +119,7 @@ _HEADER_RE = re.compile(r"\[ ID\]\s+Interval\s+Transfer\s+Bandwidth(?P<cols>.*)$
 _VERSION_RE = re.compile(r"iperf version (2\.[\w.+-]*)")
 _FAIL_RE = re.compile(
     r"^(?:(?:tcp|udp) )?(?:connect|write|read|recv|send|shutdown)\w* failed: .*|"
-    r"^WARNING: did not receive ack of last datagram.*|^error: .*|^.*: Name or service not known.*|"
+    r"^(?:\[\s*\*?\d+\]\s+)?WARNING: did not receive ack of last datagram.*|^error: .*|^.*: Name or service not known.*|"
     r"^(?:tcp |udp )?connect(?:ion)? timed out.*"
 )
 _MSG_RE = re.compile(r"^iperf: (.*)$")
@@ -323,10 +323,13 @@ def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
             for e in es:
                 flow.intervals.append({**_interval_row(sid.lstrip("*"), e), "direction": own})
         notes: list[str] = []
-        if "SUM" in totals:
-            total: Side | None = totals["SUM"]
+        if len(ids) == 1 and ids[0] in totals:
+            # one stream: its own total (a 2.1.8 server may print a [SUM] spanning two tests)
+            total: Side | None = totals[ids[0]]
+        elif "SUM" in totals:
+            total = totals["SUM"]
         elif len(ids) == 1:
-            total = totals.get(ids[0])
+            total = None
         elif ids and all(i in totals for i in ids):
             total = _sum_sides([totals[i] for i in ids])
             notes.append("no [SUM] total: per-stream totals added up")
