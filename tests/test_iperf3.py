@@ -509,3 +509,297 @@ def test_json_documents_after_shell_prompts():
     assert ds.runs["bits_per_s"].tolist()[:2] == [7595660747.500944, 4968249549.828842]
     iv = ds.intervals
     assert iv.groupby("run")["direction"].unique().map(list).to_dict() == {0: ["sender"], 1: ["receiver"]}
+
+
+# ------------------------------------------- iperf3 3.12 captures (fixtures) ---
+def test_tcp_client_sender_and_receiver_in_one_row():
+    ds = read_all(I3 / "iperf3_tcp_client.txt")
+    expect(
+        ds.runs,
+        [
+            {
+                "tool": "iperf3",
+                "format": "iperf3",
+                "line": 1,
+                "role": "client",
+                "direction": "receiver",
+                "reverse": False,
+                "protocol": "tcp",
+                "streams": 1,
+                "host": "127.0.0.1",
+                "port": 18521,
+                "local_port": 44274,
+                "remote_port": 18521,
+                "bits_per_s": 8.45e9,
+                "bytes_total": 2.97 * GB,
+                "duration_s": 3.01,
+                "sender_bits_per_s": 8.48e9,
+                "sender_bytes_total": 2.97 * GB,
+                "sender_duration_s": 3.0,
+                "retransmits": 1,
+                "error": None,
+                "warnings": None,
+            }
+        ],
+    )
+    expect(
+        ds.intervals,
+        [
+            {
+                "stream": "5",
+                "start_s": 0.0,
+                "end_s": 1.0,
+                "bytes": 1.28 * GB,
+                "bits_per_s": 11.0e9,
+                "retransmits": 0,
+                "cwnd_bytes": 2.00 * MB,
+            },
+            {
+                "stream": "5",
+                "start_s": 1.0,
+                "end_s": 2.0,
+                "bytes": 975 * MB,
+                "bits_per_s": 8.15e9,
+                "retransmits": 0,
+                "cwnd_bytes": 1.50 * MB,
+            },
+            {
+                "stream": "5",
+                "start_s": 2.0,
+                "end_s": 3.0,
+                "bytes": 751 * MB,
+                "bits_per_s": 6.30e9,
+                "retransmits": 1,
+                "cwnd_bytes": 2.87 * MB,
+            },
+        ],
+        "intervals",
+    )
+
+
+def test_text_and_json_of_the_same_modes_give_the_same_columns():
+    """Same row design for text and -J: the figures differ (separate runs), the shape does not."""
+    pairs = [
+        ("iperf3_tcp_client.txt", "iperf3_tcp_json.json"),
+        ("iperf3_tcp_P2.txt", "iperf3_tcp_P2_json.json"),
+        ("iperf3_tcp_reverse.txt", "iperf3_tcp_reverse_json.json"),
+        ("iperf3_tcp_bidir.txt", "iperf3_tcp_bidir_json.json"),
+        ("iperf3_udp.txt", "iperf3_udp_json.json"),
+        ("iperf3_tcp_get_server_output.txt", "iperf3_tcp_json_server_output.json"),
+    ]
+    shape = ["role", "direction", "reverse", "protocol", "streams"]
+    for text, doc in pairs:
+        t, j = read_all(I3 / text), read_all(I3 / doc)
+        assert_frame_equal(t.runs[shape], j.runs[shape], obj=text)
+        filled = ["bits_per_s", "bytes_total", "duration_s", "sender_bits_per_s", "retransmits", "jitter_s"]
+        assert (t.runs[filled].notna() == j.runs[filled].notna()).all().all(), text
+        key = ["run", "stream", "direction"]
+        assert t.intervals.groupby(key).size().index.tolist() == j.intervals.groupby(key).size().index.tolist(), text
+
+
+def test_verbose_version_time_streams_and_cpu():
+    runs = lbanalysis.read(I3 / "iperf3_tcp_verbose.txt")
+    expect(
+        runs,
+        [
+            {
+                "line": 4,
+                "tool_version": "3.12",
+                "timestamp": pd.Timestamp("2026-11-22 13:18:13"),
+                "time_limit_s": 3.0,
+                "concurrency": 1,
+                "bits_per_s": 13.6e9,
+                "sender_bits_per_s": 13.7e9,
+                "retransmits": 2,
+                "cpu_local_pct": 33.6,
+                "cpu_remote_pct": 31.4,
+            }
+        ],
+    )
+
+
+def test_timestamp_prefixes_default_and_custom_format():
+    a = read_all(I3 / "iperf3_tcp_timestamps.txt")
+    b = read_all(I3 / "iperf3_tcp_timestamps_fmt.txt")
+    assert a.runs.loc[0, "timestamp"] == pd.Timestamp(a.runs.loc[0, "timestamp"]) and not pd.isna(
+        a.runs.loc[0, "timestamp"]
+    )
+    expect(b.runs, [{"timestamp": pd.Timestamp("2026-11-22 13:18:07"), "bits_per_s": 10.5e9, "retransmits": 5}])
+    assert len(a.intervals) == len(b.intervals) == 3
+    server = lbanalysis.read(I3 / "iperf3_server_timestamps.txt")
+    expect(
+        server,
+        [{"role": "server", "timestamp": pd.Timestamp("2026-11-22 13:19:40"), "bits_per_s": 8.2e9, "warnings": None}],
+    )
+
+
+def test_omitted_intervals_are_flagged():
+    iv = read_all(I3 / "iperf3_tcp_omit.txt").intervals
+    assert iv["omitted"].tolist() == [True, True, False, False, False]
+    assert iv["start_s"].tolist() == [0.0, 1.0, 0.0, 1.01, 2.0]
+
+
+def test_udp_loss_receiver_against_sender():
+    ds = read_all(I3 / "iperf3_udp_loss.txt")
+    expect(
+        ds.runs,
+        [
+            {
+                "protocol": "udp",
+                "direction": "receiver",
+                "bits_per_s": 5.76e9,
+                "bytes_total": 2.01 * GB,
+                "sender_bits_per_s": 13.7e9,
+                "sender_bytes_total": 4.79 * GB,
+                "jitter_s": 5e-6,
+                "lost_packets": 91174,
+                "total_packets": 157102,
+                "lost_percent": 58.0,
+            }
+        ],
+    )
+    assert ds.intervals["total_packets"].tolist() == [58917, 49793, 48392]
+    assert ds.intervals["jitter_s"].isna().all()
+
+
+def test_udp_reverse_client_measures_the_receiving_side():
+    ds = read_all(I3 / "iperf3_udp_reverse.txt")
+    expect(
+        ds.runs,
+        [{"reverse": True, "direction": "receiver", "jitter_s": 18e-6, "lost_packets": 0, "total_packets": 115}],
+    )
+    assert ds.intervals["jitter_s"].tolist() == [11e-6, 18e-6, 18e-6]
+    assert (ds.intervals["direction"] == "receiver").all()
+
+
+def test_bidir_two_flows_two_rows():
+    ds = read_all(I3 / "iperf3_tcp_bidir.txt")
+    expect(
+        ds.runs,
+        [
+            {
+                "reverse": False,
+                "direction": "receiver",
+                "bits_per_s": 4.60e9,
+                "sender_bits_per_s": 4.62e9,
+                "retransmits": 3,
+                "local_port": 47732,
+            },
+            {
+                "reverse": True,
+                "direction": "receiver",
+                "bits_per_s": 4.06e9,
+                "sender_bits_per_s": 4.09e9,
+                "retransmits": 14,
+                "local_port": 47738,
+            },
+        ],
+    )
+    iv = ds.intervals
+    assert iv.groupby(["run", "stream", "direction"]).size().to_dict() == {
+        (0, "5", "sender"): 3,
+        (1, "7", "receiver"): 3,
+    }
+
+
+def test_get_server_output_adds_the_receivers_intervals():
+    ds = read_all(I3 / "iperf3_tcp_get_server_output.txt")
+    expect(ds.runs, [{"bits_per_s": 11.8e9, "sender_bits_per_s": 11.8e9, "retransmits": 2}])
+    iv = ds.intervals
+    assert iv.groupby("direction").size().to_dict() == {"receiver": 4, "sender": 3}
+    assert iv.loc[iv["direction"] == "receiver", "end_s"].tolist() == [1.0, 2.0, 3.0, 3.01]
+
+
+def test_sigint_client_zero_receiver_line_is_ignored_text_and_json():
+    for name in ("iperf3_tcp_sigint.txt", "iperf3_tcp_sigint_json.json"):
+        runs = lbanalysis.read(I3 / name)
+        r = runs.iloc[0]
+        assert r["direction"] == "sender" and pd.isna(r["error"]), name
+        assert r["warnings"].startswith("interrupt - the client has terminated; receiver summary reads 0 bytes"), name
+    r = lbanalysis.read(I3 / "iperf3_tcp_sigint.txt").iloc[0]
+    assert (r["bits_per_s"], r["duration_s"], r["retransmits"]) == (10.0e9, 2.5, 5)
+
+
+def test_errors_are_runs_with_error_set():
+    cases = {
+        "iperf3_refused.txt": "unable to connect to server: Connection refused",
+        "iperf3_refused_json.json": "unable to connect to server: Connection refused",
+        "iperf3_refused_udp.txt": "unable to connect to server: Connection refused",
+        "iperf3_server_busy.txt": "the server is busy running a test. try again later",
+        "iperf3_server_busy_json.json": "the server is busy running a test. try again later",
+        "iperf3_bad_option.txt": "unrecognized option '--json-stream'",
+        "iperf3_no_mode.txt": "parameter error - must either be a client (-c) or server (-s)",
+    }
+    for name, message in cases.items():
+        runs = lbanalysis.read(I3 / name)
+        assert runs["error"].tolist() == [message], name
+        assert runs["bits_per_s"].isna().all()
+
+
+def test_server_logs_text_and_json():
+    multi = lbanalysis.read(I3 / "iperf3_server_multi.txt")
+    # 36 connections accepted; the two --bidir tests give two rows each
+    assert len(multi) == 38 and (multi["role"] == "server").all() and multi["error"].isna().all()
+    assert multi["warnings"].dropna().tolist() == ["the client has terminated"] * 2  # the SIGINT clients
+    assert multi.groupby(["protocol", "reverse"]).size().to_dict() == {
+        ("tcp", False): 26,
+        ("tcp", True): 5,
+        ("udp", False): 6,
+        ("udp", True): 1,
+    }
+    doc = read_all(I3 / "iperf3_server_json.json")  # ends with the stub of the server's own SIGTERM
+    expect(
+        doc.runs,
+        [
+            {
+                "role": "server",
+                "protocol": "tcp",
+                "direction": "receiver",
+                "sender_bits_per_s": None,
+                "cpu_remote_pct": None,
+            },
+            {
+                "role": "server",
+                "protocol": "udp",
+                "direction": "receiver",
+                "sender_bits_per_s": None,
+                "cpu_remote_pct": None,
+            },
+        ],
+    )
+    logfile = lbanalysis.read(I3 / "iperf3_server_logfile.txt")
+    assert logfile["protocol"].tolist() == ["tcp", "udp"] and logfile["streams"].tolist() == [2, 1]
+
+
+def test_logfile_outputs_and_empty_terminals():
+    assert lbanalysis.read(I3 / "iperf3_client_logfile.txt").loc[0, "bits_per_s"] > 0
+    assert lbanalysis.read(I3 / "iperf3_json_logfile.json").loc[0, "format"] == "iperf3-json"
+    with pytest.raises(UnknownFormatError, match="empty"):
+        lbanalysis.read(I3 / "iperf3_client_logfile_stdout.txt")
+
+
+def test_transcript_of_three_runs():
+    ds = read_all(I3 / "iperf3_transcript.txt")
+    expect(
+        ds.runs,
+        [
+            {"line": 1, "reverse": False, "protocol": "tcp", "direction": "receiver", "time_limit_s": 2.0},
+            {"line": 13, "reverse": True, "protocol": "tcp", "direction": "receiver", "time_limit_s": 2.0},
+            {"line": 26, "reverse": False, "protocol": "udp", "direction": "receiver", "time_limit_s": 2.0},
+        ],
+    )
+    assert ds.runs["command"].str.startswith("iperf3 -c 127.0.0.1 -p 18526 -t 2").all()
+
+
+def test_the_fixture_folder_reads_with_help_and_version_skipped():
+    ds = lbanalysis.read(I3, table="all", errors="skip")
+    skipped = sorted(s.rsplit("/", 1)[-1] for s in ds.skipped["source"])
+    assert skipped == [
+        "iperf3_client_logfile_stdout.txt",
+        "iperf3_help.txt",
+        "iperf3_tcp_json_logfile_stdout.txt",
+        "iperf3_version.txt",
+    ]
+    assert set(ds.runs["tool"]) == {"iperf3"} and len(ds.intervals) > 300
+    cap = lbanalysis.link_capacity(ds.runs, symmetric=True)
+    assert cap["n_runs"].sum() == ds.runs["error"].isna().sum()

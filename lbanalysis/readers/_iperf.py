@@ -292,16 +292,24 @@ def command_fields(opts: dict) -> dict:
 
 # ---------------------------------------------------------- timestamps ---
 _CTIME_RE = re.compile(r"^([A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}) ")
+_ISO_RE = re.compile(r"^(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d)(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)? ")
 
 
 def ctime_prefix(line: str) -> tuple[str, datetime | None]:
-    """Strip an iperf3 ``--timestamps`` prefix (default ``%c`` format).
+    """Strip an iperf3 ``--timestamps`` prefix (default ``%c`` format, or ISO 8601).
 
     >>> ctime_prefix("Sun Nov 22 12:52:42 2026 iperf Done.")
     ('iperf Done.', datetime.datetime(2026, 11, 22, 12, 52, 42))
+    >>> ctime_prefix("2026-11-22T13:18:07 iperf Done.")[1]
+    datetime.datetime(2026, 11, 22, 13, 18, 7)
     """
+    if not line or not line[0].isalnum():
+        return line, None
     m = _CTIME_RE.match(line)
     if not m:
+        m = _ISO_RE.match(line)
+        if m:
+            return line[m.end() :], datetime.fromisoformat(m.group(1).replace(" ", "T"))
         return line, None
     try:
         ts = datetime.strptime(m.group(1).replace("  ", " "), "%a %b %d %H:%M:%S %Y")
