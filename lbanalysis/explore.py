@@ -865,7 +865,7 @@ def compare_section(
 ) -> Section:
     """Each value of ``group`` against the first one: ratio of mean throughput with a bootstrap interval."""
     from . import plots
-    from .analysis.compare import compare  # the submodule shadows the lazy name once imported
+    from .analysis import compare
 
     title = "Comparison of groups"
     if group is None:

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lbanalysis.analysis.compare import compare
+from lbanalysis.analysis import compare
 
 
 def _runs(ratio: float, n: int = 5, sd: float = 0.02, seed: int = 0, levels=(10, 20, 40)) -> pd.DataFrame:

@@ -39,7 +39,7 @@ _EXPORTS = {
     "wire_bits_per_s": "network",
     "Framing": "network",
     "format_bits_per_s": "network",
-    "compare": "compare",
+    "compare": "comparison",
 }
 
 __all__ = sorted(_EXPORTS)

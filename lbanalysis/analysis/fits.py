@@ -535,14 +535,22 @@ class ScalingFit:
         USL: ``n_peak`` = sqrt((1-σ)/κ), ``x_peak`` = X(n_peak), ``asymptote``
         = λ/σ; Amdahl: ``serial_fraction`` = σ, ``asymptote`` = λ/σ (the
         throughput it approaches), ``speedup_limit`` = 1/σ. Infinite values
-        (no coherency, no contention) have no standard error.
+        (no coherency, no contention) have no standard error. These values
+        are positive, so intervals are built on the log scale
+        (``est·exp(±t·se/est)``): asymmetric, never below zero.
         """
         rows = {}
         t = _t(alpha, self.df_resid)
         for key, f in self._derived_funcs().items():
             est = float(f(self.values))
             se = _delta_se(f, self.values, self.cov) if math.isfinite(est) else float("nan")
-            rows[key] = {"estimate": est, "bse": se, "lower": est - t * se, "upper": est + t * se}
+            if est > 0 and math.isfinite(se):
+                # positive by nature: a log-scale interval never goes below zero
+                half = t * se / est
+                lower, upper = est * math.exp(-half), est * math.exp(half)
+            else:
+                lower, upper = est - t * se, est + t * se
+            rows[key] = {"estimate": est, "bse": se, "lower": lower, "upper": upper}
         return pd.DataFrame.from_dict(rows, orient="index", columns=["estimate", "bse", "lower", "upper"])
 
     def _get(self, key: str) -> float:
@@ -631,8 +639,14 @@ class ScalingFit:
                 f"coherency limits scaling (kappa > 0, p = {self.kappa_pvalue:.3g}): throughput peaks at "
                 f"{self.x} ≈ {self.n_peak:.3g} ({where} the measured range, max {top:g}) and falls after it"
             )
+        if self.params["kappa"] > 0 and np.isfinite(self.n_peak):
+            return (
+                f"coherency delay not significant (kappa p = {self.kappa_pvalue:.3g}): the point estimate peaks at "
+                f"{self.x} ≈ {self.n_peak:.3g} and falls after it, but the data cannot rule out a plateau "
+                f"(kappa = 0, throughput approaching λ/σ ≈ {self.asymptote:.4g})"
+            )
         return (
-            f"no significant coherency delay (kappa p = {self.kappa_pvalue:.3g}): no retrograde region shown; "
+            f"no coherency delay (kappa = {self.params['kappa']:.3g}, p = {self.kappa_pvalue:.3g}): no retrograde region; "
             f"throughput approaches about {self.asymptote:.4g}"
         )
 
