@@ -121,14 +121,16 @@ _DETECT_RE = re.compile(
 _OPTS_WITH_ARG = set("ncstbBpuTvxyzCHAPXgemZfE")
 _BREAKDOWN_COLS = ("failed_connect", "failed_receive", "failed_length", "failed_exceptions")
 # Whole-text (MULTILINE) versions for the fast scanner.
-_KV_ALL_RE = re.compile(r"^([A-Z][A-Za-z0-9 /()+-]*?):[ \t]*([^\n]*)$", re.MULTILINE)
+# A leading literal "\n" (instead of ^ with MULTILINE) lets the regex engine
+# jump from line to line; the scanner prepends "\n" to the text.
+_KV_ALL_RE = re.compile(r"\n([A-Z][A-Za-z0-9 /()+-]*?):[ \t]*([^\n]*)")
 _BENCH_LINE_RE = re.compile(r"^Benchmarking (\S+)", re.MULTILINE)
 _FAILED_BREAKDOWN_M_RE = re.compile(
     r"^\s*\(Connect:\s*(\d+),\s*Receive:\s*(\d+),\s*Length:\s*(\d+),\s*Exceptions:\s*(\d+)\)", re.MULTILINE
 )
 _RATE_CONT_M_RE = re.compile(r"^\s+([\d.]+)\s+kb/s\s+(sent|total)\s*$", re.MULTILINE)
-_PHASE_M_RE = re.compile(r"^(Connect|Processing|Waiting|Total):\s+([^\n]*)$", re.MULTILINE)
-_PCT_M_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)%\s+(\d+(?:\.\d+)?)", re.MULTILINE)
+_PHASE_M_RE = re.compile(r"\n(Connect|Processing|Waiting|Total):\s+([^\n]*)")
+_PCT_M_RE = re.compile(r"\n[ \t]*(\d+(?:\.\d+)?)%\s+(\d+(?:\.\d+)?)")
 _WARNING_M_RE = re.compile(r"^(WARNING: [^\n]*|\s+These results are probably not that reliable\.)$", re.MULTILINE)
 # Anything that needs the line scanner: errors, usage, aborted or partial runs.
 # Plain substrings (fast); a false alarm only costs the slower, exact scanner.
@@ -385,7 +387,7 @@ def _scan_fast(text: str) -> list[_Run] | None:
     bm = _BENCH_LINE_RE.search(text)
     if bm:
         r.d["host"] = bm.group(1)
-    for label, val in _KV_ALL_RE.findall(text):
+    for label, val in _KV_ALL_RE.findall("\n" + text):
         key = label.strip().lower()
         if key not in LABELS and key not in _SPECIAL:
             continue
@@ -398,11 +400,11 @@ def _scan_fast(text: str) -> list[_Run] | None:
         _set(r, key, tag, val.strip())
     if r.keys:
         r.has_result = True
-    fb = _FAILED_BREAKDOWN_M_RE.search(text)
+    fb = _FAILED_BREAKDOWN_M_RE.search(text) if "(Connect:" in text else None
     if fb:
         for k, v in zip(_BREAKDOWN_COLS, fb.groups(), strict=True):
             r.d[k] = int(v)
-    for val, kind in _RATE_CONT_M_RE.findall(text):
+    for val, kind in _RATE_CONT_M_RE.findall(text) if " kb/s " in text else ():
         r.d["bytes_sent_per_s" if kind == "sent" else "bytes_per_s_total"] = float(val) * r.kb
     i = text.find("ection Times (ms)")
     if i >= 0:
@@ -414,7 +416,8 @@ def _scan_fast(text: str) -> list[_Run] | None:
     if i >= 0:
         r.has_result = True
         r.pcts = [{"percentile": float(p), "latency_s": float(v) * _MS} for p, v in _PCT_M_RE.findall(text, i)]
-    r.warnings = [w.strip() for w in _WARNING_M_RE.findall(text)]
+    if "WARNING: " in text:
+        r.warnings = [w.strip() for w in _WARNING_M_RE.findall(text)]
     return [r] if not r.empty() else []
 
 
