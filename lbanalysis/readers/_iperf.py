@@ -101,11 +101,11 @@ def rate(value: str, prefix: str, kind: str) -> float:
 
 
 def amount_m(m: re.Match) -> float:
-    return amount(m.group("amt"), m.group("amt_p"), m.group("amt_k"))
+    return amount(*m.group("amt", "amt_p", "amt_k"))
 
 
 def rate_m(m: re.Match) -> float:
-    return rate(m.group("rate"), m.group("rate_p"), m.group("rate_k"))
+    return rate(*m.group("rate", "rate_p", "rate_k"))
 
 
 @dataclass

@@ -91,14 +91,13 @@ from ._iperf import (
     Flow,
     Side,
     amount,
-    amount_m,
     command_fields,
     ctime_prefix,
     flow_fields,
     ms,
     number,
     parse_command,
-    rate_m,
+    rate,
     strip_v4mapped,
 )
 from .base import Format, Parsed
@@ -202,8 +201,8 @@ class _Test:
 
 def _side(m: re.Match, rest: str, header_cols: str) -> tuple[Side, dict]:
     """Figures of a data line: a Side, plus interval-only extras (cwnd, omitted)."""
-    start, end = number(m.group("start")), number(m.group("end"))
-    s = Side(start=start, end=end, bytes=amount_m(m), bits_per_s=rate_m(m))
+    g = m.group("start", "end", "amt", "amt_p", "amt_k", "rate", "rate_p", "rate_k")
+    s = Side(start=number(g[0]), end=number(g[1]), bytes=amount(*g[2:5]), bits_per_s=rate(*g[5:8]))
     extra: dict = {}
     u = _UDP_RE.search(rest) if " ms" in rest else None
     if u:
