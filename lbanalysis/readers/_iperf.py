@@ -17,8 +17,10 @@ An iperf test can print a summary for each side of its flow: iperf3's
   sender's;
 * ``role`` is the side that printed the output (``client``/``server``),
   ``reverse`` is True when the server sent the data (``-R``; the
-  ``RX-C``/``TX-S`` half of ``--bidir``), so an iperf3 ``--bidir`` test
-  gives two rows, one per flow;
+  ``RX-C``/``TX-S`` half of ``--bidir``; the ``[ *1]`` half of an iperf 2
+  full-duplex or dual test), so such a test gives two rows, one per flow;
+  the rows of one test share ``source`` and ``line`` (where the test
+  starts), the grouping key when one is needed;
 * the intervals of a run are the periodic reports of its flow, every
   stream plus ``SUM``; each carries ``direction``, the side that measured
   it (a client's ``--get-server-output`` block adds the server's own).
@@ -30,6 +32,14 @@ of 0 under a sender total above 0 (an interrupted client, old 3.0/3.1
 servers: the peer's figures were never exchanged). It is left empty, and a
 note goes to ``warnings`` when it was the receiver's. A UDP receiver total of
 0 is kept: every datagram can be lost.
+
+Why one row and not two: a path's capacity is what its receiver got, and
+a table of runs reads best with one row per measurement. Keeping the
+sender's figures beside the receiver's (not in a second row) lets
+``lbanalysis.capacity.link_capacity`` take ``bits_per_s`` as it is and lets
+users compare ``bits_per_s`` with ``sender_bits_per_s`` (UDP loss, TCP
+buffering) without a self-join. Text and JSON readers fill the same
+columns the same way.
 
 Units: ``bits/sec`` prefixes are decimal (1 Mbit = 10^6 bit); ``Bytes``
 prefixes are binary as iperf computes them (1 MByte = 2^20 B); rates printed
