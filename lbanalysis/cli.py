@@ -241,7 +241,7 @@ def _shorten(sources: Sequence[str], width: int) -> list[str]:
     >>> _shorten(["logs/x.txt"], 40)
     ['x.txt']
     >>> _shorten(["a/" + "n" * 30 + ".txt", "b/y"], 16)
-    ['a/nnnnn...nn.txt', 'b/y']
+    ['a/nn...nnnnn.txt', 'b/y']
     """
     norm = [str(s).replace("\\", "/") for s in sources]
     dirs = [os.path.dirname(s) for s in norm if "/" in s]
@@ -255,8 +255,9 @@ def _shorten(sources: Sequence[str], width: int) -> list[str]:
     for s in norm:
         short = s[len(prefix) :].lstrip("/") if prefix and s.startswith(prefix) else s
         if len(short) > width:
-            keep = width - 3
-            short = short[: keep - keep // 2] + "..." + short[len(short) - keep // 2 :]
+            keep = width - 3  # the file name matters most: keep a third of the head, the rest of the tail
+            head = keep // 3
+            short = short[:head] + "..." + short[len(short) - (keep - head) :]
         out.append(short)
     return out
 
