@@ -104,7 +104,7 @@ class Dataset:
 
 @dataclass
 class _Item:
-    path: Path | None  # None for buffers
+    path: str | None  # None for buffers
     source: str
     rel: str  # path relative to the folder given, for patterns
     buffer: TextIO | None = None
@@ -138,21 +138,23 @@ def expand(paths: PathLike | Iterable[PathLike], ignore: Sequence[str] = DEFAULT
             for h in hits:
                 if os.path.isdir(h):
                     continue
-                items.append(_Item(Path(h), h, h))
+                items.append(_Item(h, h, h))
             continue
         path = Path(s)
         if path.is_dir():
-            for root, dirs, files in os.walk(path):
+            base = str(path)
+            for root, dirs, files in os.walk(base):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                relroot = os.path.relpath(root, base).replace(os.sep, "/")
+                prefix = "" if relroot == "." else relroot + "/"
                 for f in sorted(files):
-                    fp = Path(root) / f
-                    rel = fp.relative_to(path).as_posix()
+                    fp = os.path.join(root, f)
                     if _is_ignored(f, ignore):
-                        ignored.append(str(fp))
+                        ignored.append(fp)
                         continue
-                    items.append(_Item(fp, str(fp), rel))
+                    items.append(_Item(fp, fp, prefix + f))
         elif path.exists():
-            items.append(_Item(path, s, s))
+            items.append(_Item(s, s, s))
         else:
             missing.append(s)
     return items, ignored, missing
@@ -190,7 +192,7 @@ def _read_one(item: _Item, tool: str | None, fmt: str | None) -> Parsed:
         text_head = normalize(decode(head[: _HEAD - 4]))
         for f in FORMATS:
             if f.whole_file and f.parse_path is not None and (tool is None or f.tool == tool) and f.detect(text_head):
-                p = f.parse_path(item.path, item.source)
+                p = f.parse_path(Path(item.path), item.source)
                 for r in p.runs:
                     r.setdefault("tool", f.tool)
                     r.setdefault("format", f.name)
@@ -386,7 +388,7 @@ def read(
     elif manifest:
         manifests.append(read_manifest(manifest))
     if manifests:
-        runs["_abs"] = [str(p.resolve()) if p is not None else "" for p in runs["_path"]]
+        runs["_abs"] = [str(Path(p).resolve()) if isinstance(p, str) else "" for p in runs["_path"]]
     for m in manifests:
         runs, more = apply_manifest(runs, m)
         notes.extend(more)

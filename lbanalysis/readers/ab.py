@@ -148,6 +148,18 @@ _RARE_WORDS = (
     "Name or service not known",
     "(be patient)..",
 )
+# Labels as printed -> lower-case key (memo: ab prints a fixed set).
+_KEYS: dict[str, str] = {}
+
+
+def _has_rare(text: str) -> bool:
+    """True when the text holds an error, usage or abort line (see _RARE_WORDS)."""
+    for word in _RARE_WORDS:
+        if word in text:
+            return True
+    return False
+
+
 _BOILERPLATE = ("Copyright ", "Licensed to ", "This is ApacheBench")
 _PHASE_NAMES = {"Connect": "connect", "Processing": "processing", "Waiting": "waiting", "Total": "total"}
 
@@ -228,16 +240,21 @@ def parse_command(command: str) -> dict:
 
 
 def _phase_row(name: str, rest: str) -> dict:
-    nums = [float(x) for x in rest.split()]
-    row = {"phase": _PHASE_NAMES[name]}
-    if len(nums) >= 5:  # min mean sd median max
-        keys = ("min_s", "mean_s", "sd_s", "median_s", "max_s")
-    elif len(nums) == 3:  # -S: min avg max
-        keys = ("min_s", "mean_s", "max_s")
-    else:
-        keys = ("min_s", "mean_s", "sd_s", "median_s", "max_s")[: len(nums)]
-    for k, v in zip(keys, nums, strict=False):
-        row[k] = v * _MS
+    """One Connection Times row (ms) as seconds: 5 columns, or 3 with ``-S``."""
+    n = rest.split()
+    if len(n) == 5:  # min mean[+/-sd] median max
+        return {
+            "phase": _PHASE_NAMES[name],
+            "min_s": float(n[0]) * _MS,
+            "mean_s": float(n[1]) * _MS,
+            "sd_s": float(n[2]) * _MS,
+            "median_s": float(n[3]) * _MS,
+            "max_s": float(n[4]) * _MS,
+        }
+    keys = ("min_s", "mean_s", "max_s") if len(n) == 3 else ("min_s", "mean_s", "sd_s", "median_s", "max_s")
+    row: dict = {"phase": _PHASE_NAMES[name]}
+    for k, v in zip(keys, n, strict=False):
+        row[k] = float(v) * _MS
     return row
 
 
@@ -376,7 +393,10 @@ def _scan_fast(text: str) -> list[_Run] | None:
     Returns None when the text needs the line scanner (several results,
     error or usage lines). Gives the same runs as :func:`_scan_lines`.
     """
-    if text.count("This is ApacheBench") > 1 or any(k in text for k in _RARE_WORDS):
+    # Error, usage and abort lines come before a results block ("Server
+    # Software:" is its first line), so only the part before it is checked.
+    cut = text.find("\nServer Software:")
+    if text.count("This is ApacheBench") > 1 or _has_rare(text if cut < 0 else text[:cut]):
         return None
     m = _BANNER_RE.search(text)
     r = _Run(text.count("\n", 0, m.start()) + 1 if m else 1)
@@ -387,17 +407,25 @@ def _scan_fast(text: str) -> list[_Run] | None:
     bm = _BENCH_LINE_RE.search(text)
     if bm:
         r.d["host"] = bm.group(1)
+    keys = r.keys
+    d = r.d
     for label, val in _KV_ALL_RE.findall("\n" + text):
-        key = label.strip().lower()
-        if key not in LABELS and key not in _SPECIAL:
+        key = _KEYS.get(label)
+        if key is None:
+            key = _KEYS[label] = label.strip().lower()
+        conv = LABELS.get(key)
+        if conv is None and key not in _SPECIAL:
             continue
         tag = key
         if key == "time per request":
             tag = "time per request all" if "across all" in val else "time per request"
-        if tag in r.keys:
+        if tag in keys:
             return None  # a repeated label: several pasted results
-        r.keys.add(tag)
-        _set(r, key, tag, val.strip())
+        keys.add(tag)
+        if conv is not None:
+            d[conv[0]] = conv[1](val.strip())  # type: ignore[operator]
+        else:
+            _set(r, key, tag, val.strip())
     if r.keys:
         r.has_result = True
     fb = _FAILED_BREAKDOWN_M_RE.search(text) if "(Connect:" in text else None

@@ -25,7 +25,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .. import schema
 from ..errors import ParseError
+from ..schema import missing_array
 from ..text import Segment
 from .base import Format, Parsed
 
@@ -49,28 +51,33 @@ def _build(df: pd.DataFrame, source: str) -> Parsed:
         raise ParseError(f"ab -g file lacks columns {missing}", source=source, line=1)
     try:
         secs = df["seconds"].to_numpy(dtype="int64")
-        ms = {c: df[c].to_numpy(dtype="float64") for c in _COLS}
+        ms = {c: df[c].to_numpy() for c in _COLS}
     except (ValueError, TypeError) as e:
         raise ParseError(f"ab -g file has a non-numeric value ({e})", source=source) from None
     order = np.argsort(secs, kind="stable")
     secs = secs[order]
+    n = len(secs)
+    # Every column of the requests table, already in its schema dtype, so
+    # conform() has nothing to convert (this file can hold millions of rows).
     data = {
-        "run": np.zeros(len(secs), dtype="int64"),
-        "seq": np.arange(len(secs), dtype="int64"),
-        "start": secs.astype("datetime64[s]").astype("datetime64[ns]"),
-        "start_s": (secs - secs[0]).astype("float64") if len(secs) else secs.astype("float64"),
+        "run": pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool)),
+        "seq": pd.arrays.IntegerArray(np.arange(n, dtype=np.int64), np.zeros(n, dtype=bool)),
+        "start": (secs * 1_000_000_000).view("datetime64[ns]"),
+        "start_s": (secs - secs[0]).astype("float64") if n else secs.astype("float64"),
     }
     for c, name in _COLS.items():
         data[name] = ms[c][order] / 1000.0
+    for name in ("status", "bytes", "method", "url"):
+        data[name] = missing_array(schema.REQUESTS[name].dtype, n)
     req = pd.DataFrame(data, copy=False)
-    lat = req["latency_s"]
+    lat = data["latency_s"]
     run = {
         "tool": "ab",
-        "requests": len(req),
-        "timestamp": req["start"].iloc[0] if len(req) else None,
-        "latency_mean_s": float(lat.mean()) if len(req) else None,
-        "latency_min_s": float(lat.min()) if len(req) else None,
-        "latency_max_s": float(lat.max()) if len(req) else None,
+        "requests": n,
+        "timestamp": pd.Timestamp(data["start"][0]) if n else None,
+        "latency_mean_s": float(lat.mean()) if n else None,
+        "latency_min_s": float(lat.min()) if n else None,
+        "latency_max_s": float(lat.max()) if n else None,
         "line": 1,
     }
     return Parsed([run], {"requests": req})
@@ -88,7 +95,7 @@ def parse(seg: Segment) -> Parsed:
 def parse_path(path: Path, source: str) -> Parsed:
     """Read an ab -g TSV file from disk (fast path)."""
     try:
-        df = pd.read_csv(path, sep="\t", usecols=HEADER[1:], engine="c", encoding="utf-8-sig", dtype="int64")
+        df = pd.read_csv(path, sep="\t", usecols=HEADER[1:], engine="c", dtype="int64")
     except Exception as e:
         raise ParseError(f"unreadable ab -g TSV: {e}", source=source) from None
     return _build(df, source)
