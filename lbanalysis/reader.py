@@ -183,20 +183,23 @@ def _read_one(item: _Item, tool: str | None, fmt: str | None) -> Parsed:
     try:
         with open(item.path, "rb") as fh:
             head = fh.read(_HEAD)
-            rest = fh.read() if len(head) == _HEAD else b""
+            if len(head) < _HEAD:  # the whole file (the common case)
+                return parse_text(decode(head), item.source, tool=tool, fmt=fmt)
+            if fmt is None:
+                # A large file: a whole-file format with a fast path (ab -g) is read
+                # from disk by its own reader, without loading the text first.
+                text_head = normalize(decode(head[: _HEAD - 4]))
+                for f in FORMATS:
+                    if f.whole_file and f.parse_path is not None and tool in (None, f.tool) and f.detect(text_head):
+                        fh.close()
+                        p = f.parse_path(Path(item.path), item.source)
+                        for r in p.runs:
+                            r.setdefault("tool", f.tool)
+                            r.setdefault("format", f.name)
+                        return p
+            rest = fh.read()
     except OSError as e:
         raise LBAnalysisError(f"{item.source}: cannot read file ({e.strerror or e})") from None
-    if fmt is None and not rest:
-        return parse_text(decode(head), item.source, tool=tool)
-    if fmt is None:
-        text_head = normalize(decode(head[: _HEAD - 4]))
-        for f in FORMATS:
-            if f.whole_file and f.parse_path is not None and (tool is None or f.tool == tool) and f.detect(text_head):
-                p = f.parse_path(Path(item.path), item.source)
-                for r in p.runs:
-                    r.setdefault("tool", f.tool)
-                    r.setdefault("format", f.name)
-                return p
     return parse_text(decode(head + rest), item.source, tool=tool, fmt=fmt)
 
 
@@ -366,6 +369,12 @@ def read(
     results = _gather(items, tool, format, workers, progress)
     runs_rows, tables, skipped = _assemble(items, results, errors)
     skipped = skipped_missing + skipped
+    if table not in ("runs", "all"):
+        # one detail table asked for: the runs frame and its metadata are not needed
+        parts = tables[table]
+        if not parts:
+            return schema.empty(table)
+        return schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), table)
 
     runs = schema.conform(runs_rows, "runs") if runs_rows else schema.empty("runs").assign(_path=[], _rel=[])
     notes: list[str] = []

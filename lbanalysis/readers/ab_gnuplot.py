@@ -95,7 +95,7 @@ def parse(seg: Segment) -> Parsed:
 def parse_path(path: Path, source: str) -> Parsed:
     """Read an ab -g TSV file from disk (fast path)."""
     try:
-        df = pd.read_csv(path, sep="\t", usecols=HEADER[1:], engine="c", dtype="int64")
+        df = pd.read_csv(path, sep="\t", usecols=HEADER[1:], engine="c", dtype="int64", na_filter=False)
     except Exception as e:
         raise ParseError(f"unreadable ab -g TSV: {e}", source=source) from None
     return _build(df, source)
