@@ -107,6 +107,7 @@ HEADER_NAMES = (
 )
 
 _HEADER_RE = re.compile(r"Date\s*&\s*Time\s*,\s*Trans\s*,\s*Elap Time", re.IGNORECASE)
+_DATE_GUARD_RE = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:")
 _MARK_RE = re.compile(r"^\s*\*{4}\s?(.*?)\s?\*{4}\s*$")
 _ABORT_RE = re.compile(r"siege aborted due to excessive socket failure", re.IGNORECASE)
 _ROW_RE = re.compile(
@@ -126,6 +127,9 @@ def detect(text: str) -> bool:
     >>> detect("** SIEGE 4.0.7\\nTransactions:  5 hits\\n")
     False
     """
+    head = text[:4096]
+    if "Date" not in head and "****" not in head and not _DATE_GUARD_RE.search(head):
+        return False  # cheap guard: this runs on every file read
     seen = 0
     for line in text.split("\n", 12)[:12]:
         if not line.strip():
