@@ -803,3 +803,19 @@ def test_the_fixture_folder_reads_with_help_and_version_skipped():
     assert set(ds.runs["tool"]) == {"iperf3"} and len(ds.intervals) > 300
     cap = lbanalysis.link_capacity(ds.runs, symmetric=True)
     assert cap["n_runs"].sum() == ds.runs["error"].isna().sum()
+
+
+def test_odd_json_types_and_garbled_dates_read_as_missing():
+    doc = {
+        "start": {"connected": "none", "timestamp": {"timesecs": 1e30}, "test_start": [], "version": 3},
+        "intervals": {"streams": 1},
+        "end": {"sum_sent": {"start": 0, "end": 1, "bytes": 2**70, "bits_per_second": 8.0, "retransmits": 2**70}},
+    }
+    runs = lbanalysis.read(io.StringIO(json.dumps(doc)))
+    expect(runs, [{"bits_per_s": 8.0, "retransmits": None, "tool_version": None}])
+    assert pd.isna(runs.loc[0, "timestamp"])
+    text = (
+        "2726-11-22T13:18:07 Connecting to host 127.0.0.1, port 18521\n"
+        "2726-11-22T13:18:08 [  5]   0.00-1.00   sec  1.25 GBytes  10.8 Gbits/sec    3   3.62 MBytes\n"
+    )
+    assert pd.isna(lbanalysis.read(io.StringIO(text)).loc[0, "timestamp"])

@@ -319,13 +319,27 @@ def ctime_prefix(line: str) -> tuple[str, datetime | None]:
     if not m:
         m = _ISO_RE.match(line)
         if m:
-            return line[m.end() :], datetime.fromisoformat(m.group(1).replace(" ", "T"))
+            try:
+                return line[m.end() :], in_range(datetime.fromisoformat(m.group(1).replace(" ", "T")))
+            except ValueError:
+                return line, None
         return line, None
     try:
         ts = datetime.strptime(m.group(1).replace("  ", " "), "%a %b %d %H:%M:%S %Y")
     except ValueError:
         return line, None
-    return line[m.end() :], ts
+    return line[m.end() :], in_range(ts)
+
+
+def in_range(dt: datetime | None) -> datetime | None:
+    """A timestamp pandas can hold (1678-2261), else None (a garbled date is not a date).
+
+    >>> in_range(datetime(2726, 11, 22)) is None, in_range(datetime(2026, 11, 22)).year
+    (True, 2026)
+    """
+    if dt is None or not 1678 <= dt.year <= 2261:
+        return None
+    return dt
 
 
 def bare_host(h: str | None) -> str | None:

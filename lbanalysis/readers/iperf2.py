@@ -94,6 +94,7 @@ from ._iperf import (
     bare_host,
     command_fields,
     flow_fields,
+    in_range,
     ms,
     number,
     parse_command,
@@ -447,7 +448,7 @@ def parse(seg: Segment) -> Parsed:
             w = _WHEN_RE.search(rest)
             if w and cur.timestamp is None:
                 try:
-                    cur.timestamp = datetime.fromisoformat(w.group(1))
+                    cur.timestamp = in_range(datetime.fromisoformat(w.group(1)))
                 except ValueError:
                     pass
             continue

@@ -63,13 +63,14 @@ from datetime import datetime
 
 from ..errors import ParseError
 from ..text import Segment
-from ._iperf import Flow, Side, command_fields, flow_fields, parse_command, strip_v4mapped
+from ._iperf import Flow, Side, command_fields, flow_fields, in_range, parse_command, strip_v4mapped
 from .base import Format, Parsed
 
+_N = r"-?\d+(?:\.\d+)?"
 _ROW_RE = re.compile(
-    r"^(?P<ts>\d{14}(?:\.\d+)?),(?P<sh>[^,]*),(?P<sp>\d+),(?P<dh>[^,]*),(?P<dp>\d+),(?P<id>-?\d+),"
-    r"(?P<start>[-\d.]+)-(?P<end>[-\d.]+),(?P<bytes>-?\d+),(?P<bps>-?[\d.]+)"
-    r"(?:,(?P<jit>-?[\d.]+),(?P<lost>-?\d+),(?P<tot>-?\d+),(?P<pct>-?[\d.]+|-?nan|inf),(?P<ooo>-?\d+))?"
+    rf"^(?P<ts>\d{{14}}(?:\.\d+)?),(?P<sh>[^,]*),(?P<sp>\d+),(?P<dh>[^,]*),(?P<dp>\d+),(?P<id>-?\d+),"
+    rf"(?P<start>{_N})-(?P<end>{_N}),(?P<bytes>-?\d+),(?P<bps>{_N})"
+    rf"(?:,(?P<jit>{_N}),(?P<lost>-?\d+),(?P<tot>-?\d+),(?P<pct>{_N}|-?nan|inf),(?P<ooo>-?\d+))?"
     r"(?:,[^\n]*)?$"
 )
 
@@ -99,7 +100,7 @@ def _when(ts: str) -> datetime | None:
         when = datetime.strptime(ts[:14], "%Y%m%d%H%M%S")
     except ValueError:
         return None
-    return None if when.year <= 1970 else when
+    return None if when.year <= 1970 else in_range(when)
 
 
 class _Test:

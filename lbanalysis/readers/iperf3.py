@@ -94,6 +94,7 @@ from ._iperf import (
     command_fields,
     ctime_prefix,
     flow_fields,
+    in_range,
     ms,
     number,
     parse_command,
@@ -251,8 +252,11 @@ def _http_date(text: str) -> datetime | None:
     except (TypeError, ValueError, IndexError):
         return None
     if dt.tzinfo is not None:
-        dt = dt.astimezone(UTC).replace(tzinfo=None)
-    return dt
+        try:
+            dt = dt.astimezone(UTC).replace(tzinfo=None)
+        except (OverflowError, ValueError):
+            return None
+    return in_range(dt)
 
 
 def _tag_reverse(tag: str) -> bool:

@@ -83,7 +83,7 @@ from datetime import UTC, datetime
 from ..errors import ParseError
 from ..text import Segment
 from . import iperf3 as _text
-from ._iperf import Flow, Side, command_fields, flow_fields, parse_command, strip_v4mapped
+from ._iperf import Flow, Side, command_fields, flow_fields, in_range, parse_command, strip_v4mapped
 from .base import Format, Parsed
 
 _HINT_RE = re.compile(
@@ -242,6 +242,16 @@ def _documents(seg: Segment) -> list[tuple[dict, int]]:
 
 
 # ---------------------------------------------------------------- rows ---
+def _d(x: object) -> dict:
+    """x when it is a JSON object, else an empty one (odd documents read as missing fields)."""
+    return x if isinstance(x, dict) else {}
+
+
+def _l(x: object) -> list:
+    """x when it is a JSON array, else an empty one."""
+    return x if isinstance(x, list) else []
+
+
 def _num(d: dict, k: str) -> float | None:
     v = d.get(k)
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
@@ -249,7 +259,9 @@ def _num(d: dict, k: str) -> float | None:
 
 def _int(d: dict, k: str) -> int | None:
     v = d.get(k)
-    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+    if not isinstance(v, (int, float)) or isinstance(v, bool) or not abs(v) < 2**63:
+        return None
+    return int(v)
 
 
 def _side(d: dict | None) -> Side | None:
@@ -297,18 +309,18 @@ def _timestamp(start: dict) -> datetime | None:
     if not isinstance(ts, dict):
         return None
     secs = ts.get("timesecs")
-    if isinstance(secs, (int, float)):
-        return datetime.fromtimestamp(secs, UTC).replace(tzinfo=None)
+    if isinstance(secs, (int, float)) and not isinstance(secs, bool) and 0 < secs < 1e11:
+        return in_range(datetime.fromtimestamp(secs, UTC).replace(tzinfo=None))
     return _text._http_date(str(ts.get("time", "")))
 
 
 def _flows(doc: dict, role: str | None) -> dict[bool, Flow]:
     """The flows of a document: intervals (with direction) and summary sides."""
-    start = doc.get("start") or {}
-    end = doc.get("end") or {}
-    ts = start.get("test_start") or {}
+    start = _d(doc.get("start"))
+    end = _d(doc.get("end"))
+    ts = _d(start.get("test_start"))
     reverse = bool(ts.get("reverse"))
-    intervals = [iv for iv in (doc.get("intervals") or []) if isinstance(iv, dict)]
+    intervals = [iv for iv in _l(doc.get("intervals")) if isinstance(iv, dict)]
     bidir = (
         bool(ts.get("bidir")) or "sum_sent_bidir_reverse" in end or any("sum_bidir_reverse" in iv for iv in intervals)
     )
@@ -317,7 +329,7 @@ def _flows(doc: dict, role: str | None) -> dict[bool, Flow]:
     default_sender = None if role is None else (role == "client") != reverse
     for iv in intervals:
         per_flow: dict[bool, list[dict]] = {k: [] for k in keys}
-        for st in iv.get("streams") or []:
+        for st in _l(iv.get("streams")):
             if not isinstance(st, dict):
                 continue
             is_sender = st.get("sender", default_sender)
@@ -328,6 +340,8 @@ def _flows(doc: dict, role: str | None) -> dict[bool, Flow]:
             else:
                 k = keys[0]
             row = _interval(st, str(st.get("socket", "")))
+            if not isinstance(is_sender, bool):
+                is_sender = None
             if is_sender is not None:
                 row["direction"] = "sender" if is_sender else "receiver"
             per_flow[k].append(row)
@@ -354,7 +368,7 @@ def _flows(doc: dict, role: str | None) -> dict[bool, Flow]:
                 flows[k].sender = old
     # end.streams: stream ids when there were no intervals; UDP out-of-order counts
     ooo: list[int] = []
-    for st in end.get("streams") or []:
+    for st in _l(end.get("streams")):
         if not isinstance(st, dict):
             continue
         for part in st.values():
@@ -370,9 +384,9 @@ def _flows(doc: dict, role: str | None) -> dict[bool, Flow]:
 
 
 def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict, list[dict]]]:
-    start = doc.get("start") if isinstance(doc.get("start"), dict) else {}
-    end = doc.get("end") if isinstance(doc.get("end"), dict) else {}
-    ts = start.get("test_start") if isinstance(start.get("test_start"), dict) else {}
+    start = _d(doc.get("start"))
+    end = _d(doc.get("end"))
+    ts = _d(start.get("test_start"))
     if "connecting_to" in start:
         role: str | None = "client"
     elif "accepted_connection" in start:
@@ -386,23 +400,25 @@ def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict,
     if role:
         base["role"] = role
     version = start.get("version")
-    if isinstance(version, str):
+    if isinstance(version, str) and version:
         base["tool_version"] = version.removeprefix("iperf ").strip()
     when = _timestamp(start)
     if when is not None:
         base["timestamp"] = when
     ct = start.get("connecting_to")
     if isinstance(ct, dict):
-        base["host"] = ct.get("host", base.get("host"))
-        base["port"] = ct.get("port", base.get("port"))
+        if isinstance(ct.get("host"), str):
+            base["host"] = ct["host"]
+        if isinstance(ct.get("port"), int) and not isinstance(ct.get("port"), bool):
+            base["port"] = ct["port"]
     proto = ts.get("protocol")
     if isinstance(proto, str):
         base["protocol"] = proto.lower()
     elif cmd.get("protocol"):
         base["protocol"] = cmd["protocol"]
-    if isinstance(ts.get("num_streams"), int):
-        base["concurrency"] = ts["num_streams"]
-    if isinstance(ts.get("duration"), (int, float)) and ts["duration"] > 0:
+    if _int(ts, "num_streams") is not None:
+        base["concurrency"] = _int(ts, "num_streams")
+    if _num(ts, "duration") is not None and ts["duration"] > 0:
         base["time_limit_s"] = float(ts["duration"])
     cpu = end.get("cpu_utilization_percent")
     if isinstance(cpu, dict):
@@ -412,13 +428,14 @@ def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict,
         if remote[0] is not None and any(v for v in remote if v):
             base["cpu_remote_pct"] = remote[0]
     conns = {}
-    for c in start.get("connected") or []:
+    for c in _l(start.get("connected")):
         if isinstance(c, dict):
+            lh, rh = c.get("local_host"), c.get("remote_host")
             conns[str(c.get("socket", ""))] = (
-                strip_v4mapped(c.get("local_host")),
-                c.get("local_port"),
-                strip_v4mapped(c.get("remote_host")),
-                c.get("remote_port"),
+                strip_v4mapped(lh) if isinstance(lh, str) else None,
+                _int(c, "local_port"),
+                strip_v4mapped(rh) if isinstance(rh, str) else None,
+                _int(c, "remote_port"),
             )
     if role == "server" and "port" not in base and conns:
         base["port"] = next(iter(conns.values()))[1]
@@ -434,8 +451,8 @@ def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict,
             row["reverse"] = k
         if flow.streams:
             row["streams"] = len(flow.streams)
-        elif isinstance(ts.get("num_streams"), int):
-            row["streams"] = ts["num_streams"]
+        elif _int(ts, "num_streams") is not None:
+            row["streams"] = _int(ts, "num_streams")
         first = min(flow.streams, key=lambda s: (len(s), s)) if flow.streams else None
         conn = conns.get(first) if first else None
         if conn is None and conns:
@@ -463,7 +480,7 @@ def _merge_server_output(doc: dict, flows: dict[bool, Flow], seg: Segment) -> No
     """Add the server's intervals (``--get-server-output``) and fill missing sides."""
     sj = doc.get("server_output_json")
     if not isinstance(sj, dict):
-        sj = (doc.get("end") or {}).get("server_output_json") if isinstance(doc.get("end"), dict) else None
+        sj = _d(doc.get("end")).get("server_output_json")
     if isinstance(sj, dict):
         for k, f in _flows(sj, "server").items():
             if k in flows:
@@ -496,7 +513,13 @@ def parse(seg: Segment) -> Parsed:
     if len(docs) > 1:  # a server -J log ends with the stub of its own SIGTERM: not a test
         docs = [(d, n) for d, n in docs if not _server_stop_stub(d)] or docs[:1]
     for doc, line in docs:
-        for row, ivs in _doc_rows(doc, line, cmd, seg):
+        try:
+            rows = _doc_rows(doc, line, cmd, seg)
+        except (TypeError, AttributeError, ValueError, KeyError) as e:
+            raise ParseError(
+                f"unexpected iperf3 JSON layout ({type(e).__name__}: {e})", source=seg.source, line=seg.line - 1 + line
+            ) from None
+        for row, ivs in rows:
             i = len(out.runs)
             out.runs.append(row)
             if ivs:
