@@ -46,7 +46,11 @@ with ``-P``; without a ``[SUM]`` total the per-stream totals are added up
 (noted in ``warnings``). A TCP client's total is the sender's, a server's
 the receiver's; ``-R`` (``[ *1]`` ids, ``(reverse)`` on the connect line)
 swaps them. A server log holding several connections gives one test per
-connection (or per group of ``-P`` connections).
+connection (or per group of ``-P`` connections). Full-duplex and dual tests
+(``--full-duplex``, ``-d``: ``[ *1]`` ids, or a connection to the client's
+own listener) give one row per direction, and their ``[SUM]`` (both
+directions added) is not used; ``--sum-only`` prints ``[SUM-3]`` lines only
+(``streams`` = 3).
 
 Known defects of real files: runs killed before their total (hundreds of
 ``0.00 Bytes  0.00 bits/sec`` intervals, no summary: ``error`` "no summary
@@ -55,7 +59,10 @@ server that never got a client: ``error`` "no data"); bare interval lines
 without a header, a BOM and CRLF (read, role unknown); ``tcp connect
 failed: Connection refused`` (``error``; the dummy ``local 0.0.0.0 port 0``
 line that follows is ignored); ``TCP window size: ... (WARNING: requested
-...)`` (``warnings``). A single line starting at 0 is taken as the total,
+...)`` (``warnings``); connect lines printed by another thread before the
+client banner; a 2.1.8 server ``[SUM]`` spanning two tests of the same
+client (a one-stream test keeps its own total); a UDP client without a
+server repeats ``read failed`` (kept once in ``warnings``). A single line starting at 0 is taken as the total,
 even when the run was killed after its first interval.
 
 Versions checked: 2.1.8 (Debian 12, captured: TCP, UDP, -P, -R, -e, -f),

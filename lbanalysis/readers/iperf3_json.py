@@ -54,7 +54,11 @@ clients) carry ``sum_sent`` (or ``sum_received``) of 0 bytes: not a
 measurement, left empty (see ``warnings`` when it is the receiver's);
 server-side ``remote_total`` CPU of 0 (not reported) is left empty; old UDP
 documents (3.0/3.1) have only ``sum``: the sender's bytes with the
-receiver's jitter and loss (read as the sender side); some files are
+receiver's jitter and loss (read as the sender side); a document cut
+short (a truncated file) is closed after its last complete member and read:
+its run has ``error`` "JSON document cut short at line N (no summary)" and
+keeps its intervals; a server's ``-J`` log ends with the stub of its own
+SIGTERM (``interrupt - the server has terminated``), dropped; some files are
 re-indented (spaces, not tabs) or have CRLF line ends; ``iperf 3.7+`` style
 version strings are kept as ``3.7+``.
 
