@@ -17,9 +17,8 @@ import pytest
 
 from lbanalysis import paths
 
-pytestmark = pytest.mark.slow
-
 MO = 2**20
+NOTEBOOKS = ("04-haproxy-apache-siege", "05-lbbench")
 
 
 def execute(name: str, out: Path, **parameters) -> tuple[Path, Path, nbformat.NotebookNode]:
@@ -38,17 +37,39 @@ def execute(name: str, out: Path, **parameters) -> tuple[Path, Path, nbformat.No
 
 
 def assert_committed_matches(processed: Path, slug: str) -> None:
-    """Every CSV the notebook wrote is byte-for-byte the committed one in data/processed/<slug>/."""
+    """Every CSV the notebook wrote equals the committed one in data/processed/<slug>/ (same files, same values)."""
     committed = paths.DATA_PROCESSED / slug
     written = sorted(p.name for p in processed.glob("*.csv"))
     assert written == sorted(p.name for p in committed.glob("*.csv"))
     for name in written:
-        assert (processed / name).read_text() == (committed / name).read_text(), f"{slug}/{name} is stale"
+        pd.testing.assert_frame_equal(
+            pd.read_csv(committed / name), pd.read_csv(processed / name), check_exact=False, rtol=1e-9, obj=name
+        )
 
 
 def assert_no_errors(nb: nbformat.NotebookNode) -> None:
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
     assert not errors
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_committed_without_outputs_one_parameters_cell_after_imports(name):
+    nb = nbformat.read(paths.NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert all(c.outputs == [] and c.execution_count is None for c in code)
+    tagged = [i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])]
+    assert len(tagged) == 1
+    assert nb.cells[0].cell_type == "markdown" and nb.cells[0].source.startswith("# ")
+    assert "from lbanalysis import paths" in nb.cells[tagged[0] - 1].source  # imports before the parameters
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_parameters_are_typed_and_documented(name):
+    papermill = pytest.importorskip("papermill")
+    params = papermill.inspect_notebook(str(paths.NOTEBOOKS / f"{name}.ipynb"))
+    assert {"output_dir", "processed_dir", "raw_dir"} <= set(params)
+    for p in params.values():
+        assert p["inferred_type_name"] in ("str", "float", "int") and p["help"], p
 
 
 # ---------------------------------------------------- 04: article 003 ---
@@ -57,18 +78,21 @@ def siege_nb(tmp_path_factory):
     return execute("04-haproxy-apache-siege", tmp_path_factory.mktemp("nb04"), threshold=0.5)
 
 
+@pytest.mark.slow
 def test_04_ran_with_its_parameters(siege_nb):
     _, _, nb = siege_nb
     assert_no_errors(nb)
     assert nb.metadata.papermill.parameters["threshold"] == 0.5
 
 
+@pytest.mark.slow
 def test_04_figures(siege_nb):
     figures, _, _ = siege_nb
     for name in ("transactions", "response-times", "throughput-mo-s", "gain", "utilisation"):
         assert (figures / f"{name}.png").stat().st_size > 10_000
 
 
+@pytest.mark.slow
 def test_04_results_table_carries_the_article_figures(siege_nb):
     _, processed, _ = siege_nb
     t = pd.read_csv(processed / "results.csv").set_index(["servers", "concurrency", "row_in_group"])
@@ -89,6 +113,7 @@ def test_04_results_table_carries_the_article_figures(siege_nb):
     assert t["source"].eq("data/raw/haproxy-apache-siege/results.csv").all()
 
 
+@pytest.mark.slow
 def test_04_per_level_means(siege_nb):
     _, processed, _ = siege_nb
     means = pd.read_csv(processed / "level-means.csv").set_index(["servers", "concurrency"])
@@ -101,6 +126,7 @@ def test_04_per_level_means(siege_nb):
     assert len(checks) == 75 and checks["agrees"].all()
 
 
+@pytest.mark.slow
 def test_04_gain_of_the_second_server(siege_nb):
     _, processed, _ = siege_nb
     gain = pd.read_csv(processed / "gain.csv", index_col=0)
@@ -116,6 +142,7 @@ def test_04_gain_of_the_second_server(siege_nb):
     assert (levels["lower"] <= levels["ratio"]).all() and (levels["ratio"] <= levels["upper"]).all()
 
 
+@pytest.mark.slow
 def test_04_iperf_links(siege_nb):
     _, processed, _ = siege_nb
     links = pd.read_csv(processed / "links.csv")
@@ -123,6 +150,7 @@ def test_04_iperf_links(siege_nb):
     assert links["path"].tolist()[0] == "injecteur-haproxy"
 
 
+@pytest.mark.slow
 def test_04_network_bound_flags(siege_nb):
     _, processed, _ = siege_nb
     net = pd.read_csv(processed / "network.csv")
@@ -143,6 +171,7 @@ def test_04_network_bound_flags(siege_nb):
     assert sorted(set(two.loc[two["network_bound_payload_only"], "concurrency"])) == [10, 20, 40, 60]
 
 
+@pytest.mark.slow
 def test_04_committed_processed_data_is_current(siege_nb):
     _, processed, _ = siege_nb
     assert_committed_matches(processed, "haproxy-apache-siege")
@@ -156,6 +185,7 @@ def lbbench_nb(tmp_path_factory):
     return execute("05-lbbench", tmp_path_factory.mktemp("nb05"), fit_model="amdahl")
 
 
+@pytest.mark.slow
 def test_05_ran(lbbench_nb):
     figures, _, nb = lbbench_nb
     assert_no_errors(nb)
@@ -163,6 +193,7 @@ def test_05_ran(lbbench_nb):
         assert (figures / f"{name}.png").stat().st_size > 10_000
 
 
+@pytest.mark.slow
 def test_05_table_carries_the_article_figures(lbbench_nb):
     _, processed, _ = lbbench_nb
     runs = pd.read_csv(processed / "runs.csv")
@@ -181,12 +212,14 @@ def test_05_table_carries_the_article_figures(lbbench_nb):
     assert wide.loc["compute-32-cpu-64-ram", ("haproxy-16", "1")] == 17429.7
 
 
+@pytest.mark.slow
 def test_05_claims(lbbench_nb):
     _, processed, _ = lbbench_nb
     claims = pd.read_csv(processed / "claims.csv")["from its figures"].tolist()
     assert claims == ["2563 req/s", "18582 req/s (haproxy-8 on compute-32-cpu-64-ram)", "7.2 times"]
 
 
+@pytest.mark.slow
 def test_05_scaling_fits(lbbench_nb):
     _, processed, _ = lbbench_nb
     fits = pd.read_csv(processed / "scaling-fits.csv", index_col="mode", keep_default_na=False, na_values=[""])
@@ -200,6 +233,7 @@ def test_05_scaling_fits(lbbench_nb):
     assert ("haproxy-2", "shared") in by_kind.index and ("haproxy-2", "compute") in by_kind.index
 
 
+@pytest.mark.slow
 def test_05_multi_ab_sums_and_fits(lbbench_nb):
     _, processed, _ = lbbench_nb
     per_process = pd.read_csv(processed / "multi-ab-runs.csv")
@@ -221,6 +255,7 @@ def test_05_multi_ab_sums_and_fits(lbbench_nb):
         assert fit["intercept"] + fit["slope"] * 2.5 == pytest.approx(summed[y].mean(), rel=1e-9)
 
 
+@pytest.mark.slow
 def test_05_committed_processed_data_is_current(lbbench_nb):
     _, processed, _ = lbbench_nb
     assert_committed_matches(processed, "lbbench")
