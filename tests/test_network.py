@@ -181,3 +181,27 @@ def test_format_bits_per_s():
     assert format_bits_per_s(2.5e9) == "2.5 Gbit/s"
     assert format_bits_per_s(800) == "800 bit/s"
     assert format_bits_per_s(float("nan")) == "unknown"
+
+
+def test_capacity_basis_payload_does_not_count_framing_twice():
+    """iperf measures goodput: against it, payload is compared with payload."""
+    runs = pd.DataFrame(
+        {
+            "tool": "ab",
+            "link": ["lan"],
+            "concurrency": [10],
+            "requests_per_s": [100.0],
+            "bytes_per_s": [11.0e6 / 8],
+            "keepalive": [True],
+        }
+    )
+    wire = network_utilisation(runs, "10 Mbit/s", saturated=False)
+    payload = network_utilisation(runs, "10 Mbit/s", saturated=False, capacity_basis="payload")
+    assert payload.loc[0, "utilisation"] == pytest.approx(1.1)
+    assert wire.loc[0, "utilisation"] > payload.loc[0, "utilisation"] * 1.05
+    assert (wire.loc[0, "capacity_basis"], payload.loc[0, "capacity_basis"]) == ("wire", "payload")
+    iperf_like = pd.DataFrame({"link": ["lan"], "capacity_bits_per_s": [10e6], "n_runs": [3]})
+    auto = network_utilisation(runs, iperf_like, saturated=False)
+    assert auto.loc[0, "capacity_basis"] == "payload"
+    with pytest.raises(ValueError, match="capacity_basis"):
+        network_utilisation(runs, "10 Mbit/s", capacity_basis="goodput")
