@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 __all__ = ["TOOL_COMMANDS", "Segment", "command_argv", "decode", "normalize", "split_transcript"]
@@ -228,3 +229,65 @@ def command_argv(command: str) -> list[str]:
         return shlex.split(args, posix=True)
     except ValueError:
         return args.split()
+
+
+def getopt(
+    argv: list[str],
+    with_arg: str | set[str],
+    long: Mapping[str, str] | Callable[[str], str | None] | None = None,
+    optional_arg: str | set[str] = "",
+) -> tuple[dict[str, str | bool], list[str]]:
+    """POSIX-style option parsing shared by the tools' command-line readers.
+
+    Short options cluster (``-kc10``); an option in ``with_arg`` takes the
+    rest of its token or the next one; an option in ``optional_arg`` takes
+    only an attached value. ``long`` maps a long name (without ``--``) to
+    its short key; ``--name=value`` and ``--name value`` both work; unknown
+    long options are passed over. ``--`` ends the options. Flags map to
+    ``True``.
+
+    >>> getopt(["-kc10", "-n", "100", "http://h/"], "nc")
+    ({'k': True, 'c': '10', 'n': '100'}, ['http://h/'])
+    >>> getopt(["--concurrent=5", "--time", "1M", "-l", "-lfile", "x"], "ct", {"concurrent": "c", "time": "t"}, "l")
+    ({'c': '5', 't': '1M', 'l': 'file'}, ['x'])
+    """
+    opts: dict[str, str | bool] = {}
+    positional: list[str] = []
+    lookup = long if callable(long) else (long or {}).get
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok == "--":
+            positional.extend(argv[i + 1 :])
+            break
+        if tok.startswith("--") and len(tok) > 2:
+            name, eq, val = tok[2:].partition("=")
+            key = lookup(name)
+            if key is not None:
+                if key in with_arg:
+                    if not eq and i + 1 < len(argv):
+                        i += 1
+                        val = argv[i]
+                    opts[key] = val
+                elif key in optional_arg:
+                    opts[key] = val if eq else opts.get(key, True)
+                else:
+                    opts[key] = True
+        elif tok.startswith("-") and len(tok) > 1:
+            for j in range(1, len(tok)):
+                ch = tok[j]
+                rest = tok[j + 1 :]
+                if ch in with_arg:
+                    if not rest and i + 1 < len(argv):
+                        i += 1
+                        rest = argv[i]
+                    opts[ch] = rest
+                    break
+                if ch in optional_arg:
+                    opts[ch] = rest or opts.get(ch, True)
+                    break
+                opts[ch] = True
+        else:
+            positional.append(tok)
+        i += 1
+    return opts, positional

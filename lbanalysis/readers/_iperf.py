@@ -57,7 +57,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..text import command_argv
+from ..text import command_argv, getopt
 from .base import to_float, to_int
 
 # A number as iperf prints it (also nan/inf for degenerate intervals).
@@ -244,35 +244,8 @@ def parse_command(command: str | None) -> dict:
     """
     if not command:
         return {}
-    argv = command_argv(command)
-    out: dict = {}
-    i = 0
-    while i < len(argv):
-        tok = argv[i]
-        if tok.startswith("--"):
-            name, eq, val = tok.partition("=")
-            short = _LONG.get(name)
-            if short is None:
-                pass
-            elif short in _WITH_ARG:
-                if not eq and i + 1 < len(argv):
-                    i += 1
-                    val = argv[i]
-                out[short] = val
-            else:
-                out[short] = True
-        elif tok.startswith("-") and len(tok) > 1:
-            for j, ch in enumerate(tok[1:], start=1):
-                if ch in _WITH_ARG:
-                    val = tok[j + 1 :]
-                    if not val and i + 1 < len(argv):
-                        i += 1
-                        val = argv[i]
-                    out[ch] = val
-                    break
-                out[ch] = True
-        i += 1
-    return out
+    opts, _ = getopt(command_argv(command), _WITH_ARG, lambda name: _LONG.get("--" + name))
+    return opts
 
 
 def command_fields(opts: dict) -> dict:

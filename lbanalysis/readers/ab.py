@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import re
 
-from ..text import Segment, command_argv
+from ..text import Segment, command_argv, getopt
 from .base import Format, Parsed, error_row, to_float, to_int
 
 # label -> (column, converter). Converters take the value text.
@@ -187,29 +187,9 @@ def parse_command(command: str) -> dict:
     >>> parse_command("ab -t 2 http://h:8080/x")["requests_planned"]
     50000
     """
-    argv = command_argv(command)
-    opts: dict[str, str] = {}
-    flags: set[str] = set()
-    positional: list[str] = []
-    i = 0
-    while i < len(argv):
-        tok = argv[i]
-        if tok.startswith("-") and len(tok) > 1:
-            j = 1
-            while j < len(tok):
-                ch = tok[j]
-                if ch in _OPTS_WITH_ARG:
-                    val = tok[j + 1 :]
-                    if not val and i + 1 < len(argv):
-                        i += 1
-                        val = argv[i]
-                    opts[ch] = val
-                    break
-                flags.add(ch)
-                j += 1
-        else:
-            positional.append(tok)
-        i += 1
+    parsed, positional = getopt(command_argv(command), _OPTS_WITH_ARG)
+    opts = {k: v for k, v in parsed.items() if isinstance(v, str)}
+    flags = {k for k, v in parsed.items() if v is True}
     out: dict = {"keepalive": "k" in flags}
     out["concurrency"] = to_int(opts.get("c", "1"))
     if "t" in opts:

@@ -116,7 +116,7 @@ from __future__ import annotations
 import re
 
 from ..errors import ParseError
-from ..text import Segment, command_argv
+from ..text import Segment, command_argv, getopt
 from ..units import parse_duration
 from .base import Format, Parsed, to_float, to_int
 from .siege_json import OBJECT_START_RE, fields_from_json
@@ -311,54 +311,9 @@ def parse_command(command: str) -> dict:
     >>> parse_command("siege -c50 -t60S -bq example.com")["host"]
     'example.com'
     """
-    argv = command_argv(command)
-    opts: dict[str, str] = {}
-    flags: set[str] = set()
-    positional: list[str] = []
-    i = 0
-    while i < len(argv):
-        tok = argv[i]
-        if tok == "--":
-            positional.extend(argv[i + 1 :])
-            break
-        if tok.startswith("--") and len(tok) > 2:
-            name, eq, val = tok[2:].partition("=")
-            key = _long_option(name)
-            if key is None:
-                i += 1
-                continue
-            if key in _OPTS_WITH_ARG:
-                if not eq and i + 1 < len(argv):
-                    i += 1
-                    val = argv[i]
-                opts[key] = val
-            elif key == "l":
-                flags.add("l")
-                if eq:
-                    opts["l"] = val
-            else:
-                flags.add(key)
-        elif tok.startswith("-") and len(tok) > 1:
-            j = 1
-            while j < len(tok):
-                ch = tok[j]
-                if ch in _OPTS_WITH_ARG:
-                    val = tok[j + 1 :]
-                    if not val and i + 1 < len(argv):
-                        i += 1
-                        val = argv[i]
-                    opts[ch] = val
-                    break
-                if ch == "l":  # optional argument: attached only
-                    flags.add("l")
-                    if tok[j + 1 :]:
-                        opts["l"] = tok[j + 1 :]
-                    break
-                flags.add(ch)
-                j += 1
-        else:
-            positional.append(tok)
-        i += 1
+    parsed, positional = getopt(command_argv(command), _OPTS_WITH_ARG, _long_option, optional_arg="l")
+    opts = {k: v for k, v in parsed.items() if isinstance(v, str)}
+    flags = {k for k, v in parsed.items() if v is True or k == "l"}  # -l FILE is a flag and an option
     out: dict = {}
     if "c" in opts:
         out["concurrency"] = to_int(opts["c"])
