@@ -42,6 +42,22 @@ class Parsed:
     def n_runs(self) -> int:
         return len(self.runs)
 
+    def add_run(self, run: dict, **details: list[dict]) -> int:
+        """Append one run and its detail rows (``intervals=[...]``); returns its index.
+
+        >>> p = Parsed()
+        >>> p.add_run({"tool": "iperf3"}, intervals=[{"start_s": 0.0}, {"start_s": 1.0}])
+        0
+        >>> p.tables["intervals"][1]
+        {'run': 0, 'start_s': 1.0}
+        """
+        i = len(self.runs)
+        self.runs.append(run)
+        for name, rows in details.items():
+            if rows:
+                self.tables.setdefault(name, []).extend({"run": i, **r} for r in rows)  # type: ignore[union-attr]
+        return i
+
     def extend(self, other: Parsed) -> None:
         """Append another result, renumbering its runs after ours."""
         offset = len(self.runs)

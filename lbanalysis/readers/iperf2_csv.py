@@ -289,10 +289,7 @@ def parse(seg: Segment) -> Parsed:
     out = Parsed()
     for t in tests:
         row, ivs = _finish(t, cmd)
-        i = len(out.runs)
-        out.runs.append(row)
-        if ivs:
-            out.tables.setdefault("intervals", []).extend({"run": i, **iv} for iv in ivs)
+        out.add_run(row, intervals=ivs)
     if not out.runs:
         raise ParseError("no iperf -y C record found", source=seg.source, line=seg.line)
     return out

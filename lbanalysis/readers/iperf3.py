@@ -576,10 +576,7 @@ def parse(seg: Segment) -> Parsed:
     out = Parsed()
     for t in tests:
         for row, ivs in _finish(t, cmd):
-            i = len(out.runs)
-            out.runs.append(row)
-            if ivs:
-                out.tables.setdefault("intervals", []).extend({"run": i, **iv} for iv in ivs)
+            out.add_run(row, intervals=ivs)
     return out
 
 

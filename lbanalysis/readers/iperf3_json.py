@@ -524,10 +524,7 @@ def parse(seg: Segment) -> Parsed:
                 f"unexpected iperf3 JSON layout ({type(e).__name__}: {e})", source=seg.source, line=seg.line - 1 + line
             ) from None
         for row, ivs in rows:
-            i = len(out.runs)
-            out.runs.append(row)
-            if ivs:
-                out.tables.setdefault("intervals", []).extend({"run": i, **iv} for iv in ivs)
+            out.add_run(row, intervals=ivs)
     if not out.runs:
         raise ParseError("no iperf3 JSON document found", source=seg.source, line=seg.line)
     return out
