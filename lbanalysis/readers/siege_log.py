@@ -107,7 +107,6 @@ HEADER_NAMES = (
 )
 
 _HEADER_RE = re.compile(r"Date\s*&\s*Time\s*,\s*Trans\s*,\s*Elap Time", re.IGNORECASE)
-_DATE_GUARD_RE = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:")
 _MARK_RE = re.compile(r"^\s*\*{4}\s?(.*?)\s?\*{4}\s*$")
 _ABORT_RE = re.compile(r"siege aborted due to excessive socket failure", re.IGNORECASE)
 _ROW_RE = re.compile(
@@ -128,8 +127,10 @@ def detect(text: str) -> bool:
     False
     """
     head = text[:4096]
-    if "Date" not in head and "****" not in head and not _DATE_GUARD_RE.search(head):
-        return False  # cheap guard: this runs on every file read
+    # Cheap guard (this runs on every file read): a header, a mark, or a
+    # dated row (at the start of a line, or after a leading label column).
+    if not ("Date" in head or "****" in head or ", 19" in head or ", 20" in head or head.lstrip()[:2] in ("19", "20")):
+        return False
     seen = 0
     for line in text.split("\n", 12)[:12]:
         if not line.strip():
