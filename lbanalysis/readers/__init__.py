@@ -153,8 +153,14 @@ def parse_text(text: str, source: str = "<buffer>", *, tool: str | None = None, 
             return _finish(f.parse(seg), f, seg)
     out = Parsed()
     seen_any = False
-    for seg in split_transcript(text, source):
-        f = _detect_segment(seg, cands)
+    segments = split_transcript(text, source)
+    if len(segments) == 1 and segments[0].command is None:
+        # the whole text again: its whole-file formats were just tried
+        seg_cands = [f for f in cands if not f.whole_file]
+    else:
+        seg_cands = cands
+    for seg in segments:
+        f = _detect_segment(seg, seg_cands)
         if f is None and seg.tool is not None and (tool is None or seg.tool == tool):
             f = _primary(seg.tool, cands)  # a command whose output is missing or an error
         if f is None and tool is not None and seg.command is None and seg.text.strip():
