@@ -217,36 +217,61 @@ def _safe_read(args: tuple[_Item, str | None, str | None]) -> tuple[Parsed | Non
         return None, ParseError(f"could not read ({type(e).__name__}: {e})", source=item.source)
 
 
-def _progress(total: int, show: bool | None):
+_BIG = 16 * 2**20  # bytes of input from which a progress bar is worth showing
+
+
+def _sizes(items: list[_Item]) -> list[int]:
+    out = []
+    for it in items:
+        try:
+            out.append(os.path.getsize(it.path) if it.path is not None else 0)
+        except OSError:
+            out.append(0)
+    return out
+
+
+def _progress(n_files: int, n_bytes: int, show: bool | None):
+    """A tqdm bar on stderr: by bytes when the input is large, else by files.
+
+    Shown by default only on a terminal, for 50+ files or 16+ MiB (a large
+    per-request log): the bar appears as soon as reading starts.
+    """
     if show is None:
-        show = total >= 50 and sys.stderr.isatty()
+        show = (n_files >= 50 or n_bytes >= _BIG) and sys.stderr.isatty()
     if not show:
         return None
     try:
         from tqdm.auto import tqdm
     except ImportError:  # pragma: no cover
         return None
-    return tqdm(total=total, unit="file", desc="reading", file=sys.stderr)
+    if n_bytes >= _BIG:
+        return tqdm(total=n_bytes, unit="B", unit_scale=True, unit_divisor=1024, desc="reading", file=sys.stderr)
+    return tqdm(total=n_files, unit="file", desc="reading", file=sys.stderr)
 
 
 def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None):
     jobs = [(it, tool, fmt) for it in items]
-    bar = _progress(len(jobs), progress)
+    sizes = _sizes(items) if progress is not False else [0] * len(items)
+    by_bytes = sum(sizes) >= _BIG
+    bar = _progress(len(jobs), sum(sizes), progress)
+    step = sizes if by_bytes else [1] * len(jobs)
     results: list[tuple[Parsed | None, LBAnalysisError | None]] = []
     if workers == 1 or len(jobs) < 2:
-        for j in jobs:
+        for k, j in enumerate(jobs):
+            if bar and by_bytes:
+                bar.set_postfix_str(os.path.basename(j[0].source), refresh=True)
             results.append(_safe_read(j))
             if bar:
-                bar.update(1)
+                bar.update(step[k])
     else:
         if any(it.buffer is not None for it in items):
             raise LBAnalysisError("workers > 1 cannot read open buffers; pass file paths")
         chunk = max(1, min(64, len(jobs) // (workers * 4) or 1))
         with ProcessPoolExecutor(max_workers=workers) as ex:
-            for r in ex.map(_safe_read, jobs, chunksize=chunk):
+            for k, r in enumerate(ex.map(_safe_read, jobs, chunksize=chunk)):
                 results.append(r)
                 if bar:
-                    bar.update(1)
+                    bar.update(step[k])
     if bar:
         bar.close()
     return results

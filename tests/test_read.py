@@ -183,3 +183,13 @@ def test_import_is_light():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == ""
+
+
+def test_progress_bar_counts_files_or_bytes(tmp_path, capsys):
+    for i in range(3):
+        shutil.copy(AB / "ab_c10.txt", tmp_path / f"r{i}.txt")
+    lbanalysis.read(tmp_path, progress=True)
+    err = capsys.readouterr().err
+    assert "reading" in err and "3/3" in err and "file" in err
+    lbanalysis.read(tmp_path, progress=False)
+    assert capsys.readouterr().err == ""
