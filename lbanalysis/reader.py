@@ -314,7 +314,7 @@ def _assemble(items, results, errors: Errors):
             names = [s for s, _ in sources[name]]
             counts = [n for _, n in sources[name]]
             codes = np.repeat(np.arange(len(names)), counts)
-            df = pd.DataFrame(rows[name])
+            df = schema.conform(rows[name], name)  # columnar build from the dicts (fast)
             df["source"] = (
                 pd.Categorical.from_codes(codes, categories=pd.unique(pd.Series(names)).tolist())
                 if len(set(names)) == len(names)
