@@ -144,6 +144,19 @@ _MARK2_RE = re.compile(
     r"^\[ *\*?\d+\] Server Report:|^iperf version 2",
     re.MULTILINE,
 )
+_HINTS3 = (
+    "Connecting to host",
+    "Server listening on",
+    "Accepted connection",
+    " connected to ",
+    "iperf Done",
+    "iperf3: ",
+    "sender",
+    "receiver",
+    "[ ID]",
+    "bits/sec",
+    "Bytes/sec",
+)
 _BARE3_RE = re.compile(rf"^\s*\[\s*(?:\d+|SUM)\]\s+\d+\.\d\d-\s*\d+\.\d\d\s+sec\s+{AMOUNT}\s+{RATE}", re.MULTILINE)
 
 
@@ -155,7 +168,9 @@ def detect(text: str) -> bool:
     >>> detect("[  3]  0.0- 1.0 sec  2.00 MBytes  16.8 Mbits/sec\\n")
     False
     """
-    if "sec" not in text and "iperf" not in text and "Connecting" not in text and "Server" not in text:
+    # Cheap guard first (this runs on every file another format did not claim):
+    # the regexes below scan every position of the text.
+    if not any(k in text for k in _HINTS3):
         return False
     if _MARK2_RE.search(text):
         return False
