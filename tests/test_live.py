@@ -64,6 +64,17 @@ def web() -> Iterator[str]:
     server.server_close()
 
 
+def wait_port(port: int, timeout: float = 10.0) -> None:
+    """Wait until a server accepts connections on 127.0.0.1:port."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    pytest.fail(f"nothing listening on 127.0.0.1:{port} after {timeout} s")
+
+
 def run(cmd: list[str], timeout: float = 60) -> str:
     """The command's stdout and stderr together, as a terminal shows them."""
     out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout, check=False)
@@ -121,8 +132,8 @@ def test_siege_summary_and_json(web, tmp_path):
 def iperf3_server():
     iperf3 = need("iperf3")
     port = free_port()
-    proc = subprocess.Popen([iperf3, "-s", "-1", "-B", "127.0.0.1", "-p", str(port)], stdout=subprocess.DEVNULL)
-    time.sleep(0.5)
+    proc = subprocess.Popen([iperf3, "-s", "-B", "127.0.0.1", "-p", str(port)], stdout=subprocess.DEVNULL)
+    wait_port(port)
     yield iperf3, port
     proc.kill()
     proc.wait()
@@ -151,7 +162,7 @@ def test_iperf2_client(tmp_path):
     port = free_port()
     server = subprocess.Popen([iperf, "-s", "-B", "127.0.0.1", "-p", str(port)], stdout=subprocess.DEVNULL)
     try:
-        time.sleep(0.5)
+        wait_port(port)
         cmd = [iperf, "-c", "127.0.0.1", "-p", str(port), "-t", "1"]
         runs = lbanalysis.read(transcript(cmd, run(cmd)))
     finally:
