@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import http.server
 import io
+import os
+import select
 import shutil
 import socket
 import subprocess
@@ -75,6 +77,23 @@ def wait_port(port: int, timeout: float = 10.0) -> None:
     pytest.fail(f"nothing listening on 127.0.0.1:{port} after {timeout} s")
 
 
+def wait_banner(proc: subprocess.Popen, banner: str, timeout: float = 10.0) -> None:
+    """Wait until a server prints its listening banner on stdout (read unbuffered)."""
+    deadline = time.monotonic() + timeout
+    seen = b""
+    fd = proc.stdout.fileno()
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            seen += chunk
+            if banner.encode() in seen:
+                return
+    pytest.fail(f"server did not print {banner!r} within {timeout} s: {seen[-200:]!r}")
+
+
 def run(cmd: list[str], timeout: float = 60) -> str:
     """The command's stdout and stderr together, as a terminal shows them."""
     out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout, check=False)
@@ -132,8 +151,8 @@ def test_siege_summary_and_json(web, tmp_path):
 def iperf3_server():
     iperf3 = need("iperf3")
     port = free_port()
-    proc = subprocess.Popen([iperf3, "-s", "-B", "127.0.0.1", "-p", str(port)], stdout=subprocess.DEVNULL)
-    wait_port(port)
+    proc = subprocess.Popen([iperf3, "-s", "-B", "127.0.0.1", "-p", str(port), "--forceflush"], stdout=subprocess.PIPE)
+    wait_banner(proc, "Server listening")  # a probe connection would upset iperf3's next test
     yield iperf3, port
     proc.kill()
     proc.wait()
