@@ -119,6 +119,31 @@ def _is_ignored(name: str, ignore: Sequence[str]) -> bool:
     return _ignore_re(tuple(ignore)).match(name) is not None
 
 
+IGNORE_FILE = ".lbignore"
+
+
+def _read_ignore_file(path: str) -> list[str]:
+    """Patterns of a ``.lbignore`` file: one per line, ``#`` comments, blank lines skipped."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = [ln.strip() for ln in fh]
+    except OSError:
+        return []
+    return [ln for ln in lines if ln and not ln.startswith("#")]
+
+
+def _locally_ignored(fp: str, local: list[tuple[str, list[str]]]) -> bool:
+    """True when a ``.lbignore`` in this folder or above names the file (by name or relative path)."""
+    for folder, patterns in local:
+        if not fp.startswith(folder + os.sep):
+            continue
+        rel = os.path.relpath(fp, folder).replace(os.sep, "/")
+        name = os.path.basename(fp)
+        if any(fnmatch.fnmatch(rel, pat) or fnmatch.fnmatch(name, pat) for pat in patterns):
+            return True
+    return False
+
+
 def expand(paths: PathLike | Iterable[PathLike], ignore: Sequence[str] = DEFAULT_IGNORE) -> tuple[list, list, list]:
     """Expand inputs into items to read; returns (items, ignored, missing)."""
     if isinstance(paths, (str, os.PathLike)) or hasattr(paths, "read"):
@@ -143,13 +168,16 @@ def expand(paths: PathLike | Iterable[PathLike], ignore: Sequence[str] = DEFAULT
         path = Path(s)
         if path.is_dir():
             base = str(path)
+            local: list[tuple[str, list[str]]] = []  # (folder, patterns) of .lbignore files seen
             for root, dirs, files in os.walk(base):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 relroot = os.path.relpath(root, base).replace(os.sep, "/")
                 prefix = "" if relroot == "." else relroot + "/"
+                if IGNORE_FILE in files:
+                    local.append((root, _read_ignore_file(os.path.join(root, IGNORE_FILE))))
                 for f in sorted(files):
                     fp = os.path.join(root, f)
-                    if _is_ignored(f, ignore):
+                    if _is_ignored(f, ignore) or _locally_ignored(fp, local):
                         ignored.append(fp)
                         continue
                     items.append(_Item(fp, fp, prefix + f))
@@ -370,7 +398,10 @@ def read(
         ``"all"`` a :class:`Dataset` with every table.
     ignore
         File-name patterns a folder walk passes over (documentation,
-        scripts, manifests); listed in ``Dataset.ignored``.
+        scripts, manifests); listed in ``Dataset.ignored``. A ``.lbignore``
+        file in a folder adds patterns (one per line, by name or by path
+        relative to that folder) for the files below it, e.g. notes that
+        are not tool output.
     progress
         Show a progress bar (default: when reading 50+ files on a terminal).
     """

@@ -193,3 +193,21 @@ def test_progress_bar_counts_files_or_bytes(tmp_path, capsys):
     assert "reading" in err and "3/3" in err and "file" in err
     lbanalysis.read(tmp_path, progress=False)
     assert capsys.readouterr().err == ""
+
+
+def test_lbignore_file_names_files_a_folder_walk_passes_over(tree):
+    (tree / "notes.txt").write_text("these are notes, not a benchmark\n")
+    (tree / "shared-1-cpu-1-ram" / "todo.txt").write_text("more notes\n")
+    with pytest.raises(lbanalysis.UnknownFormatError):
+        lbanalysis.read(tree)
+    (tree / ".lbignore").write_text("# not tool output\nnotes.txt\nshared-1-cpu-1-ram/todo.txt\n")
+    ds = lbanalysis.read(tree, table="all")
+    assert len(ds.runs) == 3 and ds.skipped.empty
+    assert {p.rsplit("/", 1)[-1] for p in ds.ignored} >= {"notes.txt", "todo.txt", ".lbignore"}
+
+
+def test_the_issue_example_reads_the_lbbench_folder():
+    runs = lbanalysis.read(ROOT / "data" / "raw" / "lbbench", pattern="{setup}/{mode}")
+    assert len(runs) == 58 and runs["requests_per_s"].notna().all()
+    one = runs[(runs["setup"] == "shared-1-cpu-1-ram") & (runs["mode"] == "haproxy-2")]
+    assert one["requests_per_s"].tolist() == [836.55, 780.21]
