@@ -6,7 +6,11 @@ import os
 from pathlib import Path
 
 import matplotlib
+import pandas as pd
 import pytest
+from pandas.testing import assert_frame_equal
+
+from lbanalysis import schema
 
 matplotlib.use("Agg")
 
@@ -29,3 +33,18 @@ def _close_figures():
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+def expect(frame: pd.DataFrame, rows: list[dict], table: str = "runs") -> None:
+    """Compare the columns named in ``rows`` with the frame, with schema dtypes.
+
+    ``source`` is compared as text (detail tables hold it as categorical).
+    """
+    cols = list(rows[0])
+    spec = schema.TABLES[table]
+    exp = schema.conform(rows, {c: spec[c] for c in cols})
+    got = frame[cols].reset_index(drop=True)
+    if "source" in cols:
+        got = got.astype({"source": "string"})
+        exp = exp.astype({"source": "string"})
+    assert_frame_equal(got, exp, check_exact=False, rtol=1e-9)

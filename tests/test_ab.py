@@ -11,7 +11,7 @@ import lbanalysis
 from lbanalysis import schema
 from lbanalysis.readers.ab import parse_command
 
-from .conftest import FIXTURES, corpus
+from .conftest import FIXTURES, corpus, expect
 
 AB = FIXTURES / "ab"
 
@@ -20,14 +20,6 @@ def one(name: str, **kw) -> pd.Series:
     runs = lbanalysis.read(AB / name, **kw)
     assert len(runs) == 1, runs
     return runs.iloc[0]
-
-
-def expect(runs: pd.DataFrame, rows: list[dict]) -> None:
-    """Compare the given columns of runs with rows, with schema dtypes."""
-    cols = list(rows[0])
-    exp = schema.conform(rows, {c: schema.RUNS[c] for c in cols})
-    got = runs[cols].reset_index(drop=True)
-    assert_frame_equal(got, exp, check_exact=False, rtol=1e-9)
 
 
 def test_post_with_body_sent_and_three_transfer_rates():

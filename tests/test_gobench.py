@@ -7,23 +7,13 @@ import io
 import numpy as np
 import pandas as pd
 import pytest
-from pandas.testing import assert_frame_equal
 
 import lbanalysis
-from lbanalysis import schema
 from lbanalysis.readers.gobench import parse_command
 
-from .conftest import ROOT, corpus
+from .conftest import ROOT, corpus, expect
 
 ARTICLE = ROOT / "data" / "raw" / "haproxy-maxconn-gobench"
-
-
-def expect(runs: pd.DataFrame, rows: list[dict]) -> None:
-    """Compare the given columns of runs with rows, with schema dtypes."""
-    cols = list(rows[0])
-    exp = schema.conform(rows, {c: schema.RUNS[c] for c in cols})
-    got = runs[cols].reset_index(drop=True)
-    assert_frame_equal(got, exp, check_exact=False, rtol=1e-9)
 
 
 def text(s: str, **kw) -> pd.DataFrame:

@@ -6,27 +6,16 @@ import io
 
 import pandas as pd
 import pytest
-from pandas.testing import assert_frame_equal
 
 import lbanalysis
-from lbanalysis import schema
 from lbanalysis.errors import ParseError
 from lbanalysis.readers import detect
 from lbanalysis.readers._iperf import parse_command
 
-from .conftest import FIXTURES, corpus
+from .conftest import FIXTURES, corpus, expect
 
 I2 = FIXTURES / "iperf2"
 MB, KB, GB = 2.0**20, 2.0**10, 2.0**30
-
-
-def expect(frame: pd.DataFrame, rows: list[dict], table: str = "runs") -> None:
-    """Compare the given columns of a frame with rows, with schema dtypes."""
-    cols = list(rows[0])
-    spec = schema.TABLES[table]
-    exp = schema.conform(rows, {c: spec[c] for c in cols})
-    got = frame[cols].reset_index(drop=True)
-    assert_frame_equal(got, exp, check_exact=False, rtol=1e-9)
 
 
 def read_all(path, **kw):

@@ -14,33 +14,20 @@ from datetime import datetime
 import numpy as np
 import pandas as pd
 import pytest
-from pandas.testing import assert_frame_equal
 
 import lbanalysis
-from lbanalysis import schema
 from lbanalysis.errors import ParseError, UnknownFormatError
 from lbanalysis.readers.siege import parse_command, siege_time
 
-from .conftest import FIXTURES, ROOT, corpus
+from .conftest import FIXTURES, ROOT, corpus, expect
 
 SIEGE = FIXTURES / "siege"
 MB = 2.0**20
 NAN = np.nan
 
 
-def expect(runs: pd.DataFrame, rows: list[dict]) -> None:
-    """Compare the given columns of runs with rows, with schema dtypes."""
-    cols = list(rows[0])
-    exp = schema.conform(rows, {c: schema.RUNS[c] for c in cols})
-    got = runs[cols].reset_index(drop=True)
-    assert_frame_equal(got, exp, check_exact=False, rtol=1e-9)
-
-
 def expect_requests(reqs: pd.DataFrame, rows: list[dict]) -> None:
-    cols = list(rows[0])
-    exp = schema.conform(rows, {c: schema.REQUESTS[c] for c in cols})
-    got = reqs[cols].reset_index(drop=True)
-    assert_frame_equal(got, exp, check_exact=False, rtol=1e-9)
+    expect(reqs, rows, "requests")
 
 
 def summary(req, avail, elapsed, mb, resp, rate, mbps, conc, ok, failed, longest, shortest, *, ms=False) -> dict:
