@@ -11,7 +11,8 @@ Run with ``make bench`` (or ``python bench/bench_read.py [--rows N] [--files N]`
    machine's file-system speed is visible next to ours.
 3. Peak Python memory (tracemalloc) of both reads of the ab -g file.
 
-Machines are noisy: each timing is the best of ``--repeat`` runs.
+Machines are noisy: each timing is the best of ``--repeat`` runs, and the
+two sides of each ratio run alternately so that drift hits both alike.
 """
 
 from __future__ import annotations
@@ -44,6 +45,21 @@ def best(fn, repeat: int) -> float:
         fn()
         times.append(time.perf_counter() - t0)
     return min(times)
+
+
+def best_pair(a, b, repeat: int) -> tuple[float, float]:
+    """Best times of ``a`` and ``b`` run alternately, so both see the same machine.
+
+    On a shared machine speed drifts by tens of percent within a minute; timing
+    one function after the other would fold that drift into the ratio.
+    """
+    ta, tb = [], []
+    for _ in range(repeat):
+        for fn, times in ((a, ta), (b, tb)):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+    return min(ta), min(tb)
 
 
 def peak_mib(fn) -> float:
@@ -80,8 +96,7 @@ def make_gnuplot(path: Path, rows: int, seed: int = 0) -> None:
 def bench_gnuplot(tmp: Path, rows: int, repeat: int) -> dict:
     path = tmp / "ab-g.tsv"
     make_gnuplot(path, rows)
-    bare = best(lambda: pd.read_csv(path, sep="\t"), repeat)
-    ours = best(lambda: lbanalysis.read(path, table="requests"), repeat)
+    bare, ours = best_pair(lambda: pd.read_csv(path, sep="\t"), lambda: lbanalysis.read(path, table="requests"), repeat)
     got = lbanalysis.read(path, table="requests")
     assert len(got) == rows and got["start"].is_monotonic_increasing
     return {
@@ -108,8 +123,7 @@ def bench_summaries(tmp: Path, files: int, repeat: int) -> dict:
             with open(p, "rb") as fh:
                 fh.read()
 
-    t_bare = best(bare, repeat)
-    t_ours = best(lambda: lbanalysis.read(folder, workers=1), repeat)
+    t_bare, t_ours = best_pair(bare, lambda: lbanalysis.read(folder, workers=1), repeat)
     runs = lbanalysis.read(folder, workers=1)
     assert len(runs) == files and runs["requests_per_s"].notna().all()
     return {
@@ -124,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--files", type=int, default=10_000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)

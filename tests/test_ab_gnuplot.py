@@ -1,0 +1,110 @@
+"""ab -g files: the chunked, parallel reader gives the same frame as a plain stable sort."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from pandas.testing import assert_frame_equal
+
+import lbanalysis
+from lbanalysis.errors import ParseError
+from lbanalysis.readers import ab_gnuplot
+
+from .conftest import FIXTURES
+
+AB = FIXTURES / "ab"
+HEADER = "starttime\tseconds\tctime\tdtime\tttime\twait\n"
+
+
+def write(path, secs, rows=None, newline="\n"):
+    """A -g file in ab's layout: lines sorted by total time, so starts are out of order."""
+    rng = np.random.default_rng(len(secs))
+    ctime = rng.integers(0, 3, len(secs))
+    dtime = rng.integers(0, 40, len(secs))
+    lines = [
+        f"Sun Nov 22 12:53:44 2026\t{s}\t{c}\t{d}\t{c + d}\t{max(d - 1, 0)}"
+        for s, c, d in sorted(zip(secs, ctime, dtime, strict=True), key=lambda r: r[1] + r[2])
+    ]
+    path.write_bytes((HEADER + "\n".join(lines + (rows or [])) + "\n").replace("\n", newline).encode())
+    return path
+
+
+def expected(path) -> pd.DataFrame:
+    """The requests frame built the slow, obvious way."""
+    raw = pd.read_csv(path, sep="\t")
+    raw = raw.iloc[np.argsort(raw["seconds"].to_numpy(), kind="stable")].reset_index(drop=True)
+    start = pd.to_datetime(raw["seconds"], unit="s").astype("datetime64[ns]")
+    return pd.DataFrame(
+        {
+            "seq": pd.array(range(len(raw)), dtype="Int64"),
+            "start": start,
+            "start_s": (raw["seconds"] - raw["seconds"].min()).astype(float),
+            "connect_s": raw["ctime"] / 1000,
+            "processing_s": raw["dtime"] / 1000,
+            "waiting_s": raw["wait"] / 1000,
+            "latency_s": raw["ttime"] / 1000,
+        }
+    )
+
+
+@pytest.mark.parametrize("span", [1, 60, 300, 70_000])  # 8-bit, 16-bit and wide second keys
+@pytest.mark.parametrize("chunks", [1, 2, 3, 7])
+def test_chunked_read_is_a_stable_sort_by_start(tmp_path, span, chunks):
+    secs = (1_795_352_000 + np.random.default_rng(span).integers(0, span, 5000)).tolist()
+    path = write(tmp_path / "g.tsv", secs)
+    got = ab_gnuplot.parse_path(path, "g.tsv", chunks=chunks)
+    req = got.tables["requests"]
+    assert_frame_equal(req[list(expected(path).columns)], expected(path))
+    assert req["run"].eq(0).all() and req[["status", "bytes", "method", "url"]].isna().all().all()
+    run = got.runs[0]
+    assert run["requests"] == 5000
+    assert run["timestamp"] == pd.Timestamp(min(secs), unit="s")
+    assert run["latency_mean_s"] == pytest.approx(expected(path)["latency_s"].mean(), rel=1e-12)
+    assert run["latency_max_s"] == expected(path)["latency_s"].max()
+
+
+def test_file_and_text_paths_agree(tmp_path):
+    path = write(tmp_path / "g.tsv", [1_795_352_000 + i % 7 for i in range(20_000)])  # > 64 KiB: fast path
+    from_file = lbanalysis.read(path, table="all")
+    from_text = lbanalysis.read(__import__("io").StringIO(path.read_text()), table="all")
+    assert_frame_equal(from_file.requests.drop(columns="source"), from_text.requests.drop(columns="source"))
+    assert from_file.runs.loc[0, "format"] == from_text.runs.loc[0, "format"] == "ab-gnuplot"
+
+
+def test_crlf_and_byte_order_mark(tmp_path):
+    path = tmp_path / "g.tsv"
+    write(path, [1_795_352_000 + i % 3 for i in range(30_000)], newline="\r\n")
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    req = lbanalysis.read(path, table="requests")
+    assert len(req) == 30_000 and req["start"].is_monotonic_increasing
+
+
+@pytest.mark.parametrize("chunks", [1, 3])
+def test_bad_line_is_named(tmp_path, chunks):
+    secs = [1_795_352_000 + i % 5 for i in range(3000)]
+    path = write(tmp_path / "g.tsv", secs, rows=["Sun Nov 22 12:53:44 2026\t1795352000\t0\tx\t1\t1"])
+    with pytest.raises(ParseError) as e:
+        ab_gnuplot.parse_path(path, "g.tsv", chunks=chunks)
+    assert e.value.line == 3002 and "g.tsv:3002" in str(e.value) and "whole numbers" in str(e.value)
+
+
+def test_short_line_is_named(tmp_path):
+    path = write(tmp_path / "g.tsv", [1_795_352_000] * 10, rows=["Sun Nov 22 12:53:44 2026\t1795352000\t0"])
+    with pytest.raises(ParseError, match=r"g.tsv:12: .*expected 6 tab-separated fields, found 3"):
+        ab_gnuplot.parse_path(path, "g.tsv", chunks=2)
+
+
+def test_header_only_file_is_a_run_without_requests(tmp_path):
+    path = tmp_path / "g.tsv"
+    path.write_text(HEADER)
+    ds = lbanalysis.read(path, table="all")
+    assert ds.runs.loc[0, "requests"] == 0 and len(ds.requests) == 0
+    assert ab_gnuplot.parse_path(path, "g.tsv", chunks=3).runs[0]["requests"] == 0
+
+
+def test_captured_fixture_through_the_parallel_path():
+    path = AB / "ab_gnuplot.tsv"
+    for chunks in (1, 4):
+        req = ab_gnuplot.parse_path(path, "x", chunks=chunks).tables["requests"]
+        assert_frame_equal(req[list(expected(path).columns)], expected(path))
