@@ -305,8 +305,13 @@ def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None):
     return results
 
 
-def _assemble(items, results, errors: Errors):
-    """Collect rows of every file; detail rows stay plain lists until one frame per table."""
+def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None):
+    """Collect rows of every file; detail rows stay plain lists until one frame per table.
+
+    ``want`` names the detail tables to build (default: all); the others stay
+    empty, so ``read(path)`` does not pay for percentiles it will not return.
+    """
+    wanted = set(schema.TABLES) if want is None else set(want)
     runs: list[dict] = []
     rows: dict[str, list[dict]] = {k: [] for k in schema.TABLES if k != "runs"}
     frames: dict[str, list[pd.DataFrame]] = {k: [] for k in schema.TABLES if k != "runs"}
@@ -329,6 +334,8 @@ def _assemble(items, results, errors: Errors):
             r["_rel"] = it.rel
             runs.append(r)
         for name, part in p.tables.items():
+            if name not in wanted:
+                continue
             if isinstance(part, pd.DataFrame):
                 src = pd.Categorical.from_codes(np.zeros(len(part), dtype=np.int8), categories=[it.source])
                 frames[name].append(part.assign(source=src))
@@ -423,7 +430,8 @@ def read(
             warnings.warn(f"skipped {msg}", SkippedFileWarning, stacklevel=2)
         skipped_missing.append({"source": m, "reason": msg})
     results = _gather(items, tool, format, workers, progress)
-    runs_rows, tables, skipped = _assemble(items, results, errors)
+    want = None if table == "all" else ([] if table == "runs" else [table])
+    runs_rows, tables, skipped = _assemble(items, results, errors, want)
     skipped = skipped_missing + skipped
     if table not in ("runs", "all"):
         # one detail table asked for: the runs frame and its metadata are not needed

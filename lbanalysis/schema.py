@@ -368,6 +368,10 @@ def conform(rows: Iterable[Mapping] | pd.DataFrame, table: str | Mapping[str, Co
     return result.reset_index(drop=True)
 
 
+_STR_OR_NONE = {str, type(None)}
+_INT_OR_NONE = {int, type(None)}
+
+
 def _values_as(vals: list, dtype: str):
     """A list of plain values (None for missing) as an array of a schema dtype."""
     if dtype == F:
@@ -375,30 +379,61 @@ def _values_as(vals: list, dtype: str):
             return np.array(vals, dtype=float)  # None -> nan
         except (TypeError, ValueError):
             return pd.to_numeric(pd.Series(vals, dtype=object), errors="coerce").to_numpy(dtype=float)
+    kinds = set(map(type, vals))
     if dtype == S:
-        if not all(v is None or type(v) is str for v in vals):
+        if not kinds <= _STR_OR_NONE:
             vals = [None if v is None or v is pd.NA else str(v) for v in vals]
         return pd.array(vals, dtype=S)
+    if dtype == I and kinds <= _INT_OR_NONE:  # plain ints: no pandas inference (3x faster)
+        missing = np.fromiter((v is None for v in vals), dtype=bool, count=len(vals))
+        data = np.array([0 if v is None else v for v in vals], dtype=np.int64)
+        return pd.arrays.IntegerArray(data, missing)
     return _cast(pd.Series(vals, dtype=object), dtype).array
+
+
+def _columns(rows: list[Mapping]) -> dict[str, list]:
+    """Rows (dicts) as columns (lists, None where a row lacks the key), first-seen key order.
+
+    Rows with the same keys in the same order (one tool's runs, mostly) are
+    transposed together by ``zip``, in C, instead of one ``get`` per cell.
+
+    >>> _columns([{"a": 1, "b": 2}, {"b": 3}, {"a": 4, "b": 5}])
+    {'a': [1, None, 4], 'b': [2, 3, 5]}
+    """
+    n = len(rows)
+    groups: dict[tuple, list[int]] = {}
+    for i, r in enumerate(rows):
+        k = tuple(r)
+        g = groups.get(k)
+        if g is None:
+            groups[k] = [i]
+        else:
+            g.append(i)
+    if len(groups) == 1:
+        ((keys, _),) = groups.items()
+        return dict(zip(keys, map(list, zip(*(r.values() for r in rows), strict=True)), strict=True))
+    out: dict[str, np.ndarray] = {}
+    for keys, idx in groups.items():
+        at = np.array(idx, dtype=np.intp)
+        for key, vals in zip(keys, zip(*(rows[i].values() for i in idx), strict=True), strict=True):
+            col = out.get(key)
+            if col is None:
+                col = out[key] = np.full(n, None, dtype=object)
+            col[at] = np.fromiter(vals, dtype=object, count=len(vals))
+    return {k: v.tolist() for k, v in out.items()}
 
 
 def _from_rows(rows: list[Mapping], cols: Mapping[str, Column]) -> pd.DataFrame:
     """conform() for a list of dicts: one array per column, no intermediate frame."""
     n = len(rows)
-    seen: dict[str, None] = {}
-    for r in rows:
-        for k in r:
-            if k not in seen:
-                seen[k] = None
+    columns = _columns(rows)
     out = {}
     for name, col in cols.items():
-        if name in seen:
-            out[name] = _values_as([r.get(name) for r in rows], col.dtype)
-        else:
-            out[name] = missing_array(col.dtype, n)
-    for k in seen:
+        vals = columns.get(name)
+        out[name] = missing_array(col.dtype, n) if vals is None else _values_as(vals, col.dtype)
+    for k, vals in columns.items():
         if k not in cols:
-            out[k] = pd.Series([r.get(k) for r in rows], dtype=object).infer_objects().array
+            out[k] = pd.Series(vals, dtype=object).infer_objects().array
     return pd.DataFrame(out, index=pd.RangeIndex(n), copy=False)
 
 

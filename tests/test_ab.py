@@ -283,19 +283,48 @@ def test_every_corpus_file_reads_or_fails_clearly():
     assert len(ds.runs) == 6
 
 
-def test_fast_and_line_scanners_agree_on_every_fixture():
-    """The fast whole-text scanner must give exactly what the line scanner gives."""
+def _agree(paths) -> int:
     from lbanalysis.readers import ab
     from lbanalysis.text import Segment, normalize
 
     checked = 0
-    for path in sorted(AB.glob("*.txt")):
+    for path in sorted(paths):
         seg = Segment(normalize(path.read_text(errors="replace")), str(path))
         fast, slow = ab.parse(seg), ab.parse(seg, fast=False)
         assert fast.runs == slow.runs, path.name
         assert fast.tables == slow.tables, path.name
         checked += 1
-    assert checked > 30
+    return checked
+
+
+def test_fast_and_line_scanners_agree_on_every_fixture():
+    """The fast whole-text scanner (results-block template included) gives exactly what the line scanner gives."""
+    assert _agree([*AB.glob("*.txt"), *(FIXTURES / "ab-quoted").glob("*")]) > 30
+
+
+def test_fast_and_line_scanners_agree_on_the_public_corpus():
+    assert _agree(p for p in corpus("public", "ab").iterdir() if p.is_file()) >= 5
+
+
+@pytest.mark.parametrize(
+    "name", ["ab_c10.txt", "ab_post_json.txt", "ab_https_haproxy.txt", "ab_keepalive.txt", "ab_non2xx_404.txt"]
+)
+def test_results_block_template_matches_real_captures(name):
+    """The one-regex template must match ab 2.3's own output (else every file takes the slow loop)."""
+    from lbanalysis.readers import ab
+    from lbanalysis.text import normalize
+
+    r = ab._Run(1)
+    assert ab._results_block(normalize((AB / name).read_text()), r)
+    assert r.d["requests"] > 0 and r.d["requests_per_s"] > 0
+
+
+def test_results_block_template_steps_aside_for_a_second_pasted_result():
+    from lbanalysis.readers import ab
+    from lbanalysis.text import normalize
+
+    text = normalize((AB / "ab_c10.txt").read_text())
+    assert not ab._results_block(text + "\nComplete requests:      7\n", ab._Run(1))
 
 
 def test_ab13_output_quoted_in_the_modperl_guide():

@@ -131,7 +131,101 @@ _FAILED_BREAKDOWN_M_RE = re.compile(
 _RATE_CONT_M_RE = re.compile(r"^\s+([\d.]+)\s+kb/s\s+(sent|total)\s*$", re.MULTILINE)
 _PHASE_M_RE = re.compile(r"\n(Connect|Processing|Waiting|Total):\s+([^\n]*)")
 _PCT_M_RE = re.compile(r"\n[ \t]*(\d+(?:\.\d+)?)%\s+(\d+(?:\.\d+)?)")
-_WARNING_M_RE = re.compile(r"^(WARNING: [^\n]*|\s+These results are probably not that reliable\.)$", re.MULTILINE)
+_WARNING_M_RE = re.compile(r"\n(WARNING: [^\n]*|[ \t]+These results are probably not that reliable\.)[ \t]*(?=\n|$)")
+# The results block exactly as ab 2.x prints it (ab.c output_results, in its
+# order; optional lines optional). One match replaces the label-by-label loop
+# for almost every real file; anything else falls through to that loop.
+_RESULTS_RE = re.compile(
+    r"""
+    \nServer\ Software:[ \t]*(?P<server_software>[^\n]*)
+    \nServer\ Hostname:[ \t]*(?P<server_hostname>[^\n]*)
+    \nServer\ Port:[ \t]*(?P<port>\d+)[ \t]*
+    (?:\nSSL/TLS\ Protocol:[ \t]*(?P<tls>[^\n]*))?
+    (?:\nServer\ Temp\ Key:[ \t]*(?P<tls_temp_key>[^\n]*))?
+    (?:\nTLS\ Server\ Name:[ \t]*(?P<tls_server_name>[^\n]*))?
+    \n
+    \nDocument\ Path:[ \t]*(?P<path>[^\n]*)
+    \nDocument\ Length:[ \t]*(?:(?P<doclen>\d+)\ bytes|(?P<variable>Variable))[ \t]*
+    \n
+    \nConcurrency\ Level:[ \t]*(?P<concurrency>\d+)[ \t]*
+    \nTime\ taken\ for\ tests:[ \t]*(?P<duration_s>\d+\.\d+)\ seconds[ \t]*
+    \nComplete\ requests:[ \t]*(?P<requests>\d+)[ \t]*
+    \nFailed\ requests:[ \t]*(?P<failed>\d+)[ \t]*
+    (?:\n[ \t]+\(Connect:\ (?P<failed_connect>\d+),\ Receive:\ (?P<failed_receive>\d+),
+        \ Length:\ (?P<failed_length>\d+),\ Exceptions:\ (?P<failed_exceptions>\d+)\)[ \t]*)?
+    (?:\nWrite\ errors:[ \t]*(?P<write_errors>\d+)[ \t]*)?
+    (?:\nNon-2xx\ responses:[ \t]*(?P<non_2xx>\d+)[ \t]*)?
+    (?:\nKeep-Alive\ requests:[ \t]*(?P<keepalive_requests>\d+)[ \t]*)?
+    \nTotal\ transferred:[ \t]*(?P<bytes_total>\d+)\ bytes[ \t]*
+    (?:\nTotal\ body\ sent:[ \t]*(?P<bytes_sent>\d+)[ \t]*)?
+    \nHTML\ transferred:[ \t]*(?P<bytes_html>\d+)\ bytes[ \t]*
+    (?:\nRequests\ per\ second:[ \t]*(?P<requests_per_s>\d+\.\d+)\ \[\#/sec\]\ \(mean\)[ \t]*
+    \nTime\ per\ request:[ \t]*(?P<latency>\d+\.\d+)\ \[ms\]\ \(mean\)[ \t]*
+    \nTime\ per\ request:[ \t]*(?P<latency_all>\d+\.\d+)\ \[ms\]\ \(mean,\ across\ all\ concurrent\ requests\)[ \t]*
+    \nTransfer\ rate:[ \t]*(?P<rate>\d+\.\d+)\ \[Kbytes/sec\]\ received[ \t]*
+    (?:\n[ \t]+(?P<rate_sent>\d+\.\d+)\ kb/s\ sent[ \t]*
+    \n[ \t]+(?P<rate_total>\d+\.\d+)\ kb/s\ total[ \t]*)?)?
+    (?=\n)
+    """,
+    re.VERBOSE,
+)
+_RESULTS_INT = (
+    "port", "concurrency", "requests", "failed", "failed_connect", "failed_receive", "failed_length",
+    "failed_exceptions", "write_errors", "non_2xx", "keepalive_requests",
+)  # fmt: skip
+_RESULTS_FLOAT = ("duration_s", "bytes_total", "bytes_sent", "bytes_html", "requests_per_s")
+
+
+def _results_block(text: str, r: _Run) -> bool:
+    """Fill ``r`` from ab 2.x's results block in one regex match; False when it is not there as printed.
+
+    Also False when a label the scanners know appears outside the block
+    (pasted results, a stray line): the label-by-label loop decides then.
+    """
+    m = _RESULTS_RE.search(text)
+    if m is None:
+        return False
+    for part in (text[: m.start()], text[m.end() :]):
+        for line in part.split("\n"):
+            if ":" in line:  # a superset of what the label regex would take as a label
+                key = line.partition(":")[0].strip().lower()
+                if key in LABELS or key in _SPECIAL:
+                    return False
+    g = m.groupdict()
+    d = r.d
+    keys = r.keys
+    for name in ("server_software", "server_hostname"):
+        d[name] = g[name].strip()
+    keys.update(("server software", "server hostname"))
+    for name in _RESULTS_INT:
+        v = g[name]
+        if v is not None:
+            d[name] = int(v)
+    for name in _RESULTS_FLOAT:
+        v = g[name]
+        if v is not None:
+            d[name] = float(v)
+    if g["tls"] is not None:
+        _set(r, "ssl/tls protocol", "ssl/tls protocol", g["tls"].strip())
+    for name in ("tls_temp_key", "tls_server_name", "path"):
+        if g[name] is not None:
+            d[name] = g[name].strip()
+    if g["variable"] is not None:
+        d["document_length_variable"] = True
+    else:
+        d["document_length_bytes"] = float(g["doclen"])
+        d["document_length_variable"] = False
+    if g["latency"] is not None:
+        d["latency_mean_s"] = float(g["latency"]) * _MS
+        d["latency_mean_all_s"] = float(g["latency_all"]) * _MS
+        d["bytes_per_s"] = float(g["rate"]) * _KB
+        if g["rate_sent"] is not None:
+            d["bytes_sent_per_s"] = float(g["rate_sent"]) * _KB
+            d["bytes_per_s_total"] = float(g["rate_total"]) * _KB
+    keys.add("complete requests")
+    return True
+
+
 # Anything that needs the line scanner: errors, usage, aborted or partial runs.
 # Plain substrings (fast); a false alarm only costs the slower, exact scanner.
 _RARE_WORDS = (
@@ -389,7 +483,8 @@ def _scan_fast(text: str) -> list[_Run] | None:
         r.d["host"] = bm.group(1)
     keys = r.keys
     d = r.d
-    for label, val in _KV_ALL_RE.findall("\n" + text):
+    template = _results_block(text, r)
+    for label, val in () if template else _KV_ALL_RE.findall("\n" + text):
         key = _KEYS.get(label)
         if key is None:
             key = _KEYS[label] = label.strip().lower()
@@ -408,25 +503,37 @@ def _scan_fast(text: str) -> list[_Run] | None:
             _set(r, key, tag, val.strip())
     if r.keys:
         r.has_result = True
-    fb = _FAILED_BREAKDOWN_M_RE.search(text) if "(Connect:" in text else None
+    fb = _FAILED_BREAKDOWN_M_RE.search(text) if not template and "(Connect:" in text else None
     if fb:
         for k, v in zip(_BREAKDOWN_COLS, fb.groups(), strict=True):
             r.d[k] = int(v)
-    for val, kind in _RATE_CONT_M_RE.findall(text) if " kb/s " in text else ():
+    for val, kind in _RATE_CONT_M_RE.findall(text) if not template and " kb/s " in text else ():
         r.d["bytes_sent_per_s" if kind == "sent" else "bytes_per_s_total"] = float(val) * r.kb
-    i = text.find("ection Times (ms)")
+    i = max(_at_line_start(text, "Connection Times (ms)"), _at_line_start(text, "Connnection Times (ms)"))
     if i >= 0:
         r.has_result = True
         end = text.find("\n\n", i)
         block = text[i : end if end >= 0 else len(text)]
         r.phases = [_phase_row(name, vals) for name, vals in _PHASE_M_RE.findall(block)]
-    i = text.find("Percentage of the requests served")
+    i = _at_line_start(text, "Percentage of the requests served")
     if i >= 0:
         r.has_result = True
         r.pcts = [{"percentile": float(p), "latency_s": float(v) * _MS} for p, v in _PCT_M_RE.findall(text, i)]
     if "WARNING: " in text:
-        r.warnings = [w.strip() for w in _WARNING_M_RE.findall(text)]
+        r.warnings = [w.strip() for w in _WARNING_M_RE.findall("\n" + text)]
     return [r] if not r.empty() else []
+
+
+def _at_line_start(text: str, head: str) -> int:
+    """Index of the first line starting with ``head``, else -1 (as the line scanner sees it).
+
+    >>> _at_line_start("a Percentage x\\nPercentage y", "Percentage")
+    15
+    """
+    if text.startswith(head):
+        return 0
+    i = text.find("\n" + head)
+    return i + 1 if i >= 0 else -1
 
 
 def _set(r: _Run, key: str, tag: str, val: str) -> None:
