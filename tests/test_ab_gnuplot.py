@@ -89,6 +89,17 @@ def test_bad_line_is_named(tmp_path, chunks):
     assert e.value.line == 3002 and "g.tsv:3002" in str(e.value) and "whole numbers" in str(e.value)
 
 
+def test_blank_lines_are_passed_over_and_not_blamed(tmp_path):
+    secs = [1_795_352_000 + i % 5 for i in range(100)]
+    rows = ["", "Sun Nov 22 12:53:44 2026\t1795352001\t0\t1\t1\t0", "Sun Nov 22 12:53:44 2026\t17x\t0\t1\t1\t0"]
+    path = write(tmp_path / "g.tsv", secs, rows=rows)
+    with pytest.raises(ParseError) as e:
+        ab_gnuplot.parse_path(path, "g.tsv", chunks=2)
+    assert e.value.line == 104
+    path = write(tmp_path / "ok.tsv", secs, rows=rows[:2])
+    assert len(ab_gnuplot.parse_path(path, "ok.tsv", chunks=2).tables["requests"]) == 101
+
+
 def test_short_line_is_named(tmp_path):
     path = write(tmp_path / "g.tsv", [1_795_352_000] * 10, rows=["Sun Nov 22 12:53:44 2026\t1795352000\t0"])
     with pytest.raises(ParseError, match=r"g.tsv:12: .*expected 6 tab-separated fields, found 3"):

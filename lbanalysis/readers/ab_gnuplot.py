@@ -45,7 +45,6 @@ from .base import Format, Parsed
 
 HEADER = ["starttime", "seconds", "ctime", "dtime", "ttime", "wait"]
 _COLS = {"ctime": "connect_s", "dtime": "processing_s", "wait": "waiting_s", "ttime": "latency_s"}
-_RAW = {v: k for k, v in _COLS.items()}
 _CHUNK_MIN_BYTES = 4 << 20  # smaller files are parsed in one piece
 
 
@@ -132,19 +131,18 @@ def _bad_line(lines: Callable[[], io.BufferedIOBase | io.TextIOBase], source: st
             if no == 1:
                 continue
             body = line.rstrip("\r\n")
-            if not body:
-                msg = "empty line where a request was expected"
+            if not body.strip():  # pandas passes over blank lines too
+                continue
+            fields = body.split("\t")
+            if len(fields) != len(HEADER):
+                msg = f"expected {len(HEADER)} tab-separated fields, found {len(fields)}"
             else:
-                fields = body.split("\t")
-                if len(fields) != len(HEADER):
-                    msg = f"expected {len(HEADER)} tab-separated fields, found {len(fields)}"
-                else:
-                    try:
-                        for f in fields[1:]:
-                            int(f)
-                        continue
-                    except ValueError:
-                        msg = "expected whole numbers after the date"
+                try:
+                    for f in fields[1:]:
+                        int(f)
+                    continue
+                except ValueError:
+                    msg = "expected whole numbers after the date"
             return ParseError(f"not an ab -g row: {msg}", source=source, line=no, text=body)
     return ParseError("unreadable ab -g TSV", source=source)
 
