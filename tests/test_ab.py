@@ -307,16 +307,34 @@ def test_fast_and_line_scanners_agree_on_the_public_corpus():
 
 
 @pytest.mark.parametrize(
-    "name", ["ab_c10.txt", "ab_post_json.txt", "ab_https_haproxy.txt", "ab_keepalive.txt", "ab_non2xx_404.txt"]
+    "name",
+    [
+        "ab_c10.txt",
+        "ab_post_json.txt",
+        "ab_https_haproxy.txt",
+        "ab_keepalive.txt",
+        "ab_non2xx_404.txt",
+        "ab_plain.txt",
+        "ab_https_nginx_tls12.txt",
+    ],
 )
 def test_results_block_template_matches_real_captures(name):
     """The one-regex template must match ab 2.3's own output (else every file takes the slow loop)."""
     from lbanalysis.readers import ab
     from lbanalysis.text import normalize
 
+    text = normalize((AB / name).read_text())
     r = ab._Run(1)
-    assert ab._results_block(normalize((AB / name).read_text()), r)
+    assert ab._results_block(text, r)
     assert r.d["requests"] > 0 and r.d["requests_per_s"] > 0
+    whole = ab._scan_template(text)  # results block and tail, two matches
+    assert whole is not None and whole.d == {
+        **r.d,
+        "tool": "ab",
+        "line": 1,
+        **{k: whole.d[k] for k in ("tool_version", "host")},
+    }
+    assert len(whole.phases) == 4 and whole.pcts[-1]["percentile"] == 100.0
 
 
 def test_results_block_template_steps_aside_for_a_second_pasted_result():

@@ -48,6 +48,7 @@ pasted outputs): a repeated label starts a new run. Versions checked: ab 2.3
 
 from __future__ import annotations
 
+import operator
 import re
 
 from ..text import Segment, command_argv, getopt
@@ -176,6 +177,68 @@ _RESULTS_INT = (
 _RESULTS_FLOAT = ("duration_s", "bytes_total", "bytes_sent", "bytes_html", "requests_per_s")
 
 
+# What ab 2.x prints after the results block: the Connection Times table,
+# its warnings, and the percentages, up to the end of the output.
+_TAIL_RE = re.compile(
+    r"""
+    \n\n(?P<phases>Connn?ection\ Times\ \(ms\)\n[ \t]+min[^\n]*
+    (?:\n(?:Connect|Processing|Waiting|Total):[^\n]*){4})
+    (?P<warnings>(?:\n(?:WARNING:\ [^\n]*|[ \t]+These\ results\ are\ probably\ not\ that\ reliable\.)[ \t]*)*)
+    \n\nPercentage\ of\ the\ requests\ served\ within\ a\ certain\ time\ \(ms\)[ \t]*
+    (?P<pcts>(?:\n[ \t]*\d+%[ \t]+\d+(?:\ \(longest\ request\))?[ \t]*)+)
+    \s*
+    """,
+    re.VERBOSE,
+)
+
+
+def _known_label_in(part: str) -> bool:
+    """True when a line of ``part`` starts with a label the scanners read (a superset of the label regex)."""
+    for line in part.split("\n"):
+        if ":" in line:
+            key = line.partition(":")[0].strip().lower()
+            if key in LABELS or key in _SPECIAL:
+                return True
+    return False
+
+
+def _scan_template(text: str) -> _Run | None:
+    """One clean ab 2.x output, read with two regex matches; None for anything else.
+
+    The results block and everything after it must be exactly as ab 2.x
+    prints them; the part before (banner, progress lines) must hold no error
+    line and no label. Gives the same run as the line scanner.
+    """
+    m = _RESULTS_RE.search(text)
+    if m is None:
+        return None
+    t = _TAIL_RE.fullmatch(text, m.end())
+    head = text[: m.start()]
+    if t is None or "WARNING" in head or head.count("This is ApacheBench") > 1:
+        return None
+    # "(be patient).." is a rare word for "(be patient)...apr_socket_recv: ..."; "....done" is the clean end
+    if _has_rare(head.replace(" (be patient).....done\n", " (be patient)\n")):
+        return None
+    if _known_label_in(head):
+        return None
+    b = _BANNER_RE.search(head)
+    r = _Run(head.count("\n", 0, b.start()) + 1 if b else 1)
+    if b:
+        r.d["tool_version"] = b.group(1)
+        if b.group(2):
+            r.d["tool_build"] = b.group(2)
+    bm = _BENCH_LINE_RE.search(head)
+    if bm:
+        r.d["host"] = bm.group(1)
+    _fill_results(m, r)
+    r.has_result = True
+    r.phases = _phases(t.group("phases"))
+    r.pcts = [{"percentile": float(p), "latency_s": float(v) * _MS} for p, v in _PCT_M_RE.findall(t.group("pcts"))]
+    if t.group("warnings"):
+        r.warnings = [w.strip() for w in _WARNING_M_RE.findall(t.group("warnings"))]
+    return r
+
+
 def _results_block(text: str, r: _Run) -> bool:
     """Fill ``r`` from ab 2.x's results block in one regex match; False when it is not there as printed.
 
@@ -183,47 +246,51 @@ def _results_block(text: str, r: _Run) -> bool:
     (pasted results, a stray line): the label-by-label loop decides then.
     """
     m = _RESULTS_RE.search(text)
-    if m is None:
+    if m is None or _known_label_in(text[: m.start()]) or _known_label_in(text[m.end() :]):
         return False
-    for part in (text[: m.start()], text[m.end() :]):
-        for line in part.split("\n"):
-            if ":" in line:  # a superset of what the label regex would take as a label
-                key = line.partition(":")[0].strip().lower()
-                if key in LABELS or key in _SPECIAL:
-                    return False
-    g = m.groupdict()
+    _fill_results(m, r)
+    return True
+
+
+_GROUP = _RESULTS_RE.groupindex
+_INT_AT = operator.itemgetter(*(_GROUP[n] - 1 for n in _RESULTS_INT))
+_FLOAT_AT = operator.itemgetter(*(_GROUP[n] - 1 for n in _RESULTS_FLOAT))
+_TEXT_AT = operator.itemgetter(*(_GROUP[n] - 1 for n in ("tls_temp_key", "tls_server_name", "path")))
+
+
+def _fill_results(m: re.Match, r: _Run) -> None:
+    """Store the values of a :data:`_RESULTS_RE` match in ``r``."""
+    g = m.groups()
     d = r.d
-    keys = r.keys
-    for name in ("server_software", "server_hostname"):
-        d[name] = g[name].strip()
-    keys.update(("server software", "server hostname"))
-    for name in _RESULTS_INT:
-        v = g[name]
+    d["server_software"] = m.group("server_software").strip()
+    d["server_hostname"] = m.group("server_hostname").strip()
+    for name, v in zip(_RESULTS_INT, _INT_AT(g), strict=True):
         if v is not None:
             d[name] = int(v)
-    for name in _RESULTS_FLOAT:
-        v = g[name]
+    for name, v in zip(_RESULTS_FLOAT, _FLOAT_AT(g), strict=True):
         if v is not None:
             d[name] = float(v)
-    if g["tls"] is not None:
-        _set(r, "ssl/tls protocol", "ssl/tls protocol", g["tls"].strip())
-    for name in ("tls_temp_key", "tls_server_name", "path"):
-        if g[name] is not None:
-            d[name] = g[name].strip()
-    if g["variable"] is not None:
+    tls = m.group("tls")
+    if tls is not None:
+        _set(r, "ssl/tls protocol", "ssl/tls protocol", tls.strip())
+    for name, v in zip(("tls_temp_key", "tls_server_name", "path"), _TEXT_AT(g), strict=True):
+        if v is not None:
+            d[name] = v.strip()
+    if m.group("variable") is not None:
         d["document_length_variable"] = True
     else:
-        d["document_length_bytes"] = float(g["doclen"])
+        d["document_length_bytes"] = float(m.group("doclen"))
         d["document_length_variable"] = False
-    if g["latency"] is not None:
-        d["latency_mean_s"] = float(g["latency"]) * _MS
-        d["latency_mean_all_s"] = float(g["latency_all"]) * _MS
-        d["bytes_per_s"] = float(g["rate"]) * _KB
-        if g["rate_sent"] is not None:
-            d["bytes_sent_per_s"] = float(g["rate_sent"]) * _KB
-            d["bytes_per_s_total"] = float(g["rate_total"]) * _KB
-    keys.add("complete requests")
-    return True
+    latency = m.group("latency")
+    if latency is not None:
+        d["latency_mean_s"] = float(latency) * _MS
+        d["latency_mean_all_s"] = float(m.group("latency_all")) * _MS
+        d["bytes_per_s"] = float(m.group("rate")) * _KB
+        sent = m.group("rate_sent")
+        if sent is not None:
+            d["bytes_sent_per_s"] = float(sent) * _KB
+            d["bytes_per_s_total"] = float(m.group("rate_total")) * _KB
+    r.keys.update(("server software", "complete requests"))
 
 
 # Anything that needs the line scanner: errors, usage, aborted or partial runs.
@@ -311,6 +378,15 @@ def parse_command(command: str) -> dict:
                 out["port"] = 443 if m.group(1) == "https" else 80
             out["path"] = m.group(4) or "/"
     return out
+
+
+def _phases(block: str) -> list[dict]:
+    """Connection Times rows of a block (seconds).
+
+    >>> _phases("Connection Times (ms)\\n  min\\nConnect:  0 1 0.5 1 3\\nTotal: 1 2 0.4 2 4")[1]["max_s"]
+    0.004
+    """
+    return [_phase_row(name, vals) for name, vals in _PHASE_M_RE.findall(block)]
 
 
 def _phase_row(name: str, rest: str) -> dict:
@@ -467,6 +543,9 @@ def _scan_fast(text: str) -> list[_Run] | None:
     Returns None when the text needs the line scanner (several results,
     error or usage lines). Gives the same runs as :func:`_scan_lines`.
     """
+    r = _scan_template(text)
+    if r is not None:
+        return [r]
     # Error, usage and abort lines come before a results block ("Server
     # Software:" is its first line), so only the part before it is checked.
     cut = text.find("\nServer Software:")
@@ -616,9 +695,13 @@ def parse(seg: Segment, *, fast: bool = True) -> Parsed:
             d["error"] = "no result in the output"
         out.runs.append(d)
         if r.phases:
-            out.tables.setdefault("phases", []).extend({"run": i, **p} for p in r.phases)
+            for p in r.phases:  # the scanners' own fresh dicts
+                p["run"] = i
+            out.tables.setdefault("phases", []).extend(r.phases)
         if r.pcts:
-            out.tables.setdefault("percentiles", []).extend({"run": i, **p} for p in r.pcts)
+            for p in r.pcts:
+                p["run"] = i
+            out.tables.setdefault("percentiles", []).extend(r.pcts)
     return out
 
 
