@@ -106,6 +106,15 @@ def test_short_line_is_named(tmp_path):
         ab_gnuplot.parse_path(path, "g.tsv", chunks=2)
 
 
+@pytest.mark.parametrize("chunks", [1, 2])
+def test_times_beyond_int32_are_read(tmp_path, chunks):
+    path = write(tmp_path / "g.tsv", [1_795_352_000 + i % 3 for i in range(1000)])
+    with path.open("a") as fh:
+        fh.write("Sun Nov 22 12:53:44 2026\t1795352001\t0\t3000000000\t3000000000\t0\n")
+    req = ab_gnuplot.parse_path(path, "g.tsv", chunks=chunks).tables["requests"]
+    assert req["latency_s"].max() == 3_000_000.0 and len(req) == 1001
+
+
 def test_header_only_file_is_a_run_without_requests(tmp_path):
     path = tmp_path / "g.tsv"
     path.write_text(HEADER)
