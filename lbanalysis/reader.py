@@ -279,7 +279,9 @@ def _progress(n_files: int, n_bytes: int, show: bool | None):
 
 def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None):
     jobs = [(it, tool, fmt) for it in items]
-    sizes = _sizes(items) if progress is not False else [0] * len(items)
+    # sizes only decide how a progress bar counts: skip the stat calls when none can show
+    bar_possible = progress is True or (progress is None and sys.stderr.isatty())
+    sizes = _sizes(items) if bar_possible else [0] * len(items)
     by_bytes = sum(sizes) >= _BIG
     bar = _progress(len(jobs), sum(sizes), progress)
     step = sizes if by_bytes else [1] * len(jobs)

@@ -126,13 +126,14 @@ def detect(text: str) -> bool:
     >>> detect("** SIEGE 4.0.7\\nTransactions:  5 hits\\n")
     False
     """
-    head = text[:4096]
+    lines = text.split("\n", 12)[:12]  # the loop below looks no further
+    head = "\n".join(lines)
     # Cheap guard (this runs on every file read): a header, a mark, or a
     # dated row (at the start of a line, or after a leading label column).
     if not ("Date" in head or "****" in head or ", 19" in head or ", 20" in head or head.lstrip()[:2] in ("19", "20")):
         return False
     seen = 0
-    for line in text.split("\n", 12)[:12]:
+    for line in lines:
         if not line.strip():
             continue
         if _HEADER_RE.search(line) or _DETECT_ROW_RE.match(line):
