@@ -102,7 +102,7 @@ class Dataset:
         return f"<p>{len(self.files)} files read</p><table><tr><th>table</th><th>rows</th></tr>{rows}</table>{skipped}"
 
 
-@dataclass
+@dataclass(slots=True)
 class _Item:
     path: str | None  # None for buffers
     source: str
@@ -113,10 +113,6 @@ class _Item:
 @lru_cache(maxsize=16)
 def _ignore_re(ignore: tuple[str, ...]) -> re.Pattern:
     return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in ignore) or "(?!)")
-
-
-def _is_ignored(name: str, ignore: Sequence[str]) -> bool:
-    return _ignore_re(tuple(ignore)).match(name) is not None
 
 
 IGNORE_FILE = ".lbignore"
@@ -151,6 +147,7 @@ def expand(paths: PathLike | Iterable[PathLike], ignore: Sequence[str] = DEFAULT
     items: list[_Item] = []
     ignored: list[str] = []
     missing: list[str] = []
+    ignored_name = _ignore_re(tuple(ignore)).match
     for p in paths:  # type: ignore[union-attr]
         if hasattr(p, "read"):
             items.append(_Item(None, getattr(p, "name", None) or "<buffer>", "", p))  # type: ignore[arg-type]
@@ -177,7 +174,7 @@ def expand(paths: PathLike | Iterable[PathLike], ignore: Sequence[str] = DEFAULT
                     local.append((root, _read_ignore_file(os.path.join(root, IGNORE_FILE))))
                 for f in sorted(files):
                     fp = os.path.join(root, f)
-                    if _is_ignored(f, ignore) or _locally_ignored(fp, local):
+                    if ignored_name(f) is not None or (local and _locally_ignored(fp, local)):
                         ignored.append(fp)
                         continue
                     items.append(_Item(fp, fp, prefix + f))
