@@ -168,7 +168,10 @@ def parse_text(text: str, source: str = "<buffer>", *, tool: str | None = None, 
         if f is None:
             continue
         seen_any = True
-        out.extend(_finish(f.parse(seg), f, seg))
+        part = _finish(f.parse(seg), f, seg)
+        if len(segments) == 1 and part.runs:
+            return part  # the common case: nothing to renumber
+        out.extend(part)
     if not out.runs:
         if seen_any:
             raise ParseError("recognised the format but found no run in it", source=source)

@@ -192,6 +192,19 @@ _TAIL_RE = re.compile(
 )
 
 
+_PCT_VALUES = {str(p): float(p) for p in (50, 66, 75, 80, 90, 95, 98, 99, 100)}
+
+
+def _pct(text: str) -> float:
+    """A percentage as float; ab's nine are looked up, not parsed.
+
+    >>> _pct("66"), _pct("99.9")
+    (66.0, 99.9)
+    """
+    v = _PCT_VALUES.get(text)
+    return float(text) if v is None else v
+
+
 def _known_label_in(part: str) -> bool:
     """True when a line of ``part`` starts with a label the scanners read (a superset of the label regex)."""
     for line in part.split("\n"):
@@ -233,7 +246,7 @@ def _scan_template(text: str) -> _Run | None:
     _fill_results(m, r)
     r.has_result = True
     r.phases = _phases(t.group("phases"))
-    r.pcts = [{"percentile": float(p), "latency_s": float(v) * _MS} for p, v in _PCT_M_RE.findall(t.group("pcts"))]
+    r.pcts = [{"percentile": _pct(p), "latency_s": float(v) * _MS} for p, v in _PCT_M_RE.findall(t.group("pcts"))]
     if t.group("warnings"):
         r.warnings = [w.strip() for w in _WARNING_M_RE.findall(t.group("warnings"))]
     return r
