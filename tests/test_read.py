@@ -211,3 +211,20 @@ def test_the_issue_example_reads_the_lbbench_folder():
     assert len(runs) == 58 and runs["requests_per_s"].notna().all()
     one = runs[(runs["setup"] == "shared-1-cpu-1-ram") & (runs["mode"] == "haproxy-2")]
     assert one["requests_per_s"].tolist() == [836.55, 780.21]
+
+
+def test_reading_leaves_the_garbage_collector_as_it_was(tree):
+    import gc
+
+    assert gc.isenabled()
+    lbanalysis.read(tree, errors="skip")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        lbanalysis.read(tree, errors="skip")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(lbanalysis.LBAnalysisError):
+        lbanalysis.read(tree / "notes.txt")
+    assert gc.isenabled()
