@@ -208,9 +208,11 @@ def _read_one(item: _Item, tool: str | None, fmt: str | None) -> Parsed:
         return parse_text(text, item.source, tool=tool, fmt=fmt)
     assert item.path is not None
     try:
-        with open(item.path, "rb") as fh:
-            head = fh.read(_HEAD)
-            if len(head) < _HEAD:  # the whole file (the common case)
+        # os-level reads: a third of the cost of a file object, for small files
+        fd = os.open(item.path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        try:
+            head, whole = _read_upto(fd, _HEAD)
+            if whole:  # the whole file (the common case)
                 return parse_text(decode(head), item.source, tool=tool, fmt=fmt)
             if fmt is None:
                 # A large file: a whole-file format with a fast path (ab -g) is read
@@ -218,16 +220,30 @@ def _read_one(item: _Item, tool: str | None, fmt: str | None) -> Parsed:
                 text_head = normalize(decode(head[: _HEAD - 4]))
                 for f in FORMATS:
                     if f.whole_file and f.parse_path is not None and tool in (None, f.tool) and f.detect(text_head):
-                        fh.close()
                         p = f.parse_path(Path(item.path), item.source)
                         for r in p.runs:
                             r.setdefault("tool", f.tool)
                             r.setdefault("format", f.name)
                         return p
-            rest = fh.read()
+            rest, _ = _read_upto(fd, None)
+        finally:
+            os.close(fd)
     except OSError as e:
         raise LBAnalysisError(f"{item.source}: cannot read file ({e.strerror or e})") from None
     return parse_text(decode(head + rest), item.source, tool=tool, fmt=fmt)
+
+
+def _read_upto(fd: int, limit: int | None) -> tuple[bytes, bool]:
+    """Up to ``limit`` bytes (None: all) from a file descriptor, and whether the end was reached."""
+    parts = []
+    got = 0
+    while limit is None or got < limit:
+        b = os.read(fd, (1 << 20) if limit is None else limit - got)
+        if not b:
+            return b"".join(parts), True
+        parts.append(b)
+        got += len(b)
+    return b"".join(parts), False
 
 
 def _safe_read(args: tuple[_Item, str | None, str | None]) -> tuple[Parsed | None, LBAnalysisError | None]:

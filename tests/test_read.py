@@ -228,3 +228,16 @@ def test_reading_leaves_the_garbage_collector_as_it_was(tree):
     with pytest.raises(lbanalysis.LBAnalysisError):
         lbanalysis.read(tree / "notes.txt")
     assert gc.isenabled()
+
+
+def test_a_text_file_larger_than_the_first_read_is_read_whole(tmp_path):
+    """Files past the 64 KiB first read take the second read: every run in them counts."""
+    one = (FIXTURES / "ab" / "ab_c10.txt").read_text()
+    runs = 60
+    text = "".join(f"$ ab -n 1000 -c 10 http://127.0.0.1:{8000 + i}/\n{one}\n" for i in range(runs))
+    assert len(text.encode()) > 1 << 16
+    path = tmp_path / "transcript.txt"
+    path.write_text(text)
+    got = lbanalysis.read(path)
+    assert len(got) == runs and got["url"].tolist()[-1] == f"http://127.0.0.1:{8000 + runs - 1}/"
+    assert got["requests_per_s"].notna().all()
