@@ -245,7 +245,8 @@ def _scan_template(text: str) -> _Run | None:
         r.d["host"] = bm.group(1)
     _fill_results(m, r)
     r.has_result = True
-    r.phases = _phases(t.group("phases"))
+    # the tail regex checked the four rows: the lines after the title and header
+    r.phases = [_phase_row(*line.split(":", 1)) for line in t.group("phases").split("\n")[2:]]
     r.pcts = [{"percentile": _pct(p), "latency_s": float(v) * _MS} for p, v in _PCT_M_RE.findall(t.group("pcts"))]
     if t.group("warnings"):
         r.warnings = [w.strip() for w in _WARNING_M_RE.findall(t.group("warnings"))]
