@@ -243,11 +243,21 @@ def _frame(chunks: list[_Chunk], run_map: Callable = map) -> Parsed:
     start_ns, start_s, nan_bytes, seq = block[4].view(np.int64), block[5], block[6], block[7].view(np.int64)
     flags = np.zeros((2, n), dtype=bool)  # "missing" masks of the run and seq columns (all False)
 
-    def fill_start() -> None:
-        start_ns[:] = np.repeat(keys * 1_000_000_000, total)
-        start_s[:] = np.repeat((keys - low).astype(np.float64), total)
-        nan_bytes.fill(np.nan)
-        seq[:] = np.arange(n)
+    edges = np.concatenate(([0], np.cumsum(total))).tolist()
+
+    def by_second(out: np.ndarray, values: np.ndarray) -> None:  # one value per second, in place
+        if len(values) > _MAX_BLOCKS:
+            np.copyto(out, np.repeat(values, total))
+            return
+        for v, a, b in zip(values.tolist(), edges, edges[1:], strict=False):
+            out[a:b] = v
+
+    fills = {  # separate tasks, so that the two threads share them evenly
+        "start": lambda: by_second(start_ns, keys * 1_000_000_000),
+        "start_s": lambda: by_second(start_s, (keys - low).astype(np.float64)),
+        "bytes": lambda: nan_bytes.fill(np.nan),
+        "seq": lambda: np.copyto(seq, np.arange(n)),
+    }
 
     def place(i: int) -> None:  # chunk i's four columns, sorted, into the output
         c = chunks[i]
@@ -271,7 +281,7 @@ def _frame(chunks: list[_Chunk], run_map: Callable = map) -> Parsed:
     # conform() has nothing to convert (this file can hold millions of rows).
     # One batch of tasks: the chunks' placements (the longest) first.
     tasks: dict[object, Callable[[], object]] = {i: partial(place, i) for i in range(len(chunks))}
-    tasks["start"] = fill_start
+    tasks |= {f"fill {name}": f for name, f in fills.items()}
     tasks |= {name: partial(missing_array, schema.REQUESTS[name].dtype, n) for name in ("status", "method", "url")}
     data = dict(zip(tasks, run_map(lambda f: f(), tasks.values()), strict=True))
     data |= {name: out[raw] for raw, name in _COLS.items()}
