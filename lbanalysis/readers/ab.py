@@ -215,6 +215,20 @@ def _known_label_in(part: str) -> bool:
     return False
 
 
+def _new_run(text: str) -> _Run:
+    """A run starting at ab's banner (its line, version and build) with the host it benchmarks."""
+    b = _BANNER_RE.search(text)
+    r = _Run(text.count("\n", 0, b.start()) + 1 if b else 1)
+    if b:
+        r.d["tool_version"] = b.group(1)
+        if b.group(2):
+            r.d["tool_build"] = b.group(2)
+    bm = _BENCH_LINE_RE.search(text)
+    if bm:
+        r.d["host"] = bm.group(1)
+    return r
+
+
 def _scan_template(text: str) -> _Run | None:
     """One clean ab 2.x output, read with two regex matches; None for anything else.
 
@@ -234,15 +248,7 @@ def _scan_template(text: str) -> _Run | None:
         return None
     if _known_label_in(head):
         return None
-    b = _BANNER_RE.search(head)
-    r = _Run(head.count("\n", 0, b.start()) + 1 if b else 1)
-    if b:
-        r.d["tool_version"] = b.group(1)
-        if b.group(2):
-            r.d["tool_build"] = b.group(2)
-    bm = _BENCH_LINE_RE.search(head)
-    if bm:
-        r.d["host"] = bm.group(1)
+    r = _new_run(head)
     _fill_results(m, r)
     r.has_result = True
     # the tail regex checked the four rows: the lines after the title and header
@@ -565,15 +571,7 @@ def _scan_fast(text: str) -> list[_Run] | None:
     cut = text.find("\nServer Software:")
     if text.count("This is ApacheBench") > 1 or _has_rare(text if cut < 0 else text[:cut]):
         return None
-    m = _BANNER_RE.search(text)
-    r = _Run(text.count("\n", 0, m.start()) + 1 if m else 1)
-    if m:
-        r.d["tool_version"] = m.group(1)
-        if m.group(2):
-            r.d["tool_build"] = m.group(2)
-    bm = _BENCH_LINE_RE.search(text)
-    if bm:
-        r.d["host"] = bm.group(1)
+    r = _new_run(text)
     keys = r.keys
     d = r.d
     template = _results_block(text, r)
