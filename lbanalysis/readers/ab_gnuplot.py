@@ -282,8 +282,10 @@ def _frame(chunks: list[_Chunk], run_map: Callable = map) -> Parsed:
     # One batch of tasks: the chunks' placements (the longest) first.
     tasks: dict[object, Callable[[], object]] = {i: partial(place, i) for i in range(len(chunks))}
     tasks |= {f"fill {name}": f for name, f in fills.items()}
-    tasks |= {name: partial(missing_array, schema.REQUESTS[name].dtype, n) for name in ("status", "method", "url")}
+    tasks["status"] = partial(missing_array, schema.REQUESTS["status"].dtype, n)
+    tasks["method"] = partial(missing_array, schema.REQUESTS["method"].dtype, n)
     data = dict(zip(tasks, run_map(lambda f: f(), tasks.values()), strict=True))
+    data["url"] = data["method"]  # all missing, immutable (Arrow): one array serves both
     data |= {name: out[raw] for raw, name in _COLS.items()}
     data |= {
         "run": pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), flags[0]),
