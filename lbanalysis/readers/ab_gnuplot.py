@@ -126,6 +126,23 @@ def _parse_chunk(data: bytes | io.IOBase, wide: bool = False) -> dict[str, np.nd
     return {c: df[c].to_numpy() for c in HEADER[1:]}
 
 
+def _read_chunk(source: Callable[[], bytes | io.IOBase]) -> _Chunk:
+    """Parse and order one range; ``source()`` gives its data (bytes or a file, closed here) afresh for a retry."""
+
+    def parse(wide: bool) -> _Chunk:
+        data = source()
+        try:
+            return _Chunk(_parse_chunk(data, wide))
+        finally:
+            if isinstance(data, io.IOBase):
+                data.close()
+
+    try:
+        return parse(False)
+    except ValueError:  # a time beyond int32 (or a bad line, which fails again)
+        return parse(True)
+
+
 def _bad_line(lines: Callable[[], io.BufferedIOBase | io.TextIOBase], source: str) -> ParseError:
     """Scan the lines for the first that is not a -g row; an error naming it."""
     with lines() as fh:
@@ -245,12 +262,12 @@ def _frame(chunks: list[_Chunk], run_map: Callable = map) -> Parsed:
 
     edges = np.concatenate(([0], np.cumsum(total))).tolist()
 
-    def by_second(out: np.ndarray, values: np.ndarray) -> None:  # one value per second, in place
+    def by_second(target: np.ndarray, values: np.ndarray) -> None:  # one value per second, in place
         if len(values) > _MAX_BLOCKS:
-            np.copyto(out, np.repeat(values, total))
+            np.copyto(target, np.repeat(values, total))
             return
         for v, a, b in zip(values.tolist(), edges, edges[1:], strict=False):
-            out[a:b] = v
+            target[a:b] = v
 
     fills = {  # separate tasks, so that the two threads share them evenly
         "start": lambda: by_second(start_ns, keys * 1_000_000_000),
@@ -319,12 +336,9 @@ def parse(seg: Segment) -> Parsed:
     text = seg.text.lstrip("\ufeff")
     first, _, body = text.partition("\n")
     _check_header(first, seg.source)
+    data = body.encode()
     try:
-        data = body.encode()
-        try:
-            chunk = _Chunk(_parse_chunk(data))
-        except ValueError:  # a time beyond int32 (or a bad line, which fails again)
-            chunk = _Chunk(_parse_chunk(data, wide=True))
+        chunk = _read_chunk(lambda: data)
     except Exception:  # pandas raises several types for broken CSV
         raise _bad_line(lambda: io.StringIO(text), seg.source) from None
     return _frame([chunk])
@@ -353,12 +367,7 @@ def parse_path(path: Path, source: str, chunks: int | None = None) -> Parsed:
     ranges = _bounds(path, size, start, chunks or (cores if size >= _CHUNK_MIN_BYTES else 1))
 
     def one(r: tuple[int, int]) -> _Chunk:
-        try:
-            with _Range(path, *r) as raw, io.BufferedReader(raw, 1 << 20) as fh:
-                return _Chunk(_parse_chunk(fh))
-        except ValueError:  # a time beyond int32 (or a bad line, which fails again)
-            with _Range(path, *r) as raw, io.BufferedReader(raw, 1 << 20) as fh:
-                return _Chunk(_parse_chunk(fh, wide=True))
+        return _read_chunk(lambda: io.BufferedReader(_Range(path, *r), 1 << 20))
 
     pool = ThreadPoolExecutor(min(len(ranges), cores)) if len(ranges) > 1 else None
     run_map = pool.map if pool else map
