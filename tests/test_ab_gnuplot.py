@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -128,3 +132,30 @@ def test_captured_fixture_through_the_parallel_path():
     for chunks in (1, 4):
         req = ab_gnuplot.parse_path(path, "x", chunks=chunks).tables["requests"]
         assert_frame_equal(req[list(expected(path).columns)], expected(path))
+
+
+def test_threads_reading_at_once_share_the_pool(tmp_path):
+    paths = [write(tmp_path / f"g{i}.tsv", (1_795_352_000 + np.arange(3000) % (7 + i)).tolist()) for i in range(4)]
+    with ThreadPoolExecutor(4) as ex:
+        got = list(ex.map(lambda p: ab_gnuplot.parse_path(p, p.name, chunks=3).tables["requests"], paths * 2))
+    for p, req in zip(paths * 2, got, strict=True):
+        assert_frame_equal(req[list(expected(p).columns)], expected(p))
+
+
+def _read_in_child(path) -> None:
+    os._exit(0 if len(ab_gnuplot.parse_path(path, "g.tsv", chunks=2).tables["requests"]) == 2000 else 1)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_forked_child_starts_its_own_threads(tmp_path):
+    # The parent's pool has threads; a forked child's copy has none and would hang.
+    path = write(tmp_path / "g.tsv", (1_795_352_000 + np.arange(2000) % 5).tolist())
+    assert len(ab_gnuplot.parse_path(path, "g.tsv", chunks=2).tables["requests"]) == 2000
+    child = multiprocessing.get_context("fork").Process(target=_read_in_child, args=(path,))
+    child.start()
+    child.join(timeout=60)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        pytest.fail("the forked child hung reading an ab -g file")
+    assert child.exitcode == 0
