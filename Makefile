@@ -31,14 +31,14 @@ report: $(STAMP)
 
 ## test: run the whole test suite (lint, unit, readers on real fixtures, notebooks)
 test: $(STAMP) tools
-	$(VENV)/bin/ruff check lbanalysis tests bench scripts notebooks
-	$(VENV)/bin/ruff format --check lbanalysis tests bench scripts notebooks
+	$(VENV)/bin/ruff check lbanalysis tests bench scripts
+	$(VENV)/bin/ruff format --check lbanalysis tests bench scripts
 	$(VENV)/bin/pytest -q -n 2
 
 ## lint: ruff check and format check
 lint: $(STAMP)
-	$(VENV)/bin/ruff check lbanalysis tests bench scripts notebooks
-	$(VENV)/bin/ruff format --check lbanalysis tests bench scripts notebooks
+	$(VENV)/bin/ruff check lbanalysis tests bench scripts
+	$(VENV)/bin/ruff format --check lbanalysis tests bench scripts
 
 ## bench: speed and memory benchmarks (ratios against baselines measured in the same run)
 bench: $(STAMP)
