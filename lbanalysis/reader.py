@@ -34,6 +34,7 @@ from . import schema
 from .errors import LBAnalysisError, ParseError, SkippedFileWarning
 from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manifest
 from .readers import FORMATS, Parsed, parse_text
+from .readers.base import only_tables
 from .text import decode, normalize
 
 __all__ = ["DEFAULT_IGNORE", "Dataset", "expand", "read"]
@@ -246,10 +247,13 @@ def _read_upto(fd: int, limit: int | None) -> tuple[bytes, bool]:
     return b"".join(parts), False
 
 
-def _safe_read(args: tuple[_Item, str | None, str | None]) -> tuple[Parsed | None, LBAnalysisError | None]:
-    item, tool, fmt = args
+def _safe_read(
+    args: tuple[_Item, str | None, str | None, frozenset[str] | None],
+) -> tuple[Parsed | None, LBAnalysisError | None]:
+    item, tool, fmt, want = args
     try:
-        return _read_one(item, tool, fmt), None
+        with only_tables(want):  # readers may skip detail rows that will be dropped
+            return _read_one(item, tool, fmt), None
     except ParseError as e:
         if e.source is None:
             e.source = item.source
@@ -311,8 +315,8 @@ def _no_cyclic_gc():
             gc.enable()
 
 
-def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None):
-    jobs = [(it, tool, fmt) for it in items]
+def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None, want: frozenset[str] | None = None):
+    jobs = [(it, tool, fmt, want) for it in items]
     # sizes only decide how a progress bar counts: skip the stat calls when none can show
     bar_possible = progress is True or (progress is None and sys.stderr.isatty())
     sizes = _sizes(items) if bar_possible else [0] * len(items)
@@ -466,8 +470,8 @@ def read(
             warnings.warn(f"skipped {msg}", SkippedFileWarning, stacklevel=2)
         skipped_missing.append({"source": m, "reason": msg})
     with _no_cyclic_gc():  # parsing and the columnar build make many small acyclic objects
-        results = _gather(items, tool, format, workers, progress)
-        want = None if table == "all" else ([] if table == "runs" else [table])
+        want = None if table == "all" else frozenset([] if table == "runs" else [table])
+        results = _gather(items, tool, format, workers, progress, want)
         runs_rows, tables, skipped = _assemble(items, results, errors, want)
         skipped = skipped_missing + skipped
         if table not in ("runs", "all"):

@@ -10,6 +10,7 @@ from pandas.testing import assert_frame_equal
 import lbanalysis
 from lbanalysis import schema
 from lbanalysis.readers.ab import parse_command
+from lbanalysis.readers.base import only_tables
 
 from .conftest import FIXTURES, corpus, expect
 
@@ -293,6 +294,12 @@ def _agree(paths) -> int:
         fast, slow = ab.parse(seg), ab.parse(seg, fast=False)
         assert fast.runs == slow.runs, path.name
         assert fast.tables == slow.tables, path.name
+        # read(path) asks for no detail table: the same runs, and no rows built for nothing
+        for want in ([], ["phases"], ["percentiles"]):
+            with only_tables(want):
+                lean = ab.parse(seg)
+            assert lean.runs == slow.runs, (path.name, want)
+            assert lean.tables == {k: v for k, v in slow.tables.items() if k in want}, (path.name, want)
         checked += 1
     return checked
 
@@ -300,6 +307,17 @@ def _agree(paths) -> int:
 def test_fast_and_line_scanners_agree_on_every_fixture():
     """The fast whole-text scanner (results-block template included) gives exactly what the line scanner gives."""
     assert _agree([*AB.glob("*.txt"), *(FIXTURES / "ab-quoted").glob("*")]) > 30
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_runs_alone_equal_the_runs_of_every_table(workers):
+    """read(path) skips the detail rows; its runs frame is still the one table="all" gives."""
+    paths = [*AB.glob("*.txt"), *(FIXTURES / "ab-quoted").glob("*")]
+    ds = lbanalysis.read(paths, table="all", errors="skip", workers=workers)
+    assert len(ds.percentiles) > 100 and len(ds.phases) > 40
+    assert_frame_equal(lbanalysis.read(paths, errors="skip", workers=workers), ds.runs)
+    assert_frame_equal(lbanalysis.read(paths, table="phases", errors="skip", workers=workers), ds.phases)
+    assert_frame_equal(lbanalysis.read(paths, table="percentiles", errors="skip", workers=workers), ds.percentiles)
 
 
 def test_fast_and_line_scanners_agree_on_the_public_corpus():

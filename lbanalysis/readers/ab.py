@@ -52,7 +52,7 @@ import operator
 import re
 
 from ..text import Segment, command_argv, getopt
-from .base import Format, Parsed, error_row, to_float, to_int
+from .base import Format, Parsed, error_row, to_float, to_int, wants
 
 # label -> (column, converter). Converters take the value text.
 _MS = 1e-3
@@ -229,12 +229,14 @@ def _new_run(text: str) -> _Run:
     return r
 
 
-def _scan_template(text: str) -> _Run | None:
+def _scan_template(text: str, detail: bool = True) -> _Run | None:
     """One clean ab 2.x output, read with two regex matches; None for anything else.
 
     The results block and everything after it must be exactly as ab 2.x
     prints them; the part before (banner, progress lines) must hold no error
-    line and no label. Gives the same run as the line scanner.
+    line and no label. Gives the same run as the line scanner. With
+    ``detail=False`` the percentages are not read and of the Connection
+    Times only the Total row.
     """
     m = _RESULTS_RE.search(text)
     if m is None:
@@ -252,8 +254,12 @@ def _scan_template(text: str) -> _Run | None:
     _fill_results(m, r)
     r.has_result = True
     # the tail regex checked the four rows: the lines after the title and header
-    r.phases = [_phase_row(*line.split(":", 1)) for line in t.group("phases").split("\n")[2:]]
-    r.pcts = [{"percentile": _pct(p), "latency_s": float(v) * _MS} for p, v in _PCT_M_RE.findall(t.group("pcts"))]
+    rows = t.group("phases").split("\n")[2:]
+    if not detail:  # the Total row gives the run's latency min and max
+        rows = rows[3:]
+    r.phases = [_phase_row(*line.split(":", 1)) for line in rows]
+    if detail:
+        r.pcts = [{"percentile": _pct(p), "latency_s": float(v) * _MS} for p, v in _PCT_M_RE.findall(t.group("pcts"))]
     if t.group("warnings"):
         r.warnings = [w.strip() for w in _WARNING_M_RE.findall(t.group("warnings"))]
     return r
@@ -557,13 +563,14 @@ def _scan_lines(text: str) -> list[_Run]:
     return runs
 
 
-def _scan_fast(text: str) -> list[_Run] | None:
+def _scan_fast(text: str, detail: bool = True) -> list[_Run] | None:
     """Whole-text regex scan for the common case: one clean result (or excerpt).
 
     Returns None when the text needs the line scanner (several results,
     error or usage lines). Gives the same runs as :func:`_scan_lines`.
+    ``detail=False``: see :func:`_scan_template`.
     """
-    r = _scan_template(text)
+    r = _scan_template(text, detail)
     if r is not None:
         return [r]
     # Error, usage and abort lines come before a results block ("Server
@@ -666,7 +673,8 @@ def parse(seg: Segment, *, fast: bool = True) -> Parsed:
     both scanners agree).
     """
     cmd = parse_command(seg.command) if seg.command else {}
-    runs = _scan_fast(seg.text) if fast else None
+    want_phases, want_pcts = wants("phases"), wants("percentiles")
+    runs = _scan_fast(seg.text, want_phases or want_pcts) if fast else None
     if runs is None:
         runs = _scan_lines(seg.text)
     if not runs and seg.command:
@@ -706,11 +714,11 @@ def parse(seg: Segment, *, fast: bool = True) -> Parsed:
         if not r.has_result and not d.get("error"):
             d["error"] = "no result in the output"
         out.runs.append(d)
-        if r.phases:
+        if r.phases and want_phases:
             for p in r.phases:  # the scanners' own fresh dicts
                 p["run"] = i
             out.tables.setdefault("phases", []).extend(r.phases)
-        if r.pcts:
+        if r.pcts and want_pcts:
             for p in r.pcts:
                 p["run"] = i
             out.tables.setdefault("percentiles", []).extend(r.pcts)

@@ -19,7 +19,9 @@ absolute.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,7 +30,36 @@ import pandas as pd
 from ..errors import ParseError
 from ..text import Segment
 
-__all__ = ["Format", "ParseError", "Parsed", "Segment", "error_row", "to_float", "to_int"]
+__all__ = ["Format", "ParseError", "Parsed", "Segment", "error_row", "only_tables", "to_float", "to_int", "wants"]
+
+_WANTED: ContextVar[frozenset[str] | None] = ContextVar("lbanalysis_wanted_tables", default=None)
+
+
+def wants(table: str) -> bool:
+    """Whether the rows of detail table ``table`` will be used (see :func:`only_tables`).
+
+    A reader may skip building rows nobody asked for: ``read(path)`` returns
+    only the runs frame, and ab's percentiles and phases are a fifth of the
+    cost of reading a summary. Rows built anyway are dropped by the caller.
+
+    >>> wants("percentiles")
+    True
+    >>> with only_tables(["phases"]):
+    ...     wants("percentiles"), wants("phases")
+    (False, True)
+    """
+    wanted = _WANTED.get()
+    return wanted is None or table in wanted
+
+
+@contextmanager
+def only_tables(names: Iterable[str] | None) -> Iterator[None]:
+    """Within the block, :func:`wants` is true only for ``names`` (``None``: every table)."""
+    token = _WANTED.set(None if names is None else frozenset(names))
+    try:
+        yield
+    finally:
+        _WANTED.reset(token)
 
 
 @dataclass
