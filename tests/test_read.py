@@ -241,3 +241,14 @@ def test_a_text_file_larger_than_the_first_read_is_read_whole(tmp_path):
     got = lbanalysis.read(path)
     assert len(got) == runs and got["url"].tolist()[-1] == f"http://127.0.0.1:{8000 + runs - 1}/"
     assert got["requests_per_s"].notna().all()
+
+
+def test_runs_alone_equal_the_runs_of_every_table_for_every_fixture():
+    """read(path) asks the readers for no detail table (they skip those rows); its runs stay the same."""
+    ds = lbanalysis.read(FIXTURES, table="all", errors="skip")
+    assert len(ds.runs) > 200 and len(ds.intervals) > 100 and len(ds.requests) > 100
+    runs = lbanalysis.read(FIXTURES, errors="skip")
+    assert_frame_equal(runs, ds.runs)
+    assert runs.attrs["skipped"] == ds.skipped.to_dict("records")
+    for table in ("percentiles", "phases", "requests", "intervals"):
+        assert_frame_equal(lbanalysis.read(FIXTURES, table=table, errors="skip"), getattr(ds, table))

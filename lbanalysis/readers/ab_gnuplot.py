@@ -11,7 +11,8 @@ ms. ab writes the lines sorted by its own key (total time), not by start:
 the reader orders requests by start time (a stable sort, so requests that
 started within the same second keep ab's order) and numbers them ``seq``.
 The run row gets ``requests`` (lines), ``timestamp`` (first start) and
-latency min/mean/max computed from ``ttime``.
+latency min/mean/max computed from ``ttime``; when no caller wants the
+requests table (``read(path)``), the run row is all that is built.
 
 Files on disk are cut into byte ranges at line ends, one per core (above
 4 MiB), and each range is parsed by pandas' C parser in its own thread (it
@@ -42,7 +43,7 @@ from .. import schema
 from ..errors import ParseError
 from ..schema import missing_array
 from ..text import Segment
-from .base import Format, Parsed
+from .base import Format, Parsed, wants
 
 HEADER = ["starttime", "seconds", "ctime", "dtime", "ttime", "wait"]
 _COLS = {"ctime": "connect_s", "dtime": "processing_s", "wait": "waiting_s", "ttime": "latency_s"}
@@ -274,6 +275,17 @@ def _frame(chunks: list[_Chunk], run_map: Callable = map) -> Parsed:
     """
     chunks = [c for c in chunks if c.n]
     n = sum(c.n for c in chunks)
+    run = {
+        "tool": "ab",
+        "requests": n,
+        "timestamp": pd.Timestamp(min(int(c.keys[0]) for c in chunks), unit="s") if n else None,
+        "latency_mean_s": sum(c.ms_sum for c in chunks) / n / 1000.0 if n else None,
+        "latency_min_s": min(c.ms_min for c in chunks) / 1000.0 if n else None,
+        "latency_max_s": max(c.ms_max for c in chunks) / 1000.0 if n else None,
+        "line": 1,
+    }
+    if not wants("requests"):  # read(path): the run row is all that is asked for
+        return Parsed([run])
     keys = np.unique(np.concatenate([c.keys for c in chunks])) if n else np.zeros(0, dtype=np.int64)
     total = np.zeros(len(keys), dtype=np.intp)
     pos = [np.searchsorted(keys, c.keys) for c in chunks]
@@ -344,15 +356,6 @@ def _frame(chunks: list[_Chunk], run_map: Callable = map) -> Parsed:
         "bytes": nan_bytes,
     }
     req = pd.DataFrame({name: data[name] for name in schema.REQUESTS if name in data}, copy=False)
-    run = {
-        "tool": "ab",
-        "requests": n,
-        "timestamp": pd.Timestamp(low, unit="s") if n else None,
-        "latency_mean_s": sum(c.ms_sum for c in chunks) / n / 1000.0 if n else None,
-        "latency_min_s": min(c.ms_min for c in chunks) / 1000.0 if n else None,
-        "latency_max_s": max(c.ms_max for c in chunks) / 1000.0 if n else None,
-        "line": 1,
-    }
     return Parsed([run], {"requests": req})
 
 

@@ -76,6 +76,8 @@ class Parsed:
     def add_run(self, run: dict, **details: list[dict]) -> int:
         """Append one run and its detail rows (``intervals=[...]``); returns its index.
 
+        Rows of a table nobody wants (see :func:`wants`) are not kept.
+
         >>> p = Parsed()
         >>> p.add_run({"tool": "iperf3"}, intervals=[{"start_s": 0.0}, {"start_s": 1.0}])
         0
@@ -85,7 +87,7 @@ class Parsed:
         i = len(self.runs)
         self.runs.append(run)
         for name, rows in details.items():
-            if rows:
+            if rows and wants(name):
                 self.tables.setdefault(name, []).extend({"run": i, **r} for r in rows)  # type: ignore[union-attr]
         return i
 
