@@ -34,6 +34,7 @@ from . import schema
 from .errors import LBAnalysisError, ParseError, SkippedFileWarning
 from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manifest
 from .readers import FORMATS, Parsed, parse_text
+from .readers.ab_gnuplot import stop_threads
 from .readers.base import only_tables
 from .text import decode, normalize
 
@@ -335,6 +336,7 @@ def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None, 
         if any(it.buffer is not None for it in items):
             raise LBAnalysisError("workers > 1 cannot read open buffers; pass file paths")
         chunk = max(1, min(64, len(jobs) // (workers * 4) or 1))
+        stop_threads()  # no idle reader threads when the workers are forked
         with ProcessPoolExecutor(max_workers=workers) as ex:
             for k, r in enumerate(ex.map(_safe_read, jobs, chunksize=chunk)):
                 results.append(r)

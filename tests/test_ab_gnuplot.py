@@ -159,3 +159,31 @@ def test_forked_child_starts_its_own_threads(tmp_path):
         child.join()
         pytest.fail("the forked child hung reading an ab -g file")
     assert child.exitcode == 0
+
+
+def _reader_threads() -> list:
+    import threading
+
+    return [t for t in threading.enumerate() if t.name.startswith("lbanalysis-ab-g")]
+
+
+def test_worker_processes_are_forked_without_reader_threads(tmp_path):
+    paths = [write(tmp_path / f"g{i}.tsv", (1_795_352_000 + np.arange(1000) % 3).tolist()) for i in range(3)]
+    ab_gnuplot.parse_path(paths[0], "g0.tsv", chunks=2)
+    assert _reader_threads()
+    forked = []
+    os.register_at_fork(before=lambda: forked.append(len(_reader_threads())))
+    runs = lbanalysis.read(paths, workers=2)
+    assert forked and set(forked) == {0}
+    assert runs["requests"].tolist() == [1000] * 3
+    # and they start again for the next large file
+    req = ab_gnuplot.parse_path(paths[1], "g1.tsv", chunks=2).tables["requests"]
+    assert_frame_equal(req[list(expected(paths[1]).columns)], expected(paths[1]))
+    assert _reader_threads()
+
+
+def test_stopped_threads_are_replaced_on_next_use():
+    assert ab_gnuplot._on_threads(abs, [-3, 4]) == [3, 4]
+    ab_gnuplot.stop_threads()
+    assert not _reader_threads()
+    assert ab_gnuplot._on_threads(abs, [-5]) == [5]

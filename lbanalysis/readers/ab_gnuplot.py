@@ -99,6 +99,36 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_threads)
 
 
+def stop_threads() -> None:
+    """Shut the kept threads down; the next large file starts them again.
+
+    ``read(..., workers=N)`` calls this before it forks its worker
+    processes: a process that forks while it has threads may deadlock in
+    the child, and Python 3.12+ warns about it.
+    """
+    global _pool
+    with _pool_lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=True)
+
+
+def _on_threads(fn: Callable, items) -> list:
+    """``list(map(fn, items))`` on the kept threads (a pool stopped meanwhile by another thread is replaced).
+
+    >>> _on_threads(abs, [-1, 2])
+    [1, 2]
+    """
+    items = list(items)
+    for _ in range(3):
+        try:
+            futures = [_threads().submit(fn, x) for x in items]
+        except RuntimeError:  # "cannot schedule new futures after shutdown": stop_threads() ran
+            continue
+        return [f.result() for f in futures]
+    return list(map(fn, items))
+
+
 def _empty() -> dict[str, np.ndarray]:
     return {c: np.zeros(0, dtype=np.int64) for c in HEADER[1:]}
 
@@ -404,7 +434,7 @@ def parse_path(path: Path, source: str, chunks: int | None = None) -> Parsed:
     def one(r: tuple[int, int]) -> _Chunk:
         return _read_chunk(lambda: io.BufferedReader(_Range(path, *r), 1 << 20))
 
-    run_map = _threads().map if len(ranges) > 1 else map
+    run_map = _on_threads if len(ranges) > 1 else map
     try:
         parsed = list(run_map(one, ranges)) or [_Chunk(_empty())]
     except OSError as e:
