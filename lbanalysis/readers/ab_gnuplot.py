@@ -14,15 +14,16 @@ The run row gets ``requests`` (lines), ``timestamp`` (first start) and
 latency min/mean/max computed from ``ttime``; when no caller wants the
 requests table (``read(path)``), the run row is all that is built.
 
-Files on disk are cut into byte ranges at line ends, one per core (above
-4 MiB), and each range is parsed by pandas' C parser in its own thread (it
+Files on disk are cut into byte ranges at line ends, one per core (above 4
+MiB), and each range is parsed by pandas' C parser in its own thread (it
 releases the GIL; the threads are started once and kept), skipping the
-human-readable date column. Each thread then orders its rows by second:
-the second and the row number are packed into one integer and sorted as
-values, which is stable and several times faster than a stable argsort. The ranges are merged second by second into
-the output columns, one thread per range. A line pandas cannot read is then
-found by a plain scan, so the error names it. ``bench/bench_read.py``
-measures this against a bare ``pandas.read_csv``.
+human-readable date column. Each thread then orders its rows by second: the
+second and the row number are packed into one integer and sorted as values,
+which is stable and several times faster than a stable argsort. The ranges
+are merged second by second into the output columns, one thread per range. A
+line pandas cannot read is then found by a plain scan, so the error names
+it. ``bench/bench_read.py`` measures this against a bare
+``pandas.read_csv``.
 """
 
 from __future__ import annotations
