@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Install the Debian tools the live tests run against 127.0.0.1 (idempotent).
+# Install the Debian tools the live tests run against 127.0.0.1, and the
+# headless browser the report tests open pages in (idempotent).
 # Tests that need a missing tool skip with a message when this could not run
 # (no root, no apt): every test on committed fixtures still runs.
 set -u
 need=()
-for pair in ab:apache2-utils siege:siege iperf:iperf iperf3:iperf3 haproxy:haproxy nginx:nginx-light; do
+for pair in ab:apache2-utils siege:siege iperf:iperf iperf3:iperf3 haproxy:haproxy nginx:nginx-light \
+            wrk:wrk hey:hey socat:socat chromium:chromium; do
   cmd=${pair%%:*}; pkg=${pair#*:}
   command -v "$cmd" >/dev/null 2>&1 || [ -x "/usr/sbin/$cmd" ] || need+=("$pkg")
 done
