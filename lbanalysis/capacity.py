@@ -55,12 +55,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from . import registry
 from .errors import LBAnalysisError
 from .units import parse_capacity
 
 __all__ = ["capacities", "capacity", "link_capacity"]
 
-IPERF_TOOLS = ("iperf", "iperf3")
+IPERF_TOOLS = registry.names(kind="network")
 _PAIRS = (("local_host", "remote_host"), ("local_port", "remote_port"))
 _STATS = ("median", "mean", "max", "min")
 

@@ -29,14 +29,14 @@ from typing import Any, NoReturn, TextIO
 
 import pandas as pd
 
-from . import __version__
+from . import __version__, registry
 from .errors import LBAnalysisError, SkippedFileWarning
 
 __all__ = ["build_parser", "main", "output_format", "summary_table"]
 
 PROG = "lbanalysis"
 TABLE_CHOICES = ("runs", "percentiles", "phases", "requests", "intervals", "all")
-TOOLS = ("ab", "siege", "gobench", "iperf", "iperf3")
+TOOLS = registry.names()
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".txt": "csv", ".json": "json", ".parquet": "parquet", ".pq": "parquet"}
 _COMPRESSION = (".gz", ".bz2", ".xz", ".zst", ".zip")
 
@@ -275,7 +275,7 @@ def _num(v: Any, fmt: str) -> str:
 
 def _transfer(row: pd.Series) -> str:
     tool = str(row.get("tool") or "")
-    if tool.startswith("iperf"):
+    if tool in registry.names(kind="network"):
         v = row.get("bits_per_s")
         return "" if v is None or pd.isna(v) else f"{v / 1e6:.1f} Mbit/s"
     v = row.get("bytes_per_s")

@@ -47,6 +47,7 @@ from typing import Any
 
 import pandas as pd
 
+from . import registry
 from .errors import LBAnalysisError
 
 __all__ = [
@@ -424,7 +425,7 @@ def http_runs(runs: pd.DataFrame) -> pd.DataFrame:
     if not len(runs):
         return runs
     tool = runs["tool"].astype("string").fillna("")
-    keep = ~tool.str.startswith("iperf") & pd.to_numeric(runs["requests_per_s"], errors="coerce").notna()
+    keep = ~tool.isin(registry.names(kind="network")) & pd.to_numeric(runs["requests_per_s"], errors="coerce").notna()
     return runs[keep.to_numpy(bool)]
 
 
@@ -438,7 +439,7 @@ def iperf_runs(runs: pd.DataFrame) -> pd.DataFrame:
     if not len(runs) or "bits_per_s" not in runs:
         return runs.iloc[0:0]
     tool = runs["tool"].astype("string").fillna("")
-    keep = tool.str.startswith("iperf") & pd.to_numeric(runs["bits_per_s"], errors="coerce").notna()
+    keep = tool.isin(registry.names(kind="network")) & pd.to_numeric(runs["bits_per_s"], errors="coerce").notna()
     return runs[keep.to_numpy(bool)]
 
 

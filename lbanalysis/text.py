@@ -20,10 +20,13 @@ import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from . import registry
+
 __all__ = ["TOOL_COMMANDS", "Segment", "command_argv", "decode", "normalize", "split_transcript"]
 
-# Executable name -> tool. iperf3 must come before iperf in alternations.
-TOOL_COMMANDS = {"ab": "ab", "ab2": "ab", "siege": "siege", "gobench": "gobench", "iperf3": "iperf3", "iperf": "iperf"}
+# Executable name -> tool, from the registry (longest names first, for alternations).
+TOOL_COMMANDS = registry.executables()
+_EXE_ALTERNATION = "|".join(re.escape(exe) for exe in TOOL_COMMANDS)
 
 _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
 # One command invocation: optional prompt ending in a prompt character, optional
@@ -31,7 +34,9 @@ _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
 _CMD_RE = re.compile(
     r"""^(?P<prompt>\s*[➜❯λ]\s+(?:\S+\s+){0,3}?|[^\n]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*|\s*)
         (?P<cmd>(?:(?:sudo|time|nohup|command|exec|docker\s+(?:compose\s+)?(?:run|exec)(?:\s+-\S+)*\s+\S+)\s+)*
-        (?:[\w.~:\\/-]*[\\/])?(?P<exe>ab2?|siege|gobench|iperf3|iperf)(?:\.exe)?
+        (?:[\w.~:\\/-]*[\\/])?(?P<exe>"""
+    + _EXE_ALTERNATION
+    + r""")(?:\.exe)?
         (?P<args>(?:[ \t]+[^\n]*)?))$""",
     re.MULTILINE | re.VERBOSE,
 )
@@ -42,12 +47,10 @@ def _tool_line_starts(text: str) -> list[int]:
     """Starts of lines where a tool executable name stands as a word (fast: str.find)."""
     starts: set[int] = set()
     n = len(text)
-    for name in ("ab", "siege", "gobench", "iperf"):
+    for name in TOOL_COMMANDS:
         i = text.find(name)
         while i >= 0:
             j = i + len(name)
-            if j < n and text[j] in "23" and name in ("ab", "iperf"):
-                j += 1
             if text.startswith(".exe", j):
                 j += 4
             if (i == 0 or text[i - 1] not in _WORD_CHARS) and (j >= n or text[j] not in _WORD_CHARS):

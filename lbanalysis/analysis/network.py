@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from lbanalysis import registry
 from lbanalysis.units import parse_capacity
 
 __all__ = ["Framing", "format_bits_per_s", "network_utilisation", "wire_bits_per_s"]
@@ -133,7 +134,7 @@ def wire_bits_per_s(runs: pd.DataFrame, overhead: Framing | float | None = Frami
     duration = _num(runs, "duration_s").where(lambda d: d > 0)
     received = _num(runs, "bytes_per_s").fillna(_num(runs, "bytes_total") / duration)
     sent = _num(runs, "bytes_sent_per_s").fillna(_num(runs, "bytes_sent") / duration)
-    iperf = tool.str.startswith("iperf") | (_num(runs, "bits_per_s").notna() & rps.isna())
+    iperf = tool.isin(registry.names(kind="network")) | (_num(runs, "bits_per_s").notna() & rps.isna())
     received = received.where(~iperf, _num(runs, "bits_per_s") / 8)
     sent = sent.where(~iperf, np.nan)
     keepalive = runs["keepalive"] if "keepalive" in runs.columns else pd.Series(pd.NA, index=runs.index)
@@ -155,7 +156,7 @@ def wire_bits_per_s(runs: pd.DataFrame, overhead: Framing | float | None = Frami
     payload = received.where(~use_tx, sent)
     source = [_source(t, i, tx, w) for t, i, tx, w in zip(tool, iperf, use_tx, wire, strict=True)]
     framing = "" if overhead is None or overhead is False else " + framing estimate"
-    source = [s + framing if s.startswith(("ab", "siege", "gobench", "iperf", "bytes")) else s for s in source]
+    source = [s if s.startswith("no byte") else s + framing for s in source]
     return pd.DataFrame(
         {"wire_bits_per_s": wire * 8, "payload_bits_per_s": payload * 8, "wire_source": source}, index=runs.index
     )
@@ -168,12 +169,9 @@ def _source(tool: str, iperf: bool, sent: bool, wire: float) -> str:
         return "iperf: payload rate (bits_per_s)"
     if sent:
         return "bytes sent by the client (sent direction larger)"
-    if tool == "ab":
-        return "ab: bytes received incl. HTTP headers"
-    if tool == "siege":
-        return "siege: response bodies only (HTTP headers not counted)"
-    if tool == "gobench":
-        return "gobench: bytes read as the tool counts them"
+    known = {t.name: t.bytes_counted for t in registry.TOOLS if t.bytes_counted}
+    if tool in known:
+        return known[tool]
     return "bytes received as the tool counts them"
 
 

@@ -24,32 +24,21 @@ from .base import Format, Parsed
 
 __all__ = ["FORMATS", "TOOLS", "Format", "Parsed", "detect", "formats", "get_format", "parse_text"]
 
-# Reader modules, in detection order: specific structured formats first.
-_MODULES = (
-    "ab_gnuplot",
-    "ab_csv",
-    "siege_log",
-    "siege_json",
-    "iperf3_json",
-    "iperf2_csv",
-    "ab",
-    "siege",
-    "gobench",
-    "iperf3",
-    "iperf2",
-)
+from .. import registry
 
-FORMATS: list[Format] = []
-for _name in _MODULES:
-    try:
-        _mod = importlib.import_module(f"{__name__}.{_name}")
-    except ModuleNotFoundError as _e:  # pragma: no cover - during development only
-        if _e.name != f"{__name__}.{_name}":
-            raise
-        continue
-    FORMATS.extend(_mod.FORMATS)
 
-TOOLS = ("ab", "siege", "gobench", "iperf", "iperf3")
+def _load_formats() -> list[Format]:
+    """Every tool's formats in the registry's detection order: whole-file formats first."""
+    found: list[Format] = []
+    for tool in registry.TOOLS:
+        for name in tool.readers:
+            mod = importlib.import_module(f"{__name__}.{name}")
+            found.extend(mod.FORMATS)
+    return [f for f in found if f.whole_file] + [f for f in found if not f.whole_file]
+
+
+FORMATS: list[Format] = _load_formats()
+TOOLS = registry.names()
 
 
 def formats() -> dict[str, str]:

@@ -1,0 +1,121 @@
+"""The tool registry: the one place that knows which tools lbanalysis reads.
+
+A :class:`Tool` line names a tool, the executables that start it in a
+terminal transcript, its kind, the reader modules (in
+:mod:`lbanalysis.readers`) that hold its formats, and what its byte counts
+mean. Everything else derives from this table: the formats tried and their
+detection order, the transcript splitter's command pattern, the CLI's
+``--tool`` choices, and which runs the analysis treats as link measurements.
+
+Adding a reader is one module in ``lbanalysis/readers/``, one fixture folder
+in ``tests/fixtures/``, and one line here (see ``docs/architecture.md``).
+
+Detection order: formats of ``whole_file`` readers (CSV logs, TSV, JSON) are
+tried first, in the order of this table and of each tool's ``readers``; then
+every transcript segment is tried with the text formats, in the same order.
+
+>>> [t.name for t in TOOLS][:3]
+['ab', 'siege', 'gobench']
+>>> tool_of_executable("ab2"), tool_of_executable("iperf3.exe"), tool_of_executable("curl")
+('ab', 'iperf3', None)
+>>> names(kind="network")
+('iperf3', 'iperf')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["KINDS", "TOOLS", "Tool", "executables", "get_tool", "names", "tool_of_executable"]
+
+KINDS = {
+    "http-load": "HTTP load generator (ab, siege, ...): requests, latency, throughput",
+    "network": "network throughput tester (iperf): link capacity of a path",
+    "lb-stats": "load-balancer statistics (per proxy and server counters)",
+}
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One tool: its name, kind, the executables that start it, its reader modules.
+
+    ``bytes_counted`` says what the tool's byte counts hold, for the network
+    analysis (wire rate = payload + framing).
+
+    >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
+    'http-load'
+    """
+
+    name: str
+    kind: str
+    executables: tuple[str, ...]
+    readers: tuple[str, ...]
+    description: str = ""
+    bytes_counted: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"tool {self.name!r}: unknown kind {self.kind!r}; known kinds: {', '.join(KINDS)}")
+
+
+# name, kind, executables, reader modules (detection order), description, bytes counted
+TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "ab",
+        "http-load",
+        ("ab", "ab2"),
+        ("ab_gnuplot", "ab_csv", "ab"),
+        "ApacheBench",
+        "ab: bytes received incl. HTTP headers",
+    ),
+    Tool(
+        "siege",
+        "http-load",
+        ("siege",),
+        ("siege_log", "siege_json", "siege"),
+        "siege",
+        "siege: response bodies only (HTTP headers not counted)",
+    ),
+    Tool("gobench", "http-load", ("gobench",), ("gobench",), "gobench", "gobench: bytes read as the tool counts them"),
+    Tool("iperf3", "network", ("iperf3",), ("iperf3_json", "iperf3"), "iperf3", "iperf: payload rate (bits_per_s)"),
+    Tool("iperf", "network", ("iperf",), ("iperf2_csv", "iperf2"), "iperf 2", "iperf: payload rate (bits_per_s)"),
+)
+
+
+def names(*, kind: str | None = None) -> tuple[str, ...]:
+    """Tool names, in registry order, optionally of one kind.
+
+    >>> names()[:2]
+    ('ab', 'siege')
+    """
+    return tuple(t.name for t in TOOLS if kind is None or t.kind == kind)
+
+
+def get_tool(name: str) -> Tool:
+    """The tool called ``name``; an unknown name lists the known ones.
+
+    >>> get_tool("siege").executables
+    ('siege',)
+    """
+    for t in TOOLS:
+        if t.name == name:
+            return t
+    raise ValueError(f"unknown tool {name!r}; known tools: {', '.join(names())}")
+
+
+def executables() -> dict[str, str]:
+    """Executable name -> tool name, longest names first (for regex alternations).
+
+    >>> list(executables())[:2]
+    ['gobench', 'iperf3']
+    """
+    pairs = [(exe, t.name) for t in TOOLS for exe in t.executables]
+    return dict(sorted(pairs, key=lambda p: (-len(p[0]), p[0])))
+
+
+def tool_of_executable(exe: str) -> str | None:
+    """The tool an executable name (maybe with ``.exe`` or a path) starts, else None."""
+    base = exe.replace("\\", "/").rsplit("/", 1)[-1]
+    if base.lower().endswith(".exe"):
+        base = base[:-4]
+    return executables().get(base)
