@@ -15,6 +15,8 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	@# the article notebooks import this checkout's articles package (not part of the wheel)
+	$(PY) -c 'import pathlib, site; pathlib.Path(site.getsitepackages()[0], "lbanalysis-articles.pth").write_text(str(pathlib.Path.cwd()) + "\n")'
 	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
 	@touch $(STAMP)
 
@@ -31,14 +33,14 @@ report: $(STAMP)
 
 ## test: run the whole test suite (lint, unit, readers on real fixtures, notebooks)
 test: $(STAMP) tools
-	$(VENV)/bin/ruff check lbanalysis tests bench scripts
-	$(VENV)/bin/ruff format --check lbanalysis tests bench scripts
+	$(VENV)/bin/ruff check lbanalysis articles tests bench scripts
+	$(VENV)/bin/ruff format --check lbanalysis articles tests bench scripts
 	$(VENV)/bin/pytest -q -n 2
 
 ## lint: ruff check and format check
 lint: $(STAMP)
-	$(VENV)/bin/ruff check lbanalysis tests bench scripts
-	$(VENV)/bin/ruff format --check lbanalysis tests bench scripts
+	$(VENV)/bin/ruff check lbanalysis articles tests bench scripts
+	$(VENV)/bin/ruff format --check lbanalysis articles tests bench scripts
 
 ## bench: speed and memory benchmarks (ratios against baselines measured in the same run)
 bench: $(STAMP)

@@ -379,7 +379,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 # -------------------------------------------------------------- report ---
 def _parameters(args: argparse.Namespace) -> dict[str, Any]:
-    from .report import load_parameters, parse_value
+    from .report.runner import load_parameters, parse_value
 
     params: dict[str, Any] = {}
     if getattr(args, "params_file", None):
@@ -389,11 +389,20 @@ def _parameters(args: argparse.Namespace) -> dict[str, Any]:
     return params
 
 
-def cmd_report(args: argparse.Namespace) -> int:
-    from . import report
-    from .paths import NOTEBOOKS
+def _report_machinery() -> Any:
+    """:mod:`lbanalysis.report`, or a usage error saying which extra to install."""
+    try:
+        from . import report
+    except ModuleNotFoundError as e:
+        raise CLIError(
+            f"reports need the 'report' extra ({e.name} is missing): pip install 'lbanalysis[report]'", 2
+        ) from None
+    return report
 
-    folder = Path(args.notebooks) if args.notebooks else NOTEBOOKS
+
+def cmd_report(args: argparse.Namespace) -> int:
+    report = _report_machinery()
+    folder = Path(args.notebooks) if args.notebooks else report.find_project().notebooks
     if args.list:
         for p in report.article_notebooks(folder):
             params = report.notebook_parameters(p)
@@ -407,7 +416,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     except LBAnalysisError as e:
         raise CLIError(str(e), 2) from None
     params = _parameters(args)
-    out = Path(args.output)
+    out = Path(args.output) if args.output else report.find_project().reports
     tty = _isatty(sys.stderr)
 
     def start(i: int, n: int, path: Path) -> None:
@@ -477,8 +486,7 @@ def explore_parameters(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_explore(args: argparse.Namespace) -> int:
-    from . import report
-    from .paths import NOTEBOOKS
+    report = _report_machinery()
 
     missing = _check_paths(args.paths)
     if missing:
@@ -494,9 +502,9 @@ def cmd_explore(args: argparse.Namespace) -> int:
             parse_capacity(args.capacity)
         except (LBAnalysisError, ValueError) as e:
             raise CLIError(f"--capacity {args.capacity!r}: {_one_line(e)}", 2) from None
-    notebook = NOTEBOOKS / "00-explore.ipynb"
+    notebook = report.EXPLORE_NOTEBOOK
     if not notebook.is_file():
-        raise CLIError(f"{notebook}: explore notebook not found (is lbanalysis installed from a checkout?)", 1)
+        raise CLIError(f"{notebook}: the explore notebook is missing from the installed package", 1)
     first = Path(args.paths[0])
     out = Path(args.output) if args.output else Path("reports") / f"explore-{first.resolve().name or 'logs'}"
     params = explore_parameters(args)
@@ -648,7 +656,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-f", "--params-file", metavar="YAML", help="parameters from a YAML file (-p overrides its global values)"
     )
     p.add_argument("--no-input", action="store_true", help="leave code cells out of the HTML")
-    p.add_argument("-o", "--output", default="reports", metavar="DIR", help="reports folder (default: reports)")
+    p.add_argument("-o", "--output", metavar="DIR", help="reports folder (default: the project's reports/)")
     p.add_argument("--notebooks", metavar="DIR", help="folder of the article notebooks (default: notebooks/)")
     p.set_defaults(func=cmd_report)
 

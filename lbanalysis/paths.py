@@ -1,64 +1,20 @@
-"""Project paths, built from the package's own location.
+"""Deprecated: the checkout's folders moved to ``articles.paths``.
 
-Notebooks and scripts use these instead of relative paths, so they run the
-same from any working directory (JupyterLab, papermill, ``make report``).
-
-========================  ====================================================
-name                      folder
-========================  ====================================================
-``ROOT``                  the project checkout (parent of ``lbanalysis/``)
-``DATA_RAW``              ``data/raw``: immutable inputs, one folder per article
-``DATA_PROCESSED``        ``data/processed``: frames rebuilt from ``raw``
-``NOTEBOOKS``             ``notebooks``: the explore and article notebooks
-``REPORTS``               ``reports``: executed notebooks and HTML (not committed)
-``FIXTURES``              ``tests/fixtures``: small real tool outputs
-========================  ====================================================
-
-``LBANALYSIS_ROOT`` in the environment overrides ``ROOT`` (for an installed,
-non-editable package that should still find a checkout).
-
->>> (ROOT / "lbanalysis" / "paths.py").exists()
-True
->>> DATA_RAW.relative_to(ROOT).as_posix()
-'data/raw'
->>> raw("haproxy-wordpress-ab").name
-'haproxy-wordpress-ab'
+The library no longer knows where a checkout keeps its data; the article
+notebooks use :mod:`articles.paths`. This module re-exports it for one
+release, with a :class:`DeprecationWarning`.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+import warnings
 
-__all__ = ["DATA_PROCESSED", "DATA_RAW", "FIXTURES", "NOTEBOOKS", "REPORTS", "ROOT", "raw", "relative"]
+warnings.warn(
+    "lbanalysis.paths is deprecated: the checkout's folders are in articles.paths (article notebooks), "
+    "and lbanalysis.report.project finds a report project",
+    DeprecationWarning,
+    stacklevel=2,
+)
 
-ROOT: Path = Path(os.environ.get("LBANALYSIS_ROOT") or Path(__file__).resolve().parent.parent)
-DATA_RAW: Path = ROOT / "data" / "raw"
-DATA_PROCESSED: Path = ROOT / "data" / "processed"
-NOTEBOOKS: Path = ROOT / "notebooks"
-REPORTS: Path = ROOT / "reports"
-FIXTURES: Path = ROOT / "tests" / "fixtures"
-
-
-def raw(*parts: str) -> Path:
-    """A path inside ``data/raw``.
-
-    >>> raw("lbbench", "manifest.csv").relative_to(ROOT).as_posix()
-    'data/raw/lbbench/manifest.csv'
-    """
-    return DATA_RAW.joinpath(*parts)
-
-
-def relative(path: str | os.PathLike, start: str | os.PathLike | None = None) -> str:
-    """``path`` relative to ``start`` (default ``ROOT``) when inside it, else as given.
-
-    >>> relative(ROOT / "data" / "raw")
-    'data/raw'
-    >>> relative("/elsewhere/x.txt")
-    '/elsewhere/x.txt'
-    """
-    p = Path(path)
-    try:
-        return p.resolve().relative_to(Path(start or ROOT).resolve()).as_posix()
-    except ValueError:
-        return str(path)
+from articles.paths import *  # noqa: E402,F403
+from articles.paths import __all__  # noqa: E402,F401

@@ -42,6 +42,7 @@ from matplotlib.ticker import PercentFormatter
 __all__ = [
     "latency_percentiles",
     "latency_vs_load",
+    "plot_rates",
     "scaling_fit",
     "throughput_bars",
     "throughput_vs_load",
@@ -320,4 +321,46 @@ def utilisation(
     ax.set_xlabel(x or "run")
     ax.set_ylabel("link utilisation")
     ax.legend()
+    return ax
+
+
+def plot_rates(
+    rates: pd.DataFrame,
+    *,
+    measured: pd.DataFrame | None = None,
+    label: str = "label",
+    value: str = "value",
+    measured_label: str = "label",
+    measured_value: str = "requests_per_s",
+    ax: Any = None,
+) -> Any:
+    """Reference rates (``label``, ``value``) as horizontal bars on a log scale; measured rates as marked vertical lines.
+
+    Bars are drawn top to bottom in the order of ``rates`` (``ax.patches``);
+    each measured rate adds one dashed vertical line (``ax.lines``, in the
+    order of ``measured``) labelled in the legend.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> m = pd.DataFrame({"label": ["000 HAProxy"], "requests_per_s": [29331.99]})
+    >>> rates = pd.DataFrame({"label": [f"rate {i}" for i in range(8)], "value": [10.0 ** i for i in range(8)]})
+    >>> ax = plot_rates(rates, measured=m, ax=ax)
+    >>> len(ax.patches), ax.get_xscale(), float(ax.lines[0].get_xdata()[0])
+    (8, 'log', 29331.99)
+    >>> plt.close(fig)
+    """
+    import matplotlib.pyplot as plt
+
+    ax = ax or plt.gca()
+    pos = np.arange(len(rates))[::-1]
+    ax.barh(pos, rates[value].to_numpy(float), color="C0", alpha=0.7)
+    ax.set_yticks(pos, rates[label].astype(str).tolist())
+    ax.set_xscale("log")
+    for i, (_, row) in enumerate(measured.iterrows() if measured is not None else []):
+        ax.axvline(float(row[measured_value]), color=f"C{(i + 1) % 10}", linestyle="--", label=str(row[measured_label]))
+    if measured is not None and len(measured):
+        ax.legend(fontsize="small", loc="lower right")
+    ax.set_xlabel(f"{value} (1/s, log scale)" if value == "value" else value)
     return ax

@@ -14,7 +14,7 @@ not care where a number came from.
     (``row_kinds``: runs and printed means) and turns side-by-side *blocks*
     of columns (one server | two servers) into long form with a column
     saying which block a row came from. :class:`TableSpec` bundles these
-    arguments; :data:`HAPROXY_APACHE_SIEGE` is the one for article 003.
+    arguments (the article notebooks keep their own specs).
 :func:`as_printed`
     The inverse: a tidy table back in the printed layout and units.
 :func:`check_printed_means`
@@ -50,7 +50,12 @@ client count printed once per group of three rows, two halves):
 ...         "10;9585;0,09;0,02;0,35;4,12;14825;0,06;0,01;1,52;6,36\\n"
 ...         ";9637;0,09;0,02;0,34;4,12;15754;0,06;0,01;1,07;6,71\\n"
 ...         ";9611;0,09;0,02;0,35;4,12;15290;0,06;0,01;1,30;6,54\\n")
->>> t = HAPROXY_APACHE_SIEGE.read(io.StringIO(text))
+>>> half = lambda sfx: {f"req{sfx}": ("requests", "nombre"), f"moy{sfx}": ("latency_mean_s", "(sec)"),
+...                     f"vol{sfx}": ("bytes_per_s", "MO/sec")}
+>>> spec = TableSpec(columns={"flux": ("concurrency", "nombre")}, blocks={1: half(""), 2: half("_2")},
+...                  block_column="servers", sep=";", decimal=",", fill_down=("flux",),
+...                  row_kinds=("run", "run", "mean"))
+>>> t = spec.read(io.StringIO(text))
 >>> t[["servers", "concurrency", "requests", "latency_mean_s", "row_kind"]].head(3)
    servers  concurrency  requests  latency_mean_s row_kind
 0        1           10      9585            0.09      run
@@ -79,7 +84,6 @@ from .metadata import apply_manifest, read_manifest
 from .units import BINARY
 
 __all__ = [
-    "HAPROXY_APACHE_SIEGE",
     "UNITS",
     "TableSpec",
     "as_printed",
@@ -213,39 +217,6 @@ class TableSpec:
             constants=self.constants,
             manifest=manifest,
         )
-
-
-def _half(suffix: str) -> dict[str, ColumnTarget]:
-    return {
-        f"req{suffix}": ("requests", "nombre"),
-        f"moy{suffix}": ("latency_mean_s", "(sec)"),
-        f"mini{suffix}": ("latency_min_s", "(sec)"),
-        f"maxi{suffix}": ("latency_max_s", "(sec)"),
-        f"vol{suffix}": ("bytes_per_s", "MO/sec"),
-    }
-
-
-HAPROXY_APACHE_SIEGE = TableSpec(
-    columns={"flux": ("concurrency", "nombre")},
-    blocks={1: _half(""), 2: _half("_2")},
-    block_column="servers",
-    sep=";",
-    decimal=",",
-    fill_down=("flux",),
-    row_kinds=("run", "run", "mean"),
-    constants={"format": "table"},
-)
-"""Article 003's results table (``data/raw/haproxy-apache-siege/results.csv``).
-
-``flux`` is the number of simultaneous siege clients, printed on the first
-row of each group of three; the "Apache + Haproxy" half (``req`` … ``vol``)
-is one server, the "Apache (2 serveurs)+ Haproxy" half (``req_2`` …
-``vol_2``) two. ``Req.`` is a count of transactions (not a rate), ``Moy.``,
-``mini``, ``Maxi`` the mean, shortest and longest response times in
-seconds, ``Vol`` siege's throughput in MO/sec (= MB/sec, 2^20 B/s). The
-third row of every group is the mean of the first two (``row_kind``
-``"mean"``), not a third run (see the folder's SOURCE.md).
-"""
 
 
 def read_table(
@@ -666,3 +637,20 @@ def check_figures(
             f"{len(problems)} printed figure(s) differ from the raw files: " + "; ".join(problems[:10])
         )
     return merged
+
+
+def __getattr__(name: str) -> Any:
+    # Article 003's table spec moved to the articles package (deprecated here).
+    if name == "HAPROXY_APACHE_SIEGE":
+        import warnings
+
+        warnings.warn(
+            "lbanalysis.tables.HAPROXY_APACHE_SIEGE moved to articles.haproxy_apache_siege.TABLE "
+            "(the article code lives in the project's articles package)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        from articles.haproxy_apache_siege import TABLE
+
+        return TABLE
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

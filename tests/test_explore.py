@@ -12,15 +12,15 @@ import pandas as pd
 import pytest
 
 import lbanalysis
-from lbanalysis import cli, explore, report
+from lbanalysis import cli, report
 from lbanalysis.errors import LBAnalysisError
-from lbanalysis.paths import NOTEBOOKS
+from lbanalysis.report import explore
 from tests.conftest import FIXTURES, ROOT, corpus
 
 AB = FIXTURES / "ab"
 SIEGE = FIXTURES / "siege"
 WORDPRESS = ROOT / "data" / "raw" / "haproxy-wordpress-ab"
-NOTEBOOK = NOTEBOOKS / "00-explore.ipynb"
+NOTEBOOK = report.EXPLORE_NOTEBOOK
 SECTIONS = (
     "What was read",
     "Runs",

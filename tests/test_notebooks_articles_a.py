@@ -20,7 +20,7 @@ import nbformat
 import pandas as pd
 import pytest
 
-from lbanalysis import paths
+from articles import paths
 
 NOTEBOOKS = {
     "01": "01-haproxy-wordpress-ab",
@@ -101,7 +101,7 @@ def run(tmp_path_factory):
                     parameters={"output_dir": str(out), "processed_dir": str(processed)},
                     kernel_name="python3",
                     progress_bar=False,
-                    cwd=str(base),  # paths come from lbanalysis.paths, not the working directory
+                    cwd=str(base),  # paths come from articles.paths, not the working directory
                     extra_arguments=["--IPKernelApp.log_level=ERROR"],
                 )
                 (base / "done").touch()

@@ -7,9 +7,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from articles.paths import NOTEBOOKS
 from lbanalysis import cli, report
 from lbanalysis.errors import LBAnalysisError
-from lbanalysis.paths import NOTEBOOKS
 
 
 def make_notebook(

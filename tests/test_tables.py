@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 import lbanalysis as lb
-from lbanalysis import paths, tables
+from articles import haproxy_apache_siege, paths
+from lbanalysis import tables
 from lbanalysis.errors import LBAnalysisError, ParseError
 from lbanalysis.reader import DEFAULT_IGNORE
 
@@ -20,7 +21,7 @@ MO = 2**20
 
 @pytest.fixture(scope="module")
 def siege() -> pd.DataFrame:
-    return tables.HAPROXY_APACHE_SIEGE.read(SIEGE / "results.csv")
+    return haproxy_apache_siege.TABLE.read(SIEGE / "results.csv")
 
 
 # ------------------------------------------------------- article 003 ---
@@ -96,7 +97,7 @@ def test_printed_mean_off_by_more_than_rounding_disagrees(siege):
 def test_spec_agrees_with_columns_csv():
     """columns.csv (the raw folder's own description) and the column map say the same."""
     described = pd.read_csv(SIEGE / "columns.csv").set_index("name")
-    spec = tables.HAPROXY_APACHE_SIEGE
+    spec = haproxy_apache_siege.TABLE
     for servers, cmap in spec.blocks.items():
         for name, (target, unit) in cmap.items():
             assert described.loc[name, "servers"] == servers

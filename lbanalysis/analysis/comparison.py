@@ -21,12 +21,13 @@ two is 59% higher than one (95% CI +55% to +64%): larger than run-to-run noise
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["compare"]
+__all__ = ["compare", "ratio_table"]
 
 _COLUMNS = ["n_a", "n_b", "mean_a", "mean_b", "ratio", "lower", "upper", "change_pct", "significant", "verdict"]
 
@@ -172,3 +173,41 @@ def _overall(per_level: dict, boots: dict, alpha: float, a: Any, b: Any) -> dict
     if boot is None and np.isfinite(row["ratio"]):
         row["verdict"] = "too few repeated runs at some load level (need 2 or more per setup) to judge noise"
     return row
+
+
+def ratio_table(
+    frame: pd.DataFrame,
+    *,
+    y: str = "requests_per_s",
+    baseline: Any = None,
+    columns: Sequence[str] = (),
+) -> pd.DataFrame:
+    """Each row's ``y`` and its ratio to the ``baseline`` row (an index label; default the first row).
+
+    Returns ``columns`` (kept as they are), ``y``, ``ratio`` (``y / baseline
+    y``) and ``change_pct`` (``(ratio - 1) × 100``), with the frame's index.
+    One run per row: this is arithmetic, not a test of noise (use
+    :func:`compare` with repeated runs).
+
+    >>> runs = pd.DataFrame({"test": [27, 28, 29], "requests_per_s": [28130.55, 28542.19, 28359.73]}).set_index("test")
+    >>> ratio_table(runs)["ratio"].round(4).tolist()
+    [1.0, 1.0146, 1.0081]
+    >>> ratio_table(runs, baseline=28)["change_pct"].round(2).tolist()
+    [-1.44, 0.0, -0.64]
+    """
+    if y not in frame.columns:
+        raise ValueError(f"no column {y!r}; the frame has: {', '.join(map(str, frame.columns))}")
+    if frame.empty:
+        raise ValueError("ratio_table: empty frame, no baseline")
+    values = pd.to_numeric(frame[y], errors="coerce").astype(float)
+    if baseline is None:
+        base = values.iloc[0]
+    elif baseline in frame.index:
+        base = values.loc[baseline]
+    else:
+        raise KeyError(f"no row {baseline!r} to use as baseline; rows are: {', '.join(map(str, frame.index))}")
+    out = frame[list(columns)].copy()
+    out[y] = values
+    out["ratio"] = values / base
+    out["change_pct"] = (out["ratio"] - 1.0) * 100.0
+    return out

@@ -35,6 +35,7 @@ Example: data made from known USL parameters are recovered exactly.
 from __future__ import annotations
 
 import html
+import importlib
 import json
 import math
 import warnings
@@ -650,6 +651,32 @@ class ScalingFit:
             f"throughput approaches about {self.asymptote:.4g}"
         )
 
+    def summary_frame(self, alpha: float = 0.05) -> pd.DataFrame:
+        """Parameters and derived values in one tidy frame (one row per term).
+
+        Columns ``term``, ``kind`` (``parameter`` or ``derived``), ``estimate``,
+        ``bse``, ``lower``, ``upper`` (the ``1 - alpha`` interval: Student's t
+        for the parameters, delta method for the derived values, as
+        :meth:`derived` computes them), ``model``, ``nobs`` and ``df_resid``.
+
+        >>> runs = pd.DataFrame({"concurrency": [1, 2, 3, 4], "requests_per_s": [10.0, 20.5, 29.5, 40.0]})
+        >>> t = fit_scaling(runs, model="linear").summary_frame()
+        >>> t[["term", "kind", "estimate"]].round(3).to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+        [{'term': 'intercept', 'kind': 'parameter', 'estimate': 0.25},
+         {'term': 'slope', 'kind': 'parameter', 'estimate': 9.9}]
+        """
+        ci = self.conf_int(alpha)
+        params = pd.DataFrame(
+            {"estimate": self.params, "bse": self.bse, "lower": ci["lower"], "upper": ci["upper"]}
+        ).assign(kind="parameter")
+        derived = self.derived(alpha).astype(float).assign(kind="derived")
+        parts = [params, derived] if len(derived) else [params]
+        out = pd.concat(parts).rename_axis("term").reset_index()
+        out["model"] = self.model.name
+        out["nobs"] = self.nobs
+        out["df_resid"] = self.df_resid
+        return out[["term", "kind", "estimate", "bse", "lower", "upper", "model", "nobs", "df_resid"]]
+
     def to_dict(self, alpha: float = 0.05) -> dict[str, Any]:
         """Everything as plain JSON-serialisable values (non-finite → None).
 
@@ -683,10 +710,13 @@ class ScalingFit:
         return json.dumps(self.to_dict(), allow_nan=False, **kwargs)
 
     def plot(self, *, band: bool = True, points: bool = True, peak: bool = True, ax: Any = None, **kwargs: Any) -> Any:
-        """Draw the runs, the fitted curve, its confidence band and the peak; returns the Axes."""
-        from lbanalysis.plots import scaling_fit
+        """Draw the runs, the fitted curve, its confidence band and the peak; returns the Axes.
 
-        return scaling_fit(self, band=band, points=points, peak=peak, ax=ax, **kwargs)
+        The same as :func:`lbanalysis.plots.scaling_fit` (the plotting layer is
+        looked up when called, as pandas' ``.plot`` does: analysis does not
+        import plots).
+        """
+        return _plotting().scaling_fit(self, band=band, points=points, peak=peak, ax=ax, **kwargs)
 
     def __repr__(self) -> str:
         p = ", ".join(f"{k}={v:.4g}" for k, v in self.params.items())
@@ -695,6 +725,11 @@ class ScalingFit:
 
     def _repr_html_(self) -> str:
         return self.summary().as_html()
+
+
+def _plotting() -> Any:
+    """The plotting layer (:mod:`lbanalysis.plots`), imported on first use."""
+    return importlib.import_module("lbanalysis.plots")
 
 
 def _n_peak(p: np.ndarray) -> float:
@@ -792,6 +827,26 @@ class ScalingFits(Mapping):
             keys.append(key)
         return pd.DataFrame(rows, index=self._index(keys))
 
+    def summary_frame(self, alpha: float = 0.05) -> pd.DataFrame:
+        """Every group's :meth:`ScalingFit.summary_frame`, stacked, with the group keys as columns.
+
+        >>> runs = pd.DataFrame({"g": ["a"] * 3 + ["b"] * 3, "concurrency": [1, 2, 3] * 2,
+        ...                      "requests_per_s": [10.0, 20.0, 31.0, 5.0, 10.0, 14.0]})
+        >>> t = fit_scaling(runs, by="g", model="linear").summary_frame()
+        >>> t[["g", "term"]].values.tolist()
+        [['a', 'intercept'], ['a', 'slope'], ['b', 'intercept'], ['b', 'slope']]
+        """
+        frames = []
+        for key, fit in self._fits.items():
+            keys = key if isinstance(key, tuple) else (key,)
+            frame = fit.summary_frame(alpha)
+            for name, value in reversed(list(zip(self.by, keys, strict=True))):
+                frame.insert(0, name, value)
+            frames.append(frame)
+        if not frames:
+            return pd.DataFrame(columns=[*self.by, "term", "kind", "estimate", "bse", "lower", "upper"])
+        return pd.concat(frames, ignore_index=True)
+
     def summary(self, alpha: float = 0.05) -> FitSummary:
         notes = [f"{k}: {m}" for k, m in self.errors.items()]
         return FitSummary(f"Scaling fits by {', '.join(self.by)}", {"fits": self.to_frame(alpha)}, notes)
@@ -802,8 +857,7 @@ class ScalingFits(Mapping):
 
     def plot(self, *, band: bool = True, points: bool = True, peak: bool = True, ax: Any = None) -> Any:
         """Every group's runs and curve on one Axes, one colour per group."""
-        from lbanalysis.plots import scaling_fit
-
+        scaling_fit = _plotting().scaling_fit
         for i, (key, fit) in enumerate(self._fits.items()):
             ax = scaling_fit(fit, band=band, points=points, peak=peak, color=f"C{i % 10}", label=str(key), ax=ax)
         return ax

@@ -39,7 +39,7 @@ from scipy import stats
 
 from lbanalysis.errors import FitError
 
-__all__ = ["Knee", "find_knee"]
+__all__ = ["Knee", "find_knee", "peak_bracket"]
 
 
 @dataclass
@@ -228,3 +228,35 @@ def find_knee(
         keys.append(key)
     index = pd.MultiIndex.from_tuples(keys, names=by_cols) if len(by_cols) > 1 else pd.Index(keys, name=by_cols[0])
     return pd.DataFrame(rows, index=index, columns=list(Knee.__dataclass_fields__))
+
+
+def peak_bracket(runs: pd.DataFrame, *, x: str = "concurrency", y: str = "requests_per_s") -> pd.Series:
+    """The load with the best mean ``y`` and the measured loads on either side of it.
+
+    Without a model, measurements say only this much about where throughput
+    peaks: at ``x_best`` or between ``x_below`` and ``x_above`` (NaN when the
+    best is at the edge of the measured range, where the peak may lie
+    beyond).
+
+    >>> runs = pd.DataFrame({"concurrency": [10, 20, 30, 150], "requests_per_s": [12570.77, 19419.05, 20272.52, 17088.43]})
+    >>> peak_bracket(runs).to_dict()
+    {'x_best': 30.0, 'y_best': 20272.52, 'x_below': 20.0, 'x_above': 150.0, 'loads': 4}
+    """
+    data = pd.DataFrame(
+        {x: pd.to_numeric(runs[x], errors="coerce").astype(float), y: pd.to_numeric(runs[y], errors="coerce")}
+    ).dropna()
+    if data.empty:
+        raise ValueError(f"no run has numbers in both {x!r} and {y!r}")
+    means = data.groupby(x)[y].mean().astype(float).sort_index()
+    loads = means.index.to_numpy()
+    i = int(np.argmax(means.to_numpy()))
+    return pd.Series(
+        {
+            "x_best": float(loads[i]),
+            "y_best": float(means.iloc[i]),
+            "x_below": float(loads[i - 1]) if i > 0 else math.nan,
+            "x_above": float(loads[i + 1]) if i + 1 < len(loads) else math.nan,
+            "loads": len(loads),
+        },
+        dtype=object,
+    )

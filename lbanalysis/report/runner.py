@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import LBAnalysisError
-from .paths import NOTEBOOKS, REPORTS
+from ..errors import LBAnalysisError
+from .project import find_project
 
 __all__ = [
     "NotebookError",
@@ -129,7 +129,7 @@ def slug_of(path: str | os.PathLike) -> str:
     return re.sub(r"^\d+-", "", name)
 
 
-def article_notebooks(folder: str | os.PathLike = NOTEBOOKS) -> list[Path]:
+def article_notebooks(folder: str | os.PathLike | None = None) -> list[Path]:
     """The article notebooks in ``folder`` (``01-…`` upwards, sorted; ``00-`` excluded).
 
     >>> import tempfile
@@ -139,7 +139,7 @@ def article_notebooks(folder: str | os.PathLike = NOTEBOOKS) -> list[Path]:
     ...     [p.name for p in article_notebooks(d)]
     ['01-a.ipynb', '02-b.ipynb']
     """
-    folder = Path(folder)
+    folder = Path(folder) if folder is not None else find_project().notebooks
     if not folder.is_dir():
         return []
     found = []
@@ -160,11 +160,12 @@ def _matches(name: str, path: Path) -> bool:
     return False
 
 
-def resolve_notebooks(names: Iterable[str] | None = None, folder: str | os.PathLike = NOTEBOOKS) -> list[Path]:
+def resolve_notebooks(names: Iterable[str] | None = None, folder: str | os.PathLike | None = None) -> list[Path]:
     """Notebooks named by number (``3``, ``03``), slug, file name or path; all articles when ``names`` is empty.
 
     An unknown name raises :class:`LBAnalysisError` listing the known ones.
     """
+    folder = Path(folder) if folder is not None else find_project().notebooks
     available = article_notebooks(folder)
     names = list(names or [])
     if not names:
@@ -322,7 +323,7 @@ def run_notebook(
         raise LBAnalysisError(f"{path}: no such notebook")
     slug = slug_of(path)
     name = name or slug
-    out = Path(output_dir) if output_dir is not None else REPORTS / slug
+    out = Path(output_dir) if output_dir is not None else find_project().reports / slug
     out.mkdir(parents=True, exist_ok=True)
     declared = notebook_parameters(path)
     params = dict(parameters or {})
@@ -371,10 +372,10 @@ def run_notebook(
 def run_reports(
     names: Iterable[str] | None = None,
     parameters: Mapping[str, Any] | None = None,
-    output_dir: str | os.PathLike = REPORTS,
+    output_dir: str | os.PathLike | None = None,
     no_input: bool = False,
     *,
-    notebooks: str | os.PathLike = NOTEBOOKS,
+    notebooks: str | os.PathLike | None = None,
     kernel: str = KERNEL,
     progress: bool | None = None,
     on_start: Callable[[int, int, Path], None] | None = None,
@@ -391,6 +392,7 @@ def run_reports(
     progress.
     """
     paths = resolve_notebooks(names, notebooks)
+    root = Path(output_dir) if output_dir is not None else find_project().reports
     parameters = dict(parameters or {})
     per_nb = {p: parameters_for(p, parameters) for p in paths}
     declared = {p: notebook_parameters(p) for p in paths}
@@ -401,7 +403,7 @@ def run_reports(
     results: list[ReportResult] = []
     for i, p in enumerate(paths, 1):
         slug = slug_of(p)
-        out = Path(output_dir) / slug
+        out = root / slug
         params = {k: v for k, v in per_nb[p].items() if k in declared[p]}
         if on_start:
             on_start(i, len(paths), p)

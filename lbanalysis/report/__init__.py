@@ -1,0 +1,62 @@
+"""Report machinery: parameterized notebooks run with papermill, exported as HTML.
+
+Needs the ``report`` extra (``pip install 'lbanalysis[report]'``): papermill,
+nbconvert, ipykernel, PyYAML. The library itself (:func:`lbanalysis.read`,
+analysis, plots) does not import this package.
+
+========================  =====================================================
+module                    what it holds
+========================  =====================================================
+:mod:`.runner`            run notebooks (batch), export HTML, record failures
+:mod:`.project`           find a report project's notebooks and reports folders
+:mod:`.explore`           the sections of the explore report (any folder of logs)
+``notebooks/``            the explore notebook, shipped as package data
+========================  =====================================================
+
+>>> EXPLORE_NOTEBOOK.name
+'explore.ipynb'
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+from .project import Project, find_project
+from .runner import (
+    NotebookError,
+    ReportResult,
+    UnknownParameterError,
+    article_notebooks,
+    export_html,
+    load_parameters,
+    notebook_parameters,
+    parameters_for,
+    parse_value,
+    resolve_notebooks,
+    run_notebook,
+    run_reports,
+    slug_of,
+)
+
+#: The explore notebook (package data), run by ``lbanalysis explore``.
+EXPLORE_NOTEBOOK: Path = Path(str(files(__name__) / "notebooks" / "explore.ipynb"))
+
+__all__ = [
+    "EXPLORE_NOTEBOOK",
+    "NotebookError",
+    "Project",
+    "ReportResult",
+    "UnknownParameterError",
+    "article_notebooks",
+    "export_html",
+    "find_project",
+    "load_parameters",
+    "notebook_parameters",
+    "parameters_for",
+    "parse_value",
+    "resolve_notebooks",
+    "run_notebook",
+    "run_reports",
+    "slug_of",
+]

@@ -1,0 +1,908 @@
+"""What the explore notebook (``notebooks/00-explore.ipynb``) shows, as library functions.
+
+The notebook only calls these: each ``*_section`` function takes the tidy
+frames and the notebook's parameters and returns a :class:`Section` (lines of
+text, tables and figures) that renders as HTML in a notebook and as text in
+a terminal. A section whose data is absent holds one line that says so
+(the sentences are in :data:`ABSENT`), instead of failing.
+
+==========================  ==================================================
+function                    returns
+==========================  ==================================================
+``load``                    a :class:`~lbanalysis.reader.Dataset` (unreadable
+                            files skipped, not fatal)
+``read_summary``            files, tools, runs, skipped files and why
+``runs_section``            the runs table (headline columns; ``runs.csv``)
+``scaling_section``         throughput and latency against load per group,
+                            fitted curves and their peaks
+``percentiles_section``     latency percentiles, where the tool printed them
+``timeseries_section``      requests/s and latency over time from
+                            per-request logs (``per_request_timeseries``)
+``knee_section``            the saturation knee per group
+``network_section``         link utilisation and network-bound flags
+``compare_section``         each group against the first one
+==========================  ==================================================
+
+>>> import io
+>>> ds = load(io.StringIO("ab -c 10 -n 100 http://web/\\nRequests per second:    1000.5 [#/sec] (mean)\\n"))
+>>> print(read_summary(ds).text[0])
+1 file read, 1 run: ab 1.
+>>> print(timeseries_section(ds))
+Per-request time series
+  No per-request logs in this folder.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+import os
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .. import registry
+from ..errors import LBAnalysisError
+
+__all__ = [
+    "ABSENT",
+    "Section",
+    "check_parameters",
+    "compare_section",
+    "headline",
+    "http_runs",
+    "iperf_runs",
+    "knee_section",
+    "load",
+    "network_section",
+    "per_request_timeseries",
+    "percentile_table",
+    "percentiles_section",
+    "read_summary",
+    "resolve",
+    "runs_section",
+    "scaling_section",
+    "timeseries_section",
+    "tool_counts",
+]
+
+# The one-line messages of sections whose data is absent.
+ABSENT = {
+    "runs": "No runs were read from these files.",
+    "http": "No HTTP load-test runs (ab, siege, gobench) with a throughput.",
+    "loads": "Fewer than two loads of `{load}`: no curve against load.",
+    "percentiles": "No latency percentiles in these outputs (ab prints them; siege and gobench do not).",
+    "requests": "No per-request logs in this folder.",
+    "knee": "Fewer than three loads of `{load}` in any group: no knee to find.",
+    "capacity": "No link capacity given (`link_capacity`, or iperf outputs via `iperf`): utilisation not computed.",
+    "group": "No `group` column given: set `group` (e.g. a field of `pattern`) to compare its values.",
+    "one_group": "Only one value of `{group}`: nothing to compare.",
+}
+
+_MAX_LINES = 12  # runs drawn one line each in a chart
+_MAX_ROWS = 200  # rows of a table shown in the notebook
+
+
+# ---------------------------------------------------------------- Section ---
+@dataclass
+class Section:
+    """Text lines, tables and figures of one notebook section.
+
+    >>> s = Section("Demo").add("two runs").add(pd.DataFrame({"a": [1, 2]}))
+    >>> s.text, len(s.tables), s.absent
+    (['two runs'], 1, False)
+    >>> Section.empty("Demo", "Nothing here.").absent
+    True
+    """
+
+    title: str
+    parts: list[Any] = field(default_factory=list)
+    absent: bool = False
+
+    @classmethod
+    def empty(cls, title: str, message: str) -> Section:
+        """A section that says, in one line, that its data is absent."""
+        return cls(title, [message], absent=True)
+
+    def add(self, part: Any) -> Section:
+        """Append a line of text, a DataFrame or a matplotlib Figure; returns self."""
+        if part is not None:
+            self.parts.append(part)
+        return self
+
+    @property
+    def text(self) -> list[str]:
+        return [p for p in self.parts if isinstance(p, str)]
+
+    @property
+    def tables(self) -> list[pd.DataFrame]:
+        return [p for p in self.parts if isinstance(p, pd.DataFrame)]
+
+    @property
+    def figures(self) -> list[Any]:
+        return [p for p in self.parts if hasattr(p, "savefig")]
+
+    def save(self, folder: str | os.PathLike | None, stem: str) -> list[Path]:
+        """Write the figures as ``<stem>.png`` (``<stem>-2.png``, ...) into ``folder``."""
+        if folder is None:
+            return []
+        out = Path(folder)
+        out.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for i, fig in enumerate(self.figures, 1):
+            p = out / (f"{stem}.png" if i == 1 else f"{stem}-{i}.png")
+            fig.savefig(p, dpi=100)
+            paths.append(p)
+        return paths
+
+    def _repr_html_(self) -> str:
+        chunks = []
+        for p in self.parts:
+            if isinstance(p, str):
+                chunks.append(f"<p>{_inline_html(p)}</p>")
+            elif isinstance(p, pd.DataFrame):
+                chunks.append(_table_html(p))
+            elif hasattr(p, "savefig"):
+                chunks.append(_figure_html(p))
+        return "\n".join(chunks)
+
+    def __repr__(self) -> str:
+        lines = [self.title]
+        for p in self.parts:
+            if isinstance(p, str):
+                lines.append(f"  {p}")
+            elif isinstance(p, pd.DataFrame):
+                lines.extend("  " + ln for ln in p.head(20).to_string().splitlines())
+            else:
+                lines.append("  <figure>")
+        return "\n".join(lines)
+
+
+def _inline_html(text: str) -> str:
+    """Escape text; `backticks` become <code>.
+
+    >>> _inline_html("column `a<b>` missing")
+    'column <code>a&lt;b&gt;</code> missing'
+    """
+    parts = html.escape(text).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def _fmt(v: Any) -> str:
+    """Numbers for tables: six significant digits, no exponent below a billion.
+
+    >>> _fmt(12345.678), _fmt(0.00012345), _fmt(float("nan")), _fmt(3)
+    ('12345.7', '0.00012345', '', '3')
+    """
+    if v is None or v is pd.NA:
+        return ""
+    if isinstance(v, float):
+        if math.isnan(v):
+            return ""
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return f"{v:.6g}" if abs(v) < 1e9 else f"{v:.4g}"
+    return str(v)
+
+
+def _table_html(df: pd.DataFrame) -> str:
+    shown = df.head(_MAX_ROWS)
+    index = not isinstance(shown.index, pd.RangeIndex)
+    out = shown.to_html(index=index, na_rep="", float_format=_fmt, border=0, classes="dataframe", escape=True)
+    if len(df) > _MAX_ROWS:
+        out += f"<p><i>first {_MAX_ROWS} of {len(df)} rows</i></p>"
+    return out
+
+
+def _figure_html(fig: Any) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    title = fig.axes[0].get_title() if fig.axes and fig.axes[0].get_title() else "chart"
+    return f'<img src="data:image/png;base64,{data}" alt="{html.escape(title)}" style="max-width:100%"/>'
+
+
+def _figure(ncols: int = 1, nrows: int = 1, width: float = 6.0, height: float = 4.0) -> tuple[Any, list[Any]]:
+    """A figure outside pyplot's state (the notebook shows it once, through the Section)."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width * ncols, height * nrows), layout="constrained")
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel().tolist()
+    return fig, axes
+
+
+def _caught(func: Any, *args: Any, **kwargs: Any) -> tuple[Any, list[str]]:
+    """Call ``func``; return its result and the warnings it gave, as lines of text."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = func(*args, **kwargs)
+    return result, [str(w.message) for w in caught if not issubclass(w.category, DeprecationWarning)]
+
+
+# ------------------------------------------------------------------ reading ---
+def load(
+    logs: str | os.PathLike | Iterable[Any],
+    *,
+    pattern: str | None = None,
+    manifest: str | os.PathLike | None = None,
+    tool: str | None = None,
+    workers: int = 1,
+) -> Any:
+    """Read everything in ``logs`` (folder, glob, file or list of them) into a Dataset.
+
+    Unreadable files are skipped and listed in ``Dataset.skipped`` (with the
+    reason), never fatal; ``manifest=None`` applies every ``manifest.csv``
+    found in the folders. A path that does not exist raises
+    :class:`~lbanalysis.errors.LBAnalysisError`.
+    """
+    from ..reader import read
+
+    paths = [logs] if isinstance(logs, (str, os.PathLike)) or hasattr(logs, "read") else list(logs)
+    for p in paths:
+        if isinstance(p, (str, os.PathLike)):
+            s = os.fspath(p)
+            if not os.path.exists(s) and not any(ch in s for ch in "*?["):
+                raise LBAnalysisError(f"{s}: no such file or folder")
+    return read(
+        paths,
+        pattern=pattern,
+        manifest=manifest if manifest else True,
+        tool=tool,
+        errors="skip",
+        workers=workers,
+        table="all",
+        progress=False,
+    )
+
+
+def check_parameters(
+    ds: Any, load: str = "concurrency", group: str | None = None, fit_model: str = "usl", threshold: float = 0.8
+) -> None:
+    """Fail early, with a clear message, on a parameter that cannot work with what was read.
+
+    >>> import io
+    >>> ds = load(io.StringIO("Requests per second: 5 [#/sec] (mean)\\n"))
+    >>> check_parameters(ds, group="setup")
+    Traceback (most recent call last):
+    ...
+    lbanalysis.errors.LBAnalysisError: group column 'setup' is not in the runs table
+    """
+    if len(ds.runs):
+        _check_column(ds.runs, load, "load")
+        _check_column(ds.runs, group, "group")
+    if fit_model not in ("usl", "amdahl", "linear"):
+        raise LBAnalysisError(f"fit_model must be 'usl', 'amdahl' or 'linear', not {fit_model!r}")
+    if not 0 < float(threshold) <= 1:
+        raise LBAnalysisError(f"threshold is a share of the link capacity, between 0 and 1; got {threshold!r}")
+
+
+def _short_sources(sources: Sequence[str]) -> list[str]:
+    """Sources without their common folder.
+
+    >>> _short_sources(["/x/logs/a.txt", "/x/logs/b/c.txt"])
+    ['a.txt', 'b/c.txt']
+    """
+    norm = [str(s).replace("\\", "/") for s in sources]
+    dirs = [os.path.dirname(s) for s in norm]
+    if not norm or not all(dirs):
+        return norm
+    try:
+        prefix = os.path.commonpath(dirs)
+    except ValueError:
+        return norm
+    return [s[len(prefix) :].lstrip("/") if prefix else s for s in norm]
+
+
+def _reason(source: str, reason: str) -> str:
+    """One line of a skip reason, without the file name it starts with.
+
+    >>> _reason("a.txt", "a.txt:1: no known format recognised; known formats: ab, siege\\n    GET /")
+    'line 1: no known format recognised'
+    """
+    first = str(reason).strip().splitlines()[0] if str(reason).strip() else ""
+    first = first.split("; known formats:")[0]
+    if first.startswith(source + ":"):
+        first = first[len(source) + 1 :].strip()
+        head, _, rest = first.partition(":")
+        if head.isdigit() and rest:
+            first = f"line {head}: {rest.strip()}"
+    return first
+
+
+def tool_counts(ds: Any) -> pd.DataFrame:
+    """Files and runs per tool (runs with an error counted apart).
+
+    >>> import io
+    >>> from lbanalysis import read
+    >>> ds = read(io.StringIO("Requests per second: 5 [#/sec] (mean)\\n"), table="all")
+    >>> tool_counts(ds).to_dict("records")
+    [{'tool': 'ab', 'files': 1, 'runs': 1, 'with error': 0}]
+    """
+    runs = ds.runs
+    if not len(runs):
+        return pd.DataFrame(columns=["tool", "files", "runs", "with error"])
+    g = runs.assign(_err=runs["error"].notna()).groupby("tool", sort=True)
+    out = pd.DataFrame({"files": g["source"].nunique(), "runs": g.size(), "with error": g["_err"].sum()})
+    return out.reset_index().astype({"files": int, "runs": int, "with error": int})
+
+
+def read_summary(ds: Any) -> Section:
+    """What was read: files, tools, runs, and every skipped file with its reason."""
+    s = Section("What was read")
+    counts = tool_counts(ds)
+    n_read = int(ds.runs["source"].nunique()) if len(ds.runs) else 0
+    tools = ", ".join(f"{r.tool} {r.runs}" for r in counts.itertuples())
+    s.add(
+        f"{n_read} file{'s' if n_read != 1 else ''} read, {len(ds.runs)} run{'s' if len(ds.runs) != 1 else ''}"
+        + (f": {tools}." if tools else ".")
+    )
+    if len(counts):
+        s.add(counts)
+    if len(ds.skipped):
+        s.add(f"{len(ds.skipped)} file(s) skipped:")
+        short = _short_sources(ds.skipped["source"].astype(str).tolist())
+        reasons = [_reason(str(src), str(r)) for src, r in zip(ds.skipped["source"], ds.skipped["reason"], strict=True)]
+        s.add(pd.DataFrame({"file": short, "why": reasons}))
+    else:
+        s.add("No file was skipped.")
+    if ds.ignored:
+        names = ", ".join(os.path.basename(p) for p in ds.ignored[:10])
+        s.add(f"{len(ds.ignored)} file(s) passed over by name (notes, scripts, manifests): {names}.")
+    for note in ds.notes:
+        s.add(f"Note: {note}")
+    return s
+
+
+# --------------------------------------------------------------------- runs ---
+_HEADLINE = (
+    ("tool", "tool", 1.0),
+    ("concurrency", "concurrency", 1.0),
+    ("requests", "requests", 1.0),
+    ("failed", "failed", 1.0),
+    ("non_2xx", "non_2xx", 1.0),
+    ("requests_per_s", "req/s", 1.0),
+    ("latency_mean_s", "latency mean ms", 1e3),
+    ("latency_max_s", "latency max ms", 1e3),
+    ("bytes_per_s", "MB/s", 1e-6),
+    ("streams", "streams", 1.0),
+    ("bits_per_s", "Mbit/s", 1e-6),
+    ("direction", "direction", 1.0),
+    ("error", "error", 1.0),
+)
+
+
+def headline(runs: pd.DataFrame) -> pd.DataFrame:
+    """The runs with the columns people look at first (in display units), plus pattern/manifest columns.
+
+    Columns that are empty for every run are left out.
+
+    >>> runs = pd.DataFrame({"source": ["a.txt"], "run": [0], "tool": ["ab"], "concurrency": [10],
+    ...                      "requests_per_s": [100.0], "latency_mean_s": [0.1], "setup": ["x"]})
+    >>> headline(runs).columns.tolist()
+    ['source', 'run', 'setup', 'tool', 'concurrency', 'req/s', 'latency mean ms']
+    >>> headline(runs).loc[0, "latency mean ms"]
+    100.0
+    """
+    from .. import schema
+
+    out = pd.DataFrame({"source": _short_sources(runs["source"].astype(str).tolist()), "run": runs["run"]})
+    extra = [c for c in runs.columns if c not in schema.RUNS]
+    for c in extra:
+        out[c] = runs[c].reset_index(drop=True)
+    for col, label, scale in _HEADLINE:
+        if col not in runs.columns or not runs[col].notna().any():
+            continue
+        v = runs[col].reset_index(drop=True)
+        out[label] = (pd.to_numeric(v, errors="coerce") * scale) if scale != 1.0 else v
+    return out
+
+
+def runs_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Section:
+    """The runs table; with ``output_dir`` also written in full to ``runs.csv``."""
+    s = Section("Runs")
+    if not len(ds.runs):
+        return Section.empty(s.title, ABSENT["runs"])
+    if output_dir is not None:
+        Path(output_dir).mkdir(parents=True, exist_ok=True)
+        ds.runs.to_csv(Path(output_dir) / "runs.csv", index=False)
+        s.add(f"All {ds.runs.shape[1]} columns of the {len(ds.runs)} runs are in `runs.csv`.")
+    return s.add(headline(ds.runs))
+
+
+def http_runs(runs: pd.DataFrame) -> pd.DataFrame:
+    """Runs of HTTP load tools (not iperf) that report a throughput.
+
+    >>> runs = pd.DataFrame({"tool": ["ab", "iperf3", "ab"], "requests_per_s": [1.0, None, None]})
+    >>> http_runs(runs).index.tolist()
+    [0]
+    """
+    if not len(runs):
+        return runs
+    tool = runs["tool"].astype("string").fillna("")
+    keep = ~tool.isin(registry.names(kind="network")) & pd.to_numeric(runs["requests_per_s"], errors="coerce").notna()
+    return runs[keep.to_numpy(bool)]
+
+
+def iperf_runs(runs: pd.DataFrame) -> pd.DataFrame:
+    """iperf and iperf3 runs that report a bit rate.
+
+    >>> runs = pd.DataFrame({"tool": ["ab", "iperf3"], "bits_per_s": [None, 9.4e8]})
+    >>> iperf_runs(runs).index.tolist()
+    [1]
+    """
+    if not len(runs) or "bits_per_s" not in runs:
+        return runs.iloc[0:0]
+    tool = runs["tool"].astype("string").fillna("")
+    keep = tool.isin(registry.names(kind="network")) & pd.to_numeric(runs["bits_per_s"], errors="coerce").notna()
+    return runs[keep.to_numpy(bool)]
+
+
+def _check_column(runs: pd.DataFrame, name: str | None, what: str) -> None:
+    if name is not None and name not in runs.columns:
+        from .. import schema
+
+        extra = [c for c in runs.columns if c not in schema.RUNS]
+        hint = f" (columns from pattern/manifest: {', '.join(extra)})" if extra else ""
+        raise LBAnalysisError(f"{what} column {name!r} is not in the runs table{hint}")
+
+
+def _natural(v: Any) -> tuple:
+    """Sort key that puts ``haproxy-2`` before ``haproxy-16``.
+
+    >>> sorted(["haproxy-16", "node", "haproxy-2"], key=_natural)
+    ['haproxy-2', 'haproxy-16', 'node']
+    """
+    import re
+
+    if isinstance(v, (int, float)):
+        return (0, v)
+    return (1, tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.findall(r"\d+|\D+", str(v))))
+
+
+def resolve(path: str | os.PathLike | Sequence[Any] | None) -> Any:
+    """A notebook path parameter made usable from any working directory.
+
+    Absolute paths, globs and paths that exist from the working directory are
+    kept; other relative paths are taken from the project root
+    (:func:`lbanalysis.report.project.find_project`), so the defaults work
+    wherever the notebook runs. Lists are resolved item by item; ``None`` stays.
+
+    >>> from lbanalysis.report.project import find_project
+    >>> root = find_project().root
+    >>> resolve("tests/fixtures") == str(root / "tests" / "fixtures") or Path("tests/fixtures").exists()
+    True
+    >>> resolve(None) is None
+    True
+    """
+    from .project import find_project
+
+    if path is None:
+        return None
+    if isinstance(path, (list, tuple)):
+        return [resolve(p) for p in path]
+    import glob
+
+    s = os.fspath(path)
+    if os.path.isabs(s) or os.path.exists(s):
+        return s
+    candidate = str(find_project().root / s)
+    if any(ch in s for ch in "*?["):
+        return candidate if not glob.glob(s, recursive=True) and glob.glob(candidate, recursive=True) else s
+    return candidate if os.path.exists(candidate) else s
+
+
+def _group_of(runs: pd.DataFrame, group: str | None) -> str | None:
+    """``group``, or ``tool`` when no group is given and several HTTP tools were read."""
+    if group is not None:
+        return group
+    if len(runs) and runs["tool"].nunique() > 1:
+        return "tool"
+    return None
+
+
+def _n_loads(runs: pd.DataFrame, load: str, group: str | None) -> int:
+    """Most distinct loads in any group."""
+    if not len(runs):
+        return 0
+    x = pd.to_numeric(runs[load], errors="coerce")
+    if group is None:
+        return int(x.nunique())
+    return int(x.groupby(runs[group].astype(str).to_numpy()).nunique().max())
+
+
+# ------------------------------------------------------------------ scaling ---
+def scaling_fits_table(
+    runs: pd.DataFrame, load: str = "concurrency", group: str | None = None, model: str = "usl"
+) -> pd.DataFrame:
+    """One row per group: the fitted parameters, r², and the peak (load, throughput).
+
+    A group that cannot be fitted has its reason in ``error``.
+    """
+    from ..analysis import fit_scaling
+
+    data = runs if group is not None else runs.assign(group="all runs")
+    by = group if group is not None else "group"
+    fits = fit_scaling(data, x=load, y="requests_per_s", by=by, model=model, errors="coerce")
+    frame = fits.to_frame()
+    keep = [c for c in ("model", "lambda", "sigma", "kappa", "intercept", "slope", "loads", "n", "r2") if c in frame]
+    out = frame[keep].copy()
+    if "n_peak" in frame:
+        out[f"peak {load}"] = frame["n_peak"]
+    if "x_peak" in frame:
+        out["peak req/s"] = frame["x_peak"]
+    if "asymptote" in frame:
+        out["asymptote req/s"] = frame["asymptote"]
+    if "retrograde" in frame:
+        out["retrograde"] = frame["retrograde"]
+    out["error"] = frame["error"].fillna("")
+    if not out["error"].astype(bool).any():
+        out = out.drop(columns="error")
+    return out
+
+
+def scaling_section(
+    runs: pd.DataFrame,
+    load: str = "concurrency",
+    group: str | None = None,
+    model: str = "usl",
+    output_dir: str | os.PathLike | None = None,
+) -> Section:
+    """Throughput and latency against load, per group, with fitted curves and their peaks."""
+    from .. import plots
+
+    title = "Throughput and latency against load"
+    _check_column(runs, load, "load")
+    _check_column(runs, group, "group")
+    http = http_runs(runs)
+    if not len(http):
+        return Section.empty(title, ABSENT["http"])
+    group = _group_of(http, group)
+    if _n_loads(http, load, group) < 2:
+        return Section.empty(title, ABSENT["loads"].format(load=load))
+    s = Section(title)
+    fig, (ax1, ax2) = _figure(ncols=2)
+    _, notes = _caught(plots.throughput_vs_load, http, x=load, hue=group, fit=model, ax=ax1)
+    ax1.set_title(f"throughput ({model} fit, 95% band, ★ peak)")
+    if http["latency_mean_s"].notna().any():
+        plots.latency_vs_load(http.assign(latency_mean_ms=http["latency_mean_s"] * 1e3), x=load, y="latency_mean_ms",
+                              hue=group, ax=ax2)  # fmt: skip
+        ax2.set_title("mean latency")
+    else:
+        ax2.set_axis_off()
+        ax2.text(0.5, 0.5, "no latency in these outputs", ha="center", va="center", transform=ax2.transAxes)
+    s.add(fig)
+    table, more = _caught(scaling_fits_table, http, load, group, model)
+    s.add(table)
+    # groups without a curve are explained in the table's error column
+    for n in dict.fromkeys(n for n in notes + more if not n.startswith("throughput_vs_load: no ")):
+        s.add(n)
+    s.save(output_dir, "throughput-latency")
+    return s
+
+
+# -------------------------------------------------------------- percentiles ---
+_PERCENTILES = (50, 66, 75, 80, 90, 95, 98, 99, 100)  # the ones ab prints
+
+
+def percentile_table(percentiles: pd.DataFrame, runs: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Percentiles in ms, one row per run and one column per percentile ab prints (``p50`` ... ``p100``).
+
+    >>> pct = pd.DataFrame({"source": "a.txt", "run": [0, 0], "percentile": [50.0, 99.0], "latency_s": [0.01, 0.2]})
+    >>> percentile_table(pct).to_dict("records")
+    [{'source': 'a.txt', 'run': 0, 'p50': 10.0, 'p99': 200.0}]
+    """
+    pct = percentiles[percentiles["percentile"].isin(_PERCENTILES)]
+    wide = pct.assign(ms=pd.to_numeric(pct["latency_s"], errors="coerce") * 1e3).pivot_table(
+        index=["source", "run"], columns="percentile", values="ms", aggfunc="first"
+    )
+    wide.columns = [f"p{c:g}" for c in wide.columns]
+    wide = wide.reset_index()
+    wide["source"] = _short_sources(wide["source"].astype(str).tolist())
+    wide.columns.name = None
+    if runs is not None and len(runs):
+        extra = runs[["source", "run", "concurrency"]].copy()
+        extra["source"] = _short_sources(runs["source"].astype(str).tolist())
+        wide = wide.merge(extra, on=["source", "run"], how="left")
+        wide.insert(2, "concurrency", wide.pop("concurrency"))
+    return wide
+
+
+def percentiles_section(ds: Any, group: str | None = None, output_dir: str | os.PathLike | None = None) -> Section:
+    """Latency against percentile for the runs whose tool printed percentiles (ab)."""
+    from .. import plots
+
+    title = "Latency percentiles"
+    pct = ds.percentiles
+    if not len(pct):
+        return Section.empty(title, ABSENT["percentiles"])
+    s = Section(title)
+    keys = pct[["source", "run"]].drop_duplicates()
+    pct = pct.assign(latency_ms=pct["latency_s"] * 1e3)
+    hue = "run"
+    if group is not None and group in ds.runs:
+        pct = pct.merge(ds.runs[["source", "run", group]], on=["source", "run"], how="left")
+    if len(keys) > _MAX_LINES:
+        shown = keys.head(_MAX_LINES)
+        pct = pct.merge(shown, on=["source", "run"])
+        s.add(f"{len(keys)} runs have percentiles; the chart shows the first {_MAX_LINES}.")
+    fig, (ax,) = _figure(width=7)
+    plots.latency_percentiles(pct, y="latency_ms", hue=hue, ax=ax)
+    ax.set_yscale("log")
+    if ax.get_legend() is not None and len(keys) > 6:
+        ax.get_legend().remove()
+    s.add(fig)
+    s.add(percentile_table(ds.percentiles, ds.runs))
+    s.save(output_dir, "percentiles")
+    return s
+
+
+# --------------------------------------------------------------- time series ---
+def per_request_timeseries(requests: pd.DataFrame, freq: str = "1s") -> pd.DataFrame:
+    """Requests per second and latency over time, per run, from per-request logs.
+
+    Requests are counted in bins of ``freq`` by their start (``start_s``,
+    else ``start``) relative to the run's first request. Columns: ``source``,
+    ``run``, ``t_s`` (bin start), ``requests``, ``requests_per_s``,
+    ``latency_mean_s``, ``latency_p50_s``, ``latency_max_s``.
+
+    >>> req = pd.DataFrame({"source": "a", "run": 0, "start_s": [0.0, 0.4, 1.2, 1.5, 1.9],
+    ...                     "latency_s": [0.1, 0.3, 0.2, 0.2, 0.5]})
+    >>> ts = per_request_timeseries(req, freq="1s")
+    >>> ts[["t_s", "requests", "requests_per_s", "latency_mean_s"]].values.tolist()
+    [[0.0, 2.0, 2.0, 0.2], [1.0, 3.0, 3.0, 0.3]]
+    """
+    cols = ["source", "run", "t_s", "requests", "requests_per_s", "latency_mean_s", "latency_p50_s", "latency_max_s"]
+    step = pd.to_timedelta(freq).total_seconds()
+    if step <= 0:
+        raise LBAnalysisError(f"freq must be a positive duration such as '1s', not {freq!r}")
+    if not len(requests):
+        return pd.DataFrame(columns=cols)
+    req = requests.copy()
+    t = pd.to_numeric(req["start_s"], errors="coerce") if "start_s" in req else pd.Series(math.nan, index=req.index)
+    if t.isna().all() and "start" in req:
+        start = pd.to_datetime(req["start"], errors="coerce")
+        t = (start - start.groupby([req["source"], req["run"]]).transform("min")).dt.total_seconds()
+    req["_t"] = t.astype(float)
+    req = req.dropna(subset=["_t"])
+    req["_t"] = req["_t"] - req.groupby(["source", "run"])["_t"].transform("min")
+    req["t_s"] = (req["_t"] // step) * step
+    lat = pd.to_numeric(req.get("latency_s"), errors="coerce") if "latency_s" in req else None
+    req["_lat"] = lat if lat is not None else math.nan
+    g = req.groupby(["source", "run", "t_s"], sort=True)["_lat"]
+    out = pd.DataFrame(
+        {
+            "requests": g.size(),
+            "latency_mean_s": g.mean(),
+            "latency_p50_s": g.median(),
+            "latency_max_s": g.max(),
+        }
+    ).reset_index()
+    out["requests_per_s"] = out["requests"] / step
+    out["requests"] = out["requests"].astype(int)
+    return out[cols]
+
+
+def timeseries_section(
+    ds: Any, freq: str = "1s", output_dir: str | os.PathLike | None = None, max_runs: int = _MAX_LINES
+) -> Section:
+    """Requests per second and latency over time for runs with per-request logs."""
+    title = "Per-request time series"
+    if not len(ds.requests):
+        return Section.empty(title, ABSENT["requests"])
+    s = Section(title)
+    ts = per_request_timeseries(ds.requests, freq=freq)
+    keys = ts[["source", "run"]].drop_duplicates()
+    if len(keys) > max_runs:
+        s.add(f"{len(keys)} runs have per-request logs; the charts show the first {max_runs}.")
+        ts = ts.merge(keys.head(max_runs), on=["source", "run"])
+    fig, (ax1, ax2) = _figure(ncols=2)
+    labels = dict(
+        zip(zip(keys["source"], keys["run"], strict=True), _short_sources(keys["source"].tolist()), strict=True)
+    )
+    for i, ((src, run), rows) in enumerate(ts.groupby(["source", "run"], sort=False)):
+        label = f"{labels[(src, run)]}:{run}"
+        ax1.plot(rows["t_s"], rows["requests_per_s"], "-o", color=f"C{i % 10}", label=label, markersize=3)
+        ax2.plot(rows["t_s"], rows["latency_mean_s"] * 1e3, "-o", color=f"C{i % 10}", label=label, markersize=3)
+    ax1.set(xlabel="time since first request (s)", ylabel=f"requests per second (bins of {freq})")
+    ax2.set(xlabel="time since first request (s)", ylabel="mean latency (ms)")
+    ax1.legend(fontsize="small")
+    s.add(fig)
+    per_run = ts.groupby(["source", "run"], sort=False).agg(
+        seconds=("t_s", lambda v: v.max() + pd.to_timedelta(freq).total_seconds()),
+        requests=("requests", "sum"),
+        peak_req_per_s=("requests_per_s", "max"),
+        min_req_per_s=("requests_per_s", "min"),
+        latency_max_ms=("latency_max_s", lambda v: v.max() * 1e3),
+    )
+    per_run = per_run.reset_index()
+    per_run["source"] = _short_sources(per_run["source"].astype(str).tolist())
+    s.add(per_run)
+    s.save(output_dir, "timeseries")
+    return s
+
+
+# --------------------------------------------------------------------- knee ---
+def knee_section(runs: pd.DataFrame, load: str = "concurrency", group: str | None = None) -> Section:
+    """The load past which throughput stops growing, per group, and whether latency keeps rising."""
+    from ..analysis import find_knee
+
+    title = "Saturation knee"
+    http = http_runs(runs)
+    if not len(http):
+        return Section.empty(title, ABSENT["http"])
+    group = _group_of(http, group)
+    if _n_loads(http, load, group) < 3:
+        return Section.empty(title, ABSENT["knee"].format(load=load))
+    latency = "latency_mean_s" if http["latency_mean_s"].notna().any() else None
+    if group is None:
+        knees = pd.DataFrame([find_knee(http, x=load, latency=latency).to_dict()], index=pd.Index(["all runs"]))
+    else:
+        knees = find_knee(http, x=load, latency=latency, by=group, errors="coerce")
+    cols = [c for c in ("x", "plateau", "max_y", "x_max", "saturated", "latency_rising") if c in knees]
+    table = knees[cols].rename(
+        columns={"x": f"knee {load}", "plateau": "plateau req/s", "max_y": "best req/s", "x_max": f"best {load}"}
+    )
+    s = Section(title)
+    for key, row in knees.iterrows():
+        reason = row.get("reason")
+        if isinstance(reason, str) and reason:
+            s.add(f"{key}: {reason}" if len(knees) > 1 or group is not None else reason)
+    return s.add(table)
+
+
+# ------------------------------------------------------------------ network ---
+def _iperf_capacity(iperf: pd.DataFrame) -> tuple[float | None, pd.DataFrame | None]:
+    """Link capacity (bit/s) measured by iperf runs, and the per-path table behind it.
+
+    Per path (sender and receiver host) the median of the runs
+    (:func:`lbanalysis.capacity.link_capacity`); with several paths, their median.
+    """
+    from ..capacity import link_capacity
+
+    try:
+        paths = link_capacity(iperf)
+    except (LBAnalysisError, ValueError, KeyError):
+        paths = None
+    if paths is not None and len(paths):
+        return float(paths["capacity_bits_per_s"].median()), paths
+    rows = iperf
+    if "direction" in iperf and (iperf["direction"] == "receiver").any():
+        rows = iperf[iperf["direction"] == "receiver"]
+    bits = pd.to_numeric(rows["bits_per_s"], errors="coerce").dropna()
+    return (float(bits.median()) if len(bits) else None), None
+
+
+def network_section(
+    ds: Any,
+    link_capacity: str | float | None = None,
+    iperf: str | os.PathLike | None = None,
+    threshold: float = 0.8,
+    load: str = "concurrency",
+    group: str | None = None,
+    output_dir: str | os.PathLike | None = None,
+) -> Section:
+    """Bits on the wire per run against the link capacity; network-bound runs flagged.
+
+    The capacity is ``link_capacity`` (e.g. ``"1 Gbit/s"``), else measured by
+    the iperf outputs in folder ``iperf``, else by iperf runs among the logs.
+    """
+    from .. import plots
+    from ..analysis import network_utilisation
+    from ..analysis.network import format_bits_per_s
+
+    title = "Network utilisation"
+    http = http_runs(ds.runs)
+    measured = iperf_runs(ds.runs)
+    source = ""
+    paths = None
+    capacity: Any = link_capacity
+    if capacity is not None:
+        source = f"given: {capacity}"
+    elif iperf is not None:
+        measured = iperf_runs(load_iperf(iperf))
+        cap, paths = _iperf_capacity(measured) if len(measured) else (None, None)
+        if cap is not None:
+            capacity, source = cap, f"measured by {len(measured)} iperf run(s) in `{iperf}`"
+    elif len(measured):
+        cap, paths = _iperf_capacity(measured)
+        if cap is not None:
+            capacity, source = cap, f"measured by the {len(measured)} iperf run(s) among these files"
+    if capacity is None:
+        return Section.empty(title, ABSENT["capacity"])
+    if not len(http):
+        s = Section(title).add(f"Link capacity {source}; no HTTP runs to compare with it.")
+        return s.add(headline(measured)) if len(measured) else s
+    group = _group_of(http, group)
+    util, notes = _caught(network_utilisation, http, capacity, threshold=threshold, x=load, by=group)
+    cap_bits = pd.to_numeric(util["capacity_bits_per_s"], errors="coerce").dropna()
+    s = Section(title)
+    cap_text = format_bits_per_s(float(cap_bits.iloc[0])) if len(cap_bits) else str(capacity)
+    s.add(f"Link capacity {cap_text} ({source}); a run is network-bound at {threshold:.0%} of it or more.")
+    if paths is not None and len(paths) > 1:
+        s.add(f"iperf measured {len(paths)} paths; their median is used (set `link_capacity` to choose one):")
+        s.add(paths)
+    bound = util["network_bound"].astype("boolean").fillna(False)
+    s.add(
+        f"{int(bound.sum())} of {len(util)} run(s) network-bound."
+        if bound.any()
+        else f"No run reaches {threshold:.0%} of the link: none is network-bound."
+    )
+    fig, (ax,) = _figure(width=max(6.0, min(14.0, 0.4 * len(util))))
+    labelled = util.assign(label=[f"{a}:{b}" for a, b in zip(_short_sources(util["source"].astype(str).tolist()),
+                                                                util["run"], strict=True)])  # fmt: skip
+    plots.utilisation(labelled, x="label", threshold=threshold, ax=ax)
+    s.add(fig)
+    cols = ["source", "run", *([group] if group else []), load, "requests_per_s", "wire_bits_per_s", "utilisation",
+            "network_bound", "bound_by", "bound_reason"]  # fmt: skip
+    table = util[[c for c in dict.fromkeys(cols) if c in util]].reset_index(drop=True)
+    table["source"] = _short_sources(table["source"].astype(str).tolist())
+    if "wire_bits_per_s" in table:
+        table["wire Mbit/s"] = table.pop("wire_bits_per_s") / 1e6
+    s.add(table)
+    for n in dict.fromkeys(notes):
+        s.add(n)
+    s.save(output_dir, "utilisation")
+    return s
+
+
+def load_iperf(folder: str | os.PathLike) -> pd.DataFrame:
+    """The runs of the iperf outputs in ``folder`` (unreadable files skipped)."""
+    return load(folder).runs
+
+
+# ------------------------------------------------------------------ compare ---
+def compare_section(
+    runs: pd.DataFrame,
+    group: str | None = None,
+    load: str = "concurrency",
+    y: str = "requests_per_s",
+    output_dir: str | os.PathLike | None = None,
+    max_pairs: int = 6,
+) -> Section:
+    """Each value of ``group`` against the first one: ratio of mean throughput with a bootstrap interval."""
+    from .. import plots
+    from ..analysis import compare
+
+    title = "Comparison of groups"
+    if group is None:
+        return Section.empty(title, ABSENT["group"])
+    _check_column(runs, group, "group")
+    http = http_runs(runs)
+    if not len(http):
+        return Section.empty(title, ABSENT["http"])
+    levels = sorted(http[group].dropna().unique().tolist(), key=_natural)
+    if len(levels) < 2:
+        return Section.empty(title, ABSENT["one_group"].format(group=group))
+    s = Section(title)
+    a = levels[0]
+    others = levels[1 : 1 + max_pairs]
+    if len(levels) - 1 > max_pairs:
+        s.add(f"{len(levels)} values of `{group}`; the first {max_pairs} are compared with `{a}`.")
+    loads = http.groupby(group)[load].apply(lambda v: set(v.dropna().tolist()))
+    frames = []
+    for b in others:
+        common = loads.get(a, set()) & loads.get(b, set())
+        at = load if len(common) > 1 else None
+        res, _ = _caught(compare, http, by=group, a=a, b=b, y=y, at=at, n_boot=1000)
+        res = res.reset_index().rename(columns={res.index.name or "index": "at"})
+        res.insert(0, "b", b)
+        res.insert(0, "a", a)
+        frames.append(res)
+    table = pd.concat(frames, ignore_index=True)
+    overall = table[table["at"].astype(str) == "overall"] if "at" in table else table
+    for r in overall.itertuples():
+        verdict = getattr(r, "verdict", "")
+        s.add(f"{verdict}." if verdict else f"{r.b} vs {r.a}: ratio {r.ratio:.3g}")
+    table = table.drop(columns=[c for c in ("verdict",) if c in table])
+    fig, (ax,) = _figure(width=max(5.0, 1.2 * len(levels)))
+    plots.throughput_bars(http, x=group, y=y, ax=ax)
+    s.add(fig)
+    s.add(table)
+    s.save(output_dir, "comparison")
+    return s
