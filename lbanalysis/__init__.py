@@ -22,6 +22,7 @@ from typing import Any
 
 from . import schema
 from .errors import FitError, LBAnalysisError, ParseError, SkippedFileWarning, UnknownFormatError
+from .formatting import fmt, humanize, style
 from .reader import Dataset, read
 from .readers import detect, formats, parse_text
 from .schema import describe
@@ -39,11 +40,14 @@ __all__ = [
     "__version__",
     "describe",
     "detect",
+    "fmt",
     "formats",
+    "humanize",
     "parse_capacity",
     "parse_text",
     "read",
     "schema",
+    "style",
 ]
 
 # Heavy submodules and their public names, imported on first use.
