@@ -35,7 +35,7 @@ report: $(STAMP)
 test: $(STAMP) tools
 	$(VENV)/bin/ruff check lbanalysis articles tests bench scripts
 	$(VENV)/bin/ruff format --check lbanalysis articles tests bench scripts
-	$(VENV)/bin/pytest -q -n 2
+	$(VENV)/bin/pytest -q -n 2 --dist loadgroup
 
 ## lint: ruff check and format check
 lint: $(STAMP)

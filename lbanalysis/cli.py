@@ -443,6 +443,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         )
     except report.UnknownParameterError as e:
         raise CLIError(str(e), 2) from None
+    index = report.write_index(results, out, title="lbanalysis reports")
     failed = [r for r in results if not r.ok]
     total = sum(r.seconds for r in results)
     if failed:
@@ -450,7 +451,10 @@ def cmd_report(args: argparse.Namespace) -> int:
             _err(str(r.error))
         print(f"{PROG}: {len(failed)} of {len(results)} notebook(s) failed ({total:.1f} s)", file=sys.stderr)
         return 1
-    print(f"{PROG}: {len(results)} report(s) written to {_rel(out)}/ ({total:.1f} s)", file=sys.stderr)
+    print(
+        f"{PROG}: {len(results)} report(s) written to {_rel(out)}/ ({total:.1f} s); index: {_rel(index)}",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -560,7 +564,7 @@ examples:
   lbanalysis report 03                          # by number ...
   lbanalysis report haproxy-apache-siege        # ... or by slug
   lbanalysis report 03 -p threshold 0.9 -p link_capacity '1 Gbit/s'
-  lbanalysis report --all -f params.yaml --no-input -o site/
+  lbanalysis report --all -f params.yaml -o site/
   lbanalysis report --list                      # notebooks and their parameters
 
 Writes reports/<slug>/<slug>.ipynb and .html. -p values are YAML scalars
@@ -573,7 +577,7 @@ _EXPLORE_EPILOG = """\
 examples:
   lbanalysis explore logs/
   lbanalysis explore logs/ --pattern '{setup}/{mode}' --group setup -o reports/mylab
-  lbanalysis explore logs/ --capacity '1 Gbit/s' --iperf iperf/ --threshold 0.9 --no-input
+  lbanalysis explore logs/ --capacity '1 Gbit/s' --iperf iperf/ --threshold 0.9
 
 Runs notebooks/00-explore.ipynb over the folder and writes explore.ipynb and
 explore.html (plus figures) to -o (default reports/explore-<folder>/).
@@ -655,7 +659,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-f", "--params-file", metavar="YAML", help="parameters from a YAML file (-p overrides its global values)"
     )
-    p.add_argument("--no-input", action="store_true", help="leave code cells out of the HTML")
+    p.add_argument(
+        "--show-code",
+        dest="no_input",
+        action="store_false",
+        help="keep the code cells in the HTML (left out by default)",
+    )
+    p.add_argument("--no-input", dest="no_input", action="store_true", help=argparse.SUPPRESS)  # the default now
     p.add_argument("-o", "--output", metavar="DIR", help="reports folder (default: the project's reports/)")
     p.add_argument("--notebooks", metavar="DIR", help="folder of the article notebooks (default: notebooks/)")
     p.set_defaults(func=cmd_report)
@@ -674,7 +684,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--iperf", metavar="DIR", help="folder of iperf outputs measuring the links")
     p.add_argument("--threshold", type=_fraction, help="share of link capacity that flags a run (default 0.8)")
     p.add_argument("--model", choices=("usl", "amdahl", "linear"), help="scaling model (default usl)")
-    p.add_argument("--no-input", action="store_true", help="leave code cells out of the HTML")
+    p.add_argument(
+        "--show-code",
+        dest="no_input",
+        action="store_false",
+        help="keep the code cells in the HTML (left out by default)",
+    )
+    p.add_argument("--no-input", dest="no_input", action="store_true", help=argparse.SUPPRESS)  # the default now
     p.set_defaults(func=cmd_explore)
     return parser
 

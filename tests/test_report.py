@@ -139,8 +139,11 @@ def test_run_notebook_writes_notebook_html_and_figures(notebooks, tmp_path):
     assert html == out / "good.html"
     text = html.read_text()
     assert "y is 42" in text
-    assert 'class="highlight' in text  # code cells kept
+    assert 'class="highlight' not in text  # code cells left out by default (a report reads as a document)
+    assert "Made with these parameters" in text and str(out.resolve()) not in text  # no absolute path
     assert (out / "figure.txt").read_text() == "hello"  # output_dir passed as a parameter
+    shown = report.export_html(out / "good.ipynb", out / "with-code.html", no_input=False).read_text()
+    assert 'class="highlight' in shown  # --show-code keeps them
     executed = nbformat.read(out / "good.ipynb", as_version=4)
     recorded = executed.metadata["papermill"]["parameters"]
     assert recorded == {"x": 21, "label": "hello", "output_dir": str(out.resolve())}

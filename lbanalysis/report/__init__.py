@@ -32,11 +32,13 @@ from .runner import (
     load_parameters,
     notebook_parameters,
     parameters_for,
+    parameters_table,
     parse_value,
     resolve_notebooks,
     run_notebook,
     run_reports,
     slug_of,
+    write_index,
 )
 
 #: The explore notebook (package data), run by ``lbanalysis explore``.
@@ -54,9 +56,11 @@ __all__ = [
     "load_parameters",
     "notebook_parameters",
     "parameters_for",
+    "parameters_table",
     "parse_value",
     "resolve_notebooks",
     "run_notebook",
     "run_reports",
     "slug_of",
+    "write_index",
 ]

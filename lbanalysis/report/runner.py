@@ -40,11 +40,13 @@ __all__ = [
     "export_html",
     "load_parameters",
     "notebook_parameters",
+    "parameters_table",
     "parse_value",
     "resolve_notebooks",
     "run_notebook",
     "run_reports",
     "slug_of",
+    "write_index",
 ]
 
 KERNEL = "python3"
@@ -257,18 +259,94 @@ def parameters_for(path: Path, parameters: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------- running ---
-def export_html(notebook: str | os.PathLike, html: str | os.PathLike, no_input: bool = False) -> Path:
-    """Write ``notebook`` as standalone HTML (figures embedded); ``no_input`` drops code cells."""
+_PAGE_CSS = """
+<style>
+  /* a report is read as a document: one column, tables that fit, no prompts */
+  body { max-width: 1200px; margin: 0 auto !important; }
+  .jp-Notebook { padding: 1em 2em !important; }
+  .jp-RenderedHTMLCommon table { font-size: 0.85em; table-layout: auto; max-width: 100%; }
+  .jp-RenderedHTMLCommon th { white-space: normal; }
+  .jp-RenderedHTMLCommon td { white-space: nowrap; }
+  .jp-OutputArea-output { overflow-x: auto; }
+  .jp-RenderedImage img { max-width: 100%; height: auto; }
+  details > summary { cursor: pointer; color: #555; }
+  table.lb-parameters { font-size: 0.8em; color: #444; }
+</style>
+"""
+
+
+def _shown_value(value: Any, root: Path) -> str:
+    """A parameter value as a reader should see it: paths relative to the project, never absolute.
+
+    >>> _shown_value("/p/data/raw/x", Path("/p")), _shown_value("/elsewhere/logs", Path("/p")), _shown_value(0.9, Path("/p"))
+    ('data/raw/x', '…/logs', '0.9')
+    """
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_shown_value(v, root) for v in value)
+    text = str(value)
+    if isinstance(value, str) and os.path.isabs(text):
+        try:
+            return Path(text).resolve().relative_to(root.resolve()).as_posix() or "."
+        except ValueError:
+            return "…/" + Path(text).name
+    return text
+
+
+def parameters_table(parameters: Mapping[str, Any], root: str | os.PathLike | None = None) -> str:
+    """The parameters a report was made with, as a small escaped HTML table (paths relative to ``root``).
+
+    >>> print(parameters_table({"raw_dir": "/p/data/raw/a", "alpha": 0.05}, "/p"))  # doctest: +ELLIPSIS
+    <details><summary>Made with these parameters</summary><table class="lb-parameters">...raw_dir</td><td>data/raw/a</td>...
+    """
+    import html as _html
+
+    base = Path(root) if root is not None else find_project().root
+    rows = "".join(
+        f"<tr><td>{_html.escape(str(k))}</td><td>{_html.escape(_shown_value(v, base))}</td></tr>"
+        for k, v in parameters.items()
+    )
+    return (
+        '<details><summary>Made with these parameters</summary><table class="lb-parameters">'
+        f"<tr><th>parameter</th><th>value</th></tr>{rows}</table></details>"
+    )
+
+
+def export_html(
+    notebook: str | os.PathLike,
+    html: str | os.PathLike,
+    no_input: bool = True,
+    *,
+    root: str | os.PathLike | None = None,
+) -> Path:
+    """Write ``notebook`` as standalone HTML (figures embedded) that reads as a document.
+
+    Code cells are left out unless ``no_input=False``; the parameters papermill
+    recorded are shown as a small table under the title, with paths relative
+    to the project ``root`` (never an absolute path of the build machine).
+    """
     import nbformat
     from nbconvert import HTMLExporter
 
     nb = nbformat.read(str(notebook), as_version=4)
+    params = nb.metadata.get("papermill", {}).get("parameters") or {}
     exporter = HTMLExporter(template_name="lab")
     if no_input:
         exporter.exclude_input = True
         exporter.exclude_input_prompt = True
         exporter.exclude_output_prompt = True
+        # the injected parameters cell and the parameters cell print nothing: drop them whole
+        nb.cells = [
+            c
+            for c in nb.cells
+            if not ({"injected-parameters", "parameters"} & set(c.metadata.get("tags", [])) and not c.get("outputs"))
+        ]
+    if params:
+        table = parameters_table(params, root)
+        first = next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown"), None)
+        cell = nbformat.v4.new_markdown_cell(table)
+        nb.cells.insert(0 if first is None else first + 1, cell)
     body, _ = exporter.from_notebook_node(nb)
+    body = body.replace("</head>", _PAGE_CSS + "</head>", 1)
     html = Path(html)
     html.write_text(body, encoding="utf-8")
     return html
@@ -295,7 +373,7 @@ def run_notebook(
     path: str | os.PathLike,
     parameters: Mapping[str, Any] | None = None,
     output_dir: str | os.PathLike | None = None,
-    no_input: bool = False,
+    no_input: bool = True,
     *,
     kernel: str = KERNEL,
     progress: bool | None = None,
@@ -373,7 +451,7 @@ def run_reports(
     names: Iterable[str] | None = None,
     parameters: Mapping[str, Any] | None = None,
     output_dir: str | os.PathLike | None = None,
-    no_input: bool = False,
+    no_input: bool = True,
     *,
     notebooks: str | os.PathLike | None = None,
     kernel: str = KERNEL,
@@ -427,3 +505,78 @@ def run_reports(
         if on_done:
             on_done(i, len(paths), result)
     return results
+
+
+# --------------------------------------------------------------- index ---
+def _first_image(executed: Path) -> bytes | None:
+    """The first PNG a notebook displayed (its key chart), or None."""
+    import base64
+
+    import nbformat
+
+    nb = nbformat.read(str(executed), as_version=4)
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if "image/png" in data:
+                return base64.b64decode(data["image/png"])
+    return None
+
+
+def _ledger_counts(folder: Path) -> dict[str, int]:
+    """Claims per verdict from ``folder/ledger.csv`` (a report's findings), if it wrote one."""
+    import pandas as pd
+
+    ledger = folder / "ledger.csv"
+    if not ledger.is_file():
+        return {}
+    verdicts = pd.read_csv(ledger).get("verdict")
+    return {} if verdicts is None else {str(k): int(v) for k, v in verdicts.value_counts().items()}
+
+
+def write_index(results: Iterable[ReportResult], output_dir: str | os.PathLike, title: str = "Reports") -> Path:
+    """``output_dir/index.html``: a link to each report, its key chart as a thumbnail, its ledger's counts.
+
+    A report's key chart is the first chart it shows; its counts come from the
+    ``ledger.csv`` it wrote next to its HTML (a ``verdict`` column), if any.
+    Every text is HTML-escaped.
+    """
+    import html as _html
+
+    out = Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    items = []
+    for r in results:
+        name = _html.escape(r.slug)
+        thumb = ""
+        png = _first_image(r.executed) if r.executed is not None else None
+        if png is not None:
+            (r.output_dir / "thumbnail.png").write_bytes(png)
+            rel = (r.output_dir / "thumbnail.png").resolve().relative_to(out.resolve()).as_posix()
+            thumb = f'<img src="{_html.escape(rel)}" alt="key chart of {name}">'
+        counts = _ledger_counts(r.output_dir)
+        ledger = ", ".join(f"{n} {_html.escape(k)}" for k, n in counts.items()) or "no claims ledger"
+        link = (
+            f'<a href="{_html.escape(r.html.resolve().relative_to(out.resolve()).as_posix())}">{name}</a>'
+            if r.html is not None
+            else name
+        )
+        status = "" if r.ok else f'<p class="failed">failed: {_html.escape(str(r.error))}</p>'
+        items.append(f"<li>{thumb}<div><h2>{link}</h2><p>{ledger}</p>{status}</div></li>")
+    page = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{_html.escape(title)}</title>
+<style>
+  body {{ font-family: sans-serif; max-width: 1100px; margin: 2em auto; color: #222; }}
+  ul {{ list-style: none; padding: 0; }}
+  li {{ display: flex; gap: 1.5em; align-items: center; border-bottom: 1px solid #ddd; padding: 1em 0; }}
+  img {{ width: 320px; height: auto; border: 1px solid #eee; }}
+  h2 {{ font-size: 1.2em; margin: 0 0 0.3em 0; }}
+  .failed {{ color: #a00; }}
+</style></head>
+<body><h1>{_html.escape(title)}</h1><ul>
+{chr(10).join(items)}
+</ul></body></html>
+"""
+    index = out / "index.html"
+    index.write_text(page, encoding="utf-8")
+    return index

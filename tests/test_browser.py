@@ -1,0 +1,119 @@
+"""Reports as a reader sees them: built, opened in headless Chromium, measured.
+
+Every article report and an explore report are built once (the reports are
+the product); each page is loaded in Debian's Chromium (installed by
+``scripts/install-tools.sh``) and checked for what a reader would trip over:
+code cells, tracebacks or warnings, scientific notation, elided or raw
+missing cells, tables wider than a 1400 px page, images that do not load, a
+script from the data that ran. Full-page screenshots are kept under
+``reports/screenshots/`` for a person to flip through.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import lbanalysis
+from lbanalysis import cli
+from tests.browser import CHROMIUM, problems, render, screenshot
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+SHOTS = ROOT / "reports" / "screenshots"
+SLUGS = ["haproxy-wordpress-ab", "haproxy-sizing", "haproxy-maxconn-gobench", "haproxy-apache-siege", "lbbench"]
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
+
+if CHROMIUM is None:
+    if os.environ.get("CI"):
+        raise RuntimeError("chromium is not installed: scripts/install-tools.sh should have installed it")
+    pytest.skip("chromium not installed (make tools installs it)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("reports")
+    assert cli.main(["report", "--all", "-o", str(out)]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def hostile_explore(tmp_path_factory) -> Path:
+    logs = tmp_path_factory.mktemp("logs")
+    for name in ("ab_hostile_headers.txt",):
+        (logs / name).write_bytes((FIXTURES / "hostile" / name).read_bytes())
+    for name in ("ab_c1.txt", "ab_c10.txt", "ab_c50.txt"):
+        (logs / name).write_bytes((FIXTURES / "ab" / name).read_bytes())
+    out = tmp_path_factory.mktemp("explore")
+    assert cli.main(["explore", str(logs), "-o", str(out)]) == 0
+    return out / "explore.html"
+
+
+def _look(page: Path, name: str) -> dict:
+    seen = render(page)
+    screenshot(page, SHOTS / f"{name}.png", seen["height"])
+    return seen
+
+
+# Reports still being rewritten as documents (issue #13) are expected to fail these checks; the
+# marker goes when the last one passes (an XPASS is reported meanwhile).
+CONVERTING = {"haproxy-wordpress-ab", "haproxy-sizing", "haproxy-maxconn-gobench", "haproxy-apache-siege", "lbbench"}
+
+
+@pytest.mark.parametrize(
+    "slug",
+    [
+        pytest.param(s, marks=pytest.mark.xfail(reason="report not yet rewritten as a document", strict=False))
+        if s in CONVERTING
+        else s
+        for s in SLUGS
+    ],
+)
+def test_article_report_reads_as_a_document(built, slug):
+    page = built / slug / f"{slug}.html"
+    seen = _look(page, slug)
+    assert seen["images"], "a report without a chart"
+    assert problems(seen) == []
+
+
+def test_index_links_every_report_with_its_key_chart(built):
+    page = built / "index.html"
+    seen = _look(page, "index")
+    for slug in SLUGS:
+        assert slug in seen["text"]
+    assert len(seen["images"]) == len(SLUGS) and all(i["ok"] for i in seen["images"])
+    assert problems(seen) == []
+
+
+def test_explore_report_shows_hostile_values_as_text(hostile_explore):
+    seen = _look(hostile_explore, "explore-hostile")
+    assert not seen["scripted"], "a script from the logs ran"
+    assert seen["inputs"] == 0
+
+
+def test_styled_table_shows_markup_from_logs_as_text(tmp_path):
+    runs = lbanalysis.read(FIXTURES / "hostile" / "ab_hostile_headers.txt")
+    table = lbanalysis.style(runs[["server_software", "url", "requests_per_s", "non_2xx"]]).to_html()
+    page = tmp_path / "table.html"
+    page.write_text(f"<!DOCTYPE html><html><head><title>t</title></head><body>{table}</body></html>")
+    seen = render(page)
+    assert not seen["scripted"]
+    assert "<script>window.__lbanalysis_injected=true;document.title='pwned'</script>" in seen["cells"]
+    assert any("<img src=x onerror=window.__lbanalysis_injected=true>" in c for c in seen["cells"])
+    assert problems(seen) == []
+
+
+def test_checks_catch_what_a_reader_trips_over(tmp_path):
+    # the checks themselves: a raw pandas dump of a wide frame fails them
+    raw = pd.DataFrame({f"column_{i}": [1.2e-9, None] for i in range(40)}).to_html()
+    page = tmp_path / "raw.html"
+    page.write_text(f"<html><body><div class='jp-InputArea-editor'>x = 1</div>{raw}</body></html>")
+    found = problems(render(page))
+    assert any("scientific notation" in p for p in found)
+    assert any("raw missing value" in p for p in found)
+    assert any("wider than" in p for p in found)
+    assert any("code cell" in p for p in found)
