@@ -45,6 +45,7 @@ lint: $(STAMP)
 ## bench: speed and memory benchmarks (ratios against baselines measured in the same run)
 bench: $(STAMP)
 	$(PY) bench/bench_read.py
+	$(PY) bench/bench_reports.py
 
 ## clean: remove the virtual environment, reports and caches
 clean:
