@@ -20,9 +20,15 @@ CORPUS = Path(os.environ.get("LBANALYSIS_CORPUS", ROOT.parent / "shared" / "corp
 
 
 def corpus(*parts: str) -> Path:
-    """Path inside ../shared/corpus; skips the test when the corpus is absent."""
+    """Path inside ../shared/corpus; skips the test when the corpus is absent, and fails it in CI.
+
+    CI runs with ``../shared`` beside the clone: a missing corpus there means
+    the tests would claim what they did not read.
+    """
     p = CORPUS.joinpath(*parts)
     if not p.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"corpus not available in CI: {p} (CI runs with ../shared beside the clone)")
         pytest.skip(f"corpus not available: {p}")
     return p
 

@@ -30,6 +30,8 @@ BODY = b"x" * 177  # the size of Apache's "It works" page in article 000
 def need(tool: str) -> str:
     path = shutil.which(tool)
     if path is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{tool} is not installed in CI (scripts/install-tools.sh installs it)")
         pytest.skip(f"{tool} is not installed (make tools installs it)")
     return path
 
