@@ -81,7 +81,7 @@ import pandas as pd
 from . import schema
 from .errors import LBAnalysisError, ParseError
 from .metadata import apply_manifest, read_manifest
-from .units import BINARY
+from .units import PRINTED
 
 __all__ = [
     "UNITS",
@@ -96,35 +96,8 @@ __all__ = [
 ColumnTarget = str | tuple[str, str]
 """A column map value: the runs column, or (runs column, unit as printed)."""
 
-# unit as printed (brackets and surrounding spaces removed) -> (SI unit, factor)
-UNITS: dict[str, tuple[str, float]] = {
-    "nombre": ("", 1.0),  # French "number": a count
-    "count": ("", 1.0),
-    "clients": ("", 1.0),
-    "s": ("s", 1.0),
-    "sec": ("s", 1.0),
-    "secs": ("s", 1.0),
-    "seconds": ("s", 1.0),
-    "ms": ("s", 1e-3),
-    "#/sec": ("1/s", 1.0),
-    "req/s": ("1/s", 1.0),
-    "trans/sec": ("1/s", 1.0),
-    "B/s": ("B/s", 1.0),
-    "bytes/sec": ("B/s", 1.0),
-    "KB/s": ("B/s", BINARY["K"]),  # ab: Kbytes/sec = 1024 B/s
-    "KB/sec": ("B/s", BINARY["K"]),
-    "Kbytes/sec": ("B/s", BINARY["K"]),
-    "MB/s": ("B/s", BINARY["M"]),  # siege: MB/sec = 2^20 B/s
-    "MB/sec": ("B/s", BINARY["M"]),
-    "MiB/s": ("B/s", BINARY["M"]),
-    "Mo/s": ("B/s", BINARY["M"]),  # French mégaoctets: siege's MB, translated
-    "Mo/sec": ("B/s", BINARY["M"]),
-    "MO/s": ("B/s", BINARY["M"]),
-    "MO/sec": ("B/s", BINARY["M"]),
-    "bit/s": ("bit/s", 1.0),
-    "Mbit/s": ("bit/s", 1e6),
-    "Mbits/sec": ("bit/s", 1e6),
-}
+#: Units as printed in a table -> (SI unit, factor): the table in :mod:`lbanalysis.units`.
+UNITS: dict[str, tuple[str, float]] = PRINTED
 
 
 def _unit(text: str) -> tuple[str, float]:

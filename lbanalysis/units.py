@@ -21,10 +21,83 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["BINARY", "DECIMAL", "parse_bits_per_s", "parse_bytes", "parse_capacity", "parse_duration"]
+__all__ = [
+    "BINARY",
+    "DECIMAL",
+    "PRINTED",
+    "parse_bits_per_s",
+    "parse_bytes",
+    "parse_capacity",
+    "parse_duration",
+    "to_si",
+]
 
 BINARY = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4}
 DECIMAL = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+
+# The one table of printed units: a unit as a tool or a published table prints it (brackets
+# and surrounding spaces removed) -> (SI unit of the schema, factor to multiply by).
+PRINTED: dict[str, tuple[str, float]] = {
+    "nombre": ("", 1.0),  # French "number": a count
+    "count": ("", 1.0),
+    "clients": ("", 1.0),
+    "s": ("s", 1.0),
+    "sec": ("s", 1.0),
+    "secs": ("s", 1.0),
+    "seconds": ("s", 1.0),
+    "ms": ("s", 1e-3),
+    "us": ("s", 1e-6),
+    "µs": ("s", 1e-6),
+    "m": ("s", 60.0),
+    "min": ("s", 60.0),
+    "h": ("s", 3600.0),
+    "#/sec": ("1/s", 1.0),
+    "req/s": ("1/s", 1.0),
+    "trans/sec": ("1/s", 1.0),
+    "B/s": ("B/s", 1.0),
+    "bytes/sec": ("B/s", 1.0),
+    "KB/s": ("B/s", BINARY["K"]),  # ab: Kbytes/sec = 1024 B/s
+    "KB/sec": ("B/s", BINARY["K"]),
+    "Kbytes/sec": ("B/s", BINARY["K"]),
+    "MB/s": ("B/s", BINARY["M"]),  # siege: MB/sec = 2^20 B/s
+    "MB/sec": ("B/s", BINARY["M"]),
+    "MiB/s": ("B/s", BINARY["M"]),
+    "Mo/s": ("B/s", BINARY["M"]),  # French mégaoctets: siege's MB, translated
+    "Mo/sec": ("B/s", BINARY["M"]),
+    "MO/s": ("B/s", BINARY["M"]),
+    "MO/sec": ("B/s", BINARY["M"]),
+    "B": ("B", 1.0),
+    "bytes": ("B", 1.0),
+    "KB": ("B", BINARY["K"]),
+    "MB": ("B", BINARY["M"]),
+    "GB": ("B", BINARY["G"]),
+    "KiB": ("B", BINARY["K"]),
+    "MiB": ("B", BINARY["M"]),
+    "GiB": ("B", BINARY["G"]),
+    "bit/s": ("bit/s", 1.0),
+    "kbit/s": ("bit/s", 1e3),
+    "Gbit/s": ("bit/s", 1e9),
+    "Gbits/sec": ("bit/s", 1e9),
+    "Kbits/sec": ("bit/s", 1e3),
+    "Mbit/s": ("bit/s", 1e6),
+    "Mbits/sec": ("bit/s", 1e6),
+}
+
+
+def to_si(value: float, unit: str) -> tuple[float, str]:
+    """A value in a printed unit, in the schema's SI unit: (value, SI unit).
+
+    Byte prefixes are binary, as the tools print them (see the module notes).
+
+    >>> to_si(250, "ms"), to_si(4.12, "MB/sec"), to_si(94, "Mbits/sec")
+    ((0.25, 's'), (4320133.12, 'B/s'), (94000000.0, 'bit/s'))
+    """
+    key = unit.strip().strip("()[]").strip()
+    if key not in PRINTED:
+        raise ValueError(f"unknown unit {unit!r}; known units: {', '.join(PRINTED)}")
+    si, factor = PRINTED[key]
+    return float(value) * factor, si
+
 
 _BYTES_RE = re.compile(r"^\s*([-+]?[\d.]+(?:[eE][-+]?\d+)?)\s*([KMGT]?)i?(?:Bytes|Byte|B|bytes|byte)?\s*$")
 _BITS_RE = re.compile(r"^\s*([-+]?[\d.]+(?:[eE][-+]?\d+)?)\s*([kKMGT]?)(?:bits?|b|bps)?\s*(?:/\s*s(?:ec)?|ps)?\s*$")
