@@ -508,6 +508,19 @@ def run_reports(
 
 
 # --------------------------------------------------------------- index ---
+def _heading(executed: Path) -> str | None:
+    """The notebook's title: the first Markdown heading it has, if any."""
+    import nbformat
+
+    nb = nbformat.read(str(executed), as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("#"):
+                    return line.lstrip("#").strip() or None
+    return None
+
+
 def _first_image(executed: Path) -> bytes | None:
     """The first PNG a notebook displayed (its key chart), or None."""
     import base64
@@ -548,6 +561,8 @@ def write_index(results: Iterable[ReportResult], output_dir: str | os.PathLike, 
     items = []
     for r in results:
         name = _html.escape(r.slug)
+        heading = _heading(r.executed) if r.executed is not None else None
+        title_text = _html.escape(heading) if heading else name
         thumb = ""
         png = _first_image(r.executed) if r.executed is not None else None
         if png is not None:
@@ -557,12 +572,12 @@ def write_index(results: Iterable[ReportResult], output_dir: str | os.PathLike, 
         counts = _ledger_counts(r.output_dir)
         ledger = ", ".join(f"{n} {_html.escape(k)}" for k, n in counts.items()) or "no claims ledger"
         link = (
-            f'<a href="{_html.escape(r.html.resolve().relative_to(out.resolve()).as_posix())}">{name}</a>'
+            f'<a href="{_html.escape(r.html.resolve().relative_to(out.resolve()).as_posix())}">{title_text}</a>'
             if r.html is not None
-            else name
+            else title_text
         )
         status = "" if r.ok else f'<p class="failed">failed: {_html.escape(str(r.error))}</p>'
-        items.append(f"<li>{thumb}<div><h2>{link}</h2><p>{ledger}</p>{status}</div></li>")
+        items.append(f'<li>{thumb}<div><h2>{link}</h2><p class="slug">{name}</p><p>{ledger}</p>{status}</div></li>')
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{_html.escape(title)}</title>
 <style>
@@ -572,6 +587,7 @@ def write_index(results: Iterable[ReportResult], output_dir: str | os.PathLike, 
   img {{ width: 320px; height: auto; border: 1px solid #eee; }}
   h2 {{ font-size: 1.2em; margin: 0 0 0.3em 0; }}
   .failed {{ color: #a00; }}
+  .slug {{ color: #777; font-size: 0.85em; margin: 0; }}
 </style></head>
 <body><h1>{_html.escape(title)}</h1><ul>
 {chr(10).join(items)}
