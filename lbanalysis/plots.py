@@ -77,6 +77,18 @@ def _finish(ax: Axes, x: str, y: str, hue: str | None) -> Axes:
 
 
 # ------------------------------------------------------------------ fits ---
+def _plain(x: float) -> str:
+    """A number for a chart label, three significant digits, never in e-notation.
+
+    >>> _plain(22070.28), _plain(49.739), _plain(0.01234)
+    ('22,100', '49.7', '0.0123')
+    """
+    if x == 0 or not np.isfinite(x):
+        return f"{x:g}"
+    digits = max(0, 2 - int(np.floor(np.log10(abs(x)))))
+    return f"{round(x, digits - 0 if digits else -(int(np.floor(np.log10(abs(x)))) - 2)):,.{digits}f}"
+
+
 def scaling_fit(
     fit: Any,
     *,
@@ -125,7 +137,7 @@ def scaling_fit(
         ax.fill_between(grid, curve["lower"], curve["upper"], color=color, alpha=0.2, linewidth=0)
     if peak and np.isfinite(n_peak) and n_peak <= right:
         ax.plot([n_peak], [fit.x_peak], "*", color=color, markersize=14, markeredgecolor="black")
-        ax.annotate(f"peak {fit.x_peak:.4g} at {n_peak:.3g}", (n_peak, fit.x_peak), textcoords="offset points",
+        ax.annotate(f"peak {_plain(fit.x_peak)} at {_plain(n_peak)}", (n_peak, fit.x_peak), textcoords="offset points",
                     xytext=(5, 8), fontsize="small")  # fmt: skip
     ax.set_xlabel(fit.x)
     ax.set_ylabel(fit.y)

@@ -625,6 +625,12 @@ class ScalingFit:
             {"model": self.model.formula, "x": self.x, "y": self.y, **self._stats()}, orient="index", columns=[""]
         )
         notes = list(self.notes)
+        if self.df_resid < 2:
+            notes.append(
+                f"only {self.df_resid} residual degree(s) of freedom ({self.nobs} points, "
+                f"{len(self.params)} parameters): the curve passes near every point by construction, "
+                "the intervals are too wide to mean anything and the data cannot judge the model"
+            )
         if self.model.name == "usl":
             notes.append(self._usl_verdict())
         title = f"{self.model.name.upper()} fit of {self.y} against {self.x}"

@@ -1,0 +1,60 @@
+"""The claims ledgers (articles.ledger): verdicts, claims.csv files, and the ledger frame."""
+
+from __future__ import annotations
+
+import pytest
+
+from articles import ARTICLES, paths
+from articles.ledger import Claim, Ledger, load_claims, verdict
+
+
+@pytest.mark.parametrize(
+    ("said", "got", "kw", "expected"),
+    [
+        (20272.52, 20272.52, {}, "reproduced"),
+        (20000, 20272.52, {"tolerance": 0.05}, "reproduced"),
+        (30000, 29000, {"tolerance": 0.02}, "close"),
+        (35000, 29331.99, {"tolerance": 0.05}, "differs"),
+        (200, 110, {"relation": "<"}, "reproduced"),
+        (200, 205, {"relation": "<"}, "close"),
+        (200, 622, {"relation": "<"}, "differs"),
+        (8500, 9000, {"relation": ">"}, "reproduced"),
+        (6000, 7500, {"relation": "between", "high": 7000}, "differs"),
+        (None, True, {"relation": "shown"}, "reproduced"),
+        (None, False, {"relation": "shown"}, "differs"),
+        (25000, None, {}, "not reproducible"),
+        (25000, float("nan"), {}, "not reproducible"),
+    ],
+)
+def test_verdict(said, got, kw, expected):
+    assert verdict(said, got, **kw) == expected
+
+
+def test_unknown_relation_is_an_error():
+    with pytest.raises(ValueError, match="unknown relation"):
+        verdict(1.0, 1.0, relation="~")
+
+
+@pytest.mark.parametrize("slug", [a.slug for a in ARTICLES if paths.raw(a.slug, "claims.csv").exists()])
+def test_every_claims_file_reads(slug):
+    claims = load_claims(slug)
+    assert claims and all(c.relation == "shown" or c.value is not None for c in claims)
+    assert all(c.reason for c in claims if c.relation != "shown" and c.value is None)
+
+
+def test_bad_claims_file_names_file_and_line(tmp_path):
+    bad = tmp_path / "claims.csv"
+    bad.write_text("claim,section,says,relation,value,high,unit,tolerance,reason\nA,s,x,≈,1,,,,\nB,s,y,~,2,,,,\n")
+    with pytest.raises(ValueError, match=r"claims.csv, line 3: relation '~'"):
+        load_claims(path=bad)
+
+
+def test_ledger_frame_marks_unrecorded_claims():
+    led = Ledger([Claim("A", "s", "x", "≈", 1.0), Claim("B", "s", "y", "<", 2.0, unit="MB")])
+    led.record("B", 1.5)
+    assert led.unrecorded() == ["A"]
+    frame = led.frame().set_index("claim")
+    assert frame.loc["A", "our data gives"] == "not computed" and frame.loc["A", "verdict"] == "not reproducible"
+    assert frame.loc["B", "our data gives"] == "1.50 MB" and frame.loc["B", "verdict"] == "reproduced"
+    with pytest.raises(KeyError, match="no claim 'C'"):
+        led.record("C", 1.0)
