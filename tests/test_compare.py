@@ -68,7 +68,10 @@ def test_too_few_runs_and_missing_levels():
     )  # fmt: skip
     res = compare(runs, by="setup", a="A", b="B", at="concurrency")
     assert pd.isna(res.loc[10, "significant"]) and "too few runs" in res.loc[10, "verdict"]
-    assert bool(res.loc[20, "significant"])
+    # two runs against two: a bootstrap of two runs has three possible means; too few to judge
+    assert pd.isna(res.loc[20, "significant"]) and res.loc[20, "verdict"].startswith("too few runs to judge")
+    assert "need 3 or more each" in res.loc[20, "verdict"] and res.loc[20, "runs_needed"] == 3
+    assert np.isnan(res.loc[10, "runs_needed"])  # one run a side: no spread to plan from
     assert res.loc[40, "verdict"] == "no runs of B at concurrency=40"
     assert np.isnan(res.loc[40, "ratio"])
     assert "too few repeated runs" in res.loc["overall", "verdict"]
@@ -81,3 +84,19 @@ def test_unknown_setup_or_column():
         compare(runs, by="setup", a="A", b="C")
     with pytest.raises(ValueError, match="no column 'mode'"):
         compare(runs, by="mode", a="A", b="B")
+
+
+def test_two_runs_against_two_are_too_few_even_when_far_apart():
+    runs = pd.DataFrame({"setup": ["A", "A", "B", "B"], "requests_per_s": [100.0, 101.0, 200.0, 202.0]})
+    res = compare(runs, by="setup", a="A", b="B")
+    assert pd.isna(res.loc["overall", "significant"]) and np.isnan(res.loc["overall", "lower"])
+    assert "too few runs to judge" in res.loc["overall", "verdict"]
+    assert compare(runs, by="setup", a="A", b="B", min_runs=2).loc["overall", "significant"]
+
+
+def test_runs_needed_grows_with_spread_over_difference():
+    from lbanalysis.analysis.comparison import runs_needed
+
+    tight = runs_needed(np.array([100.0, 101, 99]), np.array([110.0, 111, 109]))
+    loose = runs_needed(np.array([100.0, 110, 90]), np.array([104.0, 114, 94]))
+    assert tight == 3 and loose > 30

@@ -27,9 +27,44 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["compare", "ratio_table"]
+__all__ = ["MIN_RUNS", "compare", "ratio_table", "runs_needed"]
 
-_COLUMNS = ["n_a", "n_b", "mean_a", "mean_b", "ratio", "lower", "upper", "change_pct", "significant", "verdict"]
+_COLUMNS = [
+    "n_a", "n_b", "mean_a", "mean_b", "ratio", "lower", "upper", "change_pct", "significant", "verdict", "runs_needed"
+]  # fmt: skip
+#: Fewest runs a side for a bootstrap interval: with two runs a resample has only three possible means
+#: and the interval is about half as wide as it should be.
+MIN_RUNS = 3
+_Z_POWER = 0.8416212335729143  # standard normal quantile of 0.8: 80 % power
+
+
+def runs_needed(va: np.ndarray, vb: np.ndarray, alpha: float = 0.05, min_runs: int = MIN_RUNS) -> float:
+    """Runs a side that would show a difference of means this size at level ``alpha`` with 80 % power.
+
+    From the pooled standard deviation of the runs (two or more a side; NaN
+    otherwise, or when the means are equal): ``n = 2 (z + z_power)^2 s^2 / d^2``,
+    at least ``min_runs``. An estimate from few runs: a planning figure, not a
+    guarantee.
+
+    >>> runs_needed(np.array([100.0, 104.0]), np.array([150.0, 151.0]))
+    3.0
+    >>> runs_needed(np.array([100.0, 110.0]), np.array([104.0, 112.0]))
+    72.0
+    """
+    if len(va) < 2 or len(vb) < 2:
+        return float("nan")
+    d = abs(float(vb.mean()) - float(va.mean()))
+    var = ((len(va) - 1) * va.var(ddof=1) + (len(vb) - 1) * vb.var(ddof=1)) / (len(va) + len(vb) - 2)
+    if d == 0:
+        return float("nan")
+    z = float(_norm_ppf(1 - alpha / 2))
+    return float(max(min_runs, int(np.ceil(2 * (z + _Z_POWER) ** 2 * var / d**2))))
+
+
+def _norm_ppf(p: float) -> float:
+    from scipy.stats import norm
+
+    return float(norm.ppf(p))
 
 
 def _boot_means(values: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
@@ -38,10 +73,19 @@ def _boot_means(values: np.ndarray, n_boot: int, rng: np.random.Generator) -> np
 
 
 def _row(
-    ma: float, mb: float, na: int, nb: int, boot: np.ndarray | None, alpha: float, a: Any, b: Any
+    ma: float,
+    mb: float,
+    na: int,
+    nb: int,
+    boot: np.ndarray | None,
+    alpha: float,
+    a: Any,
+    b: Any,
+    needed: float = float("nan"),
+    min_runs: int = MIN_RUNS,
 ) -> dict[str, Any]:
     ratio = mb / ma if ma != 0 else np.nan
-    row: dict[str, Any] = {"n_a": na, "n_b": nb, "mean_a": ma, "mean_b": mb, "ratio": ratio}
+    row: dict[str, Any] = {"n_a": na, "n_b": nb, "mean_a": ma, "mean_b": mb, "ratio": ratio, "runs_needed": needed}
     row["change_pct"] = (ratio - 1.0) * 100.0
     conf = f"{1 - alpha:.0%}"
     if ma == 0 or not np.isfinite(ratio):
@@ -49,7 +93,10 @@ def _row(
         return row
     if boot is None:
         row.update(lower=np.nan, upper=np.nan, significant=pd.NA)
-        row["verdict"] = f"too few runs to judge run-to-run noise ({a}: {na}, {b}: {nb}; need 2 or more each)"
+        row["verdict"] = f"too few runs to judge run-to-run noise ({a}: {na}, {b}: {nb}; need {min_runs} or more each"
+        if np.isfinite(needed):
+            row["verdict"] += f"; with this spread about {needed:.0f} a side would show a change this size"
+        row["verdict"] += ")"
         return row
     lo, hi = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2])
     significant = bool(lo > 1 or hi < 1)
@@ -82,6 +129,7 @@ def compare(
     seed: int = 0,
     *,
     alpha: float = 0.05,
+    min_runs: int = MIN_RUNS,
 ) -> pd.DataFrame:
     """Ratio of mean ``y`` of setup ``b`` over setup ``a`` with a bootstrap interval.
 
@@ -90,18 +138,25 @@ def compare(
     ``n_a``, ``n_b`` (runs), ``mean_a``, ``mean_b``, ``ratio`` (B/A),
     ``lower``/``upper`` (``1 - alpha`` percentile interval of the ratio),
     ``change_pct``, ``significant`` (interval excludes 1; NA with fewer than
-    2 runs on a side) and ``verdict`` in plain words.
+    ``min_runs`` runs on a side: "too few runs to judge"), ``verdict`` in
+    plain words and ``runs_needed`` (runs a side that would show a change of
+    this size, from the runs' spread: :func:`runs_needed`). The overall row
+    pools the levels: it needs two runs a side at every level and
+    ``min_runs`` a side in all.
 
     >>> import pandas as pd
-    >>> runs = pd.DataFrame({"mode": ["ka"] * 4 + ["close"] * 4, "concurrency": [10, 10, 20, 20] * 2,
-    ...                      "requests_per_s": [300, 310, 320, 305, 100, 104, 98, 101]})
+    >>> runs = pd.DataFrame({"mode": ["ka"] * 6 + ["close"] * 6, "concurrency": [10, 10, 10, 20, 20, 20] * 2,
+    ...                      "requests_per_s": [300, 310, 305, 320, 305, 312, 100, 104, 99, 98, 101, 97]})
     >>> res = compare(runs, by="mode", a="ka", b="close", at="concurrency", n_boot=200)
     >>> res[["n_a", "ratio", "significant"]].round(3)  # doctest: +NORMALIZE_WHITESPACE
                  n_a  ratio  significant
     concurrency
-    10             2  0.334         True
-    20             2  0.318         True
-    overall        4  0.326         True
+    10             3  0.331         True
+    20             3  0.316         True
+    overall        6  0.323         True
+    >>> print(compare(runs[runs["requests_per_s"] != 310], by="mode", a="ka", b="close", at="concurrency",
+    ...               n_boot=200).loc[10, "verdict"])
+    too few runs to judge run-to-run noise (ka: 2, close: 3; need 3 or more each; with this spread about 3 a side would show a change this size)
     """
     for col in (by, y) + ((at,) if at else ()):
         if col not in runs.columns:
@@ -115,31 +170,46 @@ def compare(
     ra, rb = runs[runs[by] == a], runs[runs[by] == b]
     rows, index = [], []
     if at is None:
-        rows.append(_compare_all(_values(ra, y), _values(rb, y), n_boot, rng, alpha, a, b))
+        rows.append(_compare_all(_values(ra, y), _values(rb, y), n_boot, rng, alpha, a, b, min_runs))
     else:
-        per_level, boots = _compare_levels(ra, rb, y, at, n_boot, rng, alpha, a, b)
+        per_level, boots = _compare_levels(ra, rb, y, at, n_boot, rng, alpha, a, b, min_runs)
         for level, row in per_level.items():
             index.append(level)
             rows.append(row)
-        rows.append(_overall(per_level, boots, alpha, a, b))
+        rows.append(_overall(per_level, boots, alpha, a, b, min_runs))
     index.append("overall")
     out = pd.DataFrame(rows, index=pd.Index(index, name=at), columns=_COLUMNS)
     out["significant"] = out["significant"].astype("boolean")
-    out.attrs.update({"by": by, "a": a, "b": b, "y": y, "at": at, "alpha": alpha, "n_boot": n_boot, "seed": seed})
+    out.attrs.update(
+        {
+            "by": by,
+            "a": a,
+            "b": b,
+            "y": y,
+            "at": at,
+            "alpha": alpha,
+            "n_boot": n_boot,
+            "seed": seed,
+            "min_runs": min_runs,
+        }
+    )
     return out
 
 
-def _compare_all(va: np.ndarray, vb: np.ndarray, n_boot: int, rng: np.random.Generator, alpha: float, a, b) -> dict:
+def _compare_all(
+    va: np.ndarray, vb: np.ndarray, n_boot: int, rng: np.random.Generator, alpha: float, a, b, min_runs: int
+) -> dict:
     if len(va) == 0 or len(vb) == 0:
         return {"n_a": len(va), "n_b": len(vb), "verdict": f"no {'runs of ' + str(a) if len(va) == 0 else b}"}
     boot = None
-    if len(va) >= 2 and len(vb) >= 2:
+    if len(va) >= min_runs and len(vb) >= min_runs:
         with np.errstate(divide="ignore", invalid="ignore"):
             boot = _boot_means(vb, n_boot, rng) / _boot_means(va, n_boot, rng)
-    return _row(va.mean(), vb.mean(), len(va), len(vb), boot, alpha, a, b)
+    needed = runs_needed(va, vb, alpha, min_runs)
+    return _row(va.mean(), vb.mean(), len(va), len(vb), boot, alpha, a, b, needed, min_runs)
 
 
-def _compare_levels(ra, rb, y, at, n_boot, rng, alpha, a, b) -> tuple[dict, dict]:
+def _compare_levels(ra, rb, y, at, n_boot, rng, alpha, a, b, min_runs) -> tuple[dict, dict]:
     levels = sorted(set(ra[at].dropna().unique()) | set(rb[at].dropna().unique()))
     rows, boots = {}, {}
     for level in levels:
@@ -152,24 +222,26 @@ def _compare_levels(ra, rb, y, at, n_boot, rng, alpha, a, b) -> tuple[dict, dict
         ma, mb = _boot_means(va, n_boot, rng), _boot_means(vb, n_boot, rng)
         boots[level] = (ma, mb, len(va) >= 2 and len(vb) >= 2)
         with np.errstate(divide="ignore", invalid="ignore"):
-            boot = mb / ma if boots[level][2] else None
-        rows[level] = _row(va.mean(), vb.mean(), len(va), len(vb), boot, alpha, a, b)
+            boot = mb / ma if len(va) >= min_runs and len(vb) >= min_runs else None
+        needed = runs_needed(va, vb, alpha, min_runs)
+        rows[level] = _row(va.mean(), vb.mean(), len(va), len(vb), boot, alpha, a, b, needed, min_runs)
     return rows, boots
 
 
-def _overall(per_level: dict, boots: dict, alpha: float, a: Any, b: Any) -> dict:
+def _overall(per_level: dict, boots: dict, alpha: float, a: Any, b: Any, min_runs: int = MIN_RUNS) -> dict:
     if not boots:
         return {"verdict": f"{a} and {b} share no load level"}
     common = [per_level[level] for level in boots]
     ma = float(np.mean([r["mean_a"] for r in common]))
     mb = float(np.mean([r["mean_b"] for r in common]))
     boot = None
-    if all(ok for *_, ok in boots.values()):
+    total_a, total_b = sum(r["n_a"] for r in common), sum(r["n_b"] for r in common)
+    if all(ok for *_, ok in boots.values()) and min(total_a, total_b) >= min_runs:
         sa = np.mean([m for m, _, _ in boots.values()], axis=0)
         sb = np.mean([m for _, m, _ in boots.values()], axis=0)
         with np.errstate(divide="ignore", invalid="ignore"):
             boot = sb / sa
-    row = _row(ma, mb, sum(r["n_a"] for r in common), sum(r["n_b"] for r in common), boot, alpha, a, b)
+    row = _row(ma, mb, total_a, total_b, boot, alpha, a, b, min_runs=min_runs)
     if boot is None and np.isfinite(row["ratio"]):
         row["verdict"] = "too few repeated runs at some load level (need 2 or more per setup) to judge noise"
     return row
