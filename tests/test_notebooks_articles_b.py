@@ -298,6 +298,30 @@ def test_05_multi_ab_sums_and_fits(lbbench_nb):
 
 
 @pytest.mark.slow
+def test_05_ledger(lbbench_nb):
+    figures, _, nb = lbbench_nb
+    ledger = pd.read_csv(figures / "ledger.csv").set_index("claim")
+    claims = pd.read_csv(paths.raw("lbbench", "claims.csv"))
+    assert ledger.index.tolist() == claims["claim"].tolist()
+    assert ledger.loc[["N1", "N2", "N3", "M1", "M2"], "verdict"].eq("not reproducible").all()
+    assert ledger.loc[["T1", "C1", "C2", "C3", "C5"], "verdict"].eq("reproduced").all()
+    assert ledger.loc["N3", "our data gives"] == "the highest printed figure is 19,237 requests/s"
+    text = shown_text(nb)
+    assert "directly, with no load\nbalancer" in "".join(c.source for c in nb.cells)
+    assert "The article makes 12 checked claims: 7 reproduced, 5 not reproducible." in text
+
+
+@pytest.mark.slow
+def test_05_stated_numbers_follow_the_parameters(lbbench_nb, tmp_path_factory):
+    _, processed, nb = execute("05-lbbench", tmp_path_factory.mktemp("nb05b"), fit_model="usl")
+    text, default = shown_text(nb), shown_text(lbbench_nb[2])
+    assert "With the amdahl model" in default and "With the usl model" in text
+    fits = pd.read_csv(processed / "scaling-fits.csv", index_col="mode")
+    sigma = fits.loc["haproxy-2", "sigma"]
+    assert f"haproxy-2: σ = {sigma:.3f}" in text and f"haproxy-2: σ = {sigma:.3f}" not in default
+
+
+@pytest.mark.slow
 def test_05_committed_processed_data_is_current(lbbench_nb):
     _, processed, _ = lbbench_nb
     assert_committed_matches(processed, "lbbench")
