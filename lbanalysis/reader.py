@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import fnmatch
-import gc
 import glob
 import os
 import re
@@ -21,7 +20,6 @@ import sys
 import warnings
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -34,8 +32,6 @@ from . import schema
 from .errors import LBAnalysisError, ParseError, SkippedFileWarning
 from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manifest
 from .readers import FORMATS, Parsed, parse_text
-from .readers.ab_gnuplot import stop_threads
-from .readers.base import only_tables
 from .text import decode, normalize
 
 __all__ = ["DEFAULT_IGNORE", "Dataset", "expand", "read"]
@@ -202,12 +198,12 @@ def _manifests_in(paths: PathLike | Iterable[PathLike]) -> list[Path]:
     return found
 
 
-def _read_one(item: _Item, tool: str | None, fmt: str | None) -> Parsed:
+def _read_one(item: _Item, tool: str | None, fmt: str | None, tables: frozenset[str] | None = None) -> Parsed:
     if item.buffer is not None:
         text = item.buffer.read()
         if isinstance(text, bytes):
             text = decode(text)
-        return parse_text(text, item.source, tool=tool, fmt=fmt)
+        return parse_text(text, item.source, tool=tool, fmt=fmt, tables=tables)
     assert item.path is not None
     try:
         # os-level reads: a third of the cost of a file object, for small files
@@ -215,14 +211,14 @@ def _read_one(item: _Item, tool: str | None, fmt: str | None) -> Parsed:
         try:
             head, whole = _read_upto(fd, _HEAD)
             if whole:  # the whole file (the common case)
-                return parse_text(decode(head), item.source, tool=tool, fmt=fmt)
+                return parse_text(decode(head), item.source, tool=tool, fmt=fmt, tables=tables)
             if fmt is None:
                 # A large file: a whole-file format with a fast path (ab -g) is read
                 # from disk by its own reader, without loading the text first.
                 text_head = normalize(decode(head[: _HEAD - 4]))
                 for f in FORMATS:
                     if f.whole_file and f.parse_path is not None and tool in (None, f.tool) and f.detect(text_head):
-                        p = f.parse_path(Path(item.path), item.source)
+                        p = f.parse_path(Path(item.path), item.source, tables)
                         for r in p.runs:
                             r.setdefault("tool", f.tool)
                             r.setdefault("format", f.name)
@@ -232,7 +228,7 @@ def _read_one(item: _Item, tool: str | None, fmt: str | None) -> Parsed:
             os.close(fd)
     except OSError as e:
         raise LBAnalysisError(f"{item.source}: cannot read file ({e.strerror or e})") from None
-    return parse_text(decode(head + rest), item.source, tool=tool, fmt=fmt)
+    return parse_text(decode(head + rest), item.source, tool=tool, fmt=fmt, tables=tables)
 
 
 def _read_upto(fd: int, limit: int | None) -> tuple[bytes, bool]:
@@ -253,8 +249,7 @@ def _safe_read(
 ) -> tuple[Parsed | None, LBAnalysisError | None]:
     item, tool, fmt, want = args
     try:
-        with only_tables(want):  # readers may skip detail rows that will be dropped
-            return _read_one(item, tool, fmt), None
+        return _read_one(item, tool, fmt, want), None  # readers may skip detail rows that will be dropped
     except ParseError as e:
         if e.source is None:
             e.source = item.source
@@ -297,25 +292,6 @@ def _progress(n_files: int, n_bytes: int, show: bool | None):
     return tqdm(total=n_files, unit="file", desc="reading", file=sys.stderr)
 
 
-@contextmanager
-def _no_cyclic_gc():
-    """Pause the cyclic garbage collector while files are parsed and their rows built into frames.
-
-    Parsing builds many small acyclic dicts; with the collector on, its
-    passes over the growing set of live rows cost about 3% of reading
-    10,000 files, and as much again while the rows become columns.
-    Reference counting still frees everything as usual; the collector is
-    switched back on (if it was on) when reading ends or fails.
-    """
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
-
-
 def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None, want: frozenset[str] | None = None):
     jobs = [(it, tool, fmt, want) for it in items]
     # sizes only decide how a progress bar counts: skip the stat calls when none can show
@@ -336,7 +312,6 @@ def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None, 
         if any(it.buffer is not None for it in items):
             raise LBAnalysisError("workers > 1 cannot read open buffers; pass file paths")
         chunk = max(1, min(64, len(jobs) // (workers * 4) or 1))
-        stop_threads()  # no idle reader threads when the workers are forked
         with ProcessPoolExecutor(max_workers=workers) as ex:
             for k, r in enumerate(ex.map(_safe_read, jobs, chunksize=chunk)):
                 results.append(r)
@@ -471,19 +446,18 @@ def read(
         if errors == "warn":
             warnings.warn(f"skipped {msg}", SkippedFileWarning, stacklevel=2)
         skipped_missing.append({"source": m, "reason": msg})
-    with _no_cyclic_gc():  # parsing and the columnar build make many small acyclic objects
-        want = None if table == "all" else frozenset([] if table == "runs" else [table])
-        results = _gather(items, tool, format, workers, progress, want)
-        runs_rows, tables, skipped = _assemble(items, results, errors, want)
-        skipped = skipped_missing + skipped
-        if table not in ("runs", "all"):
-            # one detail table asked for: the runs frame and its metadata are not needed
-            parts = tables[table]
-            if not parts:
-                return schema.empty(table)
-            return schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), table)
+    want = None if table == "all" else frozenset([] if table == "runs" else [table])
+    results = _gather(items, tool, format, workers, progress, want)
+    runs_rows, tables, skipped = _assemble(items, results, errors, want)
+    skipped = skipped_missing + skipped
+    if table not in ("runs", "all"):
+        # one detail table asked for: the runs frame and its metadata are not needed
+        parts = tables[table]
+        if not parts:
+            return schema.empty(table)
+        return schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), table)
 
-        runs = schema.conform(runs_rows, "runs") if runs_rows else schema.empty("runs").assign(_path=[], _rel=[])
+    runs = schema.conform(runs_rows, "runs") if runs_rows else schema.empty("runs").assign(_path=[], _rel=[])
     notes: list[str] = []
     if pattern:
         fields = [match_pattern(pattern, rel) or {} for rel in runs["_rel"].astype(str)]

@@ -71,7 +71,12 @@ class Segment:
 
     ``text`` excludes the command line itself; ``line`` is the 1-based line
     of the file where ``text`` starts; ``command`` is the command as shown
-    (without prompt), ``tool`` the tool it names.
+    (without prompt), ``tool`` the tool it names. ``tables`` names the detail
+    tables the caller will use (None: all), so a reader may skip building
+    rows nobody asked for (:meth:`wants`).
+
+    >>> Segment("x", tables=frozenset({"phases"})).wants("percentiles"), Segment("x").wants("percentiles")
+    (False, True)
     """
 
     text: str
@@ -80,6 +85,11 @@ class Segment:
     command: str | None = None
     tool: str | None = None
     prompt: str | None = None
+    tables: frozenset[str] | None = None
+
+    def wants(self, table: str) -> bool:
+        """Whether the rows of detail table ``table`` will be used."""
+        return self.tables is None or table in self.tables
 
 
 def decode(data: bytes) -> str:

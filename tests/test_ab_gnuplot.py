@@ -167,23 +167,24 @@ def _reader_threads() -> list:
     return [t for t in threading.enumerate() if t.name.startswith("lbanalysis-ab-g")]
 
 
-def test_worker_processes_are_forked_without_reader_threads(tmp_path):
+def test_no_reader_threads_are_kept_between_files(tmp_path):
+    # threads live only inside the call that parses a large file in ranges: nothing is
+    # left for a fork (read(..., workers=N)) to copy, and no process-wide state is kept
     paths = [write(tmp_path / f"g{i}.tsv", (1_795_352_000 + np.arange(1000) % 3).tolist()) for i in range(3)]
-    ab_gnuplot.parse_path(paths[0], "g0.tsv", chunks=2)
-    assert _reader_threads()
+    req = ab_gnuplot.parse_path(paths[0], "g0.tsv", chunks=2).tables["requests"]
+    assert_frame_equal(req[list(expected(paths[0]).columns)], expected(paths[0]))
+    assert not _reader_threads()
     forked = []
     os.register_at_fork(before=lambda: forked.append(len(_reader_threads())))
     runs = lbanalysis.read(paths, workers=2)
     assert forked and set(forked) == {0}
     assert runs["requests"].tolist() == [1000] * 3
-    # and they start again for the next large file
-    req = ab_gnuplot.parse_path(paths[1], "g1.tsv", chunks=2).tables["requests"]
-    assert_frame_equal(req[list(expected(paths[1]).columns)], expected(paths[1]))
-    assert _reader_threads()
-
-
-def test_stopped_threads_are_replaced_on_next_use():
-    assert ab_gnuplot._on_threads(abs, [-3, 4]) == [3, 4]
-    ab_gnuplot.stop_threads()
+    assert ab_gnuplot._parallel_map(abs, [-3, 4]) == [3, 4]
     assert not _reader_threads()
-    assert ab_gnuplot._on_threads(abs, [-5]) == [5]
+
+
+def test_run_row_only_when_no_requests_table_is_asked_for(tmp_path):
+    path = write(tmp_path / "g.tsv", (1_795_352_000 + np.arange(500) % 4).tolist())
+    lean = ab_gnuplot.parse_path(path, "g.tsv", frozenset(), chunks=2)
+    full = ab_gnuplot.parse_path(path, "g.tsv", None, chunks=2)
+    assert lean.runs == full.runs and "requests" not in lean.tables and len(full.tables["requests"]) == 500

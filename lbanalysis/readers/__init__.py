@@ -124,8 +124,18 @@ def _finish(p: Parsed, f: Format, seg: Segment) -> Parsed:
     return p
 
 
-def parse_text(text: str, source: str = "<buffer>", *, tool: str | None = None, fmt: str | None = None) -> Parsed:
+def parse_text(
+    text: str,
+    source: str = "<buffer>",
+    *,
+    tool: str | None = None,
+    fmt: str | None = None,
+    tables: frozenset[str] | None = None,
+) -> Parsed:
     """Read every run in a text (one output, a transcript, a log, JSON).
+
+    ``tables`` names the detail tables the caller will use (None: all);
+    readers may leave the others unbuilt (:meth:`Segment.wants`).
 
     Raises :class:`UnknownFormatError` (listing the known formats) when no
     format recognises any part of the text, and :class:`ParseError` when a
@@ -134,15 +144,17 @@ def parse_text(text: str, source: str = "<buffer>", *, tool: str | None = None, 
     text = normalize(text)
     cands = _candidates(tool, fmt)
     if fmt is not None:
-        seg = Segment(text, source, 1)
+        seg = Segment(text, source, 1, tables=tables)
         return _finish(cands[0].parse(seg), cands[0], seg)
     for f in cands:
         if f.whole_file and f.detect(text):
-            seg = Segment(text, source, 1)
+            seg = Segment(text, source, 1, tables=tables)
             return _finish(f.parse(seg), f, seg)
     out = Parsed()
     seen_any = False
     segments = split_transcript(text, source)
+    for seg in segments:
+        seg.tables = tables
     if len(segments) == 1 and segments[0].command is None:
         # the whole text again: its whole-file formats were just tried
         seg_cands = [f for f in cands if not f.whole_file]

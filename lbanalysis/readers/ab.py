@@ -52,7 +52,7 @@ import operator
 import re
 
 from ..text import Segment, command_argv, getopt
-from .base import Format, Parsed, error_row, to_float, to_int, wants
+from .base import Format, Parsed, error_row, to_float, to_int
 
 # label -> (column, converter). Converters take the value text.
 _MS = 1e-3
@@ -673,7 +673,7 @@ def parse(seg: Segment, *, fast: bool = True) -> Parsed:
     both scanners agree).
     """
     cmd = parse_command(seg.command) if seg.command else {}
-    want_phases, want_pcts = wants("phases"), wants("percentiles")
+    want_phases, want_pcts = seg.wants("phases"), seg.wants("percentiles")
     runs = _scan_fast(seg.text, want_phases or want_pcts) if fast else None
     if runs is None:
         runs = _scan_lines(seg.text)

@@ -31,7 +31,6 @@ from __future__ import annotations
 import io
 import itertools
 import os
-import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -44,7 +43,7 @@ from .. import schema
 from ..errors import ParseError
 from ..schema import missing_array
 from ..text import Segment
-from .base import Format, Parsed, wants
+from .base import Format, Parsed
 
 HEADER = ["starttime", "seconds", "ctime", "dtime", "ttime", "wait"]
 _COLS = {"ctime": "connect_s", "dtime": "processing_s", "wait": "waiting_s", "ttime": "latency_s"}
@@ -69,65 +68,18 @@ def _cores() -> int:
     return max(1, min(n, 8))
 
 
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
+def _parallel_map(fn: Callable, items: list) -> list:
+    """``list(map(fn, items))`` on threads started for this call and stopped after it.
 
+    Only large files are cut into several ranges (see :data:`_CHUNK_MIN_BYTES`),
+    where starting the threads is a small part of the read; nothing is kept
+    between calls, so a process may fork at any time.
 
-def _threads() -> ThreadPoolExecutor:
-    """The reader's thread pool (one thread per core), started once and kept.
-
-    Starting fresh threads for every file cost about 10% of a 1,000,000-row
-    read (new threads start with cold malloc arenas). The pool is dropped in
-    a forked child, whose copy has no threads behind it, and is started
-    again there on first use.
-
-    >>> _threads() is _threads()
-    True
-    """
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(_cores(), thread_name_prefix="lbanalysis-ab-g")
-        return _pool
-
-
-def _forget_threads() -> None:
-    global _pool, _pool_lock
-    _pool, _pool_lock = None, threading.Lock()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_threads)
-
-
-def stop_threads() -> None:
-    """Shut the kept threads down; the next large file starts them again.
-
-    ``read(..., workers=N)`` calls this before it forks its worker
-    processes: a process that forks while it has threads may deadlock in
-    the child, and Python 3.12+ warns about it.
-    """
-    global _pool
-    with _pool_lock:
-        pool, _pool = _pool, None
-    if pool is not None:
-        pool.shutdown(wait=True)
-
-
-def _on_threads(fn: Callable, items) -> list:
-    """``list(map(fn, items))`` on the kept threads (a pool stopped meanwhile by another thread is replaced).
-
-    >>> _on_threads(abs, [-1, 2])
+    >>> _parallel_map(abs, [-1, 2])
     [1, 2]
     """
-    items = list(items)
-    for _ in range(3):
-        try:
-            futures = [_threads().submit(fn, x) for x in items]
-        except RuntimeError:  # "cannot schedule new futures after shutdown": stop_threads() ran
-            continue
-        return [f.result() for f in futures]
-    return list(map(fn, items))
+    with ThreadPoolExecutor(min(len(items), _cores()), thread_name_prefix="lbanalysis-ab-g") as pool:
+        return list(pool.map(fn, items))
 
 
 def _empty() -> dict[str, np.ndarray]:
@@ -294,7 +246,7 @@ def _stable_order(secs: np.ndarray, low: int, span: int) -> tuple[np.ndarray | N
 _MAX_BLOCKS = 2000  # seconds per chunk copied slice by slice; more are scattered at once
 
 
-def _frame(chunks: list[_Chunk], run_map: Callable = map) -> Parsed:
+def _frame(chunks: list[_Chunk], run_map: Callable = map, *, with_rows: bool = True) -> Parsed:
     """Requests frame and run row from the chunks, in stable start-second order.
 
     Rows of second ``s`` from chunk ``i`` go after those of earlier seconds and
@@ -315,7 +267,7 @@ def _frame(chunks: list[_Chunk], run_map: Callable = map) -> Parsed:
         "latency_max_s": max(c.ms_max for c in chunks) / 1000.0 if n else None,
         "line": 1,
     }
-    if not wants("requests"):  # read(path): the run row is all that is asked for
+    if not with_rows:  # read(path): the run row is all that is asked for
         return Parsed([run])
     keys = np.unique(np.concatenate([c.keys for c in chunks])) if n else np.zeros(0, dtype=np.int64)
     total = np.zeros(len(keys), dtype=np.intp)
@@ -407,7 +359,7 @@ def parse(seg: Segment) -> Parsed:
         chunk = _read_chunk(lambda: data)
     except Exception:  # pandas raises several types for broken CSV
         raise _bad_line(lambda: io.StringIO(text), seg.source) from None
-    return _frame([chunk])
+    return _frame([chunk], with_rows=seg.wants("requests"))
 
 
 def _bounds(path: Path, size: int, start: int, parts: int) -> list[tuple[int, int]]:
@@ -422,8 +374,12 @@ def _bounds(path: Path, size: int, start: int, parts: int) -> list[tuple[int, in
     return [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
 
 
-def parse_path(path: Path, source: str, chunks: int | None = None) -> Parsed:
-    """Read an ab -g TSV file from disk, ``chunks`` byte ranges in parallel (default: one per core)."""
+def parse_path(path: Path, source: str, tables: frozenset[str] | None = None, chunks: int | None = None) -> Parsed:
+    """Read an ab -g TSV file from disk, ``chunks`` byte ranges in parallel (default: one per core).
+
+    ``tables`` names the detail tables the caller wants (None: all): without
+    ``requests`` only the run row is built.
+    """
     size = path.stat().st_size
     with open(path, "rb") as fh:
         first = fh.readline()
@@ -435,14 +391,14 @@ def parse_path(path: Path, source: str, chunks: int | None = None) -> Parsed:
     def one(r: tuple[int, int]) -> _Chunk:
         return _read_chunk(lambda: io.BufferedReader(_Range(path, *r), 1 << 20))
 
-    run_map = _on_threads if len(ranges) > 1 else map
+    run_map = partial(_parallel_map) if len(ranges) > 1 else map
     try:
         parsed = list(run_map(one, ranges)) or [_Chunk(_empty())]
     except OSError as e:
         raise ParseError(f"cannot read file ({e.strerror or e})", source=source) from None
     except Exception:  # pandas raises several types for broken CSV
         raise _bad_line(lambda: open(path, "rb"), source) from None
-    return _frame(parsed, run_map)
+    return _frame(parsed, run_map, with_rows=tables is None or "requests" in tables)
 
 
 FORMATS = [

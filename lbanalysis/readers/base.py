@@ -19,9 +19,7 @@ absolute.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,36 +28,7 @@ import pandas as pd
 from ..errors import ParseError
 from ..text import Segment
 
-__all__ = ["Format", "ParseError", "Parsed", "Segment", "error_row", "only_tables", "to_float", "to_int", "wants"]
-
-_WANTED: ContextVar[frozenset[str] | None] = ContextVar("lbanalysis_wanted_tables", default=None)
-
-
-def wants(table: str) -> bool:
-    """Whether the rows of detail table ``table`` will be used (see :func:`only_tables`).
-
-    A reader may skip building rows nobody asked for: ``read(path)`` returns
-    only the runs frame, and ab's percentiles and phases are a fifth of the
-    cost of reading a summary. Rows built anyway are dropped by the caller.
-
-    >>> wants("percentiles")
-    True
-    >>> with only_tables(["phases"]):
-    ...     wants("percentiles"), wants("phases")
-    (False, True)
-    """
-    wanted = _WANTED.get()
-    return wanted is None or table in wanted
-
-
-@contextmanager
-def only_tables(names: Iterable[str] | None) -> Iterator[None]:
-    """Within the block, :func:`wants` is true only for ``names`` (``None``: every table)."""
-    token = _WANTED.set(None if names is None else frozenset(names))
-    try:
-        yield
-    finally:
-        _WANTED.reset(token)
+__all__ = ["Format", "ParseError", "Parsed", "Segment", "error_row", "to_float", "to_int"]
 
 
 @dataclass
@@ -76,8 +45,6 @@ class Parsed:
     def add_run(self, run: dict, **details: list[dict]) -> int:
         """Append one run and its detail rows (``intervals=[...]``); returns its index.
 
-        Rows of a table nobody wants (see :func:`wants`) are not kept.
-
         >>> p = Parsed()
         >>> p.add_run({"tool": "iperf3"}, intervals=[{"start_s": 0.0}, {"start_s": 1.0}])
         0
@@ -87,7 +54,7 @@ class Parsed:
         i = len(self.runs)
         self.runs.append(run)
         for name, rows in details.items():
-            if rows and wants(name):
+            if rows:
                 self.tables.setdefault(name, []).extend({"run": i, **r} for r in rows)  # type: ignore[union-attr]
         return i
 
@@ -115,7 +82,9 @@ class Format:
 
     ``whole_file`` formats are tried on the whole file before it is split
     into transcript segments (CSV logs, TSV, JSON documents). ``parse_path``
-    is an optional fast path used when the input is a file on disk.
+    is an optional fast path used when the input is a file on disk, called as
+    ``parse_path(path, source, tables)`` (``tables``: the detail tables the
+    caller wants, None for all; see :meth:`Segment.wants`).
     """
 
     name: str
@@ -123,7 +92,7 @@ class Format:
     detect: Callable[[str], bool]
     parse: Callable[[Segment], Parsed]
     whole_file: bool = False
-    parse_path: Callable[[Path, str], Parsed] | None = None
+    parse_path: Callable[[Path, str, frozenset[str] | None], Parsed] | None = None
     description: str = ""
 
 
