@@ -46,9 +46,6 @@ def _graph() -> dict[str, set[str]]:
     return {_module_name(p): _imports(p) for p in PKG.rglob("*.py") if _module_name(p) not in SHIMS}
 
 
-@pytest.mark.xfail(
-    reason="readers.siege <-> readers.siege_json: being split by the siege field-table work", strict=False
-)
 def test_no_import_cycles():
     graph = _graph()
     # a package's __init__ importing its own submodules is not a cycle between modules

@@ -119,7 +119,7 @@ from ..errors import ParseError
 from ..text import Segment, command_argv, getopt
 from ..units import parse_duration
 from .base import Format, Parsed, to_float, to_int
-from .siege_json import OBJECT_START_RE, fields_from_json
+from .siege_fields import OBJECT_START_RE, fields_from_json
 
 MB = 1024.0 * 1024.0
 

@@ -60,8 +60,6 @@ format delegates to; runs read from JSON get ``format = "siege-json"``.
 Versions checked: siege 4.0.7 (Debian 12, live), the 4.0.x and 4.1.x
 sources (``src/main.c`` of JoeDog/siege).
 
->>> fields_from_json('{ "transactions": 4, "availability": 100.00, "data_transferred": 1.50, "response_time": -nan }')
-{'requests': 4, 'availability_pct': 100.0, 'bytes_total': 1572864.0, 'latency_mean_s': nan}
 >>> detect('{\\t"transactions":\\t\\t\\t           4,\\n}\\n')
 True
 """
@@ -71,53 +69,13 @@ from __future__ import annotations
 import re
 
 from ..text import Segment, split_transcript
-from .base import Format, Parsed, to_float, to_int
+from .base import Format, Parsed
+from .siege import parse_segment
+from .siege_fields import FIELDS, OBJECT_START_RE, fields_from_json
 
-MB = 1024.0 * 1024.0
-
-# key -> (column, kind, factor); kind "int" or "float".
-FIELDS: dict[str, tuple[str, str, float]] = {
-    "transactions": ("requests", "int", 1.0),
-    "availability": ("availability_pct", "float", 1.0),
-    "elapsed_time": ("duration_s", "float", 1.0),
-    "data_transferred": ("bytes_total", "float", MB),
-    "response_time": ("latency_mean_s", "float", 1.0),
-    "transaction_rate": ("requests_per_s", "float", 1.0),
-    "throughput": ("bytes_per_s", "float", MB),
-    "concurrency": ("concurrency_achieved", "float", 1.0),
-    "successful_transactions": ("requests_ok", "int", 1.0),
-    "http_ok_received": ("http_ok", "int", 1.0),
-    "failed_transactions": ("failed", "int", 1.0),
-    "longest_transaction": ("latency_max_s", "float", 1.0),
-    "shortest_transaction": ("latency_min_s", "float", 1.0),
-}
-
-_PAIR_RE = re.compile(r'"(\w+)"\s*:\s*("(?:[^"\\]|\\.)*"|[^,\s}]+)')
-# The start of a siege JSON object: "{" then (maybe on the next line) "transactions".
-OBJECT_START_RE = re.compile(r'^\s*\{\s*(?:"transactions"\s*:.*)?$')
 # Lines that may precede the object in a JSON-only output.
 _PRELUDE = r"(?:[ \t]*(?:\^C|\[\w+\][^\n]*|siege aborted[^\n]*|can change the failure[^\n]*|LOG FILE:[^\n]*)?\n)*"
 _DETECT_RE = re.compile(r"\A" + _PRELUDE + r'[ \t]*\{\s*"transactions"\s*:')
-
-
-def fields_from_json(text: str) -> dict | None:
-    """Run fields from the text of one siege JSON object (None if it is not one).
-
-    Unknown keys are ignored; ``nan``/``-nan``/``inf`` become NaN (floats)
-    or None (counts).
-    """
-    out: dict = {}
-    for key, raw in _PAIR_RE.findall(text):
-        spec = FIELDS.get(key)
-        if spec is None:
-            continue
-        col, kind, factor = spec
-        if kind == "int":
-            out[col] = to_int(raw)
-        else:
-            v = to_float(raw)
-            out[col] = None if v is None else v * factor
-    return out if "requests" in out or len(out) >= 3 else None
 
 
 def detect(text: str) -> bool:
@@ -136,8 +94,6 @@ def detect(text: str) -> bool:
 
 def parse(seg: Segment) -> Parsed:
     """Read every siege JSON object (and whatever siege printed around it)."""
-    from .siege import parse_segment  # siege imports this module
-
     return parse_segment(seg)
 
 
@@ -152,4 +108,4 @@ FORMATS = [
     )
 ]
 
-__all__ = ["FIELDS", "FORMATS", "detect", "fields_from_json", "parse"]
+__all__ = ["FIELDS", "FORMATS", "OBJECT_START_RE", "detect", "fields_from_json", "parse"]
