@@ -41,7 +41,7 @@ FILES = {
             "measured_vs_reference.csv",
             "connections_memory.csv",
         ],
-        ["reference_rates.png", "measured_vs_reference.png"],
+        ["reference_rates.png", "measured_vs_reference.png", "ledger.csv"],
     ),
     "03": (
         ["runs.csv", "littles_law.csv", "network_failures.csv", "fullconn.csv", "sizing.csv"],
@@ -265,6 +265,20 @@ def test_02_measured_rates_against_the_reference(run):
     ]
     memory = run("02").csv("connections_memory.csv")
     assert memory["ram_mb"].tolist() == pytest.approx([30.0, 15.0])
+
+
+@pytest.mark.slow
+def test_02_ledger_and_stated_numbers_follow_the_parameters(run):
+    ledger = pd.read_csv(run("02").output_dir / "ledger.csv").set_index("claim")
+    claims = pd.read_csv(paths.raw("haproxy-sizing", "claims.csv"))
+    assert ledger.index.tolist() == claims["claim"].tolist()
+    assert ledger.loc["S1", "verdict"] == "not reproducible"  # "limits around 4 processes": no multi-process data
+    assert ledger.loc["R1", "verdict"] == "close" and ledger.loc["R2", "verdict"] == "reproduced"
+    text = shown_text(run("02").notebook)
+    assert "a droplet with 32 vCPUs (compute-32-cpu-64-ram)" in text  # not "one or two cores"
+    assert "600 connections need about 30 MB" in text
+    changed = shown_text(run("02", (("connections_per_gb", 10000.0),)).notebook)
+    assert "600 connections need about 60 MB" in changed and "10,000 saturated connections per GB is" in changed
 
 
 # ------------------------------------------------- 03: article 002 ---
