@@ -45,7 +45,7 @@ FILES = {
     ),
     "03": (
         ["runs.csv", "littles_law.csv", "network_failures.csv", "fullconn.csv", "sizing.csv"],
-        ["hits_vs_maxconn.png", "network_failures.png", "fullconn_fast.png"],
+        ["hits_vs_maxconn.png", "network_failures.png", "fullconn_fast.png", "ledger.csv"],
     ),
 }
 
@@ -314,6 +314,20 @@ def test_03_fullconn_ratio_and_sizing(run):
     assert fullconn.loc[("slow", 20), "ratio"] == 1.0
     sizing = run("03").csv("sizing.csv")
     assert sizing["required_maxconn"].tolist() == [300, 100, 90]  # 100/s × 3 s = 300, the article's rule
-    text = "".join(o.get("text", "") for c in run("03").notebook.cells if c.cell_type == "code" for o in c.outputs)
+    text = shown_text(run("03").notebook)
     assert "too few runs to judge run-to-run noise" in text
     assert "required_connections(100, 3, headroom=1) = 300" in text
+
+
+@pytest.mark.slow
+def test_03_ledger_and_stated_numbers_follow_the_parameters(run):
+    ledger = pd.read_csv(run("03").output_dir / "ledger.csv").set_index("claim")
+    claims = pd.read_csv(paths.raw("haproxy-maxconn-gobench", "claims.csv"))
+    assert ledger.index.tolist() == claims["claim"].tolist()
+    assert ledger.loc["F3", "verdict"] == "not reproducible"  # one run per fullconn setting
+    assert ledger.loc["S1", "verdict"] == "reproduced" and ledger.loc["S2", "verdict"] == "differs"
+    changed = run("03", (("sizing_rate_per_s", 50.0), ("headroom", 1.2)))
+    text = shown_text(changed.notebook)
+    assert "required_connections(50, 3, headroom=1.2) = 180" in text
+    assert "180 is what an *arrival rate* of 50 requests per second" in text
+    assert pd.read_csv(changed.output_dir / "ledger.csv").set_index("claim").loc["S1", "verdict"] == "differs"
