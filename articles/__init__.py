@@ -10,7 +10,9 @@ module                             what it holds
 =================================  ==========================================
 :mod:`articles.paths`              the checkout's folders (``data/raw`` …)
 :mod:`articles.sizing`             001: the HAProxy sizing guide's figures
-:mod:`articles.haproxy_apache_siege`  003: the layout of its printed table
+:mod:`articles.haproxy_apache_siege`  003: its printed table, repeated runs, link loads
+:mod:`articles.ledger`             claims ledgers: claims.csv → findings
+:mod:`articles.report`             sentences, figure captions, the chart style
 =================================  ==========================================
 
 :data:`ARTICLES` lists the articles: slug, notebook, source text and tool.
