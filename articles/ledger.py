@@ -53,7 +53,7 @@ from typing import Any
 
 import pandas as pd
 
-from lbanalysis.formatting import _SCALES, LABELS, fmt
+from lbanalysis.formatting import LABELS, fmt
 
 from . import paths
 
@@ -61,6 +61,8 @@ __all__ = ["VERDICTS", "Claim", "Ledger", "load_claims", "show", "verdict"]
 
 VERDICTS: tuple[str, ...] = ("reproduced", "close", "differs", "not reproducible")
 RELATIONS: tuple[str, ...] = ("≈", "<", ">", "between", "shown")
+#: Units :func:`lbanalysis.style.fmt` scales and labels itself; any other unit is printed after the number.
+FMT_UNITS: tuple[str, ...] = ("s", "ms", "bit/s", "B/s", "B", "bit", "%", "1/s", "")
 COLUMNS: tuple[str, ...] = ("claim", "section", "says", "relation", "value", "high", "unit", "tolerance", "reason")
 
 
@@ -93,7 +95,7 @@ def show(value: Any, unit: str = "") -> str:
         return value
     if _missing(value):
         return fmt(None, "")
-    if unit in _SCALES or unit in LABELS or unit in ("", "ms") or unit.endswith(("_s", "_pct", "_bytes")):
+    if unit in FMT_UNITS or unit in LABELS or unit.endswith(("_s", "_pct", "_bytes")):
         return fmt(value, unit)
     return f"{fmt(value, '')} {unit}"
 

@@ -58,3 +58,18 @@ def test_ledger_frame_marks_unrecorded_claims():
     assert frame.loc["B", "our data gives"] == "1.50 MB" and frame.loc["B", "verdict"] == "reproduced"
     with pytest.raises(KeyError, match="no claim 'C'"):
         led.record("C", 1.0)
+
+
+@pytest.mark.parametrize("article", ARTICLES, ids=[a.slug for a in ARTICLES])
+def test_every_report_opens_with_its_findings_and_has_a_claims_file(article):
+    import nbformat
+
+    nb = nbformat.read(paths.NOTEBOOKS / article.notebook, as_version=4)
+    headings = [
+        line for c in nb.cells if c.cell_type == "markdown" for line in c.source.splitlines() if line.startswith("## ")
+    ]
+    assert headings[0].startswith("## Findings"), headings[:2]
+    assert paths.raw(article.slug, "claims.csv").is_file()
+    assert "claims.csv" in paths.raw(article.slug, ".lbignore").read_text()  # not read as tool output
+    code = "".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert f'Ledger.for_article("{article.slug}")' in code and "ledger.to_csv(" in code
