@@ -77,6 +77,10 @@ TOOLS: tuple[Tool, ...] = (
         "siege: response bodies only (HTTP headers not counted)",
     ),
     Tool("gobench", "http-load", ("gobench",), ("gobench",), "gobench", "gobench: bytes read as the tool counts them"),
+    Tool("wrk", "http-load", ("wrk", "wrk2"), ("wrk",), "wrk 4.x and wrk2", "wrk: bytes read incl. HTTP headers"),
+    Tool(
+        "hey", "http-load", ("hey",), ("hey_csv", "hey"), "hey", "hey: response bodies only (HTTP headers not counted)"
+    ),
     Tool("iperf3", "network", ("iperf3",), ("iperf3_json", "iperf3"), "iperf3", "iperf: payload rate (bits_per_s)"),
     Tool("iperf", "network", ("iperf",), ("iperf2_csv", "iperf2"), "iperf 2", "iperf: payload rate (bits_per_s)"),
 )

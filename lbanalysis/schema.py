@@ -72,7 +72,7 @@ _RUNS_COMMON = (
     Column("source", S, "", "file the run was read from (path as given, or '<buffer>')"),
     Column("run", I, "", "0-based position of the run inside its file"),
     Column("line", I, "", "1-based line of the file where the run starts"),
-    Column("tool", S, "", "ab, siege, gobench, iperf or iperf3"),
+    Column("tool", S, "", "the tool (a name of lbanalysis.registry: ab, siege, gobench, wrk, hey, iperf3, iperf)"),
     Column("format", S, "", "input format the run was read from (e.g. ab, siege-log, iperf3-json)"),
     Column("tool_version", S, "", "version the tool printed (e.g. '2.3', '4.0.7', '3.12')"),
     Column("tool_build", S, "", "build or revision the tool printed (ab's $Revision$)"),
@@ -180,7 +180,33 @@ _RUNS_IPERF = (
     Column("remote_port", I, "", "remote port", "iperf,iperf3"),
 )
 
-RUNS = _cols(*_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPERF)
+# wrk 4.x and wrk2 (Thread Stats, socket errors, the fixed rate and HdrHistogram summary).
+_RUNS_WRK = (
+    Column("threads", I, "", "load-generator threads (wrk -t)", "wrk"),
+    Column("latency_stdev_s", F, "s", "standard deviation of the latency (wrk Thread Stats)", "wrk"),
+    Column("latency_within_stdev_pct", F, "%", "share of requests within one stdev of the mean (+/- Stdev)", "wrk"),
+    Column("thread_requests_per_s_mean", F, "1/s", "requests per second of one thread: mean (Req/Sec Avg)", "wrk"),
+    Column("thread_requests_per_s_stdev", F, "1/s", "requests per second of one thread: stdev", "wrk"),
+    Column("thread_requests_per_s_max", F, "1/s", "requests per second of one thread: max", "wrk"),
+    Column("non_2xx_3xx", I, "", "responses with a status of 400 or more ('Non-2xx or 3xx responses')", "wrk"),
+    Column("socket_errors_connect", I, "", "socket errors: connect", "wrk"),
+    Column("socket_errors_read", I, "", "socket errors: read (includes a server closing the connection)", "wrk"),
+    Column("socket_errors_write", I, "", "socket errors: write", "wrk"),
+    Column("socket_errors_timeout", I, "", "socket errors: timeout (requests with no answer within --timeout)", "wrk"),
+    Column("rate_target_per_s", F, "1/s", "fixed request rate asked for (wrk2 -R)", "wrk"),
+    Column("hdr_latency_mean_s", F, "s", "HdrHistogram mean of the recorded (corrected) latency (wrk2)", "wrk"),
+    Column("hdr_latency_stdev_s", F, "s", "HdrHistogram standard deviation (wrk2)", "wrk"),
+    Column("hdr_latency_max_s", F, "s", "HdrHistogram max (wrk2)", "wrk"),
+    Column("hdr_count", I, "", "HdrHistogram total count (wrk2)", "wrk"),
+)
+
+# hey (rakyll/hey).
+_RUNS_HEY = (
+    Column("bytes_per_request", F, "B", "response body bytes per request (hey Size/request)", "hey"),
+    Column("status_codes", S, "", "status code distribution as 'code: count; ...' (hey)", "hey"),
+)
+
+RUNS = _cols(*_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPERF, *_RUNS_WRK, *_RUNS_HEY)
 
 # ---------------------------------------------------------- detail ---
 _KEYCOLS = (
@@ -192,6 +218,8 @@ PERCENTILES = _cols(
     *_KEYCOLS,
     Column("percentile", F, "%", "percentage of requests (0-100)"),
     Column("latency_s", F, "s", "requests served within this time"),
+    Column("kind", S, "", "which latency: empty for the tool's only one; wrk2 'recorded' or 'uncorrected'"),
+    Column("count", I, "", "requests at or below this latency (wrk2 spectrum TotalCount)"),
 )
 
 PHASES = _cols(
@@ -209,11 +237,13 @@ REQUESTS = _cols(
     Column("seq", I, "", "0-based position in start-time order"),
     Column("start", T, "", "wall-clock start of the request (UTC), where logged"),
     Column("start_s", F, "s", "start relative to the first request of the run"),
-    Column("connect_s", F, "s", "connect time (ab -g ctime)"),
+    Column("connect_s", F, "s", "connect time (ab -g ctime; hey DNS+dialup)"),
     Column("processing_s", F, "s", "processing time (ab -g dtime)"),
-    Column("waiting_s", F, "s", "waiting time (ab -g wait)"),
+    Column("waiting_s", F, "s", "waiting time (ab -g wait; hey Response-delay)"),
+    Column("write_s", F, "s", "time writing the request (hey Request-write)"),
+    Column("read_s", F, "s", "time reading the response (hey Response-read)"),
     Column("latency_s", F, "s", "total time of the request (ab -g ttime, siege secs)"),
-    Column("status", I, "", "HTTP status code (siege -v)"),
+    Column("status", I, "", "HTTP status code (siege -v, hey)"),
     Column("bytes", F, "B", "response bytes (siege -v)"),
     Column("method", S, "", "HTTP method (siege -v)"),
     Column("url", S, "", "requested URL or path (siege -v)"),
@@ -257,7 +287,7 @@ def empty(table: str) -> pd.DataFrame:
     """An empty frame with the table's columns and dtypes.
 
     >>> list(empty("percentiles").columns)
-    ['source', 'run', 'percentile', 'latency_s']
+    ['source', 'run', 'percentile', 'latency_s', 'kind', 'count']
     """
     if isinstance(table, str) and table in TABLES:
         return _template(table).copy()
@@ -368,7 +398,7 @@ def conform(rows: Iterable[Mapping] | pd.DataFrame, table: str | Mapping[str, Co
 
     >>> conform([{"percentile": 50, "latency_s": 0.1, "source": "x", "run": 0}],
     ...         "percentiles").dtypes.astype(str).tolist()
-    ['category', 'Int64', 'float64', 'float64']
+    ['category', 'Int64', 'float64', 'float64', 'string', 'Int64']
     """
     cols = _table(table)
     if not isinstance(rows, pd.DataFrame):

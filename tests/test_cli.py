@@ -136,9 +136,10 @@ def test_read_to_stdout(capsys):
     status, out, err = run(["read", AB / "ab_percentiles.txt", "--table", "percentiles", "-o", "-"], capsys)
     assert status == 0, err
     lines = out.splitlines()
-    assert lines[0] == "source,run,percentile,latency_s"
+    assert lines[0] == "source,run,percentile,latency_s,kind,count"  # kind and count: wrk2 spectra
     assert len(lines) == 1 + 9  # ab prints 50 66 75 80 90 95 98 99 100
-    assert lines[-1].split(",")[2:] == ["100.0", pytest.approx(lines[-1].split(",")[3])]
+    assert lines[-1].split(",")[2:4] == ["100.0", pytest.approx(lines[-1].split(",")[3])]
+    assert lines[-1].split(",")[4:] == ["", ""]  # ab has one latency and no counts
 
 
 def test_read_table_all_writes_one_file_per_table(tmp_path, capsys):

@@ -1,0 +1,361 @@
+"""wrk 4.x and wrk2 text output.
+
+wrk 4.1.0 (Debian 12) prints, with ``--latency``::
+
+    Running 2s test @ http://127.0.0.1:18080/missing
+      1 threads and 5 connections
+      Thread Stats   Avg      Stdev     Max   +/- Stdev
+        Latency    16.44ms   25.19ms 131.06ms   87.14%
+        Req/Sec   704.75    522.90     1.77k    55.00%
+      Latency Distribution
+         50%    3.82ms
+         99%  110.36ms
+      1453 requests in 2.11s, 737.85KB read
+      Non-2xx or 3xx responses: 1453
+    Requests/sec:    689.02
+    Transfer/sec:    349.90KB
+
+=====================================  ==============================  ===================
+line                                   column                          unit as printed
+=====================================  ==============================  ===================
+``Running 2s test @ URL``              ``time_limit_s``, ``url``       s, m, h
+``N threads and M connections``        ``threads``, ``concurrency``    count (connections
+                                                                       are the concurrency)
+``Latency avg stdev max +/-``          ``latency_mean_s``,             us, ms, s, m
+                                       ``latency_stdev_s``,
+                                       ``latency_max_s``,
+                                       ``latency_within_stdev_pct``
+``Req/Sec avg stdev max +/-``          ``thread_requests_per_s_*``     k, M (decimal)
+``N% value`` (Latency Distribution)    percentiles table               us, ms, s
+``N requests in T, B read``            ``requests``, ``duration_s``,   B, KB, MB, GB
+                                       ``bytes_total``                 (binary: 1 KB = 1024 B)
+``Socket errors: connect, read, …``    ``socket_errors_*``             count
+``Non-2xx or 3xx responses: N``        ``non_2xx_3xx``                 count (status >= 400)
+``Requests/sec:``, ``Transfer/sec:``   ``requests_per_s``,             1/s, B/s (binary)
+                                       ``bytes_per_s``
+``unable to connect to H:P reason``    ``error``
+=====================================  ==============================  ===================
+
+wrk2 (giltene/wrk2, not packaged: shapes from its README and published
+outputs) runs at a fixed rate (``-R``, into ``rate_target_per_s``), prints
+``Thread calibration`` lines, ``Latency Distribution (HdrHistogram -
+Recorded Latency)``, a ``Detailed Percentile spectrum`` (value in ms,
+percentile as a fraction, total count: into the percentiles table at full
+resolution, ``kind`` ``recorded``) closed by ``#[Mean = …, StdDeviation =
+…]``, ``#[Max = …, Total count = …]`` and ``#[Buckets …]`` lines (into
+``hdr_latency_*``), and with ``--u_latency`` the same for the
+``Uncorrected Latency`` (``kind`` ``uncorrected``). wrk2's latency is
+corrected for coordinated omission (measured from when each request should
+have been sent); wrk 4.x's is not.
+
+Known defects: when no request completed wrk prints ``0.00us`` and
+``-nan%`` (stored as NaN); with ``Connection: close`` every close counts as
+a read error. ``requests`` counts responses, including error statuses.
+
+>>> p = parse(Segment("Running 1s test @ http://h:81/x\\n  2 threads and 10 connections\\n"
+...                   "  445 requests in 1.12s, 272.63KB read\\nRequests/sec:    396.33\\nTransfer/sec:    242.81KB\\n"))
+>>> r = p.runs[0]
+>>> r["concurrency"], r["threads"], r["requests"], r["bytes_total"], r["port"], r["path"]
+(10, 2, 445, 279173.12, 81, '/x')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from ..text import Segment, command_argv, getopt
+from ..units import BINARY, DECIMAL
+from .base import Format, Parsed, error_row, to_float, to_int
+
+__all__ = ["FORMATS", "LINES", "detect", "parse", "parse_command", "wrk_bytes", "wrk_rate", "wrk_time"]
+
+# ------------------------------------------------------------ the format ---
+# unit -> (multiply, divide): dividing keeps printed decimals exact (16.44ms -> 0.01644 s)
+_TIME_UNITS = {"us": (1.0, 1e6), "ms": (1.0, 1e3), "s": (1.0, 1.0), "m": (60.0, 1.0), "h": (3600.0, 1.0)}
+_NUM = r"(-?[\d.]+|-?nan|inf)"
+
+
+def wrk_time(text: str) -> float | None:
+    """Seconds from wrk's time units (``us``, ``ms``, ``s``, ``m``, ``h``).
+
+    >>> wrk_time("16.44ms"), wrk_time("2.05s"), wrk_time("1.00m"), wrk_time("0.00us")
+    (0.01644, 2.05, 60.0, 0.0)
+    """
+    m = re.fullmatch(r"\s*" + _NUM + r"\s*(us|ms|s|m|h)?\s*", text)
+    if not m:
+        return None
+    v = to_float(m.group(1))
+    if v is None:
+        return None
+    mul, div = _TIME_UNITS[m.group(2) or "s"]
+    return v * mul / div
+
+
+def wrk_rate(text: str) -> float | None:
+    """A count or rate with wrk's decimal suffixes (``k``, ``M``).
+
+    >>> wrk_rate("1.18k"), wrk_rate("478.33"), wrk_rate("2.5M")
+    (1180.0, 478.33, 2500000.0)
+    """
+    m = re.fullmatch(r"\s*" + _NUM + r"\s*([kKMG]?)\s*", text)
+    if not m:
+        return None
+    v = to_float(m.group(1))
+    return None if v is None else v * DECIMAL[m.group(2).upper()]
+
+
+def wrk_bytes(text: str) -> float | None:
+    """Bytes from wrk's binary units (``B``, ``KB``, ``MB``, ``GB``: 1 KB = 1024 B).
+
+    >>> wrk_bytes("559.33KB"), wrk_bytes("0.00B"), wrk_bytes("376.50MB")
+    (572753.92, 0.0, 394788864.0)
+    """
+    m = re.fullmatch(r"\s*" + _NUM + r"\s*([KMGT]?)B\s*", text)
+    if not m:
+        return None
+    v = to_float(m.group(1))
+    return None if v is None else v * BINARY[m.group(2)]
+
+
+@dataclass
+class _Run:
+    """One wrk run being read: its row, percentile rows and which list they go to."""
+
+    d: dict = field(default_factory=dict)
+    percentiles: list[dict] = field(default_factory=list)
+    kind: str | None = None  # the latency distribution being read ('recorded', 'uncorrected', None for wrk 4)
+    spectrum: bool = False  # inside a Detailed Percentile spectrum
+    spectra: set[str] = field(default_factory=set)  # kinds that have a full spectrum
+
+
+# line kind -> pattern; the handler of the same name reads it (order matters: first match wins)
+LINES: dict[str, re.Pattern] = {
+    "running": re.compile(r"^\s*Running (\S+) test @ (\S+)"),
+    "threads": re.compile(r"^\s*(\d+) threads and (\d+) connections"),
+    "latency_stats": re.compile(r"^\s*Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)%\s*$"),
+    "reqsec_stats": re.compile(r"^\s*Req/Sec\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)%\s*$"),
+    "distribution": re.compile(r"^\s*(Latency Distribution|Uncorrected Latency)\b(.*)$"),
+    "spectrum": re.compile(r"^\s*Detailed Percentile spectrum"),
+    "spectrum_row": re.compile(r"^\s*([\d.]+)\s+([01]\.\d+)\s+(\d+)\s+(?:[\d.]+|inf)\s*$"),
+    "hdr_mean": re.compile(r"^\s*#\[Mean\s*=\s*([\d.]+),\s*StdDeviation\s*=\s*([\d.]+)\]"),
+    "hdr_max": re.compile(r"^\s*#\[Max\s*=\s*([\d.]+),\s*Total count\s*=\s*(\d+)\]"),
+    "percentile": re.compile(r"^\s*([\d.]+)%\s+(\S+)\s*$"),
+    "summary": re.compile(r"^\s*(\d+) requests in (\S+), (\S+) read"),
+    "socket_errors": re.compile(r"^\s*Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)"),
+    "non_2xx": re.compile(r"^\s*Non-2xx or 3xx responses: (\d+)"),
+    "rps": re.compile(r"^\s*Requests/sec:\s+(\S+)"),
+    "transfer": re.compile(r"^\s*Transfer/sec:\s+(\S+)"),
+    "refused": re.compile(r"^\s*unable to connect to (\S+) (.+?)\s*$"),
+}
+
+
+def _running(r: _Run, m: re.Match) -> None:
+    r.d["time_limit_s"] = wrk_time(m.group(1))
+    r.d.update(_target(m.group(2)))
+
+
+def _threads(r: _Run, m: re.Match) -> None:
+    r.d["threads"], r.d["concurrency"] = int(m.group(1)), int(m.group(2))
+
+
+def _latency_stats(r: _Run, m: re.Match) -> None:
+    mean, sd, top = (wrk_time(m.group(i)) for i in (1, 2, 3))
+    done = (r.d.get("requests") or 0) > 0 or m.group(4) not in ("-nan", "nan")
+    r.d["latency_mean_s"] = mean if done else None  # '0.00us ... -nan%': nothing was measured
+    r.d["latency_stdev_s"] = sd if done else None
+    r.d["latency_max_s"] = top if done else None
+    r.d["latency_within_stdev_pct"] = to_float(m.group(4))
+
+
+def _reqsec_stats(r: _Run, m: re.Match) -> None:
+    r.d["thread_requests_per_s_mean"] = wrk_rate(m.group(1))
+    r.d["thread_requests_per_s_stdev"] = wrk_rate(m.group(2))
+    r.d["thread_requests_per_s_max"] = wrk_rate(m.group(3))
+
+
+def _distribution(r: _Run, m: re.Match) -> None:
+    uncorrected = m.group(1).startswith("Uncorrected") or "Uncorrected" in m.group(2)
+    r.kind = "uncorrected" if uncorrected else ("recorded" if "HdrHistogram" in m.group(2) else None)
+    r.spectrum = False
+
+
+def _spectrum(r: _Run, m: re.Match) -> None:
+    r.spectrum = True
+    kind = r.kind or "recorded"
+    r.spectra.add(kind)
+    # the full spectrum replaces the summary percentiles of the same kind
+    r.percentiles = [p for p in r.percentiles if p.get("kind") != kind]
+
+
+def _spectrum_row(r: _Run, m: re.Match) -> None:
+    if not r.spectrum:
+        return
+    r.percentiles.append(
+        {
+            "percentile": float(m.group(2)) * 100.0,
+            "latency_s": float(m.group(1)) / 1e3,  # wrk2 prints the spectrum in ms
+            "kind": r.kind or "recorded",
+            "count": int(m.group(3)),
+        }
+    )
+
+
+def _hdr_mean(r: _Run, m: re.Match) -> None:
+    if (r.kind or "recorded") == "recorded":
+        r.d["hdr_latency_mean_s"] = float(m.group(1)) / 1e3
+        r.d["hdr_latency_stdev_s"] = float(m.group(2)) / 1e3
+
+
+def _hdr_max(r: _Run, m: re.Match) -> None:
+    if (r.kind or "recorded") == "recorded":
+        r.d["hdr_latency_max_s"] = float(m.group(1)) / 1e3
+        r.d["hdr_count"] = int(m.group(2))
+    r.spectrum = False
+
+
+def _percentile(r: _Run, m: re.Match) -> None:
+    if r.spectrum or (r.kind or "recorded") in r.spectra:
+        return
+    r.percentiles.append({"percentile": float(m.group(1)), "latency_s": wrk_time(m.group(2)), "kind": r.kind})
+
+
+def _summary(r: _Run, m: re.Match) -> None:
+    r.d["requests"], r.d["duration_s"], r.d["bytes_total"] = (
+        int(m.group(1)),
+        wrk_time(m.group(2)),
+        wrk_bytes(m.group(3)),
+    )
+    r.spectrum = False
+
+
+def _socket_errors(r: _Run, m: re.Match) -> None:
+    for i, name in enumerate(("connect", "read", "write", "timeout"), 1):
+        r.d[f"socket_errors_{name}"] = int(m.group(i))
+
+
+def _non_2xx(r: _Run, m: re.Match) -> None:
+    r.d["non_2xx_3xx"] = int(m.group(1))
+
+
+def _rps(r: _Run, m: re.Match) -> None:
+    r.d["requests_per_s"] = wrk_rate(m.group(1))
+
+
+def _transfer(r: _Run, m: re.Match) -> None:
+    r.d["bytes_per_s"] = wrk_bytes(m.group(1).removesuffix("/s"))
+
+
+def _refused(r: _Run, m: re.Match) -> None:
+    r.d["error"] = f"unable to connect to {m.group(1)}: {m.group(2)}"
+
+
+_HANDLERS: dict[str, Callable[[_Run, re.Match], None]] = {name: globals()[f"_{name}"] for name in LINES}
+
+
+# ----------------------------------------------------------------- reader ---
+def _target(url: str) -> dict:
+    parts = urlsplit(url)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        port = None
+    return {"url": url, "host": parts.hostname, "port": port, "path": parts.path or "/"}
+
+
+def parse_command(command: str) -> dict:
+    """Run fields from a wrk or wrk2 command line.
+
+    >>> d = parse_command("wrk -t2 -c100 -d30s -R2000 --latency http://127.0.0.1:8080/index.html")
+    >>> d["threads"], d["concurrency"], d["time_limit_s"], d["rate_target_per_s"], d["path"]
+    (2, 100, 30.0, 2000.0, '/index.html')
+    """
+    long = {
+        "threads": "t", "connections": "c", "duration": "d", "rate": "R", "timeout": "T", "header": "H",
+        "script": "s", "latency": "L", "u_latency": "U",
+    }  # fmt: skip
+    opts, positional = getopt(command_argv(command), "tcdRTHs", long)
+    out: dict = {"method": "GET"}
+    if isinstance(opts.get("t"), str):
+        out["threads"] = to_int(opts["t"])
+    connections = wrk_rate(opts["c"]) if isinstance(opts.get("c"), str) else None
+    if connections is not None:
+        out["concurrency"] = int(connections)
+    if isinstance(opts.get("d"), str):
+        out["time_limit_s"] = wrk_time(opts["d"])
+    if isinstance(opts.get("R"), str):
+        out["rate_target_per_s"] = wrk_rate(opts["R"])
+    url = next((p for p in positional if "://" in p), None)
+    if url:
+        out.update(_target(url))
+    return out
+
+
+def _split_runs(text: str) -> list[tuple[int, list[str]]]:
+    """Where runs start: a ``Running`` line, or an ``unable to connect`` line outside a run.
+
+    >>> [n for n, _ in _split_runs("Running 1s test @ http://h/\\nx\\nRunning 1s test @ http://h/\\n")]
+    [1, 3]
+    """
+    runs: list[tuple[int, list[str]]] = []
+    for n, line in enumerate(text.split("\n"), 1):
+        starts = LINES["running"].match(line) or (LINES["refused"].match(line) and not runs)
+        if starts:
+            runs.append((n, []))
+        if runs:
+            runs[-1][1].append(line)
+    return runs
+
+
+def _read_run(lines: list[str]) -> _Run:
+    r = _Run()
+    for line in lines:
+        for name, pattern in LINES.items():
+            m = pattern.match(line)
+            if m:
+                _HANDLERS[name](r, m)
+                break
+    return r
+
+
+def parse(seg: Segment) -> Parsed:
+    """Read every wrk/wrk2 run in a segment (one output, or several after each other)."""
+    cmd = parse_command(seg.command) if seg.command else {}
+    out = Parsed()
+    for start, lines in _split_runs(seg.text):
+        r = _read_run(lines)
+        row = {**{k: v for k, v in cmd.items() if v is not None}, **{k: v for k, v in r.d.items() if v is not None}}
+        row["line"] = start
+        if "requests" not in row and "error" not in row:
+            row["error"] = "no result: the output stops before wrk's summary"
+        elif row.get("requests") == 0 and "error" not in row:
+            row["error"] = "no response: every request timed out or none was answered"
+        out.add_run(row, percentiles=r.percentiles)
+    if not out.runs and seg.command:
+        out.add_run(error_row("wrk", "no output after the command", **cmd))
+    return out
+
+
+_REFUSED_RE = re.compile(r"^unable to connect to [^\s:]+:\d+ \S")
+_DETECT_RE = re.compile(r"^\s*Running \S+ test @ \S+\n\s*\d+ threads and \d+ connections", re.M)
+
+
+def detect(text: str) -> bool:
+    """True for wrk output: a ``Running … test @`` line followed by wrk's thread line.
+
+    >>> detect("Running 2s test @ http://127.0.0.1:18080/\\n  2 threads and 10 connections\\n")
+    True
+    >>> detect("Running tests...\\n")
+    False
+    """
+    if "test @" in text and _DETECT_RE.search(text):
+        return True
+    first = next((ln for ln in text.split("\n") if ln.strip()), "")
+    return bool(_REFUSED_RE.match(first))  # wrk's own wording for a run that could not start
+
+
+FORMATS = [
+    Format("wrk", "wrk", detect, parse, description="wrk 4.x and wrk2 text output (Thread Stats, --latency, spectrum)")
+]
