@@ -29,13 +29,13 @@ from typing import Any, NoReturn, TextIO
 
 import pandas as pd
 
-from . import __version__, registry
+from . import __version__, registry, schema
 from .errors import LBAnalysisError, SkippedFileWarning
 
 __all__ = ["build_parser", "main", "output_format", "summary_table"]
 
 PROG = "lbanalysis"
-TABLE_CHOICES = ("runs", "percentiles", "phases", "requests", "intervals", "all")
+TABLE_CHOICES = ("runs", *(t for t in schema.TABLES if t != "runs"), "all")
 TOOLS = registry.names()
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".txt": "csv", ".json": "json", ".parquet": "parquet", ".pq": "parquet"}
 _COMPRESSION = (".gz", ".bz2", ".xz", ".zst", ".zip")

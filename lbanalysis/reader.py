@@ -7,7 +7,7 @@
 [{'tool': 'ab', 'concurrency': 10, 'keepalive': True, 'requests_per_s': 12570.77}]
 >>> ds = read(io.StringIO("Requests per second: 5 [#/sec] (mean)\\n"), table="all")
 >>> sorted(ds.tables)
-['intervals', 'percentiles', 'phases', 'requests', 'runs']
+['intervals', 'percentiles', 'phases', 'requests', 'runs', 'servers']
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ _HEAD = 1 << 16
 class Dataset:
     """Everything one ``read()`` produced: the tables and what was left out.
 
-    ``runs``, ``percentiles``, ``phases``, ``requests`` and ``intervals`` are
-    tidy frames joined by (``source``, ``run``). ``skipped`` lists files that
+    ``runs``, ``percentiles``, ``phases``, ``requests``, ``intervals`` and
+    ``servers`` (HAProxy statistics) are tidy frames joined by (``source``, ``run``). ``skipped`` lists files that
     could not be read (source, reason); ``ignored`` files that a folder walk
     passed over by name; ``notes`` remarks such as manifest conflicts.
     """
@@ -81,6 +81,7 @@ class Dataset:
     phases: pd.DataFrame
     requests: pd.DataFrame
     intervals: pd.DataFrame
+    servers: pd.DataFrame = field(default_factory=lambda: schema.empty("servers"))
     skipped: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["source", "reason"]))
     ignored: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
@@ -418,7 +419,7 @@ def read(
         Processes to read with (``0`` = all cores). Same result as 1.
     table
         ``"runs"`` (default) returns the runs frame; ``"percentiles"``,
-        ``"phases"``, ``"requests"``, ``"intervals"`` one detail table;
+        ``"phases"``, ``"requests"``, ``"intervals"``, ``"servers"`` one detail table;
         ``"all"`` a :class:`Dataset` with every table.
     ignore
         File-name patterns a folder walk passes over (documentation,

@@ -31,7 +31,7 @@ __all__ = ["KINDS", "TOOLS", "Tool", "executables", "get_tool", "names", "tool_o
 KINDS = {
     "http-load": "HTTP load generator (ab, siege, ...): requests, latency, throughput",
     "network": "network throughput tester (iperf): link capacity of a path",
-    "lb-stats": "load-balancer statistics (per proxy and server counters)",
+    "lb-stats": "load-balancer statistics (per proxy and server counters, into the servers table)",
 }
 
 
@@ -81,6 +81,7 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         "hey", "http-load", ("hey",), ("hey_csv", "hey"), "hey", "hey: response bodies only (HTTP headers not counted)"
     ),
+    Tool("haproxy", "lb-stats", ("haproxy",), ("haproxy_stat", "haproxy_info"), "HAProxy statistics"),
     Tool("iperf3", "network", ("iperf3",), ("iperf3_json", "iperf3"), "iperf3", "iperf: payload rate (bits_per_s)"),
     Tool("iperf", "network", ("iperf",), ("iperf2_csv", "iperf2"), "iperf 2", "iperf: payload rate (bits_per_s)"),
 )
@@ -110,8 +111,8 @@ def get_tool(name: str) -> Tool:
 def executables() -> dict[str, str]:
     """Executable name -> tool name, longest names first (for regex alternations).
 
-    >>> list(executables())[:2]
-    ['gobench', 'iperf3']
+    >>> list(executables())[:3]
+    ['gobench', 'haproxy', 'iperf3']
     """
     pairs = [(exe, t.name) for t in TOOLS for exe in t.executables]
     return dict(sorted(pairs, key=lambda p: (-len(p[0]), p[0])))

@@ -9,9 +9,10 @@ Tables
 ------
 runs
     one row per tool run (the key is ``source`` + ``run``).
-percentiles, phases, requests, intervals
+percentiles, phases, requests, intervals, servers
     long-form detail tables; each row carries ``source`` and ``run`` so it
-    joins to ``runs``.
+    joins to ``runs`` (``servers``: one row per proxy and server of an
+    HAProxy statistics snapshot).
 
 Example
 -------
@@ -39,6 +40,7 @@ __all__ = [
     "PHASES",
     "REQUESTS",
     "RUNS",
+    "SERVERS",
     "TABLES",
     "Column",
     "conform",
@@ -206,7 +208,19 @@ _RUNS_HEY = (
     Column("status_codes", S, "", "status code distribution as 'code: count; ...' (hey)", "hey"),
 )
 
-RUNS = _cols(*_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPERF, *_RUNS_WRK, *_RUNS_HEY)
+# HAProxy statistics snapshots (show stat / show info): one run per snapshot file.
+_RUNS_HAPROXY = (
+    Column("uptime_s", F, "s", "time since HAProxy started (show info Uptime_sec)", "haproxy"),
+    Column("nbthread", I, "", "HAProxy threads (show info Nbthread)", "haproxy"),
+    Column("maxconn", I, "", "process connection limit (show info Maxconn)", "haproxy"),
+    Column("connections_current", I, "", "connections open at the snapshot (show info CurrConns)", "haproxy"),
+    Column("connections_total", I, "", "connections accepted since start (show info CumConns)", "haproxy"),
+    Column("requests_total", I, "", "HTTP requests since start (show info CumReq)", "haproxy"),
+)
+
+RUNS = _cols(
+    *_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPERF, *_RUNS_WRK, *_RUNS_HEY, *_RUNS_HAPROXY
+)
 
 # ---------------------------------------------------------- detail ---
 _KEYCOLS = (
@@ -265,12 +279,53 @@ INTERVALS = _cols(
     Column("direction", S, "", "iperf: sender or receiver, the side that measured the interval"),
 )
 
+SERVERS = _cols(
+    *_KEYCOLS,
+    Column("proxy", S, "", "proxy name (HAProxy pxname / be_name)"),
+    Column("server", S, "", "server name, or FRONTEND / BACKEND for the proxy's totals (svname)"),
+    Column("type", S, "", "frontend, backend, server or listener"),
+    Column("status", S, "", "UP, DOWN, OPEN, MAINT, no check … as HAProxy prints it"),
+    Column("weight", F, "", "effective weight (a backend: the sum of its servers')"),
+    Column("sessions_current", I, "", "current sessions (scur)"),
+    Column("sessions_max", I, "", "highest current sessions seen (smax)"),
+    Column("sessions_limit", I, "", "configured session limit: maxconn (slim)"),
+    Column("sessions_total", I, "", "sessions since start (stot)"),
+    Column("queue_current", I, "", "requests waiting in the queue (qcur)"),
+    Column("queue_max", I, "", "longest queue seen (qmax)"),
+    Column("queue_limit", I, "", "configured queue limit (qlimit)"),
+    Column("lbtot", I, "", "times the server was chosen by the balancer (lbtot)"),
+    Column("bytes_in", F, "B", "bytes received from clients (bin)"),
+    Column("bytes_out", F, "B", "bytes sent to clients (bout)"),
+    Column("hrsp_1xx", I, "", "HTTP responses 1xx"),
+    Column("hrsp_2xx", I, "", "HTTP responses 2xx"),
+    Column("hrsp_3xx", I, "", "HTTP responses 3xx"),
+    Column("hrsp_4xx", I, "", "HTTP responses 4xx"),
+    Column("hrsp_5xx", I, "", "HTTP responses 5xx"),
+    Column("hrsp_other", I, "", "HTTP responses with another code"),
+    Column("errors_request", I, "", "request errors (ereq)"),
+    Column("errors_connect", I, "", "connection errors to the server (econ)"),
+    Column("errors_response", I, "", "response errors (eresp)"),
+    Column("denied_request", I, "", "requests denied (dreq)"),
+    Column("denied_response", I, "", "responses denied (dresp)"),
+    Column("retries", I, "", "connection retries (wretr)"),
+    Column("redispatches", I, "", "requests redispatched to another server (wredis)"),
+    Column("rate", F, "1/s", "sessions per second over the last second (rate)"),
+    Column("rate_max", F, "1/s", "highest sessions per second seen (rate_max)"),
+    Column("queue_time_s", F, "s", "average queue time over the last 1024 requests (qtime, ms)"),
+    Column("connect_time_s", F, "s", "average connect time (ctime, ms)"),
+    Column("response_time_s", F, "s", "average response time (rtime, ms)"),
+    Column("total_time_s", F, "s", "average total session time (ttime, ms)"),
+    Column("address", S, "", "server address (addr / srv_addr)"),
+    Column("port", I, "", "server port, where the output gives it apart (show servers state)"),
+)
+
 TABLES: dict[str, dict[str, Column]] = {
     "runs": RUNS,
     "percentiles": PERCENTILES,
     "phases": PHASES,
     "requests": REQUESTS,
     "intervals": INTERVALS,
+    "servers": SERVERS,
 }
 
 

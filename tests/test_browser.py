@@ -59,20 +59,7 @@ def _look(page: Path, name: str) -> dict:
     return seen
 
 
-# Reports still being rewritten as documents (issue #13) are expected to fail these checks; the
-# marker goes when the last one passes (an XPASS is reported meanwhile).
-CONVERTING = {"haproxy-wordpress-ab", "haproxy-sizing", "haproxy-maxconn-gobench", "haproxy-apache-siege", "lbbench"}
-
-
-@pytest.mark.parametrize(
-    "slug",
-    [
-        pytest.param(s, marks=pytest.mark.xfail(reason="report not yet rewritten as a document", strict=False))
-        if s in CONVERTING
-        else s
-        for s in SLUGS
-    ],
-)
+@pytest.mark.parametrize("slug", SLUGS)
 def test_article_report_reads_as_a_document(built, slug):
     page = built / slug / f"{slug}.html"
     seen = _look(page, slug)

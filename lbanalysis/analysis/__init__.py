@@ -9,6 +9,7 @@ function                    what it does
 ``find_knee``               the load past which throughput stops growing
 ``network_utilisation``     wire bits vs link capacity, network-bound flags
 ``compare``                 B/A ratio of means with a bootstrap interval
+``balance``                 load-balancer shares vs weights, fairness, queues
 ``ratio_table``             each row's value and its ratio to a baseline row
 ``peak_bracket``            the best measured load and its neighbours
 ``closed_loop_rate``        completions/s of a fixed-length closed-loop test
@@ -43,6 +44,9 @@ _EXPORTS = {
     "Framing": "network",
     "format_bits_per_s": "network",
     "compare": "comparison",
+    "balance": "balance",
+    "diff_snapshots": "balance",
+    "jain_index": "balance",
     "ratio_table": "comparison",
     "peak_bracket": "saturation",
     "closed_loop_rate": "little",

@@ -1,0 +1,169 @@
+"""HAProxy statistics: ``show stat`` CSV (and the stats page's ``;csv``), ``show stat json``, ``show stat typed``.
+
+One snapshot file is one run (tool ``haproxy``); its proxies and servers go
+to the ``servers`` table, one row each. The three forms carry the same
+fields; each is turned into records (field name -> value) and one table,
+:data:`FIELDS`, maps them to the schema::
+
+    # pxname,svname,qcur,qmax,scur,smax,slim,stot,bin,bout,...
+    app,s1,0,0,0,2,2,762,66132,89154,,0,,0,0,0,0,no check,1,1,0,...
+
+``show stat typed`` prints ``F.2.0.4.scur.1:MGP:u32:0`` (object type,
+proxy id, object id, field position, name, process : tags : type : value);
+``show stat json`` an array per object of ``{"field": {"name": ...},
+"value": {"value": ...}}``. Column sets differ by version (1.4 stops at
+``hrsp_other``-era fields; 2.x and 3.x add many): unknown fields are passed
+over, missing ones stay empty. Times (``qtime``, ``ctime``, ``rtime``,
+``ttime``) are milliseconds in HAProxy, seconds here. A snapshot says
+nothing of when it was taken: ``timestamp`` comes from a manifest.
+
+Versions checked: HAProxy 2.6.12 (Debian 12, captured); the 1.x and 3.x
+column sets documented in the management guide (section 9.1).
+
+>>> p = parse(Segment("# pxname,svname,qcur,qmax,scur,smax,slim,stot,weight,lbtot,qtime,type\\n"
+...                   "app,s1,0,3,1,2,2,762,1,759,12,2\\n"))
+>>> row = p.tables["servers"][0]
+>>> row["proxy"], row["server"], row["type"], row["queue_max"], row["lbtot"], row["queue_time_s"]
+('app', 's1', 'server', 3, 759, 0.012)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+from ..errors import ParseError
+from ..text import Segment
+from .base import Format, Parsed, to_float, to_int
+
+__all__ = ["FIELDS", "FORMATS", "TYPES", "records_csv", "records_json", "records_typed"]
+
+# HAProxy field -> (servers column, kind): kind int, float, ms (milliseconds -> s) or str
+FIELDS: dict[str, tuple[str, str]] = {
+    "pxname": ("proxy", "str"), "svname": ("server", "str"), "status": ("status", "str"),
+    "weight": ("weight", "float"), "scur": ("sessions_current", "int"), "smax": ("sessions_max", "int"),
+    "slim": ("sessions_limit", "int"), "stot": ("sessions_total", "int"), "qcur": ("queue_current", "int"),
+    "qmax": ("queue_max", "int"), "qlimit": ("queue_limit", "int"), "lbtot": ("lbtot", "int"),
+    "bin": ("bytes_in", "float"), "bout": ("bytes_out", "float"), "hrsp_1xx": ("hrsp_1xx", "int"),
+    "hrsp_2xx": ("hrsp_2xx", "int"), "hrsp_3xx": ("hrsp_3xx", "int"), "hrsp_4xx": ("hrsp_4xx", "int"),
+    "hrsp_5xx": ("hrsp_5xx", "int"), "hrsp_other": ("hrsp_other", "int"), "ereq": ("errors_request", "int"),
+    "econ": ("errors_connect", "int"), "eresp": ("errors_response", "int"), "dreq": ("denied_request", "int"),
+    "dresp": ("denied_response", "int"), "wretr": ("retries", "int"), "wredis": ("redispatches", "int"),
+    "rate": ("rate", "float"), "rate_max": ("rate_max", "float"), "qtime": ("queue_time_s", "ms"),
+    "ctime": ("connect_time_s", "ms"), "rtime": ("response_time_s", "ms"), "ttime": ("total_time_s", "ms"),
+    "addr": ("address", "str"), "type": ("type", "type"),
+}  # fmt: skip
+#: HAProxy's ``type`` field (0-3) and the typed form's object letter, in words.
+TYPES = {"0": "frontend", "1": "backend", "2": "server", "3": "listener",
+         "F": "frontend", "B": "backend", "S": "server", "L": "listener"}  # fmt: skip
+
+_TYPED_RE = re.compile(r"^([FBSL])\.(\d+)\.(\d+)\.(\d+)\.(\w+)\.(\d+):(\w*):(\w+):(.*)$")
+
+
+def records_csv(text: str) -> list[dict[str, str]]:
+    """``show stat`` CSV (header ``# pxname,svname,...``) into one record per line."""
+    lines = [ln for ln in text.lstrip("\ufeff").split("\n") if ln.strip()]
+    header = lines[0].lstrip("#").strip().rstrip(",").split(",")
+    out = []
+    for values in csv.reader(io.StringIO("\n".join(lines[1:]))):
+        out.append(dict(zip(header, values, strict=False)))
+    return out
+
+
+def records_json(text: str) -> list[dict[str, str]]:
+    """``show stat json``: an array per object of field/value objects."""
+    data = json.loads(text)
+    out = []
+    for obj in data:
+        rec = {f["field"]["name"]: f["value"].get("value") for f in obj if "field" in f and "value" in f}
+        if obj:
+            rec.setdefault("type", obj[0].get("objType", "")[:1].upper())
+        out.append(rec)
+    return out
+
+
+def records_typed(text: str) -> list[dict[str, str]]:
+    """``show stat typed``: one ``F.proxy.obj.pos.name.proc:tags:type:value`` line per field."""
+    objects: dict[tuple[str, str, str], dict[str, str]] = {}
+    for line in text.split("\n"):
+        m = _TYPED_RE.match(line.strip())
+        if m:
+            obj = objects.setdefault((m.group(1), m.group(2), m.group(3)), {"type": m.group(1)})
+            obj[m.group(5)] = m.group(9)
+    return list(objects.values())
+
+
+def _value(raw: object, kind: str) -> object:
+    text = "" if raw is None else str(raw).strip()
+    if text == "":
+        return None
+    if kind == "str":
+        return text
+    if kind == "type":
+        return TYPES.get(text, text)
+    if kind == "int":
+        return to_int(text)
+    v = to_float(text)
+    return None if v is None else (v / 1000.0 if kind == "ms" else v)
+
+
+def _parsed(records: list[dict], source: str) -> Parsed:
+    rows = []
+    for rec in records:
+        row = {col: _value(rec.get(name), kind) for name, (col, kind) in FIELDS.items() if name in rec}
+        if row.get("proxy") is None:
+            continue
+        rows.append(row)
+    if not rows:
+        raise ParseError("HAProxy statistics without any proxy line", source=source)
+    out = Parsed()
+    out.add_run({"tool": "haproxy", "line": 1}, servers=rows)
+    return out
+
+
+def _parse_csv(seg: Segment) -> Parsed:
+    return _parsed(records_csv(seg.text), seg.source)
+
+
+def _parse_json(seg: Segment) -> Parsed:
+    try:
+        return _parsed(records_json(seg.text), seg.source)
+    except (ValueError, TypeError, KeyError, AttributeError) as e:
+        raise ParseError(f"not HAProxy 'show stat json' output ({e})", source=seg.source) from None
+
+
+def _parse_typed(seg: Segment) -> Parsed:
+    return _parsed(records_typed(seg.text), seg.source)
+
+
+def parse(seg: Segment) -> Parsed:
+    """Read a snapshot in whichever of the three forms it is."""
+    for f in FORMATS:
+        if f.detect(seg.text):
+            return f.parse(seg)
+    raise ParseError("not HAProxy statistics", source=seg.source)
+
+
+def _detect_csv(text: str) -> bool:
+    return text.lstrip("\ufeff").startswith("# pxname,svname,")
+
+
+def _detect_json(text: str) -> bool:
+    head = text.lstrip()[:200]
+    return head.startswith("[") and '"objType"' in head and '"field"' in text[:2000]
+
+
+def _detect_typed(text: str) -> bool:
+    return bool(_TYPED_RE.match(text.lstrip().split("\n", 1)[0]))
+
+
+FORMATS = [
+    Format("haproxy-stat-csv", "haproxy", _detect_csv, _parse_csv, whole_file=True,
+           description="HAProxy 'show stat' CSV and the stats page's ;csv"),
+    Format("haproxy-stat-json", "haproxy", _detect_json, _parse_json, whole_file=True,
+           description="HAProxy 'show stat json'"),
+    Format("haproxy-stat-typed", "haproxy", _detect_typed, _parse_typed, whole_file=True,
+           description="HAProxy 'show stat typed'"),
+]  # fmt: skip

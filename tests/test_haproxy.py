@@ -1,0 +1,105 @@
+"""HAProxy statistics: every form of a snapshot reads into the same servers table; balance per backend."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import lbanalysis
+from lbanalysis import schema
+from lbanalysis.analysis import balance, diff_snapshots, jain_index
+
+HAP = Path(__file__).resolve().parent / "fixtures" / "haproxy"
+COLS = [c for c in schema.SERVERS if c not in ("source", "run")]
+
+
+def servers(name: str) -> pd.DataFrame:
+    return lbanalysis.read(HAP / name, table="servers")
+
+
+def test_show_stat_csv_whole_server_rows():
+    s = servers("show_stat_after.csv")
+    assert s[["proxy", "server", "type"]].values.tolist() == [
+        ["web", "FRONTEND", "frontend"], ["app", "s1", "server"], ["app", "s2", "server"], ["app", "s3", "server"],
+        ["app", "BACKEND", "backend"], ["stats", "FRONTEND", "frontend"], ["stats", "BACKEND", "backend"],
+    ]  # fmt: skip
+    s1 = s.iloc[1]
+    want = {
+        "status": "no check", "weight": 1.0, "sessions_current": 0, "sessions_max": 2, "sessions_limit": 2,
+        "sessions_total": 762, "queue_current": 0, "queue_max": 0, "lbtot": 4, "bytes_in": 66132.0,
+        "bytes_out": 89154.0, "hrsp_1xx": 0, "hrsp_2xx": 762, "hrsp_3xx": 0, "hrsp_4xx": 0, "hrsp_5xx": 0,
+        "hrsp_other": 0, "errors_connect": 0, "errors_response": 0, "denied_response": 0, "retries": 0,
+        "redispatches": 0, "rate": 509.0, "rate_max": 465.0, "queue_time_s": 0.385, "connect_time_s": 0.001,
+        "response_time_s": 0.183, "total_time_s": 0.569, "address": "127.0.0.1:18101",
+    }  # fmt: skip
+    for col in COLS:
+        if col in want:
+            assert s1[col] == pytest.approx(want[col]) if isinstance(want[col], float) else s1[col] == want[col], col
+        elif col not in ("proxy", "server", "type"):
+            assert pd.isna(s1[col]), f"{col} should be empty: {s1[col]!r}"
+    backend = s.iloc[4]
+    assert backend["queue_max"] == 15 and backend["weight"] == 6.0
+
+
+@pytest.mark.parametrize("name", ["show_stat.json", "show_stat_typed.txt", "stats_page.csv"])
+def test_every_form_gives_the_same_table(name):
+    csv = servers("show_stat_after.csv")
+    other = servers(name)
+    if name == "stats_page.csv":  # fetched a moment later: counters moved by the stats request itself
+        cols = ["proxy", "server", "type", "weight", "sessions_limit"]  # the page does not show addresses
+    else:  # the same counters; 'rate' is sessions over the last second, read a moment later
+        cols = [c for c in COLS if c != "rate"]
+    pd.testing.assert_frame_equal(
+        csv[cols].reset_index(drop=True), other[cols].reset_index(drop=True), check_exact=False, rtol=1e-9
+    )
+
+
+def test_show_info_text_and_json_fill_the_snapshot_run():
+    for name in ("show_info.txt", "show_info.json"):
+        r = lbanalysis.read(HAP / name).iloc[0]
+        assert (r["tool"], r["tool_version"], r["nbthread"], r["maxconn"]) == ("haproxy", "2.6.12-1+deb12u4", 2, 256)
+        assert r["uptime_s"] > 0 and r["requests_total"] >= 2300
+
+
+def test_show_servers_state():
+    s = servers("show_servers_state.txt")
+    assert s[["server", "address", "port", "weight", "status"]].values.tolist() == [
+        ["s1", "127.0.0.1", 18101, 1.0, "RUNNING"], ["s2", "127.0.0.1", 18102, 2.0, "RUNNING"],
+        ["s3", "127.0.0.1", 18103, 3.0, "RUNNING"],
+    ]  # fmt: skip
+
+
+def test_balance_of_a_run_from_two_snapshots():
+    b = balance(servers("show_stat_after.csv"), before=servers("show_stat_before.csv"))
+    assert b["server"].tolist() == ["s1", "s2", "s3"]
+    assert b["requests"].tolist() == [762, 780, 758] and set(b["counted_by"]) == {"stot"}
+    assert b["weight_share"].round(4).tolist() == [0.1667, 0.3333, 0.5]
+    per_weight = [762 / 1, 780 / 2, 758 / 3]
+    assert b["jain"].iloc[0] == pytest.approx(sum(per_weight) ** 2 / (3 * sum(x * x for x in per_weight)))
+    assert b["max_min"].iloc[0] == pytest.approx(762 / (758 / 3))
+    assert b["limit_reached"].all()  # every server hit its maxconn of 2
+    assert b["share_ratio"].iloc[0] > 1.9  # the lightest server did twice its weighted share
+
+
+def test_lbtot_undercounts_queued_requests():
+    b = balance(servers("show_stat_after.csv"), before=servers("show_stat_before.csv"), by="lbtot")
+    assert b["requests"].sum() == 14 and set(b["counted_by"]) == {"lbtot"}
+
+
+def test_jain_and_edge_cases():
+    assert jain_index([5, 5]) == 1.0 and jain_index([1, 0]) == 0.5
+    one = pd.DataFrame({"proxy": ["a"], "server": ["x"], "type": ["server"], "weight": [1.0], "sessions_total": [3]})
+    assert balance(one)["note"].iloc[0] == "one server: nothing to balance"
+    with pytest.raises(ValueError, match="went down"):
+        diff_snapshots(servers("show_stat_after.csv"), servers("show_stat_before.csv"))
+
+
+def test_a_folder_with_load_tests_and_statistics(tmp_path):
+    for name in ("show_stat_after.csv", "show_info.txt", "ab_through_haproxy.txt"):
+        shutil.copy(HAP / name, tmp_path / name)
+    ds = lbanalysis.read(tmp_path, table="all")
+    assert sorted(ds.runs["tool"]) == ["ab", "haproxy", "haproxy"]
+    assert len(ds.servers) == 7 and set(ds.servers["source"].astype(str)) == {str(tmp_path / "show_stat_after.csv")}
