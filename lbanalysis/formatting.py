@@ -63,6 +63,10 @@ LABELS: dict[str, str] = {
     "change_pct": "change",
     "tool_version": "version",
     "url": "URL",
+    "max_min": "busiest / least busy",
+    "jain": "Jain's index",
+    "share_ratio": "share / weight share",
+    "limit_reached": "maxconn reached",
 }
 
 # unit of a column -> (display units by size: (label, factor, threshold)); the largest threshold <= |median| wins

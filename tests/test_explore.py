@@ -29,6 +29,7 @@ SECTIONS = (
     "Per-request time series",
     "Saturation knee",
     "Network utilisation",
+    "Load balancer",
     "Comparison of groups",
 )
 

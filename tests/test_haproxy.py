@@ -103,3 +103,20 @@ def test_a_folder_with_load_tests_and_statistics(tmp_path):
     ds = lbanalysis.read(tmp_path, table="all")
     assert sorted(ds.runs["tool"]) == ["ab", "haproxy", "haproxy"]
     assert len(ds.servers) == 7 and set(ds.servers["source"].astype(str)) == {str(tmp_path / "show_stat_after.csv")}
+
+
+def test_explore_gains_a_load_balancer_section_only_with_statistics(tmp_path):
+    from lbanalysis.report.explore import load_balancer_section
+
+    shutil.copy(HAP / "show_stat_after.csv", tmp_path / "stat.csv")
+    shutil.copy(HAP / "ab_through_haproxy.txt", tmp_path / "ab.txt")
+    section = load_balancer_section(lbanalysis.read(tmp_path, table="all"))
+    assert not section.absent
+    assert "backend `app`: 3 servers" in section.text[0] and "3 of 3 servers reached their maxconn" in section.text[0]
+    assert section.tables[0]["server"].tolist() == ["s1", "s2", "s3"]
+    html = section._repr_html_()
+    assert "Jain&#x27;s index" in html or "Jain's index" in html
+    only_ab = tmp_path / "ab-only"
+    only_ab.mkdir()
+    shutil.copy(HAP / "ab_through_haproxy.txt", only_ab / "ab.txt")
+    assert load_balancer_section(lbanalysis.read(only_ab, table="all")).absent

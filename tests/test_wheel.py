@@ -11,6 +11,7 @@ from a folder that is not a checkout.
 from __future__ import annotations
 
 import os
+import shutil
 import site
 import subprocess
 import sys
@@ -31,8 +32,11 @@ pytestmark = [
 
 def _run(cmd: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LBANALYSIS_ROOT", "VIRTUAL_ENV")}
-    # nbconvert's templates came with the dependencies, in this environment's share/jupyter
-    env["JUPYTER_PATH"] = str(Path(sys.prefix) / "share" / "jupyter")
+    # the new environment's own kernel first; nbconvert's templates came with the dependencies,
+    # in this environment's share/jupyter (after it, so its kernel is not the one found)
+    venv = Path(cmd[0]).parent.parent if "venv" in cmd[0] else None
+    own = [str(venv / "share" / "jupyter")] if venv is not None else []
+    env["JUPYTER_PATH"] = os.pathsep.join([*own, str(Path(sys.prefix) / "share" / "jupyter")])
     proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, f"{cmd}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
     return proc
@@ -42,8 +46,13 @@ def _run(cmd: list[str], cwd: Path, timeout: float = 300) -> subprocess.Complete
 def installed(tmp_path_factory) -> tuple[Path, Path]:
     tmp = tmp_path_factory.mktemp("wheel")
     dist = tmp / "dist"
+    # build from a copy of what the wheel is made of: setuptools writes build/ into the source folder
+    src = tmp / "src"
+    shutil.copytree(ROOT / "lbanalysis", src / "lbanalysis", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
     _run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist), str(src)],
         tmp,
     )
     wheel = next(dist.glob("lbanalysis-*.whl"))

@@ -60,6 +60,7 @@ __all__ = [
     "iperf_runs",
     "knee_section",
     "load",
+    "load_balancer_section",
     "network_section",
     "per_request_timeseries",
     "percentile_table",
@@ -192,9 +193,11 @@ def _fmt(v: Any) -> str:
 
 
 def _table_html(df: pd.DataFrame) -> str:
+    from ..formatting import style
+
     shown = df.head(_MAX_ROWS)
     index = not isinstance(shown.index, pd.RangeIndex)
-    out = shown.to_html(index=index, na_rep="", float_format=_fmt, border=0, classes="dataframe", escape=True)
+    out = style(shown, hide_index=not index).to_html()  # words and units in headers, every value escaped
     if len(df) > _MAX_ROWS:
         out += f"<p><i>first {_MAX_ROWS} of {len(df)} rows</i></p>"
     return out
@@ -905,4 +908,43 @@ def compare_section(
     s.add(fig)
     s.add(table)
     s.save(output_dir, "comparison")
+    return s
+
+
+# ---------------------------------------------------------- load balancer ---
+def load_balancer_section(ds: Any) -> Section:
+    """Per HAProxy statistics snapshot and backend: shares against weights, fairness, queues, limits.
+
+    Absent (one line) when the files hold no HAProxy statistics. Sentences
+    state computed values only; a backend the analysis cannot judge (one
+    server, no requests) says why.
+    """
+    from ..analysis import balance
+    from ..formatting import fmt
+
+    servers = getattr(ds, "servers", None)
+    if servers is None or servers.empty:
+        return Section.empty("Load balancer", "No HAProxy statistics (show stat, show info …) among these files.")
+    s = Section("Load balancer")
+    for source, snap in servers.groupby(servers["source"].astype(str), sort=True):
+        try:
+            table = balance(snap)
+        except ValueError as e:
+            s.add(f"`{os.path.basename(source)}`: {e}.")
+            continue
+        for proxy, rows in table.groupby("proxy", sort=True):
+            first = rows.iloc[0]
+            if first["note"]:
+                s.add(f"`{os.path.basename(source)}`, backend `{proxy}`: {first['note']}.")
+                continue
+            at_limit = int(rows["limit_reached"].sum())
+            queued = pd.to_numeric(rows["queue_max"], errors="coerce").max() if "queue_max" in rows else float("nan")
+            s.add(
+                f"`{os.path.basename(source)}`, backend `{proxy}`: {len(rows)} servers, requests counted by "
+                f"{first['counted_by']}; Jain's index of the per-weight load {fmt(first['jain'], '', decimals=3)} "
+                f"(1 = as the weights ask), busiest over least busy {fmt(first['max_min'], '', decimals=2)}; "
+                f"{at_limit} of {len(rows)} servers reached their maxconn; longest server queue "
+                f"{fmt(queued, '')}."
+            )
+            s.add(rows.drop(columns=["proxy", "note"]).reset_index(drop=True))
     return s
