@@ -37,6 +37,10 @@ test: $(STAMP) tools
 	$(VENV)/bin/ruff format --check lbanalysis articles tests bench scripts
 	$(VENV)/bin/pytest -q -n 2 --dist loadgroup
 
+## fuzz: 100,000 mutated real outputs through the readers (only the package's errors, no hang)
+fuzz: $(STAMP)
+	LBANALYSIS_FUZZ_EXAMPLES=50000 $(VENV)/bin/pytest -q -p no:cacheprovider tests/test_fuzz.py
+
 ## lint: ruff check and format check
 lint: $(STAMP)
 	$(VENV)/bin/ruff check lbanalysis articles tests bench scripts
@@ -51,4 +55,4 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) reports .pytest_cache .ruff_cache
 
-.PHONY: help venv tools report test lint bench clean
+.PHONY: help venv tools report test fuzz lint bench clean

@@ -293,6 +293,25 @@ def _progress(n_files: int, n_bytes: int, show: bool | None):
     return tqdm(total=n_files, unit="file", desc="reading", file=sys.stderr)
 
 
+def _runs_frame(rows: list[dict]) -> pd.DataFrame:
+    """The runs frame; a value no column can hold (an integer beyond 64 bits) names its file and column."""
+    if not rows:
+        return schema.empty("runs").assign(_path=[], _rel=[])
+    try:
+        return schema.conform(rows, "runs")
+    except (OverflowError, ValueError, TypeError) as e:
+        limit = 2**63 - 1
+        for row in rows:
+            for col, v in row.items():
+                if isinstance(v, int) and not isinstance(v, bool) and abs(v) > limit:
+                    raise ParseError(
+                        f"{col} = {v} does not fit a 64-bit integer column",
+                        source=row.get("source"),
+                        line=row.get("line"),
+                    ) from e
+        raise LBAnalysisError(f"could not build the runs table: {type(e).__name__}: {e}") from e
+
+
 def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None, want: frozenset[str] | None = None):
     jobs = [(it, tool, fmt, want) for it in items]
     # sizes only decide how a progress bar counts: skip the stat calls when none can show
@@ -458,7 +477,7 @@ def read(
             return schema.empty(table)
         return schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), table)
 
-    runs = schema.conform(runs_rows, "runs") if runs_rows else schema.empty("runs").assign(_path=[], _rel=[])
+    runs = _runs_frame(runs_rows)
     notes: list[str] = []
     if pattern:
         fields = [match_pattern(pattern, rel) or {} for rel in runs["_rel"].astype(str)]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import importlib
 
-from ..errors import ParseError, UnknownFormatError
+from ..errors import LBAnalysisError, ParseError, UnknownFormatError
 from ..text import Segment, normalize, split_transcript
 from .base import Format, Parsed
 
@@ -124,6 +124,24 @@ def _finish(p: Parsed, f: Format, seg: Segment) -> Parsed:
     return p
 
 
+def _parse(f: Format, seg: Segment) -> Parsed:
+    """``f.parse(seg)``; an exception that is not the package's own becomes a :class:`ParseError`.
+
+    A reader should raise ``ParseError`` itself, naming the line; this is the
+    net under it, so a caller never gets a raw ``ValueError`` or
+    ``OverflowError`` from deep inside a reader (the original is kept as
+    ``__cause__``).
+    """
+    try:
+        return f.parse(seg)
+    except LBAnalysisError:
+        raise
+    except Exception as e:
+        raise ParseError(
+            f"could not read this {f.name} output ({type(e).__name__}: {e})", source=seg.source, line=seg.line
+        ) from e
+
+
 def parse_text(
     text: str,
     source: str = "<buffer>",
@@ -145,11 +163,11 @@ def parse_text(
     cands = _candidates(tool, fmt)
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
-        return _finish(cands[0].parse(seg), cands[0], seg)
+        return _finish(_parse(cands[0], seg), cands[0], seg)
     for f in cands:
         if f.whole_file and f.detect(text):
             seg = Segment(text, source, 1, tables=tables)
-            return _finish(f.parse(seg), f, seg)
+            return _finish(_parse(f, seg), f, seg)
     out = Parsed()
     seen_any = False
     segments = split_transcript(text, source)
@@ -169,7 +187,7 @@ def parse_text(
         if f is None:
             continue
         seen_any = True
-        part = _finish(f.parse(seg), f, seg)
+        part = _finish(_parse(f, seg), f, seg)
         if len(segments) == 1 and part.runs:
             return part  # the common case: nothing to renumber
         out.extend(part)

@@ -1,0 +1,109 @@
+"""Mutated real outputs: only the package's own errors, no hang, line endings and BOM change nothing.
+
+Every small fixture is mutated the ways real files get damaged or pasted
+(truncation, lines deleted, duplicated or swapped, numbers replaced by huge,
+negative, NaN, empty or non-ASCII digits, NUL bytes, a 1 MB line, two files
+spliced, CRLF, a byte-order mark). Reading any of them either gives frames or
+raises an :class:`lbanalysis.LBAnalysisError`; none takes over 5 s.
+
+CI runs a bounded number of examples (``LBANALYSIS_FUZZ_EXAMPLES``, default
+300 per test); ``make fuzz`` runs 100,000.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import lbanalysis  # noqa: E402
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+TEXTS = sorted(
+    p
+    for p in FIXTURES.rglob("*")
+    if p.is_file() and p.suffix in (".txt", ".csv", ".tsv", ".json", ".log") and p.stat().st_size < 20_000
+)
+EXAMPLES = int(os.environ.get("LBANALYSIS_FUZZ_EXAMPLES", "300"))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=EXAMPLES <= 1000,  # CI: the same examples every run; make fuzz: new ones
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+NUMBERS = ["99999999999999999999999", "-5", "nan", "", "١٢٣", "1e309", "0", "-0.0", "NaN"]
+
+
+def _read(text: str):
+    def alarm(signum, frame):
+        raise TimeoutError("a reader took over 5 s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(5)
+    try:
+        return lbanalysis.read(io.StringIO(text), table="all")
+    except lbanalysis.LBAnalysisError:
+        return None
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@st.composite
+def mutated(draw) -> str:
+    text = draw(st.sampled_from(TEXTS)).read_text(errors="replace")
+    lines = text.split("\n")
+    kind = draw(st.sampled_from(["truncate", "delete", "duplicate", "swap", "number", "nul", "long", "splice"]))
+    i = draw(st.integers(0, max(0, len(lines) - 1)))
+    j = draw(st.integers(0, max(0, len(lines) - 1)))
+    if kind == "truncate":
+        return text[: draw(st.integers(0, len(text)))]
+    if kind == "delete":
+        del lines[i]
+    elif kind == "duplicate":
+        lines.insert(i, lines[i])
+    elif kind == "swap":
+        lines[i], lines[j] = lines[j], lines[i]
+    elif kind == "number":
+        import re
+
+        nums = list(re.finditer(r"\d+(?:\.\d+)?", text))
+        if nums:
+            m = nums[draw(st.integers(0, len(nums) - 1))]
+            return text[: m.start()] + draw(st.sampled_from(NUMBERS)) + text[m.end() :]
+    elif kind == "nul":
+        lines[i] = lines[i][: len(lines[i]) // 2] + "\x00" + lines[i][len(lines[i]) // 2 :]
+    elif kind == "long":
+        lines.insert(i, "x" * (1 << 20))
+    elif kind == "splice":
+        other = draw(st.sampled_from(TEXTS)).read_text(errors="replace").split("\n")
+        lines = lines[:i] + other[j:]
+    return "\n".join(lines)
+
+
+@FUZZ
+@given(mutated())
+def test_mutated_outputs_raise_only_the_package_errors(text):
+    _read(text)  # any other exception, or a TimeoutError, fails the test
+
+
+@FUZZ
+@given(st.sampled_from(TEXTS), st.booleans(), st.booleans())
+def test_line_endings_and_bom_change_nothing(path, crlf, bom):
+    text = path.read_text(errors="replace")
+    plain = _read(text)
+    changed = ("\ufeff" if bom else "") + (text.replace("\n", "\r\n") if crlf else text)
+    other = _read(changed)
+    if plain is None or other is None:
+        assert plain is None and other is None
+        return
+    for name, frame in plain.tables.items():
+        pd.testing.assert_frame_equal(frame, other.tables[name], check_exact=False, rtol=1e-12)
