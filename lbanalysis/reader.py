@@ -294,22 +294,30 @@ def _progress(n_files: int, n_bytes: int, show: bool | None):
 
 
 def _runs_frame(rows: list[dict]) -> pd.DataFrame:
-    """The runs frame; a value no column can hold (an integer beyond 64 bits) names its file and column."""
+    """The runs frame (see :func:`_conform`)."""
     if not rows:
         return schema.empty("runs").assign(_path=[], _rel=[])
+    return _conform(rows, "runs", [(r.get("source"), 1) for r in rows])
+
+
+def _conform(rows: list[dict], table: str, sources: list[tuple[str | None, int]]) -> pd.DataFrame:
+    """``schema.conform``; a value no column can hold (an integer beyond 64 bits) names its file and column.
+
+    ``sources`` gives (file, number of rows) in the order of ``rows``.
+    """
     try:
-        return schema.conform(rows, "runs")
+        return schema.conform(rows, table)
     except (OverflowError, ValueError, TypeError) as e:
         limit = 2**63 - 1
-        for row in rows:
+        owners = [src for src, n in sources for _ in range(n)]
+        for i, row in enumerate(rows):
             for col, v in row.items():
                 if isinstance(v, int) and not isinstance(v, bool) and abs(v) > limit:
+                    source = owners[i] if i < len(owners) else None
                     raise ParseError(
-                        f"{col} = {v} does not fit a 64-bit integer column",
-                        source=row.get("source"),
-                        line=row.get("line"),
+                        f"{table}.{col} = {v} does not fit a 64-bit integer column", source=source, line=row.get("line")
                     ) from e
-        raise LBAnalysisError(f"could not build the runs table: {type(e).__name__}: {e}") from e
+        raise LBAnalysisError(f"could not build the {table} table: {type(e).__name__}: {e}") from e
 
 
 def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None, want: frozenset[str] | None = None):
@@ -386,7 +394,7 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
             names = [s for s, _ in sources[name]]
             counts = [n for _, n in sources[name]]
             codes = np.repeat(np.arange(len(names)), counts)
-            df = schema.conform(rows[name], name)  # columnar build from the dicts (fast)
+            df = _conform(rows[name], name, sources[name])  # columnar build from the dicts (fast)
             df["source"] = (
                 pd.Categorical.from_codes(codes, categories=pd.unique(pd.Series(names)).tolist())
                 if len(set(names)) == len(names)

@@ -107,3 +107,18 @@ def test_line_endings_and_bom_change_nothing(path, crlf, bom):
         return
     for name, frame in plain.tables.items():
         pd.testing.assert_frame_equal(frame, other.tables[name], check_exact=False, rtol=1e-12)
+
+
+def test_integer_beyond_64_bits_in_a_detail_table_names_file_and_column():
+    # found by the fuzz suite: an HAProxy counter beyond 64 bits raised OverflowError from the frame builder
+    text = (FIXTURES / "haproxy" / "show_stat_after.csv").read_text().replace(",762,", ",99999999999999999999999,", 1)
+    with pytest.raises(lbanalysis.ParseError, match=r"servers\.sessions_total = \d+ does not fit"):
+        lbanalysis.read(io.StringIO(text), table="all")
+
+
+def test_a_stray_reader_exception_becomes_a_parse_error():
+    # found by the fuzz suite: a 1 MB line in an HAProxy CSV raised csv.Error (field larger than field limit)
+    lines = (FIXTURES / "haproxy" / "show_stat_after.csv").read_text().split("\n")
+    lines.insert(1, "x" * (1 << 20))
+    with pytest.raises(lbanalysis.ParseError, match="could not read this haproxy-stat-csv output"):
+        lbanalysis.read(io.StringIO("\n".join(lines)), table="all")
