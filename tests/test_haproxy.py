@@ -120,3 +120,30 @@ def test_explore_gains_a_load_balancer_section_only_with_statistics(tmp_path):
     only_ab.mkdir()
     shutil.copy(HAP / "ab_through_haproxy.txt", only_ab / "ab.txt")
     assert load_balancer_section(lbanalysis.read(only_ab, table="all")).absent
+
+
+def test_snapshots_join_to_runs_by_time_from_a_manifest(tmp_path):
+    from lbanalysis.analysis import balance_per_run
+
+    for name in (
+        "show_stat_before.csv",
+        "ab_slow_through_haproxy.txt",
+        "ab_through_haproxy.txt",
+        "show_stat_after.csv",
+    ):
+        shutil.copy(HAP / name, tmp_path / name)
+    (tmp_path / "manifest.csv").write_text(
+        "file,timestamp\n"
+        "show_stat_before.csv,2026-11-24 15:42:50\n"
+        "ab_slow_through_haproxy.txt,2026-11-24 15:42:52\n"
+        "ab_through_haproxy.txt,2026-11-24 15:43:20\n"
+        "show_stat_after.csv,2026-11-24 15:44:10\n"
+    )
+    ds = lbanalysis.read(tmp_path, table="all")
+    assert ds.runs["timestamp"].notna().all()
+    per_run = balance_per_run(ds.runs, ds.servers)
+    # both ab runs lie between the same two snapshots: each gets the servers' totals over that window
+    assert sorted(set(per_run["run_source"].map(lambda s: Path(s).name))) == [
+        "ab_slow_through_haproxy.txt", "ab_through_haproxy.txt"
+    ]  # fmt: skip
+    assert per_run.groupby("run_source")["requests"].sum().tolist() == [2300, 2300]

@@ -46,6 +46,7 @@ _EXPORTS = {
     "compare": "comparison",
     "balance": "balance",
     "diff_snapshots": "balance",
+    "balance_per_run": "balance",
     "jain_index": "balance",
     "ratio_table": "comparison",
     "peak_bracket": "saturation",

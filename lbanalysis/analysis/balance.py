@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["balance", "diff_snapshots", "jain_index"]
+__all__ = ["balance", "balance_per_run", "diff_snapshots", "jain_index"]
 
 _COUNTERS = (
     "sessions_total", "lbtot", "bytes_in", "bytes_out", "hrsp_1xx", "hrsp_2xx", "hrsp_3xx", "hrsp_4xx", "hrsp_5xx",
@@ -150,3 +150,50 @@ def balance(servers: pd.DataFrame, before: pd.DataFrame | None = None, *, by: st
         "retries", "redispatches", "hrsp_5xx", "status", "note",
     ]  # fmt: skip
     return out[[c for c in keep if c in out.columns]]
+
+
+def balance_per_run(runs: pd.DataFrame, servers: pd.DataFrame, *, by: str = "stot") -> pd.DataFrame:
+    """:func:`balance` for each load-test run, from the snapshots taken just before and just after it.
+
+    A snapshot is the ``servers`` rows of one HAProxy statistics file; its
+    time is the ``timestamp`` of its row in ``runs`` (HAProxy does not print
+    it: give it in a ``manifest.csv``, or it is unknown). A run of another
+    tool is matched to the last snapshot at or before its start
+    (``timestamp``) and the first at or after its end (start +
+    ``duration_s``); the rows get the run's ``source`` and ``run`` as
+    ``run_source`` and ``run_run``. Runs without a time, or without a
+    snapshot on each side, are left out (said in ``runs.attrs``-free terms:
+    the result simply has no rows for them).
+
+    >>> t0 = pd.Timestamp("2026-11-24 15:00:00")
+    >>> runs = pd.DataFrame({"source": ["s0.csv", "ab.txt", "s1.csv"], "run": [0, 0, 0],
+    ...                      "tool": ["haproxy", "ab", "haproxy"],
+    ...                      "timestamp": [t0, t0 + pd.Timedelta("10s"), t0 + pd.Timedelta("60s")],
+    ...                      "duration_s": [None, 30.0, None]})
+    >>> snap = pd.DataFrame({"proxy": "app", "server": ["a", "b"], "type": "server", "weight": 1.0})
+    >>> servers = pd.concat([snap.assign(source="s0.csv", run=0, sessions_total=[10, 10]),
+    ...                      snap.assign(source="s1.csv", run=0, sessions_total=[60, 40])])
+    >>> b = balance_per_run(runs, servers)
+    >>> b[["run_source", "server", "requests"]].values.tolist()
+    [['ab.txt', 'a', 50], ['ab.txt', 'b', 30]]
+    """
+    stats = runs[runs["tool"] == "haproxy"][["source", "run", "timestamp"]].dropna(subset=["timestamp"])
+    stats = stats.sort_values("timestamp")
+    tests = runs[(runs["tool"] != "haproxy") & runs["timestamp"].notna()]
+    frames = []
+    for _, r in tests.iterrows():
+        start = pd.Timestamp(r["timestamp"])
+        end = start + pd.to_timedelta(float(r["duration_s"]) if pd.notna(r.get("duration_s")) else 0.0, unit="s")
+        before = stats[stats["timestamp"] <= start]
+        after = stats[stats["timestamp"] >= end]
+        if before.empty or after.empty:
+            continue
+        b, a = before.iloc[-1], after.iloc[0]
+        pick = servers.assign(_src=servers["source"].astype(str))
+        snap_b = pick[(pick["_src"] == str(b["source"])) & (pick["run"] == b["run"])].drop(columns="_src")
+        snap_a = pick[(pick["_src"] == str(a["source"])) & (pick["run"] == a["run"])].drop(columns="_src")
+        result = balance(snap_a, before=snap_b, by=by)
+        result.insert(0, "run_run", r["run"])
+        result.insert(0, "run_source", r["source"])
+        frames.append(result)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["run_source", "run_run"])
