@@ -17,8 +17,10 @@ over, missing ones stay empty. Times (``qtime``, ``ctime``, ``rtime``,
 ``ttime``) are milliseconds in HAProxy, seconds here. A snapshot says
 nothing of when it was taken: ``timestamp`` comes from a manifest.
 
-Versions checked: HAProxy 2.6.12 (Debian 12, captured); the 1.x and 3.x
-column sets documented in the management guide (section 9.1).
+Versions checked: HAProxy 2.6.12 (Debian 12, captured); the 1.4 (52
+fields), 1.5 (57) and 2.9 (200-odd, module counters after a ``-`` column)
+column sets as those versions print them, with the captured values
+(``tests/fixtures/haproxy/shapes``).
 
 >>> p = parse(Segment("# pxname,svname,qcur,qmax,scur,smax,slim,stot,weight,lbtot,qtime,type\\n"
 ...                   "app,s1,0,3,1,2,2,762,1,759,12,2\\n"))
