@@ -40,7 +40,11 @@ class Tool:
     """One tool: its name, kind, the executables that start it, its reader modules.
 
     ``bytes_counted`` says what the tool's byte counts hold, for the network
-    analysis (wire rate = payload + framing).
+    analysis (wire rate = payload + framing). ``closed_loop`` says that the
+    tool sends a connection's next request only when the previous answer
+    came back, so a server stall also stalls the load and the tool's own
+    percentiles understate the tail (coordinated omission; see
+    :mod:`lbanalysis.analysis.latency`).
 
     >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
     'http-load'
@@ -52,13 +56,15 @@ class Tool:
     readers: tuple[str, ...]
     description: str = ""
     bytes_counted: str = ""
+    closed_loop: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"tool {self.name!r}: unknown kind {self.kind!r}; known kinds: {', '.join(KINDS)}")
 
 
-# name, kind, executables, reader modules (detection order), description, bytes counted
+# name, kind, executables, reader modules (detection order), description, bytes counted, closed loop
+# (wrk2's fixed-rate runs, with rate_target_per_s, are open loop: wrk2 corrects its own latencies)
 TOOLS: tuple[Tool, ...] = (
     Tool(
         "ab",
@@ -67,6 +73,7 @@ TOOLS: tuple[Tool, ...] = (
         ("ab_gnuplot", "ab_csv", "ab"),
         "ApacheBench",
         "ab: bytes received incl. HTTP headers",
+        closed_loop=True,
     ),
     Tool(
         "siege",
@@ -75,11 +82,26 @@ TOOLS: tuple[Tool, ...] = (
         ("siege_log", "siege_json", "siege"),
         "siege",
         "siege: response bodies only (HTTP headers not counted)",
+        closed_loop=True,
     ),
-    Tool("gobench", "http-load", ("gobench",), ("gobench",), "gobench", "gobench: bytes read as the tool counts them"),
-    Tool("wrk", "http-load", ("wrk", "wrk2"), ("wrk",), "wrk 4.x and wrk2", "wrk: bytes read incl. HTTP headers"),
     Tool(
-        "hey", "http-load", ("hey",), ("hey_csv", "hey"), "hey", "hey: response bodies only (HTTP headers not counted)"
+        "gobench",
+        "http-load",
+        ("gobench",),
+        ("gobench",),
+        "gobench",
+        "gobench: bytes read as the tool counts them",
+        True,
+    ),
+    Tool("wrk", "http-load", ("wrk", "wrk2"), ("wrk",), "wrk 4.x and wrk2", "wrk: bytes read incl. HTTP headers", True),
+    Tool(
+        "hey",
+        "http-load",
+        ("hey",),
+        ("hey_csv", "hey"),
+        "hey",
+        "hey: response bodies only (HTTP headers not counted)",
+        closed_loop=True,
     ),
     Tool("haproxy", "lb-stats", ("haproxy",), ("haproxy_stat", "haproxy_info"), "HAProxy statistics"),
     Tool("iperf3", "network", ("iperf3",), ("iperf3_json", "iperf3"), "iperf3", "iperf: payload rate (bits_per_s)"),

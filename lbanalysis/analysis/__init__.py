@@ -13,6 +13,9 @@ function                    what it does
 ``ratio_table``             each row's value and its ratio to a baseline row
 ``peak_bracket``            the best measured load and its neighbours
 ``closed_loop_rate``        completions/s of a fixed-length closed-loop test
+``latency_tail``            raw vs coordinated-omission-corrected tail, stalls
+``corrected_percentiles``   per-run percentiles with the expected-interval fix
+``stalls``                  gaps in start times when no request started
 ==========================  ==============================================
 
 Submodules are imported on first use (scipy is loaded only then).
@@ -51,6 +54,9 @@ _EXPORTS = {
     "ratio_table": "comparison",
     "peak_bracket": "saturation",
     "closed_loop_rate": "little",
+    "latency_tail": "latency",
+    "corrected_percentiles": "latency",
+    "stalls": "latency",
 }
 
 __all__ = sorted(_EXPORTS)
