@@ -40,6 +40,7 @@ from matplotlib.axes import Axes
 from matplotlib.ticker import PercentFormatter
 
 __all__ = [
+    "corrected_tail",
     "latency_percentiles",
     "latency_vs_load",
     "plot_rates",
@@ -248,6 +249,51 @@ def latency_percentiles(
     if logy:
         ax.set_yscale("log")
     return _finish(ax, f"{x} (%)" if x == "percentile" else x, y, hue)
+
+
+def corrected_tail(
+    tail: pd.DataFrame,
+    *,
+    label: str = "source",
+    ax: Axes | None = None,
+) -> Axes:
+    """Raw (solid) and coordinated-omission-corrected (dashed) latency against percentile.
+
+    ``tail`` is :func:`lbanalysis.analysis.latency.corrected_percentiles` output;
+    one colour per run, labelled by ``label`` (and the run where a source has
+    several). The x axis counts nines (90, 99, 99.9 equally spaced), where tails live.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt, pandas as pd
+    >>> t = pd.DataFrame({"source": "a", "run": 0, "percentile": [50.0, 99.0],
+    ...                   "latency_s": [0.002, 0.004], "corrected_latency_s": [0.002, 0.5]})
+    >>> fig, ax = plt.subplots()
+    >>> [line.get_xydata()[:, 1].tolist() for line in corrected_tail(t, ax=ax).lines]
+    [[2.0, 4.0], [2.0, 500.0]]
+    >>> plt.close(fig)
+    """
+    ax = ax or plt.gca()
+    several = tail.groupby("source", observed=True)["run"].nunique().gt(1)
+    for i, ((source, run), rows) in enumerate(tail.groupby(["source", "run"], observed=True, sort=False)):
+        rows = rows.sort_values("percentile")
+        nines = -np.log10(1 - rows["percentile"].clip(upper=99.999) / 100)
+        name = str(rows[label].iloc[0]) if label in rows else str(source)
+        name = f"{name}:{run}" if several.get(source, False) else name
+        color = f"C{i % 10}"
+        rows = rows.assign(  # a latency logged as 0 has no place on a log axis
+            latency_s=rows["latency_s"].where(rows["latency_s"] > 0),
+            corrected_latency_s=rows["corrected_latency_s"].where(rows["corrected_latency_s"] > 0),
+        )
+        ax.plot(nines, rows["latency_s"] * 1e3, "-", marker=".", color=color, label=f"{name} (as printed)")
+        ax.plot(nines, rows["corrected_latency_s"] * 1e3, "--", marker=".", color=color, label=f"{name} (corrected)")
+    ticks = sorted(set(tail["percentile"]))
+    ax.set_xticks([-np.log10(1 - min(p, 99.999) / 100) for p in ticks], [f"{p:g}" for p in ticks])
+    ax.set_xlabel("percentile (%)")
+    ax.set_ylabel("latency (ms)")
+    ax.set_yscale("log")
+    ax.legend(fontsize="small")
+    return ax
 
 
 # ------------------------------------------------------------ throughput ---

@@ -26,6 +26,7 @@ SECTIONS = (
     "Runs",
     "Throughput and latency against load",
     "Latency percentiles",
+    "Tail latency, corrected for coordinated omission",
     "Per-request time series",
     "Saturation knee",
     "Network utilisation",
@@ -163,6 +164,26 @@ def test_sections_say_when_data_is_absent():
     siege = explore.load(SIEGE / "siege_plain_nginx_fast.txt")
     assert explore.percentiles_section(siege).text == [explore.ABSENT["percentiles"]]
     assert all(s.absent for s in [explore.scaling_section(siege.runs), explore.timeseries_section(siege)])
+
+
+def test_tail_section_on_captured_stalls(tmp_path):
+    ds = explore.load(FIXTURES / "stall")
+    s = explore.tail_section(ds, tmp_path)
+    assert not s.absent
+    assert s.text[0].startswith("These tools are closed-loop")
+    # the sentence is computed from the table beside it
+    (table,) = s.tables
+    assert set(table["tool"]) == {"ab", "hey", "siege"}
+    row = table.loc[(table["p99 corrected (ms)"] / table["p99 (ms)"]).idxmax()]
+    assert s.text[1] == (
+        f"Largest gap: `{row['source']}` printed a 99th percentile of {row['p99 (ms)']:.3g} ms; corrected for the "
+        f"requests its stalls kept from being sent, {row['p99 corrected (ms)']:.3g} ms."
+    )
+    assert (table["p99 corrected (ms)"] > 400).all() and (table["p99 (ms)"] < 50).all()
+    assert (tmp_path / "latency_tail.png").exists()
+    # ab's percentiles come with the closed-loop warning
+    assert explore.percentiles_section(ds).text[-1].startswith("These tools are closed-loop")
+    assert explore.tail_section(explore.load(AB / "ab_c10.txt")).text == [explore.ABSENT["tail"]]
 
 
 def test_percentile_table_in_ms():
@@ -335,7 +356,7 @@ def test_explore_command_on_one_tool(tmp_path, capsys):
     text = html_text(out / "explore.html")
     for title in SECTIONS:
         assert title in text
-    for absent in ("requests", "percentiles", "capacity", "group"):
+    for absent in ("requests", "percentiles", "capacity", "group", "tail"):
         assert plain(explore.ABSENT[absent]) in text, absent
     assert "8 files read, 8 runs: ab 8." in text
     assert "ex.read_summary" not in text and "read_summary" not in text  # --no-input

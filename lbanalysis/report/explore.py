@@ -80,6 +80,7 @@ ABSENT = {
     "loads": "Fewer than two loads of `{load}`: no curve against load.",
     "percentiles": "No latency percentiles in these outputs (ab prints them; siege and gobench do not).",
     "requests": "No per-request logs in this folder.",
+    "tail": "No per-request logs of closed-loop runs (ab -g, hey -o csv, siege -v): no corrected tail.",
     "knee": "Fewer than three loads of `{load}` in any group: no knee to find.",
     "capacity": "No link capacity given (`link_capacity`, or iperf outputs via `iperf`): utilisation not computed.",
     "group": "No `group` column given: set `group` (e.g. a field of `pattern`) to compare its values.",
@@ -641,7 +642,82 @@ def percentiles_section(ds: Any, group: str | None = None, output_dir: str | os.
         ax.get_legend().remove()
     s.add(fig)
     s.add(percentile_table(ds.percentiles, ds.runs))
+    if _closed_loop_sources(ds.runs, pct):
+        from ..analysis.latency import CLOSED_LOOP_NOTE
+
+        s.add(CLOSED_LOOP_NOTE)
     s.save(output_dir, "percentiles")
+    return s
+
+
+def _closed_loop_sources(runs: pd.DataFrame, frame: pd.DataFrame) -> bool:
+    """Whether any run of ``frame`` (by source, run) is a closed-loop run."""
+    from ..analysis.latency import is_closed_loop
+
+    if not len(runs) or "tool" not in runs:
+        return False
+    keys = frame[["source", "run"]].drop_duplicates().astype({"source": str})
+    cols = [c for c in ["tool", "rate_target_per_s"] if c in runs]
+    meta = runs[["source", "run", *cols]].astype({"source": str}).merge(keys, on=["source", "run"])
+    rates = meta["rate_target_per_s"] if "rate_target_per_s" in meta else [None] * len(meta)
+    return any(is_closed_loop(t, r) for t, r in zip(meta["tool"], rates, strict=True))
+
+
+def tail_table(tail: pd.DataFrame) -> pd.DataFrame:
+    """The corrected-tail table for people: ms, short sources, the note last.
+
+    >>> t = pd.DataFrame({"source": ["/x/a.tsv"], "run": [0], "requests": [10], "expected_interval_s": [0.002],
+    ...                   "p99_s": [0.004], "p99_corrected_s": [0.5], "slow_requests": [1], "note": ["n"]})
+    >>> tail_table(t).to_dict("records")
+    [{'source': 'a.tsv', 'run': 0, 'requests': 10, 'expected interval (ms)': 2.0, 'p99 (ms)': 4.0, \
+'p99 corrected (ms)': 500.0, 'slow requests': 1, 'note': 'n'}]
+    """
+    out = pd.DataFrame({"source": _short_sources(tail["source"].astype(str).tolist()), "run": tail["run"]})
+    for col in [c for c in ["tool", "concurrency", "requests"] if c in tail]:
+        out[col] = tail[col].to_numpy()
+    out["expected interval (ms)"] = tail["expected_interval_s"].to_numpy() * 1e3
+    for col in [c for c in tail.columns if c.startswith("p") and c.endswith("_s")]:
+        label = col.removesuffix("_s").replace("_corrected", " corrected").replace("_", ".")
+        out[f"{label} (ms)"] = tail[col].to_numpy() * 1e3
+    for col, label in [("slow_requests", "slow requests"), ("stalls", "stalls"), ("stalled_s", "stalled (s)")]:
+        if col in tail:
+            out[label] = tail[col].to_numpy()
+    out["note"] = tail["note"].to_numpy()
+    return out
+
+
+def tail_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Section:
+    """Raw against coordinated-omission-corrected tail, per closed-loop run with a per-request log."""
+    from .. import plots
+    from ..analysis.latency import CLOSED_LOOP_NOTE, corrected_percentiles, latency_tail
+
+    title = "Tail latency, corrected for coordinated omission"
+    if not len(ds.requests):
+        return Section.empty(title, ABSENT["tail"])
+    tail = latency_tail(ds.requests, ds.runs)
+    if not len(tail):
+        return Section.empty(title, ABSENT["tail"])
+    s = Section(title)
+    s.add(CLOSED_LOOP_NOTE)
+    worst = tail.loc[(tail["p99_corrected_s"] / tail["p99_s"].where(tail["p99_s"] > 0)).fillna(1).idxmax()]
+    if worst["p99_corrected_s"] > worst["p99_s"]:
+        s.add(
+            f"Largest gap: `{_short_sources([str(worst['source'])])[0]}` printed a 99th percentile of "
+            f"{worst['p99_s'] * 1e3:.3g} ms; corrected for the requests its stalls kept from being sent, "
+            f"{worst['p99_corrected_s'] * 1e3:.3g} ms."
+        )
+    shown = tail.head(_MAX_LINES // 2)
+    keys = shown[["source", "run"]].astype({"source": str})
+    req = ds.requests.astype({"source": str}).merge(keys, on=["source", "run"])
+    curves = corrected_percentiles(req, (50, 90, 99, 99.9))
+    curves["name"] = _short_sources(curves["source"].astype(str).tolist())
+    if len(tail) > len(shown):
+        s.add(f"{len(tail)} runs have per-request logs; the chart shows the first {len(shown)}.")
+    fig, (ax,) = _figure(width=7)
+    plots.corrected_tail(curves, label="name", ax=ax)
+    s.add(fig)
+    s.add(tail_table(tail))
+    s.save(output_dir, "latency_tail")
     return s
 
 
