@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["KINDS", "TOOLS", "Tool", "executables", "get_tool", "names", "tool_of_executable"]
+__all__ = ["KINDS", "TOOLS", "Tool", "command_patterns", "executables", "get_tool", "names", "tool_of_executable"]
 
 KINDS = {
     "http-load": "HTTP load generator (ab, siege, ...): requests, latency, throughput",
@@ -44,7 +44,10 @@ class Tool:
     tool sends a connection's next request only when the previous answer
     came back, so a server stall also stalls the load and the tool's own
     percentiles understate the tail (coordinated omission; see
-    :mod:`lbanalysis.analysis.latency`).
+    :mod:`lbanalysis.analysis.latency`). ``command_patterns`` are regular
+    expressions of whole command lines, other than the tool's executables,
+    whose output is the tool's (HAProxy's statistics come through
+    ``echo "show stat" | socat stdio /run/haproxy/admin.sock``).
 
     >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
     'http-load'
@@ -57,6 +60,7 @@ class Tool:
     description: str = ""
     bytes_counted: str = ""
     closed_loop: bool = False
+    command_patterns: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -103,7 +107,18 @@ TOOLS: tuple[Tool, ...] = (
         "hey: response bodies only (HTTP headers not counted)",
         closed_loop=True,
     ),
-    Tool("haproxy", "lb-stats", ("haproxy",), ("haproxy_stat", "haproxy_info"), "HAProxy statistics"),
+    Tool(
+        "haproxy",
+        "lb-stats",
+        ("haproxy",),
+        ("haproxy_stat", "haproxy_info"),
+        "HAProxy statistics",
+        # a stats-socket command piped to socat / nc, as tutorials and notes show it
+        command_patterns=(
+            r"""(?:sudo\s+)?(?:echo|printf)(?:\s+-[neE]+)*\s+["']?show\s+(?:stat|info|servers\s+state)\b[^|\n]*"""
+            r"""\|\s*(?:sudo\s+)?(?:socat|nc|ncat|netcat)\b[^\n]*""",
+        ),
+    ),
     Tool("iperf3", "network", ("iperf3",), ("iperf3_json", "iperf3"), "iperf3", "iperf: payload rate (bits_per_s)"),
     Tool("iperf", "network", ("iperf",), ("iperf2_csv", "iperf2"), "iperf 2", "iperf: payload rate (bits_per_s)"),
 )
@@ -128,6 +143,17 @@ def get_tool(name: str) -> Tool:
         if t.name == name:
             return t
     raise ValueError(f"unknown tool {name!r}; known tools: {', '.join(names())}")
+
+
+def command_patterns() -> dict[str, tuple[str, ...]]:
+    """Tool name -> regular expressions of command lines (besides its executables) that start its output.
+
+    >>> import re
+    >>> any(re.fullmatch(p, 'echo "show stat" | socat stdio /run/haproxy/admin.sock')
+    ...     for p in command_patterns()["haproxy"])
+    True
+    """
+    return {t.name: t.command_patterns for t in TOOLS if t.command_patterns}
 
 
 def executables() -> dict[str, str]:

@@ -40,6 +40,15 @@ _CMD_RE = re.compile(
         (?P<args>(?:[ \t]+[^\n]*)?))$""",
     re.MULTILINE | re.VERBOSE,
 )
+# Command lines other than a tool's executable that start its output (registry.command_patterns),
+# after the same prompts; one named group per tool.
+_TOOL_PATTERNS = registry.command_patterns()
+_PATTERN_RE = re.compile(
+    r"""^(?P<prompt>[^\n]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*|\s*)(?P<cmd>"""
+    + "|".join(f"(?P<{name}>{'|'.join(pats)})" for name, pats in _TOOL_PATTERNS.items())
+    + r")\s*$",
+    re.MULTILINE,
+)
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 
 
@@ -199,6 +208,8 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
         m = _CMD_RE.match(text, start, len(text) if end < 0 else end)
         if m and _plausible(m):
             matches.append(m)
+    if _TOOL_PATTERNS and "show" in text:
+        matches = sorted([*matches, *_PATTERN_RE.finditer(text)], key=lambda m: m.start())
     if not matches:
         return [Segment(text, source, 1)]
     # line numbers by counting newlines up to each match start
@@ -212,18 +223,24 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
         pos = m.start()
         end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
         body_start = m.end() + 1 if m.end() < len(text) else m.end()
-        exe = m.group("exe")
         segments.append(
             Segment(
                 text[body_start:end],
                 source,
                 line + 1,
                 command=_RIGHT_PROMPT_RE.split(m.group("cmd").strip(), 1)[0],
-                tool=TOOL_COMMANDS[exe],
+                tool=_tool_of(m),
                 prompt=m.group("prompt").rstrip() or None,
             )
         )
     return segments
+
+
+def _tool_of(m: re.Match) -> str:
+    """The tool a command match names: its executable, or the registry pattern that matched."""
+    if "exe" in m.re.groupindex:
+        return TOOL_COMMANDS[m.group("exe")]
+    return next(name for name in _TOOL_PATTERNS if m.group(name))
 
 
 _REDIRECT_RE = re.compile(r"\s(?:\d?>>?|&>|\||;|&&|\|\|)\s*.*$")

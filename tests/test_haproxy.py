@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import shutil
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 
 import lbanalysis
 from lbanalysis import schema
-from lbanalysis.analysis import balance, diff_snapshots, jain_index
+from lbanalysis.analysis import balance, balance_per_run, diff_snapshots, jain_index
 
 HAP = Path(__file__).resolve().parent / "fixtures" / "haproxy"
 COLS = [c for c in schema.SERVERS if c not in ("source", "run")]
@@ -180,3 +181,53 @@ def test_shapes_are_what_the_script_makes():
     recs = mod.records(HAP / "show_stat_after.csv")
     for name, header in mod.SHAPES.items():
         assert (HAP / "shapes" / name).read_text() == mod.project(recs, header), name
+
+
+def test_statistics_read_through_socat_in_a_transcript():
+    ds = lbanalysis.read(HAP / "transcript_socat.txt", table="all")
+    assert ds.runs["tool"].tolist() == ["haproxy", "ab", "haproxy", "haproxy"]
+    assert ds.runs["format"].tolist() == ["haproxy-stat-csv", "ab", "haproxy-stat-csv", "haproxy-info"]
+    assert ds.runs["line"].tolist() == [1, 11, 61, 71]
+    assert ds.runs.loc[0, "command"] == 'echo "show stat" | socat stdio /tmp/lbcap-hap/admin.sock'
+    assert ds.servers.groupby("run").size().to_dict() == {0: 7, 2: 7}
+    # the run's requests, attributed to servers by the snapshots printed around it, add up to what ab counted
+    per_server = balance_per_run(ds.runs, ds.servers)
+    assert per_server["run_run"].unique().tolist() == [1]
+    assert per_server["requests"].sum() == ds.runs.loc[1, "requests"] == 600
+    assert per_server["server"].tolist() == ["s1", "s2", "s3"]
+
+
+def _tutorial(prompt: str, pipe: str) -> str:
+    """A Markdown note in the shape of stats-socket tutorials, around the captured outputs."""
+    text = (HAP / "transcript_socat.txt").read_text()
+    stat_before, ab_part, stat_after, info = text.split("root@lb:~# ")[1:]
+    body = lambda part: part.split("\n", 1)[1]  # noqa: E731 - the output without its command line
+    return (
+        "# Checking the balance\n\nStatistics before the test:\n\n```\n"
+        f'{prompt}echo "show stat" | {pipe}\n{body(stat_before)}```\n\n'
+        "Then the test, from the client (not the same machine):\n\n```\n"
+        f"{prompt}ab -n 600 -c 6 http://127.0.0.1:18110/\n{body(ab_part)}```\n\n"
+        f"And after it:\n\n```\n{prompt}echo 'show stat' | {pipe}\n{body(stat_after)}```\n"
+        f"\n```\n{prompt}printf 'show info\\n' | {pipe}\n{body(info)}```\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "prompt, pipe",
+    [
+        ("$ ", "sudo socat stdio /run/haproxy/admin.sock"),
+        ("root@lb01:~# ", "socat stdio unix-connect:/var/run/haproxy.sock"),
+        ("$ ", "nc -U /var/run/haproxy.sock"),
+        ("[user@lb ~]$ ", "sudo ncat -U /var/lib/haproxy/stats"),
+    ],
+)
+def test_statistics_in_a_markdown_tutorial(prompt, pipe):
+    ds = lbanalysis.read(io.StringIO(_tutorial(prompt, pipe)), table="all")
+    assert ds.runs["tool"].tolist() == ["haproxy", "ab", "haproxy", "haproxy"]
+    assert balance_per_run(ds.runs, ds.servers)["requests"].sum() == 600
+
+
+def test_prose_about_the_socket_is_not_a_command():
+    text = 'To see the counters, run echo "show stat" | socat stdio /run/haproxy/admin.sock on the balancer.\n'
+    with pytest.raises(lbanalysis.errors.UnknownFormatError):
+        lbanalysis.read(io.StringIO(text), table="all")

@@ -152,18 +152,40 @@ def balance(servers: pd.DataFrame, before: pd.DataFrame | None = None, *, by: st
     return out[[c for c in keep if c in out.columns]]
 
 
+def _pair_by_time(r: pd.Series, stats: pd.DataFrame) -> tuple[pd.Series, pd.Series] | None:
+    """The last timed snapshot at or before a run's start and the first at or after its end."""
+    if pd.isna(r.get("timestamp")):
+        return None
+    timed = stats.dropna(subset=["timestamp"]).sort_values("timestamp")
+    start = pd.Timestamp(r["timestamp"])
+    end = start + pd.to_timedelta(float(r["duration_s"]) if pd.notna(r.get("duration_s")) else 0.0, unit="s")
+    before = timed[timed["timestamp"] <= start]
+    after = timed[timed["timestamp"] >= end]
+    return None if before.empty or after.empty else (before.iloc[-1], after.iloc[0])
+
+
+def _pair_in_transcript(r: pd.Series, stats: pd.DataFrame) -> tuple[pd.Series, pd.Series] | None:
+    """The snapshots printed just before and just after a run in the same transcript."""
+    same = stats[stats["source"].astype(str) == str(r["source"])].sort_values("run")
+    before = same[same["run"] < r["run"]]
+    after = same[same["run"] > r["run"]]
+    return None if before.empty or after.empty else (before.iloc[-1], after.iloc[0])
+
+
 def balance_per_run(runs: pd.DataFrame, servers: pd.DataFrame, *, by: str = "stot") -> pd.DataFrame:
     """:func:`balance` for each load-test run, from the snapshots taken just before and just after it.
 
-    A snapshot is the ``servers`` rows of one HAProxy statistics file; its
-    time is the ``timestamp`` of its row in ``runs`` (HAProxy does not print
-    it: give it in a ``manifest.csv``, or it is unknown). A run of another
-    tool is matched to the last snapshot at or before its start
-    (``timestamp``) and the first at or after its end (start +
-    ``duration_s``); the rows get the run's ``source`` and ``run`` as
-    ``run_source`` and ``run_run``. Runs without a time, or without a
-    snapshot on each side, are left out (said in ``runs.attrs``-free terms:
-    the result simply has no rows for them).
+    A snapshot is the ``servers`` rows of one HAProxy statistics output. In
+    a terminal transcript holding ``show stat`` before and after a test
+    (``echo "show stat" | socat ...``, the test, ``show stat`` again), the
+    snapshots around the run in the transcript are used. Otherwise a
+    snapshot's time is the ``timestamp`` of its row in ``runs`` (HAProxy
+    does not print it: give it in a ``manifest.csv``, or it is unknown), and
+    a run of another tool is matched to the last snapshot at or before its
+    start (``timestamp``) and the first at or after its end (start +
+    ``duration_s``). The rows get the run's ``source`` and ``run`` as
+    ``run_source`` and ``run_run``. Runs without a snapshot on each side are
+    left out (the result simply has no rows for them).
 
     >>> t0 = pd.Timestamp("2026-11-24 15:00:00")
     >>> runs = pd.DataFrame({"source": ["s0.csv", "ab.txt", "s1.csv"], "run": [0, 0, 0],
@@ -177,19 +199,19 @@ def balance_per_run(runs: pd.DataFrame, servers: pd.DataFrame, *, by: str = "sto
     >>> b[["run_source", "server", "requests"]].values.tolist()
     [['ab.txt', 'a', 50], ['ab.txt', 'b', 30]]
     """
-    stats = runs[runs["tool"] == "haproxy"][["source", "run", "timestamp"]].dropna(subset=["timestamp"])
-    stats = stats.sort_values("timestamp")
-    tests = runs[(runs["tool"] != "haproxy") & runs["timestamp"].notna()]
+    if "timestamp" not in runs:
+        runs = runs.assign(timestamp=pd.NaT)
+    snapshots = servers[["source", "run"]].drop_duplicates().astype({"source": str})
+    stats = runs[runs["tool"] == "haproxy"][["source", "run", "timestamp"]].astype({"source": str})
+    stats = stats.merge(snapshots, on=["source", "run"])  # show info has no servers rows
+    tests = runs[runs["tool"] != "haproxy"]
+    pick = servers.assign(_src=servers["source"].astype(str))
     frames = []
     for _, r in tests.iterrows():
-        start = pd.Timestamp(r["timestamp"])
-        end = start + pd.to_timedelta(float(r["duration_s"]) if pd.notna(r.get("duration_s")) else 0.0, unit="s")
-        before = stats[stats["timestamp"] <= start]
-        after = stats[stats["timestamp"] >= end]
-        if before.empty or after.empty:
+        pair = _pair_in_transcript(r, stats) or _pair_by_time(r, stats)
+        if pair is None:
             continue
-        b, a = before.iloc[-1], after.iloc[0]
-        pick = servers.assign(_src=servers["source"].astype(str))
+        b, a = pair
         snap_b = pick[(pick["_src"] == str(b["source"])) & (pick["run"] == b["run"])].drop(columns="_src")
         snap_a = pick[(pick["_src"] == str(a["source"])) & (pick["run"] == a["run"])].drop(columns="_src")
         result = balance(snap_a, before=snap_b, by=by)

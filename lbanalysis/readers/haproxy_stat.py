@@ -65,11 +65,21 @@ _TYPED_RE = re.compile(r"^([FBSL])\.(\d+)\.(\d+)\.(\d+)\.(\w+)\.(\d+):(\w*):(\w+
 
 
 def records_csv(text: str) -> list[dict[str, str]]:
-    """``show stat`` CSV (header ``# pxname,svname,...``) into one record per line."""
-    lines = [ln for ln in text.lstrip("\ufeff").split("\n") if ln.strip()]
+    """``show stat`` CSV (header ``# pxname,svname,...``) into one record per line.
+
+    The table ends where HAProxy ends it, at an empty line, or at the first
+    line that is not a row (a Markdown fence or a note after a pasted
+    snapshot).
+
+    >>> records_csv("# pxname,svname,stot,\\napp,s1,5,\\n```\\nnext,note\\n")
+    [{'pxname': 'app', 'svname': 's1', 'stot': '5'}]
+    """
+    lines = text.lstrip("\ufeff").split("\n")
     header = lines[0].lstrip("#").strip().rstrip(",").split(",")
     out = []
     for values in csv.reader(io.StringIO("\n".join(lines[1:]))):
+        if len(values) < 3:  # an empty line, a fence, prose: the table has ended
+            break
         out.append(dict(zip(header, values, strict=False)))
     return out
 
