@@ -32,7 +32,8 @@ _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
 # One command invocation: optional prompt ending in a prompt character, optional
 # wrappers, then a tool executable (maybe with a path or .exe) and arguments.
 _CMD_RE = re.compile(
-    r"""^(?P<prompt>\s*[➜❯λ]\s+(?:\S+\s+){0,3}?|[^\n]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*|\s*)
+    r"""^(?P<prompt>\s*[➜❯λ]\s+(?:\S+\s+){0,3}?|[^\n]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*
+        |\s*(?:\d{1,3}[.)]|[-*+])\s+(?:[A-Za-z][\w ]{0,30}:\s+)?`?|\s*)
         (?P<cmd>(?:(?:sudo|time|nohup|command|exec|docker\s+(?:compose\s+)?(?:run|exec)(?:\s+-\S+)*\s+\S+)\s+)*
         (?:[\w.~:\\/-]*[\\/])?(?P<exe>"""
     + _EXE_ALTERNATION
@@ -73,6 +74,17 @@ _RIGHT_PROMPT_RE = re.compile(r"\s{8,}")
 _COMPOSE_RE = re.compile(r"^([A-Za-z][\w.-]*)\s*\|( |$)", re.MULTILINE)
 _ANSIBLE_START_RE = re.compile(r'"[\w.]*stdout_lines"\s*:\s*\[\s*$')
 
+# Quoting that pasted outputs carry, one level at a time: prefix pattern, and the bare marker that
+# stands for an empty quoted line. A block is a run of at least two lines that all carry the prefix
+# (or are empty); it loses one level, and nested quotes (`> > `) lose the next one on the next pass.
+_QUOTES: tuple[tuple[re.Pattern, str], ...] = (
+    (re.compile(r"^> ?"), ">"),  # mail quote
+    (re.compile(r"^# "), "#"),  # shell / Python comment
+    (re.compile(r"^// ?"), "//"),  # C-style comment
+)
+_QUOTE_LINE_RE = re.compile(r"\n(?:>|# |//|\t| {4})")  # a line that may carry a prefix (after the first)
+_INDENT_RE = re.compile(r"^(?:\t| {4,})")
+
 
 @dataclass
 class Segment:
@@ -80,7 +92,10 @@ class Segment:
 
     ``text`` excludes the command line itself; ``line`` is the 1-based line
     of the file where ``text`` starts; ``command`` is the command as shown
-    (without prompt), ``tool`` the tool it names. ``tables`` names the detail
+    (without prompt, trailing comment or the other commands of a
+    ``cmd1 && cmd2`` line), ``tool`` the tool it names; ``commands`` every
+    command of the tool's on that line, in order (their outputs follow one
+    another in ``text``). ``tables`` names the detail
     tables the caller will use (None: all), so a reader may skip building
     rows nobody asked for (:meth:`wants`).
 
@@ -95,6 +110,7 @@ class Segment:
     tool: str | None = None
     prompt: str | None = None
     tables: frozenset[str] | None = None
+    commands: tuple[str, ...] = ()
 
     def wants(self, table: str) -> bool:
         """Whether the rows of detail table ``table`` will be used."""
@@ -154,11 +170,106 @@ def _strip_compose(text: str) -> str:
     return re.sub(rf"^{re.escape(name)}\s*\|( |$)", "", text, flags=re.MULTILINE)
 
 
+def _blocks(lines: list[str], carries) -> list[tuple[int, int]]:
+    """(start, end) of runs of >= 2 non-empty lines for which ``carries(line)`` holds (empty lines may sit inside).
+
+    A single carrying line counts when it is the only non-empty line of the text (a one-line output pasted).
+    """
+    nonempty = [ln for ln in lines if ln.strip()]
+    if len(nonempty) == 1 and carries(nonempty[0]):
+        i = lines.index(nonempty[0])
+        return [(i, i + 1)]
+    out = []
+    i, n = 0, len(lines)
+    while i < n:
+        if not (lines[i].strip() and carries(lines[i])):
+            i += 1
+            continue
+        j, last, count = i, i, 0
+        while j < n and (not lines[j].strip() or carries(lines[j])):
+            if lines[j].strip():
+                last, count = j, count + 1
+            j += 1
+        if count >= 2:
+            out.append((i, last + 1))
+        i = j
+    return out
+
+
+def _dedent(lines: list[str]) -> bool:
+    """Remove the common indentation (a TAB, or four spaces or more) of each indented block."""
+    changed = False
+    for a, b in _blocks(lines, _INDENT_RE.match):
+        body = [ln for ln in lines[a:b] if ln.strip()]
+        width = min(len(ln) - len(ln.lstrip(" \t")) for ln in body)
+        if all(ln.startswith("\t") for ln in body):
+            width = 1
+        elif any(ln[:width].strip(" ") for ln in body):  # spaces and TABs mixed: leave the block alone
+            continue
+        for k in range(a, b):
+            lines[k] = lines[k][width:]
+        changed = True
+    return changed
+
+
+def _unquote_once(lines: list[str], quotes: tuple[tuple[re.Pattern, str], ...]) -> bool:
+    """Strip one level of `> `, `# ` or `// ` quoting from each quoted block."""
+    changed = False
+    for pattern, bare in quotes:
+
+        def carries(line: str, pattern: re.Pattern = pattern, bare: str = bare) -> bool:
+            return bool(pattern.match(line)) or line.rstrip() == bare
+
+        for a, b in _blocks(lines, carries):
+            for k in range(a, b):
+                lines[k] = "" if lines[k].rstrip() == bare else pattern.sub("", lines[k], count=1)
+            changed = True
+    return changed
+
+
+def _unquote(text: str) -> str:
+    """Outputs pasted as quotes, comments or indented code read as the bare output.
+
+    Blocks of two or more lines quoted with `> ` (mail, nested too), commented
+    with `# ` or `// `, or indented by a TAB or four spaces or more (a
+    Markdown code block, a list item) lose that prefix; single lines among
+    others keep theirs (a root prompt `# ab ...`, HAProxy's `# pxname,...`
+    header); a text of one line loses it.
+
+    >>> print(_unquote("> > Requests per second: 5.00\\n> > Time per request: 2.000 [ms]\\nbye"))
+    Requests per second: 5.00
+    Time per request: 2.000 [ms]
+    bye
+    """
+    # fast exit: a block needs two prefixed lines, or one that is the whole text
+    hits = _QUOTE_LINE_RE.findall(text)
+    if text.startswith((">", "# ", "//", "\t", "    ")):
+        hits.append("\n" + text[:4])
+    if not hits or (len(hits) == 1 and text.strip().count("\n") > 0):
+        return text
+    lines = text.split("\n")
+    marks = {h[1:3] for h in hits}
+    quotes = tuple(q for q in _QUOTES if any(m.startswith(q[1]) for m in marks))
+    indented = any(m[:1] in ("\t", " ") for m in marks)
+    for _ in range(4):  # quotes inside quotes: `> ` around an indented block, `> > `
+        changed = _unquote_once(lines, quotes) if quotes else False
+        if indented:
+            changed = _dedent(lines) or changed
+        if not changed:
+            break
+        if not quotes:
+            break  # a dedented block has no common indent left
+        quotes = _QUOTES  # what the first level hid may be any quote
+        indented = True
+    return "\n".join(lines)
+
+
 def normalize(text: str) -> str:
     """Clean text without changing its line count.
 
     Strips a BOM, turns CRLF and lone CR into LF, removes ANSI escapes and
-    docker-compose prefixes, and unquotes Ansible ``stdout_lines`` arrays.
+    docker-compose prefixes, unquotes Ansible ``stdout_lines`` arrays, and
+    takes off the quoting of pasted outputs (see :func:`_unquote`).
 
     >>> normalize("\\ufeffa\\r\\nb\\x1b[0;34mc\\x1b[0m\\r\\n")
     'a\\nbc\\n'
@@ -175,7 +286,7 @@ def normalize(text: str) -> str:
         text = _strip_compose(text)
     if "stdout_lines" in text:
         text = _unquote_ansible(text)
-    return text
+    return _unquote(text)
 
 
 def _plausible(m: re.Match) -> bool:
@@ -223,17 +334,64 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
         pos = m.start()
         end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
         body_start = m.end() + 1 if m.end() < len(text) else m.end()
+        command = _drop_note(_RIGHT_PROMPT_RE.split(m.group("cmd").strip(), 1)[0])
+        commands = _tool_commands(command) if "exe" in m.re.groupindex else []
         segments.append(
             Segment(
                 text[body_start:end],
                 source,
                 line + 1,
-                command=_RIGHT_PROMPT_RE.split(m.group("cmd").strip(), 1)[0],
+                command=commands[0] if commands else command,
                 tool=_tool_of(m),
                 prompt=m.group("prompt").rstrip() or None,
+                commands=tuple(commands) or (command,),
             )
         )
     return segments
+
+
+# `cmd1 && cmd2`, `cmd1; cmd2`, `cmd1 || cmd2` outside quotes; a trailing `# note` or `// note`.
+_COMPOUND_RE = re.compile(r"""("[^"]*"|'[^']*')|\s*(?:&&|\|\||;)\s*""")
+_TRAILING_NOTE_RE = re.compile(r"""("[^"]*"|'[^']*')|\s+(?:\#.*|//(?:\s.*)?)$""")
+
+
+def _split_compound(command: str) -> list[str]:
+    """The commands of one shell line, split at ``&&``, ``||`` and ``;`` outside quotes.
+
+    >>> _split_compound("ab -n 1 'http://h/?a;b' && ab -n 2 http://h/; echo done")
+    ["ab -n 1 'http://h/?a;b'", 'ab -n 2 http://h/', 'echo done']
+    """
+    parts, start = [], 0
+    for m in _COMPOUND_RE.finditer(command):
+        if m.group(1) is None:
+            parts.append(command[start : m.start()])
+            start = m.end()
+    parts.append(command[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _drop_note(command: str) -> str:
+    """A command without its trailing ``# comment`` or ``// comment`` (quotes respected).
+
+    >>> _drop_note("ab -c 10 http://h/   # ten at a time"), _drop_note("ab -H 'X: #1' http://h/ // x")
+    ('ab -c 10 http://h/', "ab -H 'X: #1' http://h/")
+    """
+    if command.endswith("`") and command.count("`") == 1:  # `ab ...` in Markdown, opened before the command
+        command = command[:-1].rstrip()
+    for m in _TRAILING_NOTE_RE.finditer(command):
+        if m.group(1) is None:
+            return command[: m.start()].rstrip()
+    return command
+
+
+def _tool_commands(command: str) -> list[str]:
+    """The parts of a shell line that start a known tool."""
+    out = []
+    for part in _split_compound(command):
+        m = _CMD_RE.match(part)
+        if m and _plausible(m):
+            out.append(m.group("cmd").strip())
+    return out
 
 
 def _tool_of(m: re.Match) -> str:

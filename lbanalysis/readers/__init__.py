@@ -17,6 +17,8 @@ True
 from __future__ import annotations
 
 import importlib
+import re
+from dataclasses import replace
 
 from ..errors import LBAnalysisError, ParseError, UnknownFormatError
 from ..text import Segment, normalize, split_transcript
@@ -109,19 +111,85 @@ def _primary(tool: str, cands: list[Format]) -> Format | None:
     return None
 
 
-def _finish(p: Parsed, f: Format, seg: Segment) -> Parsed:
+def _finish(p: Parsed, f: Format, seg: Segment, commands: list[str | None] | None = None) -> Parsed:
+    """Tool, format, line numbers in the file, and each run's command (``commands``: one per run)."""
     base = seg.line - 1
     for i, r in enumerate(p.runs):
         r.setdefault("tool", f.tool)
         r.setdefault("format", f.name)
-        if seg.command and not r.get("command"):
-            r["command"] = seg.command
+        command = seg.command if commands is None else commands[i]
+        if command and not r.get("command"):
+            r["command"] = command
         rel = r.get("line")
         if seg.command and i == 0:
             r["line"] = seg.line - 1  # the run starts at its command line
         else:
             r["line"] = base + rel if rel is not None else seg.line
     return p
+
+
+# What stands between two results of one segment and ends the reach of the command above them:
+# a Markdown heading, rule or fence, or a note in words (three words or more, no figures).
+_SEPARATOR_RE = re.compile(
+    r"^\s*(?:#{1,6}\s|[=*_-]{3,}\s*$|```|~~~|[A-Za-z][A-Za-z,'()/-]*(?:\s+[A-Za-z,'()/.:!?-]+){2,}\s*$)"
+)
+# Fields a command and an output can both state: when they differ, the output is another test's.
+_IDENTITY = ("url", "host", "port", "path", "tls_protocol")
+
+
+def _separated(lines: list[str], rel: int | None) -> bool:
+    """Whether the last non-empty line before segment line ``rel`` (1-based) is a heading or a note."""
+    if rel is None:
+        return False
+    for line in reversed(lines[: max(rel - 1, 0)]):
+        if line.strip():
+            return bool(_SEPARATOR_RE.match(line))
+    return False
+
+
+def _command_fields(f: Format, seg: Segment, command: str) -> dict:
+    """What a command alone says of its run (the reader's row for a command without output)."""
+    try:
+        runs = f.parse(Segment("", seg.source, seg.line, command=command, tool=seg.tool)).runs
+    except Exception:  # a reader that needs output to say anything
+        return {}
+    return runs[0] if runs else {}
+
+
+def _contradicts(own: dict, said: dict) -> bool:
+    """Whether a run's own output states another target than the command."""
+    return any(own.get(k) is not None and said.get(k) is not None and own[k] != said[k] for k in _IDENTITY)
+
+
+def _scoped(f: Format, seg: Segment) -> Parsed:
+    """Read a segment; with several results, each gets only the command that applies to it.
+
+    The k-th result of ``cmd1 && cmd2`` gets the k-th command; a later result
+    keeps the last command only when nothing separates it from the one
+    before (a heading, a note) and its own output does not name another
+    target (URL, host, port, path, TLS version).
+    """
+    part = _parse(f, seg)
+    if len(part.runs) < 2 or seg.command is None:
+        return _finish(part, f, seg)
+    commands: list[str | None] = [seg.command] * len(part.runs)
+    lines = seg.text.split("\n")
+    bare: Parsed | None = None
+    for k in range(1, len(part.runs)):
+        if k < len(seg.commands):
+            own = _parse(f, replace(seg, command=seg.commands[k]))
+            if len(own.runs) > k:
+                part.runs[k] = own.runs[k]
+            commands[k] = seg.commands[k]
+            continue
+        bare = bare or _parse(f, replace(seg, command=None, commands=()))
+        last = seg.commands[-1] if seg.commands else seg.command
+        if len(bare.runs) > k and (
+            _separated(lines, part.runs[k].get("line")) or _contradicts(bare.runs[k], _command_fields(f, seg, last))
+        ):
+            part.runs[k] = bare.runs[k]
+            commands[k] = None
+    return _finish(part, f, seg, commands)
 
 
 def _parse(f: Format, seg: Segment) -> Parsed:
@@ -187,7 +255,7 @@ def parse_text(
         if f is None:
             continue
         seen_any = True
-        part = _finish(_parse(f, seg), f, seg)
+        part = _scoped(f, seg)
         if len(segments) == 1 and part.runs:
             return part  # the common case: nothing to renumber
         out.extend(part)

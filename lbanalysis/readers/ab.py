@@ -97,7 +97,7 @@ _BENCH_RE = re.compile(r"^Benchmarking (\S+)(?: \(be patient\))?\.*(.*)$")
 _FAILED_BREAKDOWN_RE = re.compile(
     r"^\s*\(Connect:\s*(\d+),\s*Receive:\s*(\d+),\s*Length:\s*(\d+),\s*Exceptions:\s*(\d+)\)"
 )
-_RATE_CONT_RE = re.compile(r"^\s+([\d.]+)\s+kb/s\s+(sent|total)\s*$")
+_RATE_CONT_RE = re.compile(r"^\s*([\d.]+)\s+kb/s\s+(sent|total)\s*$")
 _PHASE_RE = re.compile(r"^(Connect|Processing|Waiting|Total):\s+(.*)$")
 _PCT_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)%\s+(\d+(?:\.\d+)?)")
 _ERROR_RE = re.compile(
@@ -129,7 +129,7 @@ _BENCH_LINE_RE = re.compile(r"^Benchmarking (\S+)", re.MULTILINE)
 _FAILED_BREAKDOWN_M_RE = re.compile(
     r"^\s*\(Connect:\s*(\d+),\s*Receive:\s*(\d+),\s*Length:\s*(\d+),\s*Exceptions:\s*(\d+)\)", re.MULTILINE
 )
-_RATE_CONT_M_RE = re.compile(r"^\s+([\d.]+)\s+kb/s\s+(sent|total)\s*$", re.MULTILINE)
+_RATE_CONT_M_RE = re.compile(r"^\s*([\d.]+)\s+kb/s\s+(sent|total)\s*$", re.MULTILINE)
 _PHASE_M_RE = re.compile(r"\n(Connect|Processing|Waiting|Total):\s+([^\n]*)")
 _PCT_M_RE = re.compile(r"\n[ \t]*(\d+(?:\.\d+)?)%\s+(\d+(?:\.\d+)?)")
 _WARNING_M_RE = re.compile(r"\n(WARNING: [^\n]*|[ \t]+These results are probably not that reliable\.)[ \t]*(?=\n|$)")
@@ -164,8 +164,8 @@ _RESULTS_RE = re.compile(
     \nTime\ per\ request:[ \t]*(?P<latency>\d+\.\d+)\ \[ms\]\ \(mean\)[ \t]*
     \nTime\ per\ request:[ \t]*(?P<latency_all>\d+\.\d+)\ \[ms\]\ \(mean,\ across\ all\ concurrent\ requests\)[ \t]*
     \nTransfer\ rate:[ \t]*(?P<rate>\d+\.\d+)\ \[Kbytes/sec\]\ received[ \t]*
-    (?:\n[ \t]+(?P<rate_sent>\d+\.\d+)\ kb/s\ sent[ \t]*
-    \n[ \t]+(?P<rate_total>\d+\.\d+)\ kb/s\ total[ \t]*)?)?
+    (?:\n[ \t]*(?P<rate_sent>\d+\.\d+)\ kb/s\ sent[ \t]*
+    \n[ \t]*(?P<rate_total>\d+\.\d+)\ kb/s\ total[ \t]*)?)?
     (?=\n)
     """,
     re.VERBOSE,
