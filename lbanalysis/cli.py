@@ -229,7 +229,12 @@ def cmd_read(args: argparse.Namespace) -> int:
 
 def _skipped_note(ds) -> str:
     n = len(ds.skipped)
-    return f" ({n} file(s) skipped; --errors warn says why)" if n else ""
+    note = f" ({n} file(s) skipped; --errors warn says why)" if n else ""
+    not_runs = getattr(ds, "not_runs", None)
+    if not_runs is not None and len(not_runs):
+        kinds = ", ".join(sorted(set(not_runs["kind"])))
+        note += f" ({len(not_runs)} output(s) that are not tests: {kinds})"
+    return note
 
 
 # ------------------------------------------------------------- summary ---
@@ -359,6 +364,10 @@ def _footer(ds) -> str:
         names = _shorten([os.path.basename(str(x)) or str(x) for x in ds.skipped["source"]], 40)
         shown = ", ".join(names[:8]) + (f", ... (+{len(names) - 8})" if len(names) > 8 else "")
         s += f". Skipped {len(names)}: {shown}"
+    not_runs = getattr(ds, "not_runs", None)
+    if not_runs is not None and len(not_runs):
+        kinds = not_runs["kind"].value_counts()
+        s += f". Not tests, not counted: {len(not_runs)} (" + ", ".join(f"{k} {n}" for k, n in kinds.items()) + ")"
     if ds.ignored:
         s += f". Ignored {len(ds.ignored)} by name (docs, scripts, manifests)"
     return s + "."

@@ -66,14 +66,20 @@ DEFAULT_IGNORE = (
 _HEAD = 1 << 16
 
 
+NOT_RUNS_COLUMNS = ["source", "line", "tool", "command", "kind"]
+
+
 @dataclass
 class Dataset:
     """Everything one ``read()`` produced: the tables and what was left out.
 
     ``runs``, ``percentiles``, ``phases``, ``requests``, ``intervals`` and
     ``servers`` (HAProxy statistics) are tidy frames joined by (``source``, ``run``). ``skipped`` lists files that
-    could not be read (source, reason); ``ignored`` files that a folder walk
-    passed over by name; ``notes`` remarks such as manifest conflicts.
+    could not be read (source, reason); ``not_runs`` the outputs that are not
+    tests (a help text, a version banner, a command shown without output:
+    source, line, tool, command, kind), which are not counted as runs;
+    ``ignored`` files that a folder walk passed over by name; ``notes``
+    remarks such as manifest conflicts.
     """
 
     runs: pd.DataFrame
@@ -83,6 +89,7 @@ class Dataset:
     intervals: pd.DataFrame
     servers: pd.DataFrame = field(default_factory=lambda: schema.empty("servers"))
     skipped: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["source", "reason"]))
+    not_runs: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=NOT_RUNS_COLUMNS))
     ignored: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -93,13 +100,18 @@ class Dataset:
 
     def __repr__(self) -> str:
         sizes = ", ".join(f"{k}={len(v)}" for k, v in self.tables.items())
-        return f"Dataset({len(self.files)} files: {sizes}; skipped={len(self.skipped)}, ignored={len(self.ignored)})"
+        return (
+            f"Dataset({len(self.files)} files: {sizes}; skipped={len(self.skipped)}, "
+            f"not runs={len(self.not_runs)}, ignored={len(self.ignored)})"
+        )
 
     def _repr_html_(self) -> str:
         rows = "".join(f"<tr><td>{k}</td><td>{len(v)}</td></tr>" for k, v in self.tables.items())
         skipped = ""
         if len(self.skipped):
             skipped = "<p><b>Skipped:</b></p>" + self.skipped.to_html(index=False)
+        if len(self.not_runs):
+            skipped += "<p><b>Not tests (not counted as runs):</b></p>" + self.not_runs.to_html(index=False)
         return f"<p>{len(self.files)} files read</p><table><tr><th>table</th><th>rows</th></tr>{rows}</table>{skipped}"
 
 
@@ -362,6 +374,7 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
     frames: dict[str, list[pd.DataFrame]] = {k: [] for k in schema.TABLES if k != "runs"}
     sources: dict[str, list[tuple[str, int]]] = {k: [] for k in schema.TABLES if k != "runs"}
     skipped: list[dict] = []
+    not_runs: list[dict] = []
     for it, (p, err) in zip(items, results, strict=True):
         if err is not None:
             if errors == "raise":
@@ -372,6 +385,7 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
                 warnings.warn(f"skipped {reason}", SkippedFileWarning, stacklevel=4)
             continue
         assert p is not None
+        not_runs.extend({"source": it.source, **n} for n in p.not_runs)
         for i, r in enumerate(p.runs):
             r["source"] = it.source
             r["run"] = i
@@ -402,7 +416,7 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
             )
             parts.append(df)
         tables[name] = parts
-    return runs, tables, skipped
+    return runs, tables, skipped, not_runs
 
 
 def read(
@@ -476,7 +490,7 @@ def read(
         skipped_missing.append({"source": m, "reason": msg})
     want = None if table == "all" else frozenset([] if table == "runs" else [table])
     results = _gather(items, tool, format, workers, progress, want)
-    runs_rows, tables, skipped = _assemble(items, results, errors, want)
+    runs_rows, tables, skipped, not_runs = _assemble(items, results, errors, want)
     skipped = skipped_missing + skipped
     if table not in ("runs", "all"):
         # one detail table asked for: the runs frame and its metadata are not needed
@@ -513,6 +527,8 @@ def read(
     runs = runs.drop(columns=[c for c in ("_abs", "_path", "_rel") if c in runs.columns])
     skipped_df = pd.DataFrame(skipped, columns=["source", "reason"])
     runs.attrs["skipped"] = skipped_df.to_dict("records")
+    not_runs_df = pd.DataFrame(not_runs, columns=NOT_RUNS_COLUMNS).astype({"line": "Int64"})
+    runs.attrs["not_runs"] = not_runs_df.to_dict("records")
     detail = {
         name: schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), name)
         if parts
@@ -526,6 +542,7 @@ def read(
     return Dataset(
         runs=runs,
         skipped=skipped_df,
+        not_runs=not_runs_df,
         ignored=ignored,
         files=[it.source for it in items],
         notes=notes,

@@ -26,7 +26,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["KINDS", "TOOLS", "Tool", "command_patterns", "executables", "get_tool", "names", "tool_of_executable"]
+__all__ = [
+    "KINDS",
+    "TOOLS",
+    "Tool",
+    "command_patterns",
+    "executables",
+    "get_tool",
+    "info_kind",
+    "names",
+    "tool_of_executable",
+]
 
 KINDS = {
     "http-load": "HTTP load generator (ab, siege, ...): requests, latency, throughput",
@@ -48,6 +58,10 @@ class Tool:
     expressions of whole command lines, other than the tool's executables,
     whose output is the tool's (HAProxy's statistics come through
     ``echo "show stat" | socat stdio /run/haproxy/admin.sock``).
+    ``info_options`` are the options that make the tool print its help or
+    version instead of testing; ``info_patterns`` recognise such outputs
+    (regular expression, kind), so they are listed apart and not counted
+    as runs.
 
     >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
     'http-load'
@@ -61,6 +75,8 @@ class Tool:
     bytes_counted: str = ""
     closed_loop: bool = False
     command_patterns: tuple[str, ...] = ()
+    info_options: tuple[str, ...] = ()
+    info_patterns: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -78,6 +94,8 @@ TOOLS: tuple[Tool, ...] = (
         "ApacheBench",
         "ab: bytes received incl. HTTP headers",
         closed_loop=True,
+        info_options=("-h", "-V"),
+        info_patterns=((r"^This is ApacheBench, Version", "version banner"), (r"^Usage: ab \[options\]", "help text")),
     ),
     Tool(
         "siege",
@@ -87,6 +105,8 @@ TOOLS: tuple[Tool, ...] = (
         "siege",
         "siege: response bodies only (HTTP headers not counted)",
         closed_loop=True,
+        info_options=("-h", "--help", "-V", "--version"),
+        info_patterns=((r"^Usage: siege \[options\]", "help text"), (r"^SIEGE \d[\d.]*\s*$", "version banner")),
     ),
     Tool(
         "gobench",
@@ -95,9 +115,23 @@ TOOLS: tuple[Tool, ...] = (
         ("gobench",),
         "gobench",
         "gobench: bytes read as the tool counts them",
-        True,
+        closed_loop=True,
+        info_options=("-h", "--help", "-help"),
     ),
-    Tool("wrk", "http-load", ("wrk", "wrk2"), ("wrk",), "wrk 4.x and wrk2", "wrk: bytes read incl. HTTP headers", True),
+    Tool(
+        "wrk",
+        "http-load",
+        ("wrk", "wrk2"),
+        ("wrk",),
+        "wrk 4.x and wrk2",
+        "wrk: bytes read incl. HTTP headers",
+        closed_loop=True,
+        info_options=("-v", "--version"),
+        info_patterns=(
+            (r"^wrk \S+ \[\w+\] Copyright", "version banner"),
+            (r"^Usage: wrk <options> <url>", "help text"),
+        ),
+    ),
     Tool(
         "hey",
         "http-load",
@@ -106,6 +140,8 @@ TOOLS: tuple[Tool, ...] = (
         "hey",
         "hey: response bodies only (HTTP headers not counted)",
         closed_loop=True,
+        info_options=("-h", "--help"),
+        info_patterns=((r"^Usage: hey \[options\.\.\.\] <url>", "help text"),),
     ),
     Tool(
         "haproxy",
@@ -118,9 +154,32 @@ TOOLS: tuple[Tool, ...] = (
             r"""(?:sudo\s+)?(?:echo|printf)(?:\s+-[neE]+)*\s+["']?show\s+(?:stat|info|servers\s+state)\b[^|\n]*"""
             r"""\|\s*(?:sudo\s+)?(?:socat|nc|ncat|netcat)\b[^\n]*""",
         ),
+        info_options=("-v", "-vv", "-h"),
+        info_patterns=((r"^(?:HA-Proxy|HAProxy) version \d", "version banner"),),
     ),
-    Tool("iperf3", "network", ("iperf3",), ("iperf3_json", "iperf3"), "iperf3", "iperf: payload rate (bits_per_s)"),
-    Tool("iperf", "network", ("iperf",), ("iperf2_csv", "iperf2"), "iperf 2", "iperf: payload rate (bits_per_s)"),
+    Tool(
+        "iperf3",
+        "network",
+        ("iperf3",),
+        ("iperf3_json", "iperf3"),
+        "iperf3",
+        "iperf: payload rate (bits_per_s)",
+        info_options=("-h", "--help", "-v", "--version"),
+        info_patterns=(
+            (r"^iperf 3\.\S*(?: \(cJSON[^)]*\))?\s*$", "version banner"),
+            (r"^Usage: iperf3 \[-s\|-c host\]", "help text"),
+        ),
+    ),
+    Tool(
+        "iperf",
+        "network",
+        ("iperf",),
+        ("iperf2_csv", "iperf2"),
+        "iperf 2",
+        "iperf: payload rate (bits_per_s)",
+        info_options=("-h", "--help", "-v", "--version"),
+        info_patterns=((r"^iperf version 2\.", "version banner"), (r"^Usage: iperf \[-s\|-c host\]", "help text")),
+    ),
 )
 
 
@@ -154,6 +213,20 @@ def command_patterns() -> dict[str, tuple[str, ...]]:
     True
     """
     return {t.name: t.command_patterns for t in TOOLS if t.command_patterns}
+
+
+def info_kind(tool: str, text: str) -> str | None:
+    """What a tool's output that is not a test is: "help text", "version banner", or None.
+
+    >>> info_kind("iperf3", "iperf 3.12 (cJSON 1.7.15)\\nLinux lb 6.1.0\\n"), info_kind("ab", "Requests per second: 5")
+    ('version banner', None)
+    """
+    import re
+
+    for pattern, kind in get_tool(tool).info_patterns:
+        if re.search(pattern, text, re.MULTILINE):
+            return kind
+    return None
 
 
 def executables() -> dict[str, str]:

@@ -90,8 +90,20 @@ _RUNS_COMMON = (
     Column("requests_planned", I, "", "requests asked for on the command line (ab -n, siege -r x -c, gobench -r x -c)"),
     Column("time_limit_s", F, "s", "time limit asked for on the command line (ab -t, siege -t, gobench -t, iperf -t)"),
     Column("keepalive", B, "", "HTTP keep-alive used (ab -k; gobench -k)"),
-    Column("requests", I, "", "completed requests / transactions"),
-    Column("requests_ok", I, "", "successful requests as the tool counts them"),
+    Column(
+        "requests",
+        I,
+        "",
+        "responses received (ab Complete requests, siege Transactions, gobench Requests minus Network failed,"
+        " wrk/hey responses); an attempt without an answer is a failure, never a request",
+    ),
+    Column(
+        "requests_ok",
+        I,
+        "",
+        "successful requests as the tool counts them, each once; empty where the output cannot tell"
+        " (ab with both failures and Non-2xx, often the same error pages)",
+    ),
     Column("failed", I, "", "failed requests as the tool counts them"),
     Column("non_2xx", I, "", "responses with a status outside 2xx"),
     Column("duration_s", F, "s", "measured test duration"),

@@ -108,12 +108,14 @@ def test_read_summary_lists_skipped_files_and_why(tmp_path):
     (tmp_path / "README.md").write_text("# notes\n")
     s = explore.read_summary(explore.load(tmp_path))
     assert s.text[0] == "1 file read, 1 run: ab 1."
-    counts, skipped = s.tables
+    counts, skipped, not_runs = s.tables
     assert counts.to_dict("records") == [{"tool": "ab", "files": 1, "runs": 1, "with error": 0}]
-    assert skipped["file"].tolist() == ["ab_version.txt", "notes.dat"]
-    assert skipped["why"].tolist() == [
-        "recognised the format but found no run in it",
-        "line 1: no known format recognised",
+    assert skipped["file"].tolist() == ["notes.dat"]
+    assert skipped["why"].tolist() == ["line 1: no known format recognised"]
+    # a version banner is read, but it is not a test: listed apart, not counted, not skipped
+    assert "1 output(s) are not tests" in " ".join(s.text)
+    assert not_runs[["file", "tool", "what"]].to_dict("records") == [
+        {"file": "ab_version.txt", "tool": "ab", "what": "version banner"}
     ]
     assert any("README.md" in t for t in s.text)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -22,7 +23,8 @@ def text(s: str, **kw) -> pd.DataFrame:
 
 def test_article_net_http_ten_outputs_whole_frame():
     runs = lbanalysis.read(ARTICLE)
-    # requests, ok, network failed, bad, rate, read B/s, write B/s (every file: 30 s, -t 30)
+    # Requests printed, ok, network failed, bad, rate, read B/s, write B/s (every file: 30 s, -t 30);
+    # requests is responses received: the printed Requests minus Network failed
     printed = [
         ("fast", 20, 627867, 627867, 0, 0, 20928, 2699828, 1841801),
         ("fast", 20, 527141, 527141, 0, 0, 17571, 2266727, 1546353),
@@ -53,7 +55,7 @@ def test_article_net_http_ten_outputs_whole_frame():
                 "time_limit_s": 30.0,
                 "requests_planned": None,
                 "keepalive": True,
-                "requests": req,
+                "requests": req - net,
                 "requests_ok": ok,
                 "failed_network": net,
                 "non_2xx": bad,
@@ -82,7 +84,7 @@ def test_lab_fasthttp_outputs_whole_frame():
                 "source": str(folder / "gobench-c10-r100-refused.txt"),
                 "tool": "gobench",
                 "concurrency": 10,
-                "requests": 1000,
+                "requests": 0,  # 1000 attempts, none answered
                 "requests_ok": 0,
                 "failed_network": 1000,
                 "non_2xx": 0,
@@ -177,7 +179,7 @@ def test_refused_run_keeps_its_figures_and_command():
                 "concurrency": 10,
                 "repetitions": 100,
                 "requests_planned": 1000,
-                "requests": 1000,
+                "requests": 0,  # 1000 attempts, none answered
                 "failed_network": 1000,
                 "failed": 1000,
                 "error": "every request failed at the network level (1000 network failures)",
@@ -208,7 +210,7 @@ def test_net_http_version_decimal_test_time_and_rates():
         text(out),
         [
             {
-                "requests": 100,
+                "requests": 99,  # 100 attempts, one without an answer
                 "requests_ok": 99,
                 "failed_network": 1,
                 "failed": 1,
@@ -253,8 +255,11 @@ def test_flag_errors_are_error_rows(message):
     assert runs.loc[0, "error"] == message
 
 
-def test_usage_text_alone_is_a_usage_error():
+def test_usage_text_alone_is_help_not_a_run():
     runs = text("Usage of gobench:\n  -auth string\n    \tAuthorization header\n  -c int\n")
+    assert len(runs) == 0 and [n["kind"] for n in runs.attrs["not_runs"]] == ["help text"]
+    # with a command that asked for a test, the same text is a failed attempt: a row with its error
+    runs = text("$ gobench -c 10 -t 5\nUsage of gobench:\n  -auth string\n    \tAuthorization header\n")
     assert runs["error"].tolist() == ["usage error"]
 
 
@@ -287,3 +292,34 @@ def test_command_line_options_of_both_versions():
 def test_keepalive_default_is_true_and_only_k_false_turns_it_off():
     assert parse_command("gobench -u http://h/ -t 5")["keepalive"] is True
     assert parse_command("gobench -u http://h/ -t 5 -k=0")["keepalive"] is False
+
+
+SHAPES = Path(__file__).resolve().parent / "fixtures" / "gobench" / "shapes"
+
+
+def test_fork_with_total_requests_binary_rates_and_go_durations():
+    runs = lbanalysis.read(SHAPES)
+    by = {Path(r["source"]).name: r for _, r in runs.iterrows()}
+    pos = by["gobench_fork_positional.txt"]
+    assert pos["url"] == "http://127.0.0.1:18080/api/demo" and pos["port"] == 18080 and pos["concurrency"] == 100
+    assert (pos["requests"], pos["requests_ok"], pos["non_2xx"], pos["failed"]) == (664004, 664001, 3, 3)
+    assert pos["bytes_per_s"] == 19 * 2**20 and pos["bytes_sent_per_s"] == 6.0 * 2**20
+    assert pos["duration_s"] == 10.001 and pos["timestamp"] == pd.Timestamp("2026-11-24 10:25:57.176")
+    post = by["gobench_fork_tabs_post.txt"]
+    assert post["method"] == "POST" and post["concurrency"] == 20 and post["requests_planned"] == 1000
+    assert post["duration_s"] == pytest.approx(0.092985453) and post["requests_per_s"] == 10754.113
+    assert post["bytes_sent_per_s"] == 987 * 2**10
+    refused = by["gobench_fork_refused.txt"]
+    # 96,383 attempts and not one answer: no completed request
+    assert refused["requests"] == 0 and refused["failed_network"] == 96383 and refused["time_limit_s"] == 10.0
+    assert refused["error"] == "every request failed at the network level (96383 network failures)"
+
+
+def test_fork_commented_in_a_shell_script():
+    # the fork's output pasted as `# ` comments after the commands of a script
+    body = (SHAPES / "gobench_fork_positional.txt").read_text().split("\n", 1)[1]
+    script = "gobench http://127.0.0.1:18080/api/demo\n" + "".join(
+        f"# {ln}\n" if ln else "#\n" for ln in body.split("\n")
+    )
+    runs = text(script)
+    assert runs.loc[0, "requests"] == 664004 and runs.loc[0, "url"] == "http://127.0.0.1:18080/api/demo"

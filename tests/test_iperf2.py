@@ -616,5 +616,8 @@ def test_transcript_of_three_client_runs():
 
 def test_help_and_version_are_not_runs_and_the_folder_reads():
     ds = lbanalysis.read(I2, table="all", errors="skip")
-    assert sorted(s.rsplit("/", 1)[-1] for s in ds.skipped["source"]) == ["iperf2_help.txt", "iperf2_version.txt"]
+    assert ds.skipped.empty
+    names = sorted(zip((s.rsplit("/", 1)[-1] for s in ds.not_runs["source"]), ds.not_runs["kind"], strict=True))
+    assert names == [("iperf2_help.txt", "help text"), ("iperf2_version.txt", "version banner")]
+    assert set(ds.not_runs["tool"]) == {"iperf"}
     assert set(ds.runs["tool"]) == {"iperf"} and ds.runs["bits_per_s"].notna().sum() >= 40

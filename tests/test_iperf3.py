@@ -782,12 +782,10 @@ def test_transcript_of_three_runs():
 def test_the_fixture_folder_reads_with_help_and_version_skipped():
     ds = lbanalysis.read(I3, table="all", errors="skip")
     skipped = sorted(s.rsplit("/", 1)[-1] for s in ds.skipped["source"])
-    assert skipped == [
-        "iperf3_client_logfile_stdout.txt",
-        "iperf3_help.txt",
-        "iperf3_tcp_json_logfile_stdout.txt",
-        "iperf3_version.txt",
-    ]
+    assert skipped == ["iperf3_client_logfile_stdout.txt", "iperf3_tcp_json_logfile_stdout.txt"]
+    # help and version are read, and listed apart as outputs that are not tests
+    names = sorted(zip((s.rsplit("/", 1)[-1] for s in ds.not_runs["source"]), ds.not_runs["kind"], strict=True))
+    assert names == [("iperf3_help.txt", "help text"), ("iperf3_version.txt", "version banner")]
     assert set(ds.runs["tool"]) == {"iperf3"} and len(ds.intervals) > 300
     cap = lbanalysis.link_capacity(ds.runs, symmetric=True)
     assert cap["n_runs"].sum() == ds.runs["error"].isna().sum()
@@ -807,3 +805,36 @@ def test_odd_json_types_and_garbled_dates_read_as_missing():
         "2726-11-22T13:18:08 [  5]   0.00-1.00   sec  1.25 GBytes  10.8 Gbits/sec    3   3.62 MBytes\n"
     )
     assert pd.isna(lbanalysis.read(io.StringIO(text)).loc[0, "timestamp"])
+
+
+def test_3_1_stream_ids_with_a_space_before_the_bracket():
+    """iperf 3.1.x prints `[  4 ]` and `[ ID ]`: the same test reads the same as the 3.12 capture."""
+    shape = lbanalysis.read(I3 / "shapes" / "iperf3_3.1_stream_ids.txt", table="all")
+    capture = lbanalysis.read(I3 / "iperf3_tcp_P2.txt", table="all")
+    assert_frame_equal(shape.runs.drop(columns="source"), capture.runs.drop(columns="source"))
+    assert len(shape.intervals) == len(capture.intervals) > 3  # the per-stream lines too, not only [SUM]
+    ids = {"5": "4", "7": "6"}
+    expected = capture.intervals.assign(stream=capture.intervals["stream"].astype(str).map(lambda v: ids.get(v, v)))
+    assert_frame_equal(
+        shape.intervals.drop(columns="source").astype({"stream": str}),
+        expected.drop(columns="source").astype({"stream": str}),
+    )
+
+
+def test_shapes_are_what_the_script_makes(tmp_path):
+    import runpy
+    import shutil
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    copy = tmp_path / "repo"
+    shutil.copytree(root / "tests" / "fixtures", copy / "tests" / "fixtures")
+    (copy / "scripts").mkdir()
+    shutil.copy(root / "scripts" / "make_version_shapes.py", copy / "scripts")
+    runpy.run_path(str(copy / "scripts" / "make_version_shapes.py"), run_name="__main__")
+    made = [
+        p for p in (copy / "tests" / "fixtures").rglob("shapes/*") if p.suffix != ".md" and "haproxy" not in p.parts
+    ]
+    assert len(made) == 5
+    for p in made:
+        assert p.read_text() == (root / p.relative_to(copy)).read_text(), p.name

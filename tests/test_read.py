@@ -252,3 +252,32 @@ def test_runs_alone_equal_the_runs_of_every_table_for_every_fixture():
     assert runs.attrs["skipped"] == ds.skipped.to_dict("records")
     for table in ("percentiles", "phases", "requests", "intervals"):
         assert_frame_equal(lbanalysis.read(FIXTURES, table=table, errors="skip"), getattr(ds, table))
+
+
+def test_outputs_that_are_not_tests_are_listed_apart():
+    text = (
+        "$ ab -V\nThis is ApacheBench, Version 2.3 <$Revision: 1903618 $>\n"
+        "Copyright 1996 Adam Twiss, Zeus Technology Ltd, http://www.zeustech.net/\n\n"
+        "$ siege -c 10 -t 5S http://h/\n\n"
+        "$ iperf3 --version\niperf 3.12 (cJSON 1.7.15)\nLinux lb 6.1.0 #1 SMP x86_64\n\n"
+        "$ ab -n 100 http://127.0.0.1:18099/\n" + (FIXTURES / "ab" / "ab_refused.txt").read_text()
+    )
+    ds = lbanalysis.read(io.StringIO(text), table="all")
+    # the refused test was attempted: it stays a run, with its error
+    assert ds.runs["command"].tolist() == ["ab -n 100 http://127.0.0.1:18099/"]
+    assert ds.runs["error"].notna().all() and ds.runs["run"].tolist() == [0]
+    assert ds.not_runs[["line", "tool", "command", "kind"]].to_dict("records") == [
+        {"line": 1, "tool": "ab", "command": "ab -V", "kind": "version banner"},
+        {"line": 5, "tool": "siege", "command": "siege -c 10 -t 5S http://h/", "kind": "bare command (no output)"},
+        {"line": 7, "tool": "iperf3", "command": "iperf3 --version", "kind": "version banner"},
+    ]
+    assert "not runs=3" in repr(ds)
+
+
+def test_summary_counts_what_is_not_a_test(capsys):
+    from lbanalysis import cli
+
+    status = cli.main(["summary", str(FIXTURES / "iperf2")])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "Not tests, not counted: 2 (help text 1, version banner 1)" in out

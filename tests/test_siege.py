@@ -256,15 +256,20 @@ def test_get_headers_mode_summary_without_banner():
     )
 
 
-def test_help_output_is_one_usage_error_row():
+def test_help_output_is_not_a_run():
     runs = lbanalysis.read(SIEGE / "siege_help.txt")
-    expect(runs, [{"tool": "siege", "requests": None, "error": "usage error (siege printed its help)"}])
+    assert len(runs) == 0
+    assert [(n["tool"], n["kind"]) for n in runs.attrs["not_runs"]] == [("siege", "help text")]
 
 
-@pytest.mark.parametrize("name", ["siege_version.txt", "siege_config_plain.txt"])
-def test_version_and_config_outputs_are_recognised_but_hold_no_run(name):
+def test_version_output_is_not_a_run():
+    runs = lbanalysis.read(SIEGE / "siege_version.txt")
+    assert len(runs) == 0 and [n["kind"] for n in runs.attrs["not_runs"]] == ["version banner"]
+
+
+def test_config_output_is_recognised_but_holds_no_run():
     with pytest.raises(ParseError, match="recognised the format but found no run"):
-        lbanalysis.read(SIEGE / name)
+        lbanalysis.read(SIEGE / "siege_config_plain.txt")
 
 
 def test_quiet_run_prints_nothing():
@@ -767,9 +772,23 @@ def test_repetitions_times_preparing_line_when_c_is_missing():
     assert (r["concurrency"], r["repetitions"], r["requests_planned"]) == (25, 4, 100)
 
 
-def test_command_without_output_is_an_error_row():
-    r = read_text("$ siege -c 5 -r 5 http://h/\n").iloc[0]
-    assert (r["tool"], r["error"]) == ("siege", "no output after the command")
+def test_command_without_output_is_not_a_run():
+    runs = read_text("$ siege -c 5 -r 5 http://h/\n")
+    assert len(runs) == 0
+    assert runs.attrs["not_runs"] == [
+        {
+            "source": "<buffer>",
+            "line": 1,
+            "tool": "siege",
+            "command": "siege -c 5 -r 5 http://h/",
+            "kind": "bare command (no output)",
+        }
+    ]
+    # a command whose output is an error is an attempted test: a row with its error
+    r = read_text(
+        "$ siege -c 5 -r 5 http://127.0.0.1:18099/\n[error] socket: unable to connect sock.c:282: Connection refused\n"
+    )
+    assert len(r) == 1 and r.loc[0, "error"]
 
 
 # ------------------------------------------------------- public corpus ---

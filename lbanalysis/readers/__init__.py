@@ -20,8 +20,10 @@ import importlib
 import re
 from dataclasses import replace
 
+import pandas as pd
+
 from ..errors import LBAnalysisError, ParseError, UnknownFormatError
-from ..text import Segment, normalize, split_transcript
+from ..text import Segment, command_argv, normalize, split_transcript
 from .base import Format, Parsed
 
 __all__ = ["FORMATS", "TOOLS", "Format", "Parsed", "detect", "formats", "get_format", "parse_text"]
@@ -210,6 +212,50 @@ def _parse(f: Format, seg: Segment) -> Parsed:
         ) from e
 
 
+def _info_kind(seg: Segment) -> tuple[str, str] | None:
+    """(tool, kind) of a help text or version banner (of the segment's tool, or of any when no command names one)."""
+    head = seg.text[:4000]
+    for name in [seg.tool] if seg.tool else registry.names():
+        kind = registry.info_kind(name, head)
+        if kind:
+            return name, kind
+    return None
+
+
+def _not_a_test(r: dict, seg: Segment) -> str | None:
+    """Why a run row is not a test: help or version asked for, help printed, or a command with no output."""
+    command = r.get("command") or seg.command
+    tool = r.get("tool")
+    argv = command_argv(command) if command else []
+    if tool in TOOLS and set(argv) & set(registry.get_tool(tool).info_options):
+        return registry.info_kind(tool, seg.text[:4000]) or "help or version output"
+    error = str(r.get("error") or "")
+    if error.startswith("usage error") and not argv:
+        return "help text"
+    if error == "no output after the command" and not seg.text.strip():
+        return "bare command (no output)"
+    return None
+
+
+def _set_aside(p: Parsed, seg: Segment) -> Parsed:
+    """Move the rows that are not tests from ``p.runs`` to ``p.not_runs``, renumbering the detail rows."""
+    kinds = [_not_a_test(r, seg) for r in p.runs]
+    if not any(kinds):
+        return p
+    keep = {old: new for new, old in enumerate(i for i, k in enumerate(kinds) if not k)}
+    for r, kind in zip(p.runs, kinds, strict=True):
+        if kind:
+            p.not_runs.append({"line": r.get("line"), "tool": r.get("tool"), "command": r.get("command"), "kind": kind})
+    p.runs = [r for r, k in zip(p.runs, kinds, strict=True) if not k]
+    for name, rows in list(p.tables.items()):
+        if isinstance(rows, pd.DataFrame):
+            rows = rows[rows["run"].isin(list(keep))]
+            p.tables[name] = rows.assign(run=rows["run"].map(keep))
+        else:
+            p.tables[name] = [{**row, "run": keep[row["run"]]} for row in rows if row["run"] in keep]
+    return p
+
+
 def parse_text(
     text: str,
     source: str = "<buffer>",
@@ -253,12 +299,19 @@ def parse_text(
         if f is None and tool is not None and seg.command is None and seg.text.strip():
             f = _primary(tool, cands)  # the caller says what it is
         if f is None:
+            info = _info_kind(seg) if seg.text.strip() else None
+            if info:
+                out.not_runs.append({"line": seg.line, "tool": info[0], "command": seg.command, "kind": info[1]})
             continue
         seen_any = True
-        part = _scoped(f, seg)
-        if len(segments) == 1 and part.runs:
+        part = _set_aside(_scoped(f, seg), seg)
+        if not part.runs and not part.not_runs and (info := _info_kind(seg)):
+            part.not_runs.append({"line": seg.line, "tool": info[0], "command": seg.command, "kind": info[1]})
+        if len(segments) == 1 and part.runs and not part.not_runs:
             return part  # the common case: nothing to renumber
         out.extend(part)
+    if not out.runs and out.not_runs:
+        return out
     if not out.runs:
         if seen_any:
             raise ParseError("recognised the format but found no run in it", source=source)

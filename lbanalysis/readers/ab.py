@@ -94,8 +94,9 @@ _SPECIAL = {"ssl/tls protocol", "document length", "time per request", "transfer
 
 _BANNER_RE = re.compile(r"This is ApacheBench, Version\s+(\S+)(?:\s+<\$Revision:\s*(\S+)\s*\$>)?")
 _BENCH_RE = re.compile(r"^Benchmarking (\S+)(?: \(be patient\))?\.*(.*)$")
+# ab 2.2+ prints "(Connect: 0, Receive: 0, Length: 3, Exceptions: 0)"; ab 2.0.x has no Receive (left empty)
 _FAILED_BREAKDOWN_RE = re.compile(
-    r"^\s*\(Connect:\s*(\d+),\s*Receive:\s*(\d+),\s*Length:\s*(\d+),\s*Exceptions:\s*(\d+)\)"
+    r"^\s*\(Connect:\s*(\d+),\s*(?:Receive:\s*(\d+),\s*)?Length:\s*(\d+),\s*Exceptions:\s*(\d+)\)"
 )
 _RATE_CONT_RE = re.compile(r"^\s*([\d.]+)\s+kb/s\s+(sent|total)\s*$")
 _PHASE_RE = re.compile(r"^(Connect|Processing|Waiting|Total):\s+(.*)$")
@@ -126,9 +127,7 @@ _BREAKDOWN_COLS = ("failed_connect", "failed_receive", "failed_length", "failed_
 # jump from line to line; the scanner prepends "\n" to the text.
 _KV_ALL_RE = re.compile(r"\n([A-Z][A-Za-z0-9 /()+-]*?):[ \t]*([^\n]*)")
 _BENCH_LINE_RE = re.compile(r"^Benchmarking (\S+)", re.MULTILINE)
-_FAILED_BREAKDOWN_M_RE = re.compile(
-    r"^\s*\(Connect:\s*(\d+),\s*Receive:\s*(\d+),\s*Length:\s*(\d+),\s*Exceptions:\s*(\d+)\)", re.MULTILINE
-)
+_FAILED_BREAKDOWN_M_RE = re.compile(_FAILED_BREAKDOWN_RE.pattern, re.MULTILINE)
 _RATE_CONT_M_RE = re.compile(r"^\s*([\d.]+)\s+kb/s\s+(sent|total)\s*$", re.MULTILINE)
 _PHASE_M_RE = re.compile(r"\n(Connect|Processing|Waiting|Total):\s+([^\n]*)")
 _PCT_M_RE = re.compile(r"\n[ \t]*(\d+(?:\.\d+)?)%\s+(\d+(?:\.\d+)?)")
@@ -509,10 +508,9 @@ def _scan_lines(text: str) -> list[_Run]:
                 continue
             bm = _FAILED_BREAKDOWN_RE.match(line)
             if bm:
-                for k, v in zip(
-                    ("failed_connect", "failed_receive", "failed_length", "failed_exceptions"), bm.groups(), strict=True
-                ):
-                    cur.d[k] = int(v)
+                for k, v in zip(_BREAKDOWN_COLS, bm.groups(), strict=True):
+                    if v is not None:
+                        cur.d[k] = int(v)
                 continue
             rm = _RATE_CONT_RE.match(line)
             if rm:
@@ -604,7 +602,8 @@ def _scan_fast(text: str, detail: bool = True) -> list[_Run] | None:
     fb = _FAILED_BREAKDOWN_M_RE.search(text) if not template and "(Connect:" in text else None
     if fb:
         for k, v in zip(_BREAKDOWN_COLS, fb.groups(), strict=True):
-            r.d[k] = int(v)
+            if v is not None:
+                r.d[k] = int(v)
     for val, kind in _RATE_CONT_M_RE.findall(text) if not template and " kb/s " in text else ():
         r.d["bytes_sent_per_s" if kind == "sent" else "bytes_per_s_total"] = float(val) * r.kb
     i = max(_at_line_start(text, "Connection Times (ms)"), _at_line_start(text, "Connnection Times (ms)"))
@@ -703,7 +702,9 @@ def parse(seg: Segment, *, fast: bool = True) -> Parsed:
         if full and d.get("failed") == 0:
             for k in ("failed_connect", "failed_receive", "failed_length", "failed_exceptions"):
                 d.setdefault(k, 0)
-        if full and "failed" in d and "requests" in d:
+        if full and "failed" in d and "requests" in d and not (d["failed"] and d.get("non_2xx")):
+            # with both failures and non-2xx, ab cannot tell how many are the same request
+            # (an error page of another length is both): requests_ok stays empty
             d.setdefault("requests_ok", d["requests"] - d["failed"] - (d.get("non_2xx") or 0))
         total = next((p for p in r.phases if p["phase"] == "total"), None)
         if total:
@@ -731,7 +732,7 @@ FORMATS = [
         "ab",
         detect,
         parse,
-        description="ApacheBench summary (ab 2.x, ab 1.3), whole, several pasted, or excerpts",
+        description="ApacheBench summary (ab 2.3, 2.2, 2.0.x, 1.3), whole, several pasted, or excerpts",
     )
 ]
 

@@ -37,6 +37,8 @@ class Parsed:
 
     runs: list[dict] = field(default_factory=list)
     tables: dict[str, list[dict] | pd.DataFrame] = field(default_factory=dict)
+    #: outputs that are not tests (help, version banners, bare commands): line, tool, command, kind
+    not_runs: list[dict] = field(default_factory=list)
 
     @property
     def n_runs(self) -> int:
@@ -62,6 +64,7 @@ class Parsed:
         """Append another result, renumbering its runs after ours."""
         offset = len(self.runs)
         self.runs.extend(other.runs)
+        self.not_runs.extend(other.not_runs)
         for name, rows in other.tables.items():
             if isinstance(rows, pd.DataFrame):
                 rows = rows.assign(run=rows["run"] + offset) if offset else rows

@@ -52,9 +52,39 @@ unknown flags give ``flag provided but not defined: -x``. Each is one run
 with ``error`` set. A run where every request failed at the network level
 (nothing listening) is a run with ``error`` set and its figures kept.
 
+The widely used fork github.com/bingoohuang/gobench (2020 on) prints::
+
+    Dispatching 100 goroutines at 2021-03-24 23:25:57.176
+    Waiting for results...
+
+    Total Requests:                 664004 hits
+    Successful requests:            664004 hits
+    Network failed:                 0 hits
+    Bad requests(!2xx):             0 hits
+    Successful requests rate:       66391 hits/sec
+    Read throughput:                19 MiB/sec
+    Write throughput:               6.0 MiB/sec
+    Test time:                      10.001s(2021-03-24 23:25:57.176-23:26:07.177)
+
+(tab-aligned in some builds; the rate with three decimals in others;
+``Bad requests(!2xx/cond)`` with a condition; an ``X-Gobench-Seq`` line).
+Byte rates are binary (KiB, MiB: humanize.IBytes), ``Test time`` a Go
+duration (``92.985453ms``, ``1m0.5s``) with the start and end clock times
+(the start becomes ``timestamp``, local time of the client). Its command
+line differs: the URL is positional (or ``-u``, or ``-l`` for a list), ``-t``
+is the goroutines (the concurrency, also printed), ``-n`` the total
+requests, ``-r`` requests per goroutine, ``-d`` a duration (``10s``),
+``-X``/``-m``/``--method`` the method, ``-post``/``-post.file`` a body.
+
+``requests`` is responses received: Requests (or Total Requests) minus
+Network failed; an attempt that got no answer is counted in ``failed``
+and ``failed_network`` only.
+
 Versions checked: the fasthttp version (four live outputs in the lab
 corpus), the net/http version (ten outputs quoted by the 2016 article,
-``data/raw/haproxy-maxconn-gobench``) and both sources.
+``data/raw/haproxy-maxconn-gobench``) and both sources; the
+bingoohuang fork from the outputs its README and users' notes show
+(``tests/fixtures/gobench/shapes``).
 
 >>> p = parse(Segment("Dispatching 10 clients\\nWaiting for results...\\n\\nRequests:  38 hits\\n"
 ...                   "Successful requests:  8 hits\\nNetwork failed:  0 hits\\nBad requests failed (!2xx):  30 hits\\n"
@@ -67,26 +97,74 @@ corpus), the net/http version (ten outputs quoted by the 2016 article,
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from ..text import Segment, command_argv
 from .base import Format, Parsed, to_float, to_int
 
 LABELS: dict[str, tuple[str, str]] = {
     "requests": ("requests", "int"),
+    "total requests": ("requests", "int"),
     "successful requests": ("requests_ok", "int"),
     "network failed": ("failed_network", "int"),
     "bad requests failed (!2xx)": ("non_2xx", "int"),
+    "bad requests(!2xx)": ("non_2xx", "int"),
     "successful requests rate": ("requests_per_s", "float"),
-    "read throughput": ("bytes_per_s", "float"),
-    "write throughput": ("bytes_sent_per_s", "float"),
-    "test time": ("duration_s", "float"),
+    "read throughput": ("bytes_per_s", "rate"),
+    "write throughput": ("bytes_sent_per_s", "rate"),
+    "test time": ("duration_s", "duration"),
 }
+# "Bad requests(!2xx/status==200)": the fork's condition is part of the label
 _LABEL_RE = re.compile(
-    r"^\s*(" + "|".join(re.escape(k) for k in LABELS) + r")\s*:\s*([-+]?[\d.]+(?:[eE][-+]?\d+)?|nan|[-+]?inf)"
-    r"\s*(hits/sec|hits|bytes/sec|secs?|s)?\s*$",
+    r"^\s*(requests|total requests|successful requests|network failed|bad requests failed \(!2xx\)|"
+    r"bad requests\(!2xx(?:/[^)]*)?\)|successful requests rate|read throughput|write throughput|test time)"
+    r"\s*:\s*(?P<value>[-+]?[\d.]+(?:[eE][-+]?\d+)?|nan|[-+]?inf|(?:[\d.]+(?:ms|us|µs|ns|h|m|s))+)"
+    r"\s*(?P<unit>hits/sec|hits|bytes/sec|[KMGTPE]?i?B/sec|secs?|s)?\s*(?:\((?P<start>[\d-]+ [\d:.]+)-[\d:.]+\))?\s*$",
     re.IGNORECASE,
 )
-_DISPATCH_RE = re.compile(r"^\s*Dispatching\s+(\d+)\s+clients?\s*$")
+# binary byte units of humanize.IBytes, and Go duration units
+_BYTE_UNITS = {"b": 1, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40, "pib": 2**50, "eib": 2**60,
+               "kb": 1e3, "mb": 1e6, "gb": 1e9, "bytes": 1}  # fmt: skip
+_GO_UNITS = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
+_GO_PART_RE = re.compile(r"([\d.]+)(h|ms|us|µs|ns|m|s)")
+
+
+def go_duration(text: str) -> float | None:
+    """Seconds in a Go duration string (``time.Duration.String()``).
+
+    >>> go_duration("10.001s"), go_duration("92.985453ms"), go_duration("1m0.5s"), go_duration("2h45m0s")
+    (10.001, 0.092985453, 60.5, 9900.0)
+    """
+    parts = _GO_PART_RE.findall(text)
+    if not parts or "".join(a + b for a, b in parts) != text:
+        return None
+    total = 0.0
+    for num, unit in parts:
+        v = to_float(num)
+        if v is None:
+            return None
+        total += v * _GO_UNITS[unit]
+    return round(total, 12)
+
+
+def _value(kind: str, m: re.Match) -> object:
+    """A label's value in the schema's unit: counts, rates, B/s (binary units), seconds."""
+    raw, unit = m.group("value"), (m.group("unit") or "").lower()
+    if kind == "int":
+        return to_int(raw)
+    if kind == "duration":  # "5 sec", "1.98 sec" (gobench) or a Go duration "10.001s", "92.985453ms" (the fork)
+        go = go_duration(raw + unit) if unit == "s" or raw[-1:].isalpha() else None
+        return go if go is not None else to_float(raw)
+    v = to_float(raw)
+    if kind == "rate" and v is not None:
+        v *= _BYTE_UNITS.get(unit.removesuffix("/sec"), 1)
+    return v
+
+
+_DISPATCH_RE = re.compile(
+    r"^\s*Dispatching\s+(\d+)\s+(clients?|goroutines?)(?:\s+at\s+(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?))?\s*$"
+)
+_NOISE_RE = re.compile(r"^\s*(?:X-Gobench-Seq:\s*\d+|\[[^\]]*\]\s*\[\d{3}\].*)\s*$")  # fork: sequence, -p echo
 _WAITING_RE = re.compile(r"^\s*Waiting for results\.\.\.\s*$")
 _USAGE_RE = re.compile(r"^\s*Usage of \S*:\s*$")
 _USAGE_BODY_RE = re.compile(r"^(?:\s+-\w|\s{4,}|\t)")
@@ -97,14 +175,14 @@ _ERROR_RE = re.compile(
     r"(?:\d{4}/\d\d/\d\d \d\d:\d\d:\d\d )?Error in ioutil\.ReadFile .*)\s*$"
 )
 _DETECT_RE = re.compile(
-    r"^(?:\s*Dispatching \d+ clients|\s*Bad requests failed \(!2xx\):|\s*Successful requests rate:|"
+    r"^(?:\s*Dispatching \d+ (?:clients|goroutines)|\s*Bad requests(?: failed)? ?\(!2xx[^)]*\):|\s*Successful requests rate:|"
     r"\s*Requests or period must be provided|\s*Only one should be provided: \[requests\|period\]|"
     r"Usage of \S*gobench\S*:)",
     re.MULTILINE,
 )
 _DETECT_HINTS = (
     "Dispatching ",
-    "Bad requests failed",
+    "Bad requests",
     "Successful requests rate",
     "Requests or period",
     "Only one",
@@ -176,13 +254,74 @@ def parse_command(command: str) -> dict:
     return out
 
 
+_FORK_HINTS = ("Total Requests:", " goroutines", "Bad requests(!2xx")
+_FORK_WITH_ARG = {"u", "l", "X", "m", "method", "c", "n", "t", "r", "d", "p", "x", "proxy", "post", "post.file",
+                  "content.type", "head.auth", "keepalive", "k", "cond", "timeout"}  # fmt: skip
+
+
+def _timestamp(text: str) -> datetime | None:
+    """The fork's clock time ``2021-03-24 23:25:57.176`` (the client's local time)."""
+    try:
+        return datetime.strptime(text, "%Y-%m-%d %H:%M:%S.%f" if "." in text else "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return None
+
+
+def parse_fork_command(command: str) -> dict:
+    """Run fields from a command line of the bingoohuang/gobench fork.
+
+    >>> d = parse_fork_command("gobench http://127.0.0.1:5003/api/demo -t 50 -n 1000 --method POST")
+    >>> d["url"], d["port"], d["path"], d["concurrency"], d["requests_planned"], d["method"]
+    ('http://127.0.0.1:5003/api/demo', 5003, '/api/demo', 50, 1000, 'POST')
+    >>> parse_fork_command("gobench -u http://h/ -d 10s -post '{}'")["time_limit_s"], parse_fork_command("gobench -u http://h/ -post x")["method"]
+    (10.0, 'POST')
+    """
+    argv = command_argv(command)
+    opts: dict[str, str] = {}
+    positional: list[str] = []
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok.startswith("-") and len(tok) > 1 and tok != "--":
+            name, eq, val = tok.lstrip("-").partition("=")
+            if eq:
+                opts[name] = val
+            elif name in _FORK_WITH_ARG and i + 1 < len(argv) and name not in ("keepalive", "k"):
+                i += 1
+                opts[name] = argv[i]
+            else:
+                opts[name] = "true"
+        else:
+            positional.append(tok)
+        i += 1
+    out: dict = {}
+    out["concurrency"] = to_int(opts.get("t", "100"))
+    if to_int(opts.get("n")):
+        out["requests_planned"] = to_int(opts["n"])
+    elif to_int(opts.get("r")) and out["concurrency"]:
+        out["repetitions"] = to_int(opts["r"])
+    if opts.get("d") and go_duration(opts["d"]):
+        out["time_limit_s"] = go_duration(opts["d"])
+    method = opts.get("X") or opts.get("m") or opts.get("method")
+    out["method"] = method.upper() if method else ("POST" if (opts.get("post") or opts.get("post.file")) else "GET")
+    out["keepalive"] = opts.get("keepalive", opts.get("k", "true")) not in _FALSE
+    url = opts.get("u") or next((p for p in positional if "://" in p or p.startswith(":")), None)
+    if url:
+        url = url.split(",")[0]
+        out.update(
+            {k: v for k, v in parse_command(f"gobench -u {url}").items() if k in ("url", "host", "port", "path")}
+        )
+    return out
+
+
 def _new(line: int) -> dict:
     return {"tool": "gobench", "format": "gobench", "line": line}
 
 
 def parse(seg: Segment) -> Parsed:
     """Read every gobench run in a segment (usage errors become error rows)."""
-    cmd = parse_command(seg.command) if seg.command else {}
+    fork = any(h in seg.text for h in _FORK_HINTS)
+    cmd = (parse_fork_command if fork else parse_command)(seg.command) if seg.command else {}
     runs: list[dict] = []
     cur = _new(1)
     keys: set[str] = set()
@@ -201,6 +340,8 @@ def parse(seg: Segment) -> Parsed:
         m = _LABEL_RE.match(line)
         if m:
             label = m.group(1).lower()
+            if label.startswith("bad requests("):
+                label = "bad requests(!2xx)"
             if label in keys:  # a repeated label: the next pasted output
                 runs.append(cur)
                 cur, keys = _new(n), set()
@@ -208,7 +349,9 @@ def parse(seg: Segment) -> Parsed:
                 cur["line"] = n
             keys.add(label)
             col, kind = LABELS[label]
-            cur[col] = to_int(m.group(2)) if kind == "int" else to_float(m.group(2))
+            cur[col] = _value(kind, m)
+            if m.group("start"):
+                cur["timestamp"] = _timestamp(m.group("start"))
             continue
         m = _DISPATCH_RE.match(line)
         if m:
@@ -217,6 +360,10 @@ def parse(seg: Segment) -> Parsed:
                 cur, keys = _new(n), set()
             cur["line"] = n
             cur["concurrency"] = int(m.group(1))
+            if m.group(3):
+                cur["timestamp"] = _timestamp(m.group(3))
+            continue
+        if _NOISE_RE.match(line):
             continue
         if _WAITING_RE.match(line):
             continue
@@ -253,10 +400,13 @@ def parse(seg: Segment) -> Parsed:
         net, bad = d.get("failed_network"), d.get("non_2xx")
         if net is not None or bad is not None:
             d["failed"] = (net or 0) + (bad or 0)
+        attempts = d.get("requests")
+        if attempts is not None and net is not None:
+            d["requests"] = max(attempts - net, 0)  # responses received: an unanswered attempt is a failure
         if not d.get("error"):
-            if "requests" not in d:
+            if attempts is None:
                 d["error"] = "no result in the output (interrupted before the summary)"
-            elif d["requests"] == 0:
+            elif attempts == 0:
                 d["error"] = "no request completed"
             elif d.get("requests_ok") == 0 and not bad and net:
                 d["error"] = f"every request failed at the network level ({net} network failures)"
@@ -270,8 +420,8 @@ FORMATS = [
         "gobench",
         detect,
         parse,
-        description="gobench results (net/http 2016 and fasthttp versions) and its usage errors",
+        description="gobench results (net/http 2016 and fasthttp versions, the bingoohuang fork) and usage errors",
     )
 ]
 
-__all__ = ["FORMATS", "LABELS", "detect", "parse", "parse_command"]
+__all__ = ["FORMATS", "LABELS", "detect", "go_duration", "parse", "parse_command", "parse_fork_command"]

@@ -105,21 +105,21 @@ from .base import Format, Parsed
 
 # ---------------------------------------------------------------- lines ---
 _DATA_RE = re.compile(
-    rf"\[\s*(?P<id>\d+|SUM)\](?:\[(?P<tag>[TR]X-[CS])\])?\s+(?P<start>{NUM})\s*-\s*(?P<end>{NUM})\s+sec"
+    rf"\[\s*(?P<id>\d+|SUM)\s*\](?:\[(?P<tag>[TR]X-[CS])\])?\s+(?P<start>{NUM})\s*-\s*(?P<end>{NUM})\s+sec"
     rf"\s+{AMOUNT}\s+{RATE}(?P<rest>.*)$"
 )
 _LABEL_RE = re.compile(r"\s(sender|receiver)\s*$")
 _UDP_RE = re.compile(rf"(?P<jit>{NUM})\s+ms\s+(?P<lost>-?\d+)\s*/\s*(?P<tot>-?\d+)\s+\((?P<pct>[^)%]*)%\)")
 _TCP_RE = re.compile(rf"^\s+(?P<retr>\d+)(?:\s+(?P<cwnd>{NUM})\s*(?P<cwnd_p>[KMGT]?)(?P<cwnd_k>Bytes|bits))?")
 _COUNT_RE = re.compile(r"^\s+(?P<n>\d+)\s*$")
-_HEADER_RE = re.compile(r"\[ ID\](?:\[Role\])?\s+Interval\s+Transfer\s+(?:Bitrate|Bandwidth)(?P<cols>.*)$")
+_HEADER_RE = re.compile(r"\[ ID ?\](?:\[Role\])?\s+Interval\s+Transfer\s+(?:Bitrate|Bandwidth)(?P<cols>.*)$")
 _SEP_RE = re.compile(r"(?:^|\s)-(?: -){4,}\s*$")
 _CONNECTING_RE = re.compile(r"Connecting to host (?P<host>\S+?),? port (?P<port>\d+)")
 _REVERSE_RE = re.compile(r"Reverse mode, remote host \S+ is sending")
 _LISTEN_RE = re.compile(r"Server listening on (?P<port>\d+)(?: \(test #(?P<test>\d+)\))?\s*$")
 _ACCEPT_RE = re.compile(r"Accepted connection from (?P<host>\S+?),? port (?P<port>\d+)")
 _CONNECTED_RE = re.compile(
-    r"\[\s*(?P<id>\d+)\](?:\[[TR]X-[CS]\])?\s+local (?P<lh>\S+) port (?P<lp>\d+) connected to (?P<rh>\S+) port (?P<rp>\d+)"
+    r"\[\s*(?P<id>\d+)\s*\](?:\[[TR]X-[CS]\])?\s+local (?P<lh>\S+) port (?P<lp>\d+) connected to (?P<rh>\S+) port (?P<rp>\d+)"
 )
 _VERSION_RE = re.compile(r"^iperf (3\.[\w.+-]*)")
 _TIME_RE = re.compile(r"^Time: (.+?)\s*$")
@@ -136,7 +136,7 @@ _SERVER_OUTPUT_RE = re.compile(r"(?:^|\s)Server output:\s*$")
 _MARK3_RE = re.compile(
     r"Connecting to host \S+,? port \d+|Server listening on \d+|Accepted connection from \S+,? port \d+|"
     r"local \S+ port \d+ connected to \S+ port \d+|^iperf Done\.|^iperf3: |\ssec\s.*\s(?:sender|receiver)\s*$|"
-    r"^\[ ID\](?:\[Role\])? Interval {5,}Transfer {5}Bit",
+    r"^\[ ID ?\](?:\[Role\])? Interval {5,}Transfer {5}Bit",
     re.MULTILINE,
 )
 _MARK2_RE = re.compile(
@@ -153,11 +153,11 @@ _HINTS3 = (
     "iperf3: ",
     "sender",
     "receiver",
-    "[ ID]",
+    "[ ID",
     "bits/sec",
     "Bytes/sec",
 )
-_BARE3_RE = re.compile(rf"^\s*\[\s*(?:\d+|SUM)\]\s+\d+\.\d\d-\s*\d+\.\d\d\s+sec\s+{AMOUNT}\s+{RATE}", re.MULTILINE)
+_BARE3_RE = re.compile(rf"^\s*\[\s*(?:\d+|SUM)\s*\]\s+\d+\.\d\d-\s*\d+\.\d\d\s+sec\s+{AMOUNT}\s+{RATE}", re.MULTILINE)
 
 
 def detect(text: str) -> bool:

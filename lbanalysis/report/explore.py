@@ -355,6 +355,22 @@ def read_summary(ds: Any) -> Section:
         s.add(pd.DataFrame({"file": short, "why": reasons}))
     else:
         s.add("No file was skipped.")
+    not_runs = getattr(ds, "not_runs", None)
+    if not_runs is not None and len(not_runs):
+        s.add(
+            f"{len(not_runs)} output(s) are not tests (help texts, version banners, commands without output), not counted as runs:"
+        )
+        s.add(
+            pd.DataFrame(
+                {
+                    "file": _short_sources(not_runs["source"].astype(str).tolist()),
+                    "line": not_runs["line"].to_numpy(),
+                    "tool": not_runs["tool"].to_numpy(),
+                    "what": not_runs["kind"].to_numpy(),
+                    "command": not_runs["command"].fillna("").to_numpy(),
+                }
+            )
+        )
     if ds.ignored:
         names = ", ".join(os.path.basename(p) for p in ds.ignored[:10])
         s.add(f"{len(ds.ignored)} file(s) passed over by name (notes, scripts, manifests): {names}.")
