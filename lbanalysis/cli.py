@@ -154,13 +154,14 @@ def _check_paths(paths: Sequence[str]) -> list[str]:
 def _read(args: argparse.Namespace, strict_paths: bool = False):
     """Call :func:`lbanalysis.read` with the command line's options; returns a Dataset.
 
-    A path that matches nothing is a usage error with ``--errors raise`` or
-    ``strict_paths``; otherwise it is listed with the skipped files.
+    A path that matches nothing is a usage error with ``--errors raise``,
+    ``strict_paths``, or when no path matches anything; otherwise it is
+    listed with the skipped files.
     """
     from .reader import read
 
     missing = _check_paths(args.paths)
-    if missing and (args.errors == "raise" or strict_paths):
+    if missing and (args.errors == "raise" or strict_paths or len(missing) == len(args.paths)):
         raise CLIError(f"{missing[0]}: no such file, folder or glob match", 2)
     progress = None if _isatty(sys.stderr) else False
     manifest: Any = args.manifest if args.manifest else True
@@ -178,6 +179,26 @@ def _read(args: argparse.Namespace, strict_paths: bool = False):
             table="all",
             progress=progress,
         )
+    where = getattr(args, "where", None)
+    return _where(ds, where) if where else ds
+
+
+def _where(ds, expr: str):
+    """The dataset with only the runs matching ``expr`` (pandas query syntax), detail rows included."""
+    try:
+        keep = ds.runs.query(expr, engine="python")
+    except Exception as e:  # a bad expression is a usage error, whatever pandas raises
+        cols = ", ".join(c for c in ds.runs.columns if not c.startswith("_") and ds.runs[c].notna().any())
+        raise CLIError(f"--where {expr!r}: {_one_line(e)} (columns with values: {cols})", 2) from None
+    keys = set(zip(keep["source"].astype(str), keep["run"], strict=True))
+    for name in ds.tables:
+        if name == "runs":
+            continue
+        df = getattr(ds, name)
+        if len(df):
+            mask = [k in keys for k in zip(df["source"].astype(str), df["run"], strict=True)]
+            setattr(ds, name, df[mask].reset_index(drop=True))
+    ds.runs = keep.reset_index(drop=True)
     return ds
 
 
@@ -206,7 +227,7 @@ def cmd_read(args: argparse.Namespace) -> int:
     else:
         fmt = args.format or output_format(out)
     ds = _read(args)
-    _report_skipped(ds, args.errors)
+    _report_skipped(ds, "warn")
     if not len(ds.runs):
         raise CLIError(f"no runs found in {', '.join(args.paths)}" + _skipped_note(ds), 1)
     if args.table == "all":
@@ -279,35 +300,63 @@ def _num(v: Any, fmt: str) -> str:
 
 
 def _transfer(row: pd.Series) -> str:
-    tool = str(row.get("tool") or "")
-    if tool in registry.names(kind="network"):
-        v = row.get("bits_per_s")
-        return "" if v is None or pd.isna(v) else f"{v / 1e6:.1f} Mbit/s"
+    """HTTP transfer in bytes per second (what the tool received)."""
     v = row.get("bytes_per_s")
-    return "" if v is None or pd.isna(v) else f"{v / 1e6:.2f} MB/s"
+    tool = str(row.get("tool") or "")
+    if tool in registry.names(kind="network") or v is None or pd.isna(v):
+        return ""
+    return f"{v / 1e6:.2f} MB/s"
 
 
-def summary_table(runs: pd.DataFrame, width: int = 40) -> pd.DataFrame:
+def _link(row: pd.Series) -> str:
+    """A link test's rate in bits per second."""
+    v = row.get("bits_per_s")
+    tool = str(row.get("tool") or "")
+    if tool not in registry.names(kind="network") or v is None or pd.isna(v):
+        return ""
+    return f"{v / 1e6:.1f} Mbit/s"
+
+
+def _what(row: pd.Series, labels: list[str], width: int) -> str:
+    """What tells a run apart: its labels (pattern, manifest), else its command."""
+    parts = [str(row[c]) for c in labels if c in row and pd.notna(row[c])]
+    text = " ".join(parts) if parts else ("" if pd.isna(row.get("command")) else str(row.get("command") or ""))
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _percentile_ms(percentiles: pd.DataFrame | None, p: float) -> dict[tuple[str, int], float]:
+    """(source, run) -> latency at percentile ``p`` in ms, where the output printed it."""
+    if percentiles is None or not len(percentiles):
+        return {}
+    rows = percentiles[pd.to_numeric(percentiles["percentile"], errors="coerce") == p]
+    return {
+        (str(s), int(r)): float(v) * 1e3 for s, r, v in zip(rows["source"], rows["run"], rows["latency_s"], strict=True)
+    }
+
+
+def summary_table(runs: pd.DataFrame, width: int = 40, percentiles: pd.DataFrame | None = None) -> pd.DataFrame:
     """The figures people look at first, one row per run, as display strings.
+
+    ``label / command`` tells runs of one file apart (the labels of a path
+    pattern or manifest, else the command shown); ``p50 ms``/``p99 ms`` come
+    from the ``percentiles`` table where the tool printed them; HTTP transfer
+    is in bytes per second, a link test's rate in bits per second.
 
     >>> runs = pd.DataFrame({"source": ["logs/c10.txt"], "run": [0], "tool": ["ab"], "concurrency": [10],
     ...     "requests": [1000], "failed": [0], "requests_per_s": [2345.678], "latency_mean_s": [0.004264],
-    ...     "bytes_per_s": [1.5e6], "error": [None]})
-    >>> summary_table(runs).iloc[0].tolist()
-    ['c10.txt', '0', 'ab', '10', '1000', '0', '2345.7', '4.26', '1.50 MB/s', '']
+    ...     "bytes_per_s": [1.5e6], "error": [None], "command": ["ab -c 10 -n 1000 http://h/"]})
+    >>> pct = pd.DataFrame({"source": ["logs/c10.txt"] * 2, "run": [0, 0], "percentile": [50.0, 99.0],
+    ...     "latency_s": [0.004, 0.011]})
+    >>> summary_table(runs, percentiles=pct).iloc[0].tolist()
+    ['c10.txt', '0', 'ab', 'ab -c 10 -n 1000 http://h/', '10', '1000', '0', '2345.7', '4.26', '4.00', '11.00', '1.50 MB/s', '', '']
     """
-    cols = {
-        "source": [],
-        "run": [],
-        "tool": [],
-        "conc": [],
-        "requests": [],
-        "failed": [],
-        "req/s": [],
-        "mean ms": [],
-        "transfer": [],
-        "error": [],
-    }
+    from . import schema
+
+    labels = [c for c in runs.columns if c not in schema.RUNS and not c.startswith("_")]
+    p50, p99 = _percentile_ms(percentiles, 50.0), _percentile_ms(percentiles, 99.0)
+    cols: dict[str, list[str]] = {k: [] for k in (
+        "source", "run", "tool", "label / command", "conc", "requests", "failed", "req/s", "mean ms", "p50 ms",
+        "p99 ms", "transfer", "link", "error")}  # fmt: skip
     sources = _shorten(runs["source"].astype(str).tolist(), width) if len(runs) else []
     for src, (_, row) in zip(sources, runs.iterrows(), strict=True):
         conc = row.get("concurrency")
@@ -316,17 +365,38 @@ def summary_table(runs: pd.DataFrame, width: int = 40) -> pd.DataFrame:
         lat = row.get("latency_mean_s")
         err = row.get("error")
         err = "" if err is None or pd.isna(err) else _one_line(err)
+        key = (str(row.get("source")), int(row.get("run")) if pd.notna(row.get("run")) else -1)
         cols["source"].append(src)
         cols["run"].append(_num(row.get("run"), "d"))
         cols["tool"].append("" if pd.isna(row.get("tool")) else str(row.get("tool")))
+        cols["label / command"].append(_what(row, labels, 48))
         cols["conc"].append(_num(conc, "d"))
         cols["requests"].append(_num(row.get("requests"), "d"))
         cols["failed"].append(_num(row.get("failed"), "d"))
         cols["req/s"].append(_num(row.get("requests_per_s"), ".1f"))
         cols["mean ms"].append("" if lat is None or pd.isna(lat) else f"{lat * 1e3:.2f}")
+        cols["p50 ms"].append(f"{p50[key]:.2f}" if key in p50 else "")
+        cols["p99 ms"].append(f"{p99[key]:.2f}" if key in p99 else "")
         cols["transfer"].append(_transfer(row))
+        cols["link"].append(_link(row))
         cols["error"].append(err[:60] + ("..." if len(err) > 60 else ""))
     return pd.DataFrame(cols)
+
+
+def format_markdown(table: pd.DataFrame) -> str:
+    """A GitHub-flavoured Markdown table of display strings (empty columns dropped), to paste in an issue.
+
+    >>> print(format_markdown(pd.DataFrame({"tool": ["ab"], "req/s": ["1.5"], "error": [""]})))
+    | tool | req/s |
+    |---|---:|
+    | ab | 1.5 |
+    """
+    left = {"source", "tool", "label / command", "error", "transfer", "link", "series", "verdict"}
+    cols = [c for c in table.columns if table[c].astype(str).str.len().any()]
+    esc = lambda v: str(v).replace("|", "\\|")  # noqa: E731
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" if c in left else "---:" for c in cols) + "|"]
+    lines += ["| " + " | ".join(esc(row[c]) for c in cols) + " |" for _, row in table.iterrows()]
+    return "\n".join(lines)
 
 
 def format_table(table: pd.DataFrame) -> str:
@@ -337,10 +407,10 @@ def format_table(table: pd.DataFrame) -> str:
     ab       1.5
     siege   10.0
     """
-    left = {"source", "tool", "error", "transfer"}
+    left = {"source", "tool", "error", "transfer", "link", "label / command", "series", "verdict"}
     widths = {c: max([len(c), *(len(v) for v in table[c])]) for c in table.columns}
-    # drop empty trailing error column
-    cols = [c for c in table.columns if not (c == "error" and not any(table[c]))]
+    # drop columns with nothing in them (no error, no percentiles printed, no link test)
+    cols = [c for c in table.columns if not (c != "source" and not any(table[c]))]
 
     def cell(c: str, v: str) -> str:
         return v.ljust(widths[c]) if c in left else v.rjust(widths[c])
@@ -375,15 +445,129 @@ def _footer(ds) -> str:
 
 def cmd_summary(args: argparse.Namespace) -> int:
     ds = _read(args, strict_paths=True)
-    if args.errors == "warn":
-        _report_skipped(ds, "warn")
-    width = max(20, min(60, shutil.get_terminal_size((120, 24)).columns - 80))
-    if len(ds.runs):
-        print(format_table(summary_table(ds.runs, width=width)))
-    print(_footer(ds))
+    width = max(20, min(60, shutil.get_terminal_size((120, 24)).columns - 100))
+    table = summary_table(ds.runs, width=width, percentiles=ds.percentiles)
+    if args.format == "csv":
+        table.to_csv(sys.stdout, index=False)
+    elif args.format == "markdown":
+        if len(ds.runs):
+            print(format_markdown(table))
+        print("\n" + _footer(ds))
+    else:
+        if len(ds.runs):
+            print(format_table(table))
+        print(_footer(ds))
+    _report_skipped(ds, "warn")
     if not len(ds.runs):
         raise CLIError(f"no runs found in {', '.join(args.paths)}" + _skipped_note(ds), 1)
     return 0
+
+
+# ------------------------------------------------------------- compare ---
+_COMPARE_METRICS = (("requests_per_s", "req/s"), ("latency_mean_s", "mean latency ms"))
+
+
+def compare_table(runs: pd.DataFrame, side: str, a: str, b: str, load: str = "concurrency") -> pd.DataFrame:
+    """For each series run on both sides, the change of throughput and latency from ``a`` to ``b``.
+
+    Uses :func:`lbanalysis.analysis.compare` (bootstrap interval of the
+    ratio of means, stratified by load when both sides ran several loads);
+    with fewer than its minimum runs on a side the verdict says "too few runs
+    to judge". Series run on one side only are listed with their side.
+    """
+    from .analysis.comparison import compare
+    from .analysis.series import assign_series
+
+    data = runs.assign(series=assign_series(runs, exclude=[side])).dropna(subset=["series"])
+    data = data[data[side].astype(str).isin([a, b])].assign(**{side: lambda d: d[side].astype(str)})
+    rows = []
+    for name, g in data.groupby("series", sort=True):
+        present = set(g[side])
+        if present != {a, b}:
+            rows.append({"series": name, "metric": "", "verdict": f"run on {', '.join(sorted(present))} only"})
+            continue
+        loads = {k: pd.to_numeric(v[load], errors="coerce").nunique() for k, v in g.groupby(side)} if load in g else {}
+        at = load if loads and min(loads.values()) > 1 else None
+        for col, label in _COMPARE_METRICS:
+            if col not in g or g[col].notna().groupby(g[side]).sum().min() == 0:
+                continue
+            res = compare(g.dropna(subset=[col]), by=side, a=a, b=b, y=col, at=at, n_boot=2000)
+            o = res.loc["overall"]
+            rows.append({"series": name, "metric": label, "n_a": o["n_a"], "n_b": o["n_b"], "mean_a": o["mean_a"],
+                         "mean_b": o["mean_b"], "change_pct": o["change_pct"], "lower": o["lower"],
+                         "upper": o["upper"], "verdict": o["verdict"]})  # fmt: skip
+    return pd.DataFrame(rows, columns=["series", "metric", "n_a", "n_b", "mean_a", "mean_b", "change_pct", "lower",
+                                       "upper", "verdict"])  # fmt: skip
+
+
+def _compare_strings(table: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
+    """The comparison table as display strings."""
+
+    def fmt(v: Any, spec: str) -> str:
+        return "" if v is None or pd.isna(v) else format(v, spec)
+
+    scale = [1e3 if str(m).endswith(" ms") else 1.0 for m in table["metric"]]
+    out = pd.DataFrame(
+        {
+            "series": table["series"].astype(str),
+            "metric": table["metric"].astype(str),
+            f"runs {a}": [fmt(v, ".0f") for v in table["n_a"]],
+            f"runs {b}": [fmt(v, ".0f") for v in table["n_b"]],
+            f"mean {a}": [fmt(v * k, ".4g") for v, k in zip(table["mean_a"], scale, strict=True)],
+            f"mean {b}": [fmt(v * k, ".4g") for v, k in zip(table["mean_b"], scale, strict=True)],
+            "change": [fmt(v, "+.1f") + ("%" if pd.notna(v) else "") for v in table["change_pct"]],
+            "verdict": table["verdict"].astype(str),
+        }
+    )
+    return out
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    if args.by:
+        ns = argparse.Namespace(**{**vars(args), "paths": args.within or ["."]})
+        ds = _read(ns, strict_paths=True)
+        runs, side, a, b = ds.runs, args.by, args.a, args.b
+        if side not in runs.columns:
+            raise CLIError(f"--by {side!r} is not a column of the runs (add it with --pattern or a manifest)", 2)
+        values = set(runs[side].dropna().astype(str))
+        for v in (a, b):
+            if v not in values:
+                raise CLIError(f"no runs with {side} == {v!r}; values: {', '.join(sorted(values)) or 'none'}", 2)
+    else:
+        frames = []
+        for path in (args.a, args.b):
+            if _check_paths([path]):
+                raise CLIError(f"{path}: no such folder or file (to compare two values of a column, use --by)", 2)
+            ns = argparse.Namespace(**{**vars(args), "paths": [path]})
+            frames.append(_read(ns, strict_paths=True).runs)
+        names = [os.path.basename(os.path.normpath(p)) for p in (args.a, args.b)]
+        a, b = names if names[0] != names[1] else (args.a, args.b)
+        frames = [f.assign(side=n) for f, n in zip(frames, (a, b), strict=True)]
+        runs, side = pd.concat(frames, ignore_index=True), "side"
+    table = compare_table(runs, side, a, b, load=args.load)
+    if not len(table):
+        raise CLIError("no HTTP load-test runs to compare", 1)
+    shown = _compare_strings(table, a, b)
+    if args.format == "csv":
+        table.to_csv(sys.stdout, index=False)
+    elif args.format == "markdown":
+        print(format_markdown(shown))
+    else:
+        print(format_table(shown))
+    return 0
+
+
+_COMPARE_EPILOG = """\
+examples:
+  lbanalysis compare before/ after/                      # two folders
+  lbanalysis compare haproxy-2 haproxy-4 --by setup --in logs/ --pattern '{setup}/*'
+  lbanalysis compare before/ after/ --format markdown    # a table for a pull request
+
+For each series (same tool, target and settings) present on both sides: the
+change of mean throughput and of mean latency from A to B, with a 95%
+bootstrap interval of the ratio when each side has 3 runs or more (by load
+when both ran several loads), else "too few runs to judge".
+"""
 
 
 # -------------------------------------------------------------- report ---
@@ -509,10 +693,13 @@ def cmd_explore(args: argparse.Namespace) -> int:
         if value and not os.path.exists(value):
             raise CLIError(f"{value}: no such {'file' if opt == 'manifest' else 'folder'} (--{opt})", 2)
     if args.capacity:
+        from .report.explore import parse_capacities
         from .units import parse_capacity
 
         try:
-            parse_capacity(args.capacity)
+            parsed = parse_capacities(args.capacity)
+            for rate in parsed.values() if isinstance(parsed, dict) else [parsed]:
+                parse_capacity(rate)
         except (LBAnalysisError, ValueError) as e:
             raise CLIError(f"--capacity {args.capacity!r}: {_one_line(e)}", 2) from None
     notebook = report.EXPLORE_NOTEBOOK
@@ -553,8 +740,11 @@ examples:
 
 The format follows the extension of -o (.csv .tsv .json .parquet, optionally
 .gz); with --table all, -o is a folder and --format picks the format.
---errors raise (default) stops at the first unreadable file; warn and skip
-export the others and list the skipped files on stderr.
+Unreadable files are skipped and every one is listed, with its reason, on
+stderr at the end (the same policy as summary); --errors raise stops at the
+first one instead. Exit status: 0 when runs were exported (skipped files or
+not), 1 when no run was found, 2 for a usage error (an unknown column in
+--where, a bad option).
 """
 
 _SUMMARY_EPILOG = """\
@@ -562,9 +752,14 @@ examples:
   lbanalysis summary logs/
   lbanalysis summary data/raw/haproxy-wordpress-ab --errors warn
 
-One line per run: source, run, tool, concurrency (iperf: streams), requests,
-failed, req/s, mean latency in ms, transfer (MB/s; iperf Mbit/s), error.
-The last line counts runs per tool and names skipped files.
+One line per run: source, run, tool, label or command (tells runs of one
+file apart), concurrency (iperf: streams), requests, failed, req/s, mean,
+p50 and p99 latency in ms (where the tool printed percentiles), HTTP
+transfer in bytes/s (MB/s), a link test's rate in bits/s (Mbit/s), error.
+Empty columns are left out. The last line counts runs per tool, skipped
+files and outputs that are not tests; every skipped file is then listed with
+its reason on stderr (the same policy as read).
+  lbanalysis summary logs/ --where "tool == 'ab'" --format markdown
 """
 
 _REPORT_EPILOG = """\
@@ -597,12 +792,23 @@ def _add_read_options(p: argparse.ArgumentParser, errors_default: str) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (read recursively) or globs")
     p.add_argument("--pattern", help="path pattern naming columns, e.g. '{setup}/{mode}'")
     p.add_argument("--manifest", metavar="FILE", help="manifest CSV (default: every manifest.csv in the folders)")
-    p.add_argument("--tool", choices=TOOLS, help="force the tool instead of detecting it")
+    p.add_argument(
+        "--tool",
+        choices=TOOLS,
+        help="force a reader: read every file as this tool's output instead of detecting it from the content "
+        "(to select the runs of one tool, use --where \"tool == 'ab'\")",
+    )
+    p.add_argument(
+        "--where",
+        metavar="EXPR",
+        help="keep the runs matching a pandas query on the runs table, e.g. \"tool == 'ab' and concurrency >= 10\"",
+    )
     p.add_argument(
         "--errors",
         choices=("raise", "warn", "skip"),
         default=errors_default,
-        help=f"what an unreadable file does (default: {errors_default})",
+        help=f"what an unreadable file does (default: {errors_default}: it is skipped, and every skipped file is "
+        "listed with its reason on stderr at the end; raise stops at the first one)",
     )
     p.add_argument("--workers", type=_workers, default=1, metavar="N", help="processes to read with (0 = all cores)")
 
@@ -643,7 +849,7 @@ def build_parser() -> argparse.ArgumentParser:
         "read", help="export the tidy tables (CSV, JSON, Parquet)", epilog=_READ_EPILOG, formatter_class=fmt
     )
     p.description = "Read tool outputs and export the tidy tables."
-    _add_read_options(p, "raise")
+    _add_read_options(p, "skip")
     p.add_argument("--table", choices=TABLE_CHOICES, default="runs", help="table to export (default: runs)")
     p.add_argument("-o", "--output", default="-", metavar="FILE", help="output file, folder (--table all) or -")
     p.add_argument("--format", choices=("csv", "tsv", "json", "parquet"), help="override the format of -o")
@@ -653,7 +859,30 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("summary", help="one line per run in the terminal", epilog=_SUMMARY_EPILOG, formatter_class=fmt)
     p.description = "Print the headline figures of every run, and what was skipped."
     _add_read_options(p, "skip")
+    p.add_argument(
+        "--format",
+        choices=("text", "markdown", "csv"),
+        default="text",
+        help="text (aligned, default), markdown (a table to paste into an issue or pull request) or csv",
+    )
     p.set_defaults(func=cmd_summary)
+
+    p = sub.add_parser(
+        "compare",
+        help="change in throughput and latency between two setups",
+        epilog=_COMPARE_EPILOG,
+        formatter_class=fmt,
+    )
+    p.description = "Compare two folders (or two values of a column) series by series."
+    p.add_argument("a", metavar="A", help="first folder (or value of --by)")
+    p.add_argument("b", metavar="B", help="second folder (or value of --by)")
+    p.add_argument("--by", metavar="COLUMN", help="compare two values of this runs column instead of two folders")
+    p.add_argument("--in", dest="within", nargs="+", metavar="PATH", help="what to read with --by (default: .)")
+    p.add_argument("--pattern", help="path pattern naming columns, e.g. '{setup}/{mode}'")
+    p.add_argument("--manifest", metavar="FILE", help="manifest CSV (default: every manifest.csv in the folders)")
+    p.add_argument("--load", default="concurrency", help="load column (default: concurrency)")
+    p.add_argument("--format", choices=("text", "markdown", "csv"), default="text", help="output format")
+    p.set_defaults(func=cmd_compare, tool=None, errors="skip", workers=1, where=None)
 
     p = sub.add_parser(
         "report", help="run the article notebooks into HTML reports", epilog=_REPORT_EPILOG, formatter_class=fmt
@@ -689,7 +918,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--manifest", metavar="FILE", help="manifest CSV")
     p.add_argument("--load", help="load variable column (default: concurrency)")
     p.add_argument("--group", help="column whose values are compared (e.g. setup)")
-    p.add_argument("--capacity", metavar="RATE", help="link capacity, e.g. '1 Gbit/s'")
+    p.add_argument(
+        "--capacity",
+        metavar="RATE",
+        help="link capacity for every path ('1 Gbit/s') or per target host ('lb1=1 Gbit/s,lb2=10 Gbit/s'); "
+        "default: iperf runs matched to each run's host, never pooled across paths",
+    )
     p.add_argument("--iperf", metavar="DIR", help="folder of iperf outputs measuring the links")
     p.add_argument("--threshold", type=_fraction, help="share of link capacity that flags a run (default 0.8)")
     p.add_argument("--model", choices=("usl", "amdahl", "linear"), help="scaling model (default usl)")

@@ -209,9 +209,9 @@ def test_bad_path_is_a_usage_error(tmp_path, capsys):
     assert not (tmp_path / "runs.csv").exists()
 
 
-def test_unreadable_file_stops_the_export(good_and_junk, tmp_path, capsys):
+def test_unreadable_file_stops_the_export_with_errors_raise(good_and_junk, tmp_path, capsys):
     out = tmp_path / "runs.csv"
-    status, _, err = run(["read", good_and_junk, "-o", out], capsys)
+    status, _, err = run(["read", good_and_junk, "--errors", "raise", "-o", out], capsys)
     assert status == 1
     junk = good_and_junk / "zz_junk.txt"
     assert err.startswith(f"lbanalysis: error: {junk}:")
@@ -329,7 +329,9 @@ def test_summary_lines_and_footer(good_and_junk, capsys):
     assert rows["ab_c50.txt"][3] == "50"
     assert f"{printed_rps(good_and_junk / 'ab_c50.txt'):.1f}" in rows["ab_c50.txt"]
     assert lines[-1] == "3 run(s) from 3 file(s): ab 3. Skipped 1: zz_junk.txt."
-    assert err == ""
+    # every skipped file, with its reason, on stderr at the end: the same policy as read
+    assert err.startswith(f"lbanalysis: warning: skipped {good_and_junk / 'zz_junk.txt'}:1: no known format recognised")
+    assert err.count("\n") == 1
 
 
 def test_summary_article_data(capsys):

@@ -30,6 +30,7 @@ SECTIONS = (
     "Per-request time series",
     "Saturation knee",
     "Network utilisation",
+    "What bounded each series",
     "Load balancer",
     "Comparison of groups",
 )
@@ -108,7 +109,10 @@ def test_read_summary_lists_skipped_files_and_why(tmp_path):
     (tmp_path / "README.md").write_text("# notes\n")
     s = explore.read_summary(explore.load(tmp_path))
     assert s.text[0] == "1 file read, 1 run: ab 1."
-    counts, skipped, not_runs = s.tables
+    counts, series, skipped, not_runs = s.tables
+    assert series[["series", "runs", "loads"]].to_dict("records") == [
+        {"series": "ab 127.0.0.1:18080/", "runs": 1, "loads": 1}
+    ]
     assert counts.to_dict("records") == [{"tool": "ab", "files": 1, "runs": 1, "with error": 0}]
     assert skipped["file"].tolist() == ["notes.dat"]
     assert skipped["why"].tolist() == ["line 1: no known format recognised"]
@@ -141,15 +145,39 @@ def test_scaling_section_per_group(tmp_path):
     ds = explore.load(WORDPRESS)
     s = explore.scaling_section(ds.runs, "concurrency", "target", "usl", tmp_path)
     assert not s.absent
-    table = s.tables[0]
+    table = s.tables[0].set_index("target")
     assert table.index.tolist() == ["apache", "haproxy"]
-    # apache ran at 10, 20, 30 and 150 clients: enough loads for the 3 USL parameters
-    assert table.loc["apache", "loads"] == 4
-    assert table.loc["apache", "lambda"] > 0
-    assert "needs at least 4 distinct values" in table.loc["haproxy", "error"]
+    # apache ran at 10, 20, 30 and 150 clients: 4 loads leave the 3 USL parameters one degree of freedom
+    assert table.loc["apache", "loads"] == 4 and not table.loc["apache", "fitted"]
+    assert table.loc["apache", "verdict"] == "too few loads for a usl fit: 4 (it needs 5)"
+    assert table.loc["haproxy", "verdict"] == "too few loads for a usl fit: 2 (it needs 5)"
     assert (tmp_path / "throughput-latency.png").stat().st_size > 10_000
     ax = s.figures[0].axes[0]
     assert {t.get_text() for t in ax.get_legend().get_texts()} == {"apache", "haproxy"}
+    assert not ax.collections  # no confidence band: no curve was fitted
+    # Amdahl (2 parameters) with 4 loads: fitted only if it explains the points
+    amdahl = explore.scaling_section(ds.runs, "concurrency", "target", "amdahl").tables[0].set_index("target")
+    r2 = amdahl.loc["apache", "r2"]
+    assert amdahl.loc["apache", "fitted"] == (r2 >= 0.8)
+    assert amdahl.loc["apache", "verdict"].startswith("amdahl fits" if r2 >= 0.8 else "no model fits these points")
+
+
+def test_no_fit_across_unrelated_targets(tmp_path):
+    """Real outputs of unrelated people's servers: every series stands alone, none is pooled into a curve."""
+    folder = tmp_path / "logs"
+    for p in sorted(corpus("public", "ab").iterdir()):
+        shutil.copy(p, folder / p.name) if folder.exists() else (folder.mkdir(), shutil.copy(p, folder / p.name))
+    for name in ("ab_c1.txt", "ab_c10.txt", "ab_c50.txt", "ab_keepalive.txt"):
+        shutil.copy(AB / name, folder / name)
+    runs = explore.load(folder).runs
+    s = explore.scaling_section(runs)
+    table = s.tables[0]
+    # the three captured runs against one nginx form one series of three loads; the public runs are each their own
+    assert table["series"].is_unique and len(table) >= 4
+    local = table[table["series"] == "ab 127.0.0.1:18080/"].iloc[0]
+    assert local["loads"] == 3 and not local["fitted"]
+    assert not table["fitted"].any()
+    assert "0 of them has a usl curve that fits" in s.text[0]
 
 
 def test_sections_say_when_data_is_absent():
@@ -235,23 +263,43 @@ def test_knee_section_per_group():
     ds = explore.load(WORDPRESS)
     s = explore.knee_section(ds.runs, "concurrency", "target")
     table = s.tables[0]
-    assert table.index.tolist() == ["apache", "haproxy"]
+    # haproxy ran at 2 loads: no knee is looked for there, and the section says so
+    assert table.index.tolist() == ["apache"]
     assert table.loc["apache", "knee concurrency"] in (10, 20, 30, 150)
-    assert any(t.startswith("haproxy: ") for t in s.text)  # 2 loads: says why there is no knee
+    assert s.text[0] == "1 of 2 series have three loads or more: a knee is looked for only in those."
 
 
 def test_network_section_with_a_given_capacity(tmp_path):
     ds = explore.load([AB / "ab_c1.txt", AB / "ab_c10.txt", AB / "ab_c50.txt", AB / "ab_10k_body.txt"])
+    s = explore.network_section(ds, "1 Gbit/s", threshold=0.8, output_dir=tmp_path)
+    assert s.text[0].startswith("Capacity given: 1 Gbit/s, for every path")
+    table = s.tables[0]
+    assert table["utilisation"].tolist() == pytest.approx((table["wire Mbit/s"] / 1000).tolist())
     s = explore.network_section(ds, "100 Mbit/s", threshold=0.8, output_dir=tmp_path)
-    assert s.text[0].startswith("Link capacity 100 Mbit/s (given: 100 Mbit/s)")
     table = s.tables[0]
     assert len(table) == 4
     assert table["utilisation"].tolist() == pytest.approx((table["wire Mbit/s"] / 100).tolist())
     # ab counts every byte received: the wire carries at least that much
     assert (table["wire Mbit/s"] >= ds.runs["bytes_per_s"] * 8 / 1e6).all()
-    assert table["network_bound"].tolist() == (table["utilisation"] >= 0.8).tolist()
-    assert table.loc[table["source"] == "ab_10k_body.txt", "network_bound"].item()  # 100 MB/s of 10 kB pages
+    # 100 MB/s of 10 kB pages cannot go through a 100 Mbit/s link: a capacity mismatch, not a network-bound run
+    big = table[table["source"] == "ab_10k_body.txt"].iloc[0]
+    assert big["utilisation"] > 1 and big["bound_by"] == "capacity mismatch" and pd.isna(big["network_bound"])
+    assert "Mbit/s on the wire against 100 Mbit/s measured for its path" in big["bound_reason"]
+    rest = table[table["source"] != "ab_10k_body.txt"]
+    assert rest["network_bound"].tolist() == (rest["utilisation"] >= 0.8).tolist()
+    assert "capacity mismatch, not a verdict" in s.text[1]
     assert (tmp_path / "utilisation.png").exists()
+
+
+def test_network_section_capacity_per_host():
+    ds = explore.load([AB / "ab_c10.txt", FIXTURES / "haproxy" / "ab_through_haproxy.txt"])
+    s = explore.network_section(ds, "127.0.0.1=1 Gbit/s")
+    assert s.text[0].startswith("Capacity given per host: 127.0.0.1 1 Gbit/s")
+    assert s.tables[0]["capacity Mbit/s"].tolist() == [1000.0, 1000.0]
+    s = explore.network_section(ds, "lb.example=1 Gbit/s")
+    assert "2 run(s) have no measured path to their host" in s.text[1]
+    with pytest.raises(LBAnalysisError, match="host=rate pairs"):
+        explore.network_section(ds, "=1 Gbit/s,")
 
 
 def test_network_section_capacity_from_iperf_folder(tmp_path):
@@ -261,9 +309,13 @@ def test_network_section_capacity_from_iperf_folder(tmp_path):
     shutil.copy(src, iperf)
     measured = lbanalysis.read(iperf)
     s = explore.network_section(explore.load(WORDPRESS), iperf=iperf)
-    assert f"measured by {len(measured)} iperf run(s)" in s.text[0]
-    cap = s.tables[0]["utilisation"] * 0  # a table was made against the measured capacity
-    assert len(cap) == 8
+    assert f"measured by {len(measured)} iperf run(s) in `{iperf}`, per path" in s.text[0]
+    # that iperf file measured other people's hosts: nothing is pooled into "the" capacity of these runs
+    assert "8 run(s) have no measured path to their host: no utilisation." in s.text[-2] or any(
+        "8 run(s) have no measured path to their host" in t for t in s.text
+    )
+    table = s.tables[-1]
+    assert len(table) == 8 and table["utilisation"].isna().all()
 
 
 def test_compare_section():
@@ -315,7 +367,8 @@ def mixed_folder(tmp_path: Path) -> Path:
         _copy(SIEGE / name, root / "siege")
     for p in _first(FIXTURES / "gobench", "gobench_*.txt", "lab", "gobench"):
         _copy(p, root / "gobench")
-    _copy(corpus("public", "iperf3", "Mejtus1__Iperf__iperf.txt"), root / "iperf")
+    _copy(corpus("public", "iperf3", "Mejtus1__Iperf__iperf.txt"), root / "iperf")  # someone else's path
+    _copy(FIXTURES / "iperf3" / "iperf3_tcp_client.txt", root / "iperf")  # the path to 127.0.0.1, as the ab runs
     (root / "notes.dat").write_text("not the output of a tool\n")
     return root
 
@@ -330,7 +383,8 @@ def test_explore_notebook_on_a_mixed_folder(mixed_folder, tmp_path):
         assert title in text
     assert "Traceback" not in text
     assert "notes.dat line 1: no known format recognised" in text
-    assert re.search(r"Link capacity [\d.]+ Mbit/s \(measured by the \d+ iperf run\(s\) among these files\)", text)
+    assert re.search(r"Capacity measured by \d+ iperf run\(s\) among these files, per path", text)
+    assert "each HTTP run is compared with the path to its own host" in text
     # two gobench runs: compare() says it cannot judge (needs 3 a side) instead of claiming a difference
     assert (
         "setup-b vs " in text

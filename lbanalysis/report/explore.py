@@ -348,6 +348,16 @@ def read_summary(ds: Any) -> Section:
     )
     if len(counts):
         s.add(counts)
+    http = http_runs(ds.runs)
+    if len(http):
+        from ..analysis.series import series_table
+
+        series = series_table(http)
+        s.add(
+            f"The {len(http)} HTTP load-test run(s) form {len(series)} series (same tool, target and settings, "
+            "differing only in load); curves, knees and verdicts are computed within a series only:"
+        )
+        s.add(series)
     if len(ds.skipped):
         s.add(f"{len(ds.skipped)} file(s) skipped:")
         short = _short_sources(ds.skipped["source"].astype(str).tolist())
@@ -566,6 +576,15 @@ def scaling_fits_table(
     return out
 
 
+def _series_of(runs: pd.DataFrame, group: str | None) -> tuple[pd.DataFrame, str]:
+    """Runs with a ``series`` column: the user's ``group`` column, or the automatic series."""
+    from ..analysis.series import assign_series
+
+    if group is not None:
+        return runs.assign(series=runs[group].astype("string").fillna("(none)")), group
+    return runs.assign(series=assign_series(runs)), "series"
+
+
 def scaling_section(
     runs: pd.DataFrame,
     load: str = "concurrency",
@@ -573,8 +592,16 @@ def scaling_section(
     model: str = "usl",
     output_dir: str | os.PathLike | None = None,
 ) -> Section:
-    """Throughput and latency against load, per group, with fitted curves and their peaks."""
+    """Throughput and latency against load within each series, with a fitted curve only where one holds.
+
+    Runs are grouped into series (same tool, target and settings, see
+    :mod:`lbanalysis.analysis.series`), or by ``group`` when given. A series
+    gets a ``model`` curve only with enough distinct loads and when the fit
+    explains the points (R² >= 0.8); otherwise the table says "no model
+    fits these points" or "too few loads", and no curve is drawn.
+    """
     from .. import plots
+    from ..analysis.series import fit_series
 
     title = "Throughput and latency against load"
     _check_column(runs, load, "load")
@@ -582,26 +609,54 @@ def scaling_section(
     http = http_runs(runs)
     if not len(http):
         return Section.empty(title, ABSENT["http"])
-    group = _group_of(http, group)
-    if _n_loads(http, load, group) < 2:
+    http, key = _series_of(http, group)
+    if _n_loads(http, load, "series") < 2:
         return Section.empty(title, ABSENT["loads"].format(load=load))
+    table, fits = fit_series(http, load=load, model=model, by=None if group is None else group)
     s = Section(title)
+    n_series = http["series"].nunique()
+    drawn = [n for n, g in http.groupby("series", sort=True) if pd.to_numeric(g[load], errors="coerce").nunique() >= 2]
+    s.add(
+        f"{n_series} series ({'by ' + group if group else 'same tool, target and settings'}); "
+        f"{len(drawn)} with two loads or more are drawn; {len(fits)} of them has a {model} curve that fits."
+        if len(fits) != 1
+        else f"{n_series} series; {len(drawn)} with two loads or more are drawn; 1 has a {model} curve that fits."
+    )
+    shown = drawn[:_MAX_LINES]
+    if len(drawn) > len(shown):
+        s.add(f"The chart shows the first {len(shown)} of {len(drawn)} series; the table has them all.")
     fig, (ax1, ax2) = _figure(ncols=2)
-    _, notes = _caught(plots.throughput_vs_load, http, x=load, hue=group, fit=model, ax=ax1)
-    ax1.set_title(f"throughput ({model} fit, 95% band, ★ peak)")
-    if http["latency_mean_s"].notna().any():
-        plots.latency_vs_load(http.assign(latency_mean_ms=http["latency_mean_s"] * 1e3), x=load, y="latency_mean_ms",
-                              hue=group, ax=ax2)  # fmt: skip
-        ax2.set_title("mean latency")
-    else:
-        ax2.set_axis_off()
-        ax2.text(0.5, 0.5, "no latency in these outputs", ha="center", va="center", transform=ax2.transAxes)
+    for i, name in enumerate(shown):
+        g = http[http["series"] == name]
+        color = f"C{i % 10}"
+        xy = pd.DataFrame(
+            {"x": pd.to_numeric(g[load], errors="coerce"), "y": pd.to_numeric(g["requests_per_s"], errors="coerce")}
+        ).dropna()
+        ax1.plot(xy["x"], xy["y"], "o", color=color, label=str(name), alpha=0.8)
+        if name in fits:
+            plots.scaling_fit(fits[name], points=False, color=color, label=None, ax=ax1)
+        else:
+            means = xy.groupby("x")["y"].mean()
+            ax1.plot(means.index, means.to_numpy(), ":", color=color)
+        lat = pd.DataFrame(
+            {
+                "x": pd.to_numeric(g[load], errors="coerce"),
+                "y": pd.to_numeric(g["latency_mean_s"], errors="coerce") * 1e3,
+            }
+        ).dropna()
+        if len(lat):
+            means = lat.groupby("x")["y"].mean()
+            ax2.plot(means.index, means.to_numpy(), "o-", color=color, label=str(name))
+    ax1.set_xlabel(load)
+    ax1.set_ylabel("requests per second")
+    ax1.set_title(f"throughput ({model} curve only where it fits)")
+    ax2.set_xlabel(load)
+    ax2.set_ylabel("mean latency (ms)")
+    ax2.set_title("mean latency")
+    if shown:
+        ax1.legend(fontsize="small")
     s.add(fig)
-    table, more = _caught(scaling_fits_table, http, load, group, model)
-    s.add(table)
-    # groups without a curve are explained in the table's error column
-    for n in dict.fromkeys(n for n in notes + more if not n.startswith("throughput_vs_load: no ")):
-        s.add(n)
+    s.add(table.rename(columns={"series": key}) if key != "series" else table)
     s.save(output_dir, "throughput-latency")
     return s
 
@@ -831,46 +886,94 @@ def knee_section(runs: pd.DataFrame, load: str = "concurrency", group: str | Non
     http = http_runs(runs)
     if not len(http):
         return Section.empty(title, ABSENT["http"])
-    group = _group_of(http, group)
+    http, group = _series_of(http, group)
     if _n_loads(http, load, group) < 3:
         return Section.empty(title, ABSENT["knee"].format(load=load))
     latency = "latency_mean_s" if http["latency_mean_s"].notna().any() else None
-    if group is None:
-        knees = pd.DataFrame([find_knee(http, x=load, latency=latency).to_dict()], index=pd.Index(["all runs"]))
-    else:
-        knees = find_knee(http, x=load, latency=latency, by=group, errors="coerce")
+    enough = http.groupby(group)[load].transform(lambda v: pd.to_numeric(v, errors="coerce").nunique()) >= 3
+    knees = find_knee(http[enough.to_numpy(bool)], x=load, latency=latency, by=group, errors="coerce")
     cols = [c for c in ("x", "plateau", "max_y", "x_max", "saturated", "latency_rising") if c in knees]
     table = knees[cols].rename(
         columns={"x": f"knee {load}", "plateau": "plateau req/s", "max_y": "best req/s", "x_max": f"best {load}"}
     )
     s = Section(title)
+    n_series = http[group].nunique()
+    if len(knees) < n_series:
+        s.add(f"{len(knees)} of {n_series} series have three loads or more: a knee is looked for only in those.")
     for key, row in knees.iterrows():
         reason = row.get("reason")
         if isinstance(reason, str) and reason:
-            s.add(f"{key}: {reason}" if len(knees) > 1 or group is not None else reason)
+            s.add(f"{key}: {reason}")
     return s.add(table)
 
 
-# ------------------------------------------------------------------ network ---
-def _iperf_capacity(iperf: pd.DataFrame) -> tuple[float | None, pd.DataFrame | None]:
-    """Link capacity (bit/s) measured by iperf runs, and the per-path table behind it.
+# ----------------------------------------------------------------- verdicts ---
+def verdict_section(
+    ds: Any,
+    link_capacity: str | float | None = None,
+    iperf: str | os.PathLike | None = None,
+    threshold: float = 0.8,
+    load: str = "concurrency",
+    group: str | None = None,
+) -> Section:
+    """What bounded each series, with the numbers and thresholds behind each verdict.
 
-    Per path (sender and receiver host) the median of the runs
-    (:func:`lbanalysis.capacity.link_capacity`); with several paths, their median.
+    Capacities as in :func:`network_section`: given (one rate or per host), or
+    iperf paths matched to each series' host.
     """
+    from ..analysis.verdict import thresholds_text, verdicts
+
+    title = "What bounded each series"
+    http = http_runs(ds.runs)
+    if not len(http):
+        return Section.empty(title, ABSENT["http"])
+    capacity: Any = parse_capacities(link_capacity)
+    if capacity is None:
+        measured = iperf_runs(load_iperf(iperf)) if iperf is not None else iperf_runs(ds.runs)
+        by_host, _ = _path_capacities(measured) if len(measured) else ({}, None)
+        capacity = by_host or None
+    v = verdicts(http, load=load, by=group, capacity=capacity, network_threshold=threshold)
+    s = Section(title)
+    counts = v["verdict"].value_counts()
+    s.add(
+        f"{len(v)} series: "
+        + ", ".join(f"{n} {k}" for k, n in counts.items())
+        + f". Each verdict names its figures; thresholds: {thresholds_text(network_threshold=threshold)}."
+    )
+    table = v[["series", "runs", "loads", "verdict", "evidence"]]
+    s.add(table)
+    return s
+
+
+# ------------------------------------------------------------------ network ---
+def parse_capacities(text: str | float | None) -> Any:
+    """A capacity parameter: one rate for every path, or ``host=rate`` pairs, comma-separated.
+
+    >>> parse_capacities("1 Gbit/s"), parse_capacities("lb1=1 Gbit/s, 10.0.0.2=100 Mbit/s")
+    ('1 Gbit/s', {'lb1': '1 Gbit/s', '10.0.0.2': '100 Mbit/s'})
+    """
+    if not isinstance(text, str) or "=" not in text:
+        return text
+    pairs = [p.split("=", 1) for p in text.split(",") if p.strip()]
+    if any(len(p) != 2 or not p[0].strip() for p in pairs):
+        raise LBAnalysisError(
+            f"capacity {text!r}: give one rate ('1 Gbit/s') or host=rate pairs ('lb1=1 Gbit/s, lb2=10 Gbit/s')"
+        )
+    return {h.strip(): r.strip() for h, r in pairs}
+
+
+def _path_capacities(iperf: pd.DataFrame) -> tuple[dict[str, float], pd.DataFrame | None]:
+    """Capacity (bit/s) of each measured path, by the host that received the data (never pooled across paths)."""
     from ..capacity import link_capacity
 
     try:
         paths = link_capacity(iperf)
     except (LBAnalysisError, ValueError, KeyError):
-        paths = None
-    if paths is not None and len(paths):
-        return float(paths["capacity_bits_per_s"].median()), paths
-    rows = iperf
-    if "direction" in iperf and (iperf["direction"] == "receiver").any():
-        rows = iperf[iperf["direction"] == "receiver"]
-    bits = pd.to_numeric(rows["bits_per_s"], errors="coerce").dropna()
-    return (float(bits.median()) if len(bits) else None), None
+        return {}, None
+    if paths is None or not len(paths) or "remote_host" not in paths:
+        return {}, paths
+    by_host = paths.dropna(subset=["remote_host"]).groupby("remote_host")["capacity_bits_per_s"].min()
+    return {str(k): float(v) for k, v in by_host.items()}, paths
 
 
 def network_section(
@@ -882,10 +985,15 @@ def network_section(
     group: str | None = None,
     output_dir: str | os.PathLike | None = None,
 ) -> Section:
-    """Bits on the wire per run against the link capacity; network-bound runs flagged.
+    """Bits on the wire per run against the capacity of its own path; network-bound runs flagged.
 
-    The capacity is ``link_capacity`` (e.g. ``"1 Gbit/s"``), else measured by
-    the iperf outputs in folder ``iperf``, else by iperf runs among the logs.
+    The capacity is ``link_capacity``: one rate for every path (``"1 Gbit/s"``)
+    or ``host=rate`` pairs; else each HTTP run is matched to the iperf paths
+    that end at its target host (iperf outputs in folder ``iperf``, or among
+    the logs). Capacities of unrelated paths are never pooled: a run whose
+    host no iperf run measured has no utilisation. A run that carried more
+    than its path's measured capacity is a capacity mismatch (both figures
+    shown), not a network-bound run.
     """
     from .. import plots
     from ..analysis import network_utilisation
@@ -893,52 +1001,75 @@ def network_section(
 
     title = "Network utilisation"
     http = http_runs(ds.runs)
-    measured = iperf_runs(ds.runs)
-    source = ""
+    measured = iperf_runs(load_iperf(iperf)) if iperf is not None else iperf_runs(ds.runs)
+    where = f"in `{iperf}`" if iperf is not None else "among these files"
     paths = None
-    capacity: Any = link_capacity
-    if capacity is not None:
-        source = f"given: {capacity}"
-    elif iperf is not None:
-        measured = iperf_runs(load_iperf(iperf))
-        cap, paths = _iperf_capacity(measured) if len(measured) else (None, None)
-        if cap is not None:
-            capacity, source = cap, f"measured by {len(measured)} iperf run(s) in `{iperf}`"
+    capacity: Any = parse_capacities(link_capacity)
+    path_col: str | None = None
+    if isinstance(capacity, dict):
+        source, path_col = "given per host: " + ", ".join(f"{h} {r}" for h, r in capacity.items()), "host"
+    elif capacity is not None:
+        source = f"given: {capacity}, for every path"
     elif len(measured):
-        cap, paths = _iperf_capacity(measured)
-        if cap is not None:
-            capacity, source = cap, f"measured by the {len(measured)} iperf run(s) among these files"
+        by_host, paths = _path_capacities(measured)
+        if by_host:
+            capacity, path_col = by_host, "host"
+            source = f"measured by {len(measured)} iperf run(s) {where}, per path"
     if capacity is None:
         return Section.empty(title, ABSENT["capacity"])
     if not len(http):
         s = Section(title).add(f"Link capacity {source}; no HTTP runs to compare with it.")
         return s.add(headline(measured)) if len(measured) else s
-    group = _group_of(http, group)
-    util, notes = _caught(network_utilisation, http, capacity, threshold=threshold, x=load, by=group)
-    cap_bits = pd.to_numeric(util["capacity_bits_per_s"], errors="coerce").dropna()
+    http, group = _series_of(http, group)
+    util, notes = _caught(network_utilisation, http, capacity, threshold=threshold, x=load, by=group, path=path_col)
     s = Section(title)
-    cap_text = format_bits_per_s(float(cap_bits.iloc[0])) if len(cap_bits) else str(capacity)
-    s.add(f"Link capacity {cap_text} ({source}); a run is network-bound at {threshold:.0%} of it or more.")
-    if paths is not None and len(paths) > 1:
-        s.add(f"iperf measured {len(paths)} paths; their median is used (set `link_capacity` to choose one):")
+    s.add(f"Capacity {source}; a run is network-bound at {threshold:.0%} of its path's capacity or more.")
+    if paths is not None and len(paths):
+        s.add(f"iperf measured {len(paths)} path(s); each HTTP run is compared with the path to its own host:")
         s.add(paths)
+    u = pd.to_numeric(util["utilisation"], errors="coerce")
+    mismatch = u > 1.0
+    unmatched = u.isna()
+    util.loc[mismatch.to_numpy(bool), "network_bound"] = pd.NA
+    util.loc[mismatch.to_numpy(bool), "bound_by"] = "capacity mismatch"
+    util.loc[mismatch.to_numpy(bool), "bound_reason"] = [
+        f"{format_bits_per_s(w)} on the wire against {format_bits_per_s(c)} measured for its path: a run cannot "
+        "use more than its link, so this capacity belongs to another path"
+        for w, c in zip(
+            util.loc[mismatch.to_numpy(bool), "wire_bits_per_s"],
+            util.loc[mismatch.to_numpy(bool), "capacity_bits_per_s"],
+            strict=True,
+        )
+    ]
     bound = util["network_bound"].astype("boolean").fillna(False)
-    s.add(
+    parts = [
         f"{int(bound.sum())} of {len(util)} run(s) network-bound."
         if bound.any()
-        else f"No run reaches {threshold:.0%} of the link: none is network-bound."
-    )
-    fig, (ax,) = _figure(width=max(6.0, min(14.0, 0.4 * len(util))))
-    labelled = util.assign(label=[f"{a}:{b}" for a, b in zip(_short_sources(util["source"].astype(str).tolist()),
-                                                                util["run"], strict=True)])  # fmt: skip
-    plots.utilisation(labelled, x="label", threshold=threshold, ax=ax)
-    s.add(fig)
-    cols = ["source", "run", *([group] if group else []), load, "requests_per_s", "wire_bits_per_s", "utilisation",
+        else f"No run reaches {threshold:.0%} of its path: none is network-bound."
+    ]
+    if mismatch.any():
+        parts.append(
+            f"{int(mismatch.sum())} run(s) carried more than the capacity matched to their path: capacity mismatch, not a verdict."
+        )
+    if unmatched.any():
+        parts.append(f"{int(unmatched.sum())} run(s) have no measured path to their host: no utilisation.")
+    s.add(" ".join(parts))
+    shown = util[~unmatched.to_numpy(bool)]
+    if len(shown):
+        fig, (ax,) = _figure(width=max(6.0, min(14.0, 0.4 * min(len(shown), 30))))
+        labelled = shown.head(30).assign(label=[f"{a}:{b}" for a, b in zip(_short_sources(shown.head(30)["source"].astype(str).tolist()),
+                                                                             shown.head(30)["run"], strict=True)])  # fmt: skip
+        plots.utilisation(labelled, x="label", threshold=threshold, ax=ax)
+        if len(shown) > 30:
+            s.add(f"The chart shows the first 30 of {len(shown)} runs with a utilisation.")
+        s.add(fig)
+    cols = ["source", "run", group, load, "requests_per_s", "wire_bits_per_s", "capacity_bits_per_s", "utilisation",
             "network_bound", "bound_by", "bound_reason"]  # fmt: skip
     table = util[[c for c in dict.fromkeys(cols) if c in util]].reset_index(drop=True)
     table["source"] = _short_sources(table["source"].astype(str).tolist())
-    if "wire_bits_per_s" in table:
-        table["wire Mbit/s"] = table.pop("wire_bits_per_s") / 1e6
+    for col in ("wire_bits_per_s", "capacity_bits_per_s"):
+        if col in table:
+            table[col.replace("_bits_per_s", " Mbit/s")] = table.pop(col) / 1e6
     s.add(table)
     for n in dict.fromkeys(notes):
         s.add(n)

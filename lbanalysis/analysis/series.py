@@ -1,0 +1,246 @@
+"""Series: runs that can be compared, differing only in the load.
+
+Statistics across unrelated tests are noise: a scaling curve through ab runs
+against three servers, or a knee found in siege runs of two URLs, says
+nothing. A *series* is the runs of one tool against one target (host, port,
+path) with the same settings (keep-alive, method, content type, TLS, and the
+labels you attached with a path pattern or a manifest), differing only in the
+load (``concurrency``, a fixed ``rate_target_per_s``). A run whose output
+does not say its target is put in a series of its own file: runs of unknown
+targets are never pooled across files. Fits, knees and
+verdicts are computed within a series, and only where it has enough distinct
+loads for what is asked (:data:`MIN_LOADS`).
+
+:func:`assign_series` names each run's series (readable: ``ab
+127.0.0.1:18080/ keep-alive``), :func:`series_table` says what each series
+holds; ``by=`` replaces the automatic key by columns of your choice.
+
+>>> import pandas as pd
+>>> runs = pd.DataFrame({"tool": ["ab"] * 3 + ["siege"], "host": ["h"] * 4, "port": [80] * 4,
+...                      "path": ["/", "/", "/x", "/"], "keepalive": [True, True, True, False],
+...                      "concurrency": [1, 10, 10, 5], "requests_per_s": [5.0, 40.0, 9.0, 3.0]})
+>>> assign_series(runs).tolist()
+['ab h:80/ keep-alive', 'ab h:80/ keep-alive', 'ab h:80/x keep-alive', 'siege h:80/']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import pandas as pd
+
+from .. import registry, schema
+
+__all__ = [
+    "LOAD_COLUMNS",
+    "MIN_LOADS",
+    "MIN_R2",
+    "SETTING_COLUMNS",
+    "assign_series",
+    "fit_series",
+    "series_keys",
+    "series_table",
+]
+
+#: Columns that are the load of a run: they vary within a series.
+LOAD_COLUMNS: tuple[str, ...] = ("concurrency", "rate_target_per_s", "threads", "requests_planned", "time_limit_s")
+#: Columns of the runs table that make two runs different tests (besides tool and target).
+SETTING_COLUMNS: tuple[str, ...] = ("keepalive", "method", "content_type", "tls_protocol", "http_version", "protocol")
+#: Fewest distinct loads a series needs for each analysis: two parameters and a degree of freedom left for
+#: a line, one more for Amdahl, two more for the USL; three for a knee.
+MIN_LOADS: dict[str, int] = {"linear": 3, "amdahl": 4, "usl": 5, "knee": 3}
+_TARGET = ("host", "port", "path")
+_NOT_LABELS = frozenset(
+    {"series", "note", "notes", "comment", "comments", "description", "remark", "remarks", "file", "date"}
+)
+
+
+def series_keys(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exclude: Sequence[str] = ()) -> list[str]:
+    """The columns that define a series: ``by`` if given, else tool, target, settings and your labels.
+
+    Labels are the columns a path pattern or a manifest added that hold text
+    (numbers there are usually the load or a repetition number).
+
+    >>> series_keys(pd.DataFrame({"tool": [], "host": [], "concurrency": [], "setup": pd.Series([], dtype=str)}))
+    ['tool', 'host', 'setup']
+    """
+    if by is not None:
+        keys = [by] if isinstance(by, str) else list(by)
+        missing = [k for k in keys if k not in runs.columns]
+        if missing:
+            raise KeyError(f"series key column(s) not in the runs table: {', '.join(missing)}")
+        return keys
+    keys = [c for c in ("tool", *_TARGET, *SETTING_COLUMNS) if c in runs.columns and c not in exclude]
+    labels = [
+        c
+        for c in runs.columns
+        if c not in schema.RUNS
+        and not c.startswith("_")
+        and c.lower() not in _NOT_LABELS
+        and c not in exclude
+        and not pd.api.types.is_numeric_dtype(runs[c])
+        and not _prose(runs[c])
+    ]
+    return keys + labels
+
+
+def _prose(values: pd.Series) -> bool:
+    """A column of remarks (four words or more in some value), not a label that sets runs apart."""
+    text = values.dropna().astype(str)
+    return bool(len(text)) and bool(text.str.split().str.len().max() >= 4)
+
+
+def _label(row: pd.Series, keys: list[str]) -> str:
+    """A readable series name: tool, host:port/path, then the settings that are set."""
+    parts = []
+    if "tool" in keys and pd.notna(row.get("tool")):
+        parts.append(str(row["tool"]))
+    target = ""
+    if "host" in keys and pd.notna(row.get("host")):
+        target = str(row["host"])
+        if "port" in keys and pd.notna(row.get("port")):
+            target += f":{int(row['port'])}"
+    if "path" in keys and pd.notna(row.get("path")):
+        target += str(row["path"])
+    if target:
+        parts.append(target)
+    elif "source" in row and pd.notna(row.get("source")):
+        parts.append(f"({os.path.basename(str(row['source']))})")  # target unknown: its own file
+    for k in keys:
+        if k in ("tool", *_TARGET):
+            continue
+        v = row.get(k)
+        if v is None or (not isinstance(v, str) and pd.isna(v)):
+            continue
+        if k == "keepalive":
+            if bool(v):
+                parts.append("keep-alive")
+        elif k == "method" and str(v) == "GET":
+            continue
+        elif str(v) not in parts:
+            parts.append(str(v))
+    return " ".join(parts) or "all runs"
+
+
+def assign_series(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exclude: Sequence[str] = ()) -> pd.Series:
+    """Each HTTP load-test run's series name (``<NA>`` for link tests and statistics snapshots).
+
+    ``exclude`` names columns left out of the automatic key (the column two
+    setups are compared by, so that the same test on each side is one series).
+
+    >>> runs = pd.DataFrame({"tool": ["ab", "ab", "iperf3"], "host": ["a", "b", "a"], "concurrency": [1, 1, None]})
+    >>> assign_series(runs).tolist()
+    ['ab a', 'ab b', <NA>]
+    >>> assign_series(runs, by="tool").tolist()
+    ['ab', 'ab', <NA>]
+    """
+    keys = series_keys(runs, by, exclude)
+    http = runs["tool"].isin(registry.names(kind="http-load")) if "tool" in runs else pd.Series(True, runs.index)
+    out = pd.Series(pd.NA, index=runs.index, dtype="string", name="series")
+    if not http.any():
+        return out
+    if by is not None:
+        sub = runs.loc[http, keys].astype("string").fillna("")
+        out[http] = sub.agg(" ".join, axis=1).str.strip().replace("", "all runs")
+        return out
+    out[http] = [_label(row, keys) for _, row in runs.loc[http].iterrows()]
+    return out
+
+
+def series_table(runs: pd.DataFrame, by: str | Sequence[str] | None = None, load: str = "concurrency") -> pd.DataFrame:
+    """One row per series: its runs, distinct loads, the load range, and what it is enough for.
+
+    ``enough for`` lists the analyses of :data:`MIN_LOADS` its distinct loads allow.
+
+    >>> runs = pd.DataFrame({"tool": "ab", "host": "h", "concurrency": [1, 2, 4, 8, 16, 16]})
+    >>> series_table(runs).loc[0, ["series", "runs", "loads", "enough for"]].tolist()
+    ['ab h', 6, 5, 'linear, amdahl, usl, knee']
+    """
+    names = assign_series(runs, by)
+    data = runs.assign(series=names).dropna(subset=["series"])
+    rows = []
+    for name, g in data.groupby("series", sort=True):
+        x = pd.to_numeric(g[load], errors="coerce") if load in g else pd.Series(dtype=float)
+        n_loads = int(x.nunique())
+        rows.append(
+            {
+                "series": name,
+                "tool": g["tool"].iloc[0] if "tool" in g else None,
+                "runs": len(g),
+                "loads": n_loads,
+                f"min {load}": x.min() if n_loads else None,
+                f"max {load}": x.max() if n_loads else None,
+                "enough for": ", ".join(k for k, n in MIN_LOADS.items() if n_loads >= n) or "no curve (too few loads)",
+            }
+        )
+    return pd.DataFrame(rows, columns=["series", "tool", "runs", "loads", f"min {load}", f"max {load}", "enough for"])
+
+
+#: Share of the variance a fit must explain to be drawn and quoted (below it: "no model fits these points").
+MIN_R2 = 0.8
+
+
+def fit_series(
+    runs: pd.DataFrame,
+    *,
+    load: str = "concurrency",
+    y: str = "requests_per_s",
+    model: str = "usl",
+    by: str | Sequence[str] | None = None,
+    min_r2: float = MIN_R2,
+) -> tuple[pd.DataFrame, dict[str, object]]:
+    """Fit ``model`` within each series that has enough distinct loads; say why not elsewhere.
+
+    Returns a table (one row per series: ``series``, ``loads``, ``model``,
+    ``r2``, ``fitted``, ``verdict`` in words, and the peak for a USL) and the
+    fits that pass (R² >= ``min_r2``, by series name), which alone should be
+    drawn or quoted.
+
+    >>> runs = pd.DataFrame({"tool": "ab", "host": "h", "concurrency": [1, 2, 4, 8, 16],
+    ...                      "requests_per_s": [100.0, 190, 345, 580, 880]})
+    >>> table, fits = fit_series(runs, model="amdahl")
+    >>> table.loc[0, ["series", "loads", "fitted"]].tolist(), list(fits)
+    (['ab h', 5, True], ['ab h'])
+    >>> fit_series(runs.head(3), model="usl")[0].loc[0, "verdict"]
+    'too few loads for a usl fit: 3 (it needs 5)'
+    """
+    from ..errors import FitError
+    from .fits import fit_scaling
+
+    names = assign_series(runs, by)
+    data = runs.assign(series=names).dropna(subset=["series"])
+    need = MIN_LOADS.get(model, 3)
+    rows, good = [], {}
+    for name, g in data.groupby("series", sort=True):
+        x = pd.to_numeric(g[load], errors="coerce") if load in g else pd.Series(dtype=float)
+        yy = pd.to_numeric(g[y], errors="coerce") if y in g else pd.Series(dtype=float)
+        n_loads = int(x[yy.notna()].nunique())
+        row: dict = {"series": name, "loads": n_loads, "model": model, "r2": None, "fitted": False}
+        if n_loads < need:
+            row["verdict"] = f"too few loads for a {model} fit: {n_loads} (it needs {need})"
+            rows.append(row)
+            continue
+        try:
+            fit = fit_scaling(g, x=load, y=y, model=model)
+        except FitError as e:
+            row["verdict"] = f"no {model} fit: {e}"
+            rows.append(row)
+            continue
+        r2 = float(fit.rsquared)
+        row["r2"] = r2
+        if r2 >= min_r2:
+            row["fitted"] = True
+            row["verdict"] = f"{model} fits (R² {r2:.2f}, {n_loads} loads)"
+            if model == "usl":
+                row["peak load"] = float(fit.n_peak)
+                row["peak req/s"] = float(fit.x_peak)
+            good[name] = fit
+        else:
+            row["verdict"] = f"no model fits these points (R² {r2:.2f} < {min_r2:g})"
+        rows.append(row)
+    cols = ["series", "loads", "model", "r2", "fitted", "verdict"]
+    table = pd.DataFrame(rows)
+    return (
+        table[[*cols, *[c for c in table.columns if c not in cols]]] if len(table) else pd.DataFrame(columns=cols)
+    ), good

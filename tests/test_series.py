@@ -1,0 +1,81 @@
+"""Series (comparable runs), fits only within them, and a verdict per series with its evidence."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import lbanalysis
+from lbanalysis.analysis.series import assign_series, fit_series, series_table
+from lbanalysis.analysis.verdict import verdicts
+
+from .conftest import FIXTURES, corpus
+
+AB = FIXTURES / "ab"
+
+
+def test_captured_runs_against_one_server_form_one_series():
+    runs = lbanalysis.read([AB / n for n in ("ab_c1.txt", "ab_c10.txt", "ab_c50.txt", "ab_keepalive.txt")])
+    names = assign_series(runs)
+    # same tool, host, port and path: -c 1, 10 and 50 are one series; keep-alive is another test
+    assert names.tolist() == ["ab 127.0.0.1:18080/"] * 3 + ["ab 127.0.0.1:18080/ keep-alive"]
+    table = series_table(runs).set_index("series")
+    assert table.loc["ab 127.0.0.1:18080/", "loads"] == 3
+    assert table.loc["ab 127.0.0.1:18080/", "enough for"] == "linear, knee"
+    assert assign_series(runs, by="tool").tolist() == ["ab"] * 4
+
+
+def test_runs_of_unknown_targets_are_never_pooled_across_files():
+    runs = lbanalysis.read(corpus("public", "siege"), errors="skip")
+    names = assign_series(runs)
+    per_file = pd.DataFrame({"source": runs["source"], "series": names}).groupby("series")["source"].nunique()
+    assert (per_file == 1).all() and len(per_file) == runs["source"].nunique()
+
+
+def test_fits_only_where_they_hold():
+    runs = pd.DataFrame({"tool": "ab", "host": "h", "concurrency": [1, 2, 4, 8, 16, 32],
+                         "requests_per_s": [100.0, 190, 345, 580, 880, 1000]})  # fmt: skip
+    table, fits = fit_series(runs, model="usl")
+    assert table.loc[0, "fitted"] and list(fits) == ["ab h"] and table.loc[0, "r2"] > 0.99
+    noise = runs.assign(requests_per_s=[500.0, 90, 700, 120, 650, 100])
+    table, fits = fit_series(noise, model="usl")
+    assert not fits and table.loc[0, "verdict"].startswith("no model fits these points (R² ")
+
+
+def test_error_verdict_names_its_share_and_threshold():
+    runs = lbanalysis.read([AB / "ab_non2xx_503.txt"])
+    v = verdicts(runs)
+    assert v.loc[0, "verdict"] == "errors"
+    assert v.loc[0, "evidence"] == "at concurrency 2, 100.0% of the attempts failed or were not 2xx (threshold 1%)"
+    assert verdicts(runs, error_share=1.0).loc[0, "verdict"] != "errors"  # a parameter, not a constant
+
+
+def test_impossible_utilisation_is_a_capacity_mismatch_not_a_network_verdict():
+    runs = lbanalysis.read([AB / "ab_10k_body.txt"])
+    v = verdicts(runs, capacity="10 Mbit/s")
+    assert v.loc[0, "verdict"] == "capacity mismatch" and v.loc[0, "utilisation"] > 1
+    assert "against 10 Mbit/s measured for its path" in v.loc[0, "evidence"]
+    wire = v.loc[0, "utilisation"] * 10e6
+    v = verdicts(runs, capacity=wire / 0.9)  # a path that the run fills to 90 %
+    assert v.loc[0, "verdict"] == "network" and "(90%, threshold 80%)" in v.loc[0, "evidence"]
+    # a capacity measured for another host applies to nothing
+    assert verdicts(runs, capacity={"lb.example": "10 Mbit/s"}).loc[0, "verdict"] == "unknown"
+
+
+def test_load_generator_verdict_from_littles_law():
+    runs = lbanalysis.read(corpus("public", "siege", "ZadokhinDima__siege_testing__siege.out"))
+    v = verdicts(runs)
+    row = v.iloc[0]
+    assert row["verdict"] == "load generator"
+    top = runs.loc[runs["concurrency"] == runs["concurrency"].max()]
+    in_flight = (top["requests_per_s"] * top["latency_mean_s"]).mean()
+    assert f"throughput × latency = {in_flight:.1f} requests in flight" in row["evidence"]
+
+
+@pytest.mark.parametrize("model", ["usl"])
+def test_one_load_says_so(model):
+    v = verdicts(lbanalysis.read([AB / "ab_c10.txt"]))
+    assert (v.loc[0, "verdict"], v.loc[0, "evidence"]) == (
+        "unknown",
+        "1 load(s) only: a bound needs at least 3 to show",
+    )
