@@ -227,7 +227,14 @@ def _decimals(values: np.ndarray) -> int:
 
 
 def display_of(values: pd.Series, column: str, *, precision: int | None = None) -> Display:
-    """How column ``column`` with these values should show (see :class:`Display`)."""
+    """How column ``column`` with these values should show (see :class:`Display`).
+
+    A column already in milliseconds keeps its values when they read well in ms:
+
+    >>> d = display_of(pd.Series([602.0, 35.0]), "latency_max_ms")
+    >>> d.header, d.factor, display_of(pd.Series([0.4, 0.6]), "latency_max_ms").header
+    ('max latency (ms)', 1.0, 'max latency (µs)')
+    """
     s = values
     if pd.api.types.is_bool_dtype(s.dtype):
         return Display(header(column), "", 1.0, 0, "bool")
@@ -238,15 +245,16 @@ def display_of(values: pd.Series, column: str, *, precision: int | None = None) 
         return Display(header(column), "", 1.0, 0, "text")
     unit = unit_of(column)
     arr = pd.to_numeric(s, errors="coerce").astype("Float64").to_numpy(dtype=float, na_value=np.nan)
+    pre = 1.0  # a column already in ms is scaled as seconds: the factor applies to its own values
     if unit == "ms":
-        arr, unit = arr / 1e3, "s"
+        arr, unit, pre = arr / 1e3, "s", 1e-3
     label, factor = _scale(unit, arr)
     whole = np.isfinite(arr) & (arr != np.round(arr))
     if pd.api.types.is_integer_dtype(s.dtype) or (not whole.any() and unit in ("", "bit") and np.isfinite(arr).any()):
         if factor == 1.0:
             return Display(header(column, label), label, 1.0, 0, "count")
     decimals = precision if precision is not None else _decimals(arr * factor)
-    return Display(header(column, label), label, factor, decimals, "number")
+    return Display(header(column, label), label, factor * pre, decimals, "number")
 
 
 def humanize(
@@ -289,8 +297,9 @@ def style(
 ) -> Any:
     """A pandas ``Styler`` of :func:`humanize`'s table, every value and header HTML-escaped.
 
-    Numbers are right-aligned; the index is hidden unless ``hide_index=False``
-    (a named index is then shown in words too).
+    Numbers are right-aligned, text left-aligned, and sentences (a column with
+    values over 40 characters) wrap; the index is hidden unless
+    ``hide_index=False`` (a named index is then shown in words too).
 
     >>> html_text = style(pd.DataFrame({"server_software": ["<script>x</script>"], "requests": [5]})).to_html()
     >>> "<script>" in html_text, "&lt;script&gt;x&lt;/script&gt;" in html_text
@@ -308,6 +317,12 @@ def style(
     styler = safe.style.hide(axis="index")
     if numeric:
         styler = styler.set_properties(subset=numeric, **{"text-align": "right"})
+    text = [c for c in safe.columns if c not in numeric]
+    if text:
+        styler = styler.set_properties(subset=text, **{"text-align": "left"})
+    prose = [c for c in text if safe[c].astype(str).str.len().max() > 40] if len(safe) else []
+    if prose:  # sentences (evidence, reasons) wrap instead of running off the page
+        styler = styler.set_properties(subset=prose, **{"white-space": "normal", "min-width": "24em"})
     styler = styler.set_table_styles(
         [
             {"selector": "th", "props": "text-align: left; white-space: normal; max-width: 14em;"},

@@ -31,6 +31,7 @@ SECTIONS = (
     "Saturation knee",
     "Network utilisation",
     "What bounded each series",
+    "Series, one by one",
     "Load balancer",
     "Comparison of groups",
 )
@@ -214,6 +215,22 @@ def test_tail_section_on_captured_stalls(tmp_path):
     # ab's percentiles come with the closed-loop warning
     assert explore.percentiles_section(ds).text[-1].startswith("These tools are closed-loop")
     assert explore.tail_section(explore.load(AB / "ab_c10.txt")).text == [explore.ABSENT["tail"]]
+
+
+def test_series_section_one_part_per_series(tmp_path):
+    runs = [AB / n for n in ("ab_c1.txt", "ab_c10.txt", "ab_c50.txt", "ab_keepalive.txt", "ab_non2xx_503.txt")]
+    ds = explore.load(runs)
+    s = explore.series_section(ds, output_dir=tmp_path)
+    # three series (one per target and setting); only -c 1/10/50 against nginx ran at more than one load
+    assert s.text[0] == "1 of 3 series ran at two loads or more."
+    assert s.text[1] == "### ab 127.0.0.1:18080/"
+    assert s.text[2].startswith("Unknown: throughput still grows at the highest concurrency")
+    (table,) = s.tables
+    assert table["concurrency"].tolist() == [1, 10, 50] and table["runs"].tolist() == [1, 1, 1]
+    plain = ds.runs[ds.runs["source"].str.contains(r"ab_c\d+\.txt$")]
+    assert table["requests_per_s"].tolist() == plain.sort_values("concurrency")["requests_per_s"].tolist()
+    assert "<h3>ab 127.0.0.1:18080/</h3>" in s._repr_html_()
+    assert (tmp_path / "series.png").exists()
 
 
 def test_percentile_table_in_ms():

@@ -93,11 +93,10 @@ def _pct(x: float) -> str:
 def _per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
     """Mean throughput, latency, error share and wire rate per load, ascending."""
     attempts = _num(g, "requests").fillna(0) + _num(g, "failed_network").fillna(0)
-    bad = (
-        _num(g, "failed").fillna(0)
-        + _num(g, "non_2xx").fillna(0)
-        - _num(g, "failed_length").fillna(0) * (_num(g, "non_2xx").fillna(0) > 0)
-    )
+    # what did not succeed: attempts minus the successful requests where the tool counts them; else the
+    # largest of its failure counts (tools count failures differently; summing them would count some twice)
+    worst_count = pd.concat([_num(g, c) for c in ("failed", "non_2xx", "failed_network")], axis=1).max(axis=1)
+    bad = (attempts - _num(g, "requests_ok")).where(_num(g, "requests_ok").notna(), worst_count).fillna(0)
     frame = pd.DataFrame(
         {
             "load": _num(g, load),

@@ -89,6 +89,7 @@ ABSENT = {
 
 _MAX_LINES = 12  # runs drawn one line each in a chart
 _MAX_ROWS = 200  # rows of a table shown in the notebook
+_OPEN_ROWS = 25  # a longer table is collapsed behind a summary line
 
 
 # ---------------------------------------------------------------- Section ---
@@ -146,7 +147,9 @@ class Section:
     def _repr_html_(self) -> str:
         chunks = []
         for p in self.parts:
-            if isinstance(p, str):
+            if isinstance(p, str) and p.startswith("### "):
+                chunks.append(f"<h3>{_inline_html(p[4:])}</h3>")
+            elif isinstance(p, str):
                 chunks.append(f"<p>{_inline_html(p)}</p>")
             elif isinstance(p, pd.DataFrame):
                 chunks.append(_table_html(p))
@@ -194,6 +197,12 @@ def _fmt(v: Any) -> str:
 
 
 def _table_html(df: pd.DataFrame) -> str:
+    """A formatted table; one of more than :data:`_OPEN_ROWS` rows is collapsed behind a summary line.
+
+    >>> html = _table_html(pd.DataFrame({"x": range(40)}))
+    >>> html.startswith("<details><summary>40 rows (click to show)</summary>")
+    True
+    """
     from ..formatting import style
 
     shown = df.head(_MAX_ROWS)
@@ -201,6 +210,8 @@ def _table_html(df: pd.DataFrame) -> str:
     out = style(shown, hide_index=not index).to_html()  # words and units in headers, every value escaped
     if len(df) > _MAX_ROWS:
         out += f"<p><i>first {_MAX_ROWS} of {len(df)} rows</i></p>"
+    if len(df) > _OPEN_ROWS:
+        out = f"<details><summary>{len(df)} rows (click to show)</summary>{out}</details>"
     return out
 
 
@@ -905,6 +916,91 @@ def knee_section(runs: pd.DataFrame, load: str = "concurrency", group: str | Non
         if isinstance(reason, str) and reason:
             s.add(f"{key}: {reason}")
     return s.add(table)
+
+
+# ------------------------------------------------------------------- series ---
+_MAX_SERIES = 12  # series given a subsection of their own
+
+
+def series_table_of(runs: pd.DataFrame, load: str = "concurrency") -> pd.DataFrame:
+    """One series' runs by load: how many, mean throughput, mean latency, failures.
+
+    >>> runs = pd.DataFrame({"concurrency": [1, 1, 10], "requests_per_s": [10.0, 12.0, 90.0],
+    ...                      "latency_mean_s": [0.1, 0.08, 0.11], "failed": [0, 0, 2]})
+    >>> series_table_of(runs).to_dict("records")[0]
+    {'concurrency': 1, 'runs': 2, 'requests_per_s': 11.0, 'latency_mean_s': 0.09, 'failed': 0}
+    """
+    data = pd.DataFrame(
+        {
+            load: pd.to_numeric(runs[load], errors="coerce"),
+            "requests_per_s": pd.to_numeric(runs["requests_per_s"], errors="coerce"),
+            "latency_mean_s": pd.to_numeric(runs.get("latency_mean_s"), errors="coerce"),
+            "failed": pd.to_numeric(runs.get("failed"), errors="coerce"),
+        }
+    ).dropna(subset=[load])
+    out = data.groupby(load).agg(
+        runs=("requests_per_s", "size"),
+        requests_per_s=("requests_per_s", "mean"),
+        latency_mean_s=("latency_mean_s", "mean"),
+        failed=("failed", "sum"),
+    )
+    out["failed"] = out["failed"].astype("Int64")
+    return out.reset_index()
+
+
+def series_section(
+    ds: Any,
+    load: str = "concurrency",
+    group: str | None = None,
+    link_capacity: str | float | None = None,
+    iperf: str | os.PathLike | None = None,
+    threshold: float = 0.8,
+    output_dir: str | os.PathLike | None = None,
+) -> Section:
+    """One part per series with two loads or more: its verdict, a small chart and its runs by load."""
+    from ..analysis.verdict import verdicts
+
+    title = "Series, one by one"
+    http = http_runs(ds.runs)
+    if not len(http):
+        return Section.empty(title, ABSENT["http"])
+    http, key = _series_of(http, group)
+    loads = http.groupby(key)[load].agg(lambda v: pd.to_numeric(v, errors="coerce").nunique()) if load in http else None
+    if loads is None or not (loads >= 2).any():
+        return Section.empty(title, ABSENT["loads"].format(load=load))
+    many = loads[loads >= 2].sort_values(ascending=False)
+    shown = list(many.index[:_MAX_SERIES])
+    capacity: Any = parse_capacities(link_capacity)
+    if capacity is None:
+        measured = iperf_runs(load_iperf(iperf)) if iperf is not None else iperf_runs(ds.runs)
+        capacity = (_path_capacities(measured)[0] or None) if len(measured) else None
+    v = verdicts(http, load=load, by=group, capacity=capacity, network_threshold=threshold).set_index("series")
+    s = Section(title)
+    s.add(
+        f"{len(many)} of {http[key].nunique()} series ran at two loads or more"
+        + (f"; the {len(shown)} with the most loads are shown." if len(shown) < len(many) else ".")
+    )
+    for i, name in enumerate(shown):
+        g = http[http[key] == name]
+        s.add(f"### {name}")
+        if name in v.index:
+            s.add(f"{v.loc[name, 'verdict'].capitalize()}: {v.loc[name, 'evidence']}.")
+        table = series_table_of(g, load)
+        fig, (ax1, ax2) = _figure(ncols=2, width=7.0, height=2.6)
+        ax1.plot(table[load], table["requests_per_s"], "o-", color=f"C{i % 10}", label="mean req/s")
+        ax1.set(xlabel=load, ylabel="requests per second")
+        ax1.legend(fontsize="small")
+        if table["latency_mean_s"].notna().any():
+            ax2.plot(table[load], table["latency_mean_s"] * 1e3, "o-", color=f"C{i % 10}", label="mean latency")
+            ax2.set(xlabel=load, ylabel="mean latency (ms)")
+            ax2.legend(fontsize="small")
+        else:
+            ax2.set_axis_off()
+            ax2.text(0.5, 0.5, "no latency in these outputs", ha="center", va="center", transform=ax2.transAxes)
+        s.add(fig)
+        s.add(table)
+    s.save(output_dir, "series")
+    return s
 
 
 # ----------------------------------------------------------------- verdicts ---
