@@ -682,6 +682,50 @@ def explore_parameters(args: argparse.Namespace) -> dict[str, Any]:
     return params
 
 
+def _known_columns(args: argparse.Namespace) -> set[str]:
+    """Columns a runs table of these paths can have, without reading the logs.
+
+    The schema's columns, the fields of ``--pattern``, the columns of the
+    manifests (``--manifest``, or every ``manifest.csv`` in the folders), and
+    ``series``.
+    """
+    from . import schema
+    from .metadata import _compile
+    from .reader import _manifests_in
+
+    known = set(schema.RUNS) | {"series"}
+    if args.pattern:
+        known |= set(_compile(args.pattern)[0].groupindex)
+    manifests = [Path(args.manifest)] if args.manifest else _manifests_in(args.paths)
+    for m in manifests:
+        try:
+            with open(m, encoding="utf-8", errors="replace") as fh:
+                known |= {c.strip() for c in fh.readline().split(",")}
+        except OSError:
+            continue
+    return known
+
+
+def _check_columns(args: argparse.Namespace) -> None:
+    """An option naming a column that no runs table of these paths can have is a usage error, at once."""
+    known = None
+    for opt in ("group", "load"):
+        value = getattr(args, opt, None)
+        if not value:
+            continue
+        known = known if known is not None else _known_columns(args)
+        if value not in known:
+            from . import schema
+
+            extra = sorted(known - set(schema.RUNS) - {"series"})
+            hint = f"; columns from --pattern or manifests: {', '.join(extra)}" if extra else ""
+            raise CLIError(
+                f"--{opt} {value!r} is not a column of the runs table (a schema column, a --pattern field, "
+                f"a manifest column, or 'series'){hint}",
+                2,
+            )
+
+
 def cmd_explore(args: argparse.Namespace) -> int:
     report = _report_machinery()
 
@@ -702,6 +746,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
                 parse_capacity(rate)
         except (LBAnalysisError, ValueError) as e:
             raise CLIError(f"--capacity {args.capacity!r}: {_one_line(e)}", 2) from None
+    _check_columns(args)
     notebook = report.EXPLORE_NOTEBOOK
     if not notebook.is_file():
         raise CLIError(f"{notebook}: the explore notebook is missing from the installed package", 1)

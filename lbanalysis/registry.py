@@ -95,7 +95,10 @@ TOOLS: tuple[Tool, ...] = (
         "ab: bytes received incl. HTTP headers",
         closed_loop=True,
         info_options=("-h", "-V"),
-        info_patterns=((r"^This is ApacheBench, Version", "version banner"), (r"^Usage: ab \[options\]", "help text")),
+        info_patterns=(
+            (r"^This is ApacheBench, Version(?![\s\S]*^Benchmarking )", "version banner"),
+            (r"^Usage: ab \[options\]", "help text"),
+        ),
     ),
     Tool(
         "siege",

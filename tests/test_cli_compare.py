@@ -119,3 +119,19 @@ def test_compare_two_values_of_a_column(capsys, tmp_path):
         ["compare", "python", "apache", "--by", "server", "--in", logs, "--pattern", "{server}/*"], capsys
     )
     assert status == 2 and "no runs with server == 'apache'; values: nginx, python" in err
+
+
+def test_unknown_group_column_is_a_usage_error_before_any_notebook(capsys, tmp_path):
+    out = tmp_path / "report"
+    status, _, err = run(["explore", AB, "--group", "nosuch", "-o", out], capsys)
+    assert status == 2 and "--group 'nosuch' is not a column of the runs table" in err
+    assert not out.exists()  # nothing was started
+    logs = tmp_path / "logs" / "setup-a"
+    logs.mkdir(parents=True)
+    shutil.copy(AB / "ab_c10.txt", logs)
+    status, _, err = run(
+        ["explore", tmp_path / "logs", "--pattern", "{setup}/*", "--group", "setupx", "-o", out], capsys
+    )
+    assert status == 2 and "columns from --pattern or manifests: setup" in err
+    status, _, err = run(["explore", tmp_path / "logs", "--load", "clients", "-o", out], capsys)
+    assert status == 2 and "--load 'clients'" in err

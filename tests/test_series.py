@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pandas as pd
 import pytest
 
@@ -79,3 +81,19 @@ def test_one_load_says_so(model):
         "unknown",
         "1 load(s) only: a bound needs at least 3 to show",
     )
+
+
+def test_capacity_from_a_manifest_column(tmp_path):
+    from lbanalysis.report import explore
+
+    shutil.copy(AB / "ab_10k_body.txt", tmp_path / "big.txt")
+    shutil.copy(AB / "ab_c10.txt", tmp_path / "small.txt")
+    (tmp_path / "manifest.csv").write_text("file,capacity\nbig.txt,10 Mbit/s\nsmall.txt,1 Gbit/s\n")
+    runs = lbanalysis.read(tmp_path)
+    v = verdicts(runs).set_index("series")
+    assert sorted(v["verdict"]) == ["capacity mismatch", "unknown"]
+    assert (v["verdict"] == "capacity mismatch").sum() == 1
+    s = explore.network_section(explore.load(tmp_path))
+    assert s.text[0].startswith("Capacity given per run by the `capacity` column (manifest)")
+    table = s.tables[-1].set_index("source")
+    assert table.loc["big.txt", "capacity Mbit/s"] == 10.0 and table.loc["small.txt", "capacity Mbit/s"] == 1000.0

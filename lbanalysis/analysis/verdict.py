@@ -121,6 +121,12 @@ def _capacity_for(runs: pd.DataFrame, capacity: Any) -> pd.Series:
     from ..capacity import capacity as parse
 
     if capacity is None:
+        if "capacity" in runs:  # a manifest or pattern column: each run's own path capacity
+            return (
+                runs["capacity"]
+                .map(lambda v: parse(v) if isinstance(v, (str, int, float)) and pd.notna(v) else math.nan)
+                .astype(float)
+            )
         return pd.Series(np.nan, index=runs.index)
     if isinstance(capacity, pd.DataFrame):  # link_capacity(): match the HTTP target to the receiving host
         col = "remote_host" if "remote_host" in capacity else None
@@ -226,7 +232,8 @@ def verdicts(
     ``capacity``: a number or string for every path (``"1 Gbit/s"``), a
     mapping from target host to capacity, or :func:`lbanalysis.capacity.link_capacity`
     output (each HTTP target matched to the iperf paths that end at that
-    host; never a capacity pooled across paths). Columns: ``series``,
+    host; never a capacity pooled across paths). Without it, a ``capacity``
+    column of the runs (from a manifest) gives each run its path's capacity. Columns: ``series``,
     ``runs``, ``loads``, ``verdict`` (one of :data:`VERDICTS`),
     ``evidence``, and the figures used.
     """

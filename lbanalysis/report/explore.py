@@ -1106,6 +1106,10 @@ def network_section(
         source, path_col = "given per host: " + ", ".join(f"{h} {r}" for h, r in capacity.items()), "host"
     elif capacity is not None:
         source = f"given: {capacity}, for every path"
+    elif "capacity" in http and http["capacity"].notna().any():  # a manifest column: each run's path
+        values = http["capacity"].dropna().astype(str).unique()
+        capacity, path_col = {v: v for v in values}, "capacity"
+        source = "given per run by the `capacity` column (manifest)"
     elif len(measured):
         by_host, paths = _path_capacities(measured)
         if by_host:
@@ -1156,6 +1160,9 @@ def network_section(
         labelled = shown.head(30).assign(label=[f"{a}:{b}" for a, b in zip(_short_sources(shown.head(30)["source"].astype(str).tolist()),
                                                                              shown.head(30)["run"], strict=True)])  # fmt: skip
         plots.utilisation(labelled, x="label", threshold=threshold, ax=ax)
+        ax.tick_params(axis="x", labelrotation=30)
+        for tick in ax.get_xticklabels():
+            tick.set_horizontalalignment("right")
         if len(shown) > 30:
             s.add(f"The chart shows the first 30 of {len(shown)} runs with a utilisation.")
         s.add(fig)
