@@ -242,6 +242,19 @@ def cmd_read(args: argparse.Namespace) -> int:
             print(f"{PROG}: wrote {', '.join(written)} to {folder}/", file=sys.stderr)
         return 0
     df = ds.tables[args.table]
+    if fmt == "parquet" and out != "-" and (out.endswith(("/", os.sep)) or Path(out).is_dir() or not Path(out).suffix):
+        from .parquet import write_dataset
+
+        try:
+            write_dataset(df, out, args.table)
+        except LBAnalysisError as e:
+            raise CLIError(_one_line(e), 2) from None
+        if not args.quiet:
+            print(
+                f"{PROG}: wrote {len(df)} {args.table} rows to the Parquet dataset {out} (by source and run)",
+                file=sys.stderr,
+            )
+        return 0
     write_table(df, out, fmt)
     if out != "-" and not args.quiet:
         print(f"{PROG}: wrote {len(df)} {args.table} rows to {out}", file=sys.stderr)

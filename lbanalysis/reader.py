@@ -419,6 +419,11 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
     return runs, tables, skipped, not_runs
 
 
+def _requests_of(path: str, tool: str | None) -> pd.DataFrame:
+    """One file's requests table by the pandas path (what a Dask worker runs per file)."""
+    return read(path, table="requests", tool=tool, manifest=False)
+
+
 def read(
     paths: PathLike | Iterable[PathLike],
     *,
@@ -431,6 +436,8 @@ def read(
     table: str = "runs",
     ignore: Sequence[str] = DEFAULT_IGNORE,
     progress: bool | None = None,
+    engine: str = "pandas",
+    blocksize: int | None = None,
 ) -> pd.DataFrame | Dataset:
     """Read benchmark outputs into tidy frames.
 
@@ -470,7 +477,34 @@ def read(
         are not tool output.
     progress
         Show a progress bar (default: when reading 50+ files on a terminal).
+    engine
+        ``"pandas"`` (default) or ``"dask"``: with ``table="requests"``, a
+        ``dask.dataframe.DataFrame`` of the same columns and dtypes, one
+        partition per file and per ``blocksize`` bytes of a large ab ``-g``
+        file, read on the workers of the current ``distributed`` client (see
+        :mod:`lbanalysis.dask_engine`; needs ``lbanalysis[dask]``).
+    blocksize
+        Bytes per partition of a large ab ``-g`` file with ``engine="dask"``
+        (default 32 MiB).
     """
+    if engine not in ("pandas", "dask"):
+        raise LBAnalysisError(f"engine must be 'pandas' or 'dask', not {engine!r}")
+    from .parquet import is_dataset, read_dataset
+
+    if isinstance(paths, (str, os.PathLike)) and is_dataset(paths):  # written by write_dataset / read -o DIR
+        return read_dataset(paths, engine=engine, table=table)
+    if engine == "dask":
+        from .dask_engine import DEFAULT_BLOCKSIZE, read_dask
+
+        if table != "requests":
+            raise LBAnalysisError(f"engine='dask' reads the requests table (per-request logs), not {table!r}")
+        items, _, missing = expand(paths, ignore)
+        if missing:
+            raise LBAnalysisError(f"{missing[0]}: no such file, folder or glob match")
+        if any(it.path is None for it in items):
+            raise LBAnalysisError("engine='dask' reads files, not open buffers")
+        files = [(it.path, it.source) for it in items]
+        return read_dask(files, _requests_of, tool=tool, blocksize=blocksize or DEFAULT_BLOCKSIZE)
     if errors not in ("raise", "warn", "skip"):
         raise LBAnalysisError(f"errors must be 'raise', 'warn' or 'skip', not {errors!r}")
     if table != "all" and table not in schema.TABLES:
