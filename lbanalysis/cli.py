@@ -692,6 +692,8 @@ def explore_parameters(args: argparse.Namespace) -> dict[str, Any]:
         params["threshold"] = args.threshold
     if args.model:
         params["fit_model"] = args.model
+    if getattr(args, "engine", None):
+        params["engine"] = args.engine
     return params
 
 
@@ -985,6 +987,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--iperf", metavar="DIR", help="folder of iperf outputs measuring the links")
     p.add_argument("--threshold", type=_fraction, help="share of link capacity that flags a run (default 0.8)")
     p.add_argument("--model", choices=("usl", "amdahl", "linear"), help="scaling model (default usl)")
+    p.add_argument(
+        "--engine",
+        choices=("pandas", "dask"),
+        help="dask: read and aggregate the per-request logs on Dask, for folders larger than memory (docs/cluster.md)",
+    )
     p.add_argument(
         "--show-code",
         dest="no_input",

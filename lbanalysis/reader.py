@@ -438,6 +438,7 @@ def read(
     progress: bool | None = None,
     engine: str = "pandas",
     blocksize: int | None = None,
+    tables: Sequence[str] | None = None,
 ) -> pd.DataFrame | Dataset:
     """Read benchmark outputs into tidy frames.
 
@@ -486,6 +487,9 @@ def read(
     blocksize
         Bytes per partition of a large ab ``-g`` file with ``engine="dask"``
         (default 32 MiB).
+    tables
+        With ``table="all"``: the detail tables to build (default: every
+        one); the others stay empty. ``tables=[]`` builds the runs table only.
     """
     if engine not in ("pandas", "dask"):
         raise LBAnalysisError(f"engine must be 'pandas' or 'dask', not {engine!r}")
@@ -523,6 +527,13 @@ def read(
             warnings.warn(f"skipped {msg}", SkippedFileWarning, stacklevel=2)
         skipped_missing.append({"source": m, "reason": msg})
     want = None if table == "all" else frozenset([] if table == "runs" else [table])
+    if table == "all" and tables is not None:
+        unknown = [t for t in tables if t not in schema.TABLES]
+        if unknown:
+            raise LBAnalysisError(
+                f"unknown table(s) {', '.join(map(repr, unknown))}; choose from {', '.join(schema.TABLES)}"
+            )
+        want = frozenset(t for t in tables if t != "runs")
     results = _gather(items, tool, format, workers, progress, want)
     runs_rows, tables, skipped, not_runs = _assemble(items, results, errors, want)
     skipped = skipped_missing + skipped

@@ -110,3 +110,25 @@ def test_other_tables_and_buffers_are_refused_clearly():
         lbanalysis.read(LOGS, table="runs", engine="dask")
     with pytest.raises(lbanalysis.LBAnalysisError, match="engine must be"):
         lbanalysis.read(LOGS, engine="spark")
+
+
+def test_explore_sections_on_dask_give_the_pandas_figures(client):
+    from lbanalysis.report import explore
+
+    paths = [FIXTURES / "stall", FIXTURES / "ab" / "ab_c10.txt"]
+    on_pandas, on_dask = explore.load(paths), explore.load(paths, engine="dask")
+    assert type(on_dask.requests).__module__.startswith("dask") and len(on_dask.runs) == len(on_pandas.runs)
+    a, b = explore.tail_section(on_pandas), explore.tail_section(on_dask)
+    pd.testing.assert_frame_equal(
+        a.tables[0].sort_values("source").reset_index(drop=True),
+        b.tables[0].sort_values("source").reset_index(drop=True),
+    )
+    assert a.text[1] == b.text[1]  # the same computed sentence
+    ta, tb = explore.timeseries_section(on_pandas), explore.timeseries_section(on_dask)
+    cols = ["source", "run", "seconds", "requests", "peak_req_per_s", "min_req_per_s", "latency_max_ms"]
+    pd.testing.assert_frame_equal(
+        ta.tables[0][cols].sort_values("source").reset_index(drop=True),
+        tb.tables[0][cols].sort_values("source").reset_index(drop=True),
+        check_dtype=False,
+    )
+    assert tb.text[0].startswith("Per-request logs read and aggregated on Dask")

@@ -248,13 +248,17 @@ def load(
     manifest: str | os.PathLike | None = None,
     tool: str | None = None,
     workers: int = 1,
+    engine: str = "pandas",
 ) -> Any:
     """Read everything in ``logs`` (folder, glob, file or list of them) into a Dataset.
 
     Unreadable files are skipped and listed in ``Dataset.skipped`` (with the
     reason), never fatal; ``manifest=None`` applies every ``manifest.csv``
     found in the folders. A path that does not exist raises
-    :class:`~lbanalysis.errors.LBAnalysisError`.
+    :class:`~lbanalysis.errors.LBAnalysisError`. ``engine="dask"`` (a large
+    folder) reads the per-request logs on Dask: ``Dataset.requests`` is then a
+    Dask DataFrame, and the sections that use it aggregate it there
+    (:mod:`lbanalysis.analysis.requests`).
     """
     from ..reader import read
 
@@ -264,7 +268,9 @@ def load(
             s = os.fspath(p)
             if not os.path.exists(s) and not any(ch in s for ch in "*?["):
                 raise LBAnalysisError(f"{s}: no such file or folder")
-    return read(
+    from .. import schema
+
+    ds = read(
         paths,
         pattern=pattern,
         manifest=manifest if manifest else True,
@@ -273,7 +279,50 @@ def load(
         workers=workers,
         table="all",
         progress=False,
+        tables=None if engine == "pandas" else [t for t in schema.TABLES if t != "requests"],
     )
+    if engine == "dask":
+        files = [p for p in paths if isinstance(p, (str, os.PathLike))]
+        ds.requests = read(files, table="requests", engine="dask", tool=tool)
+    return ds
+
+
+def _is_dask(df: Any) -> bool:
+    return type(df).__module__.startswith("dask")
+
+
+def _dask_timeseries(requests: Any, freq: str) -> pd.DataFrame:
+    """:func:`per_request_timeseries` of a Dask requests table, by Dask's reductions (no per-bin median)."""
+    from ..analysis.requests import per_second
+
+    step = pd.to_timedelta(freq).total_seconds()
+    ps = per_second(requests, freq_s=step)
+    first = ps.groupby(["source", "run"])["second"].transform("min")
+    return pd.DataFrame(
+        {
+            "source": ps["source"],
+            "run": ps["run"],
+            "t_s": ps["second"] - first,
+            "requests": ps["requests"].astype(int),
+            "requests_per_s": ps["requests"] / step,
+            "latency_mean_s": ps["latency_mean_s"],
+            "latency_p50_s": math.nan,
+            "latency_max_s": ps["latency_max_s"],
+        }
+    )
+
+
+def _dask_tail(requests: Any, runs: pd.DataFrame) -> pd.DataFrame:
+    """:func:`lbanalysis.analysis.latency.latency_tail` of a Dask requests table: each file's rows on one worker."""
+    import dask
+
+    from ..analysis.latency import latency_tail
+
+    cols = requests[["source", "run", "start_s", "latency_s"]].assign(source=requests["source"].astype(str))
+    parts = cols.shuffle("source").to_delayed()
+    tails = dask.compute(*[dask.delayed(latency_tail)(p, runs) for p in parts])
+    tails = [t for t in tails if len(t)]
+    return pd.concat(tails, ignore_index=True) if tails else latency_tail(cols._meta)
 
 
 def check_parameters(
@@ -774,9 +823,10 @@ def tail_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Sectio
     from ..analysis.latency import CLOSED_LOOP_NOTE, corrected_percentiles, latency_tail
 
     title = "Tail latency, corrected for coordinated omission"
-    if not len(ds.requests):
+    on_dask = _is_dask(ds.requests)
+    if not on_dask and not len(ds.requests):
         return Section.empty(title, ABSENT["tail"])
-    tail = latency_tail(ds.requests, ds.runs)
+    tail = _dask_tail(ds.requests, ds.runs) if on_dask else latency_tail(ds.requests, ds.runs)
     if not len(tail):
         return Section.empty(title, ABSENT["tail"])
     s = Section(title)
@@ -790,7 +840,11 @@ def tail_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Sectio
         )
     shown = tail.head(_MAX_LINES // 2)
     keys = shown[["source", "run"]].astype({"source": str})
-    req = ds.requests.astype({"source": str}).merge(keys, on=["source", "run"])
+    requests = ds.requests
+    if on_dask:  # only the shown runs' two columns come to the client
+        wanted = set(keys["source"])
+        requests = requests[requests["source"].astype(str).isin(list(wanted))][["source", "run", "latency_s"]].compute()
+    req = requests.astype({"source": str}).merge(keys, on=["source", "run"])
     curves = corrected_percentiles(req, (50, 90, 99, 99.9))
     curves["name"] = _short_sources(curves["source"].astype(str).tolist())
     if len(tail) > len(shown):
@@ -854,10 +908,15 @@ def timeseries_section(
 ) -> Section:
     """Requests per second and latency over time for runs with per-request logs."""
     title = "Per-request time series"
-    if not len(ds.requests):
+    on_dask = _is_dask(ds.requests)
+    ts = _dask_timeseries(ds.requests, freq) if on_dask else None
+    if (ts is not None and not len(ts)) or (ts is None and not len(ds.requests)):
         return Section.empty(title, ABSENT["requests"])
     s = Section(title)
-    ts = per_request_timeseries(ds.requests, freq=freq)
+    if on_dask:
+        s.add('Per-request logs read and aggregated on Dask (`engine="dask"`).')
+    else:
+        ts = per_request_timeseries(ds.requests, freq=freq)
     keys = ts[["source", "run"]].drop_duplicates()
     if len(keys) > max_runs:
         s.add(f"{len(keys)} runs have per-request logs; the charts show the first {max_runs}.")
