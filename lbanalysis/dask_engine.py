@@ -36,7 +36,7 @@ from .errors import LBAnalysisError
 __all__ = ["DEFAULT_BLOCKSIZE", "read_dask"]
 
 #: An ab -g file above this many bytes is read in byte ranges of about this size.
-DEFAULT_BLOCKSIZE = 32 << 20
+DEFAULT_BLOCKSIZE = 16 << 20
 
 
 def _dask():

@@ -486,7 +486,7 @@ def read(
         :mod:`lbanalysis.dask_engine`; needs ``lbanalysis[dask]``).
     blocksize
         Bytes per partition of a large ab ``-g`` file with ``engine="dask"``
-        (default 32 MiB).
+        (default 16 MiB).
     tables
         With ``table="all"``: the detail tables to build (default: every
         one); the others stay empty. ``tables=[]`` builds the runs table only.
