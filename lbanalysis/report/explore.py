@@ -978,6 +978,16 @@ def knee_section(runs: pd.DataFrame, load: str = "concurrency", group: str | Non
 
 
 # ------------------------------------------------------------------- series ---
+def _verdict_capacity(ds: Any, link_capacity: str | float | None, iperf: str | os.PathLike | None) -> Any:
+    """The capacity argument of :func:`~lbanalysis.analysis.verdict.verdicts`: given, else iperf paths by host."""
+    capacity = parse_capacities(link_capacity)
+    if capacity is not None:
+        return capacity
+    measured = iperf_runs(load_iperf(iperf)) if iperf is not None else iperf_runs(ds.runs)
+    by_host, _ = _path_capacities(measured) if len(measured) else ({}, None)
+    return by_host or None
+
+
 _MAX_SERIES = 12  # series given a subsection of their own
 
 
@@ -1029,10 +1039,7 @@ def series_section(
         return Section.empty(title, ABSENT["loads"].format(load=load))
     many = loads[loads >= 2].sort_values(ascending=False)
     shown = list(many.index[:_MAX_SERIES])
-    capacity: Any = parse_capacities(link_capacity)
-    if capacity is None:
-        measured = iperf_runs(load_iperf(iperf)) if iperf is not None else iperf_runs(ds.runs)
-        capacity = (_path_capacities(measured)[0] or None) if len(measured) else None
+    capacity = _verdict_capacity(ds, link_capacity, iperf)
     v = verdicts(http, load=load, by=group, capacity=capacity, network_threshold=threshold).set_index("series")
     s = Section(title)
     s.add(
@@ -1082,11 +1089,7 @@ def verdict_section(
     http = http_runs(ds.runs)
     if not len(http):
         return Section.empty(title, ABSENT["http"])
-    capacity: Any = parse_capacities(link_capacity)
-    if capacity is None:
-        measured = iperf_runs(load_iperf(iperf)) if iperf is not None else iperf_runs(ds.runs)
-        by_host, _ = _path_capacities(measured) if len(measured) else ({}, None)
-        capacity = by_host or None
+    capacity = _verdict_capacity(ds, link_capacity, iperf)
     v = verdicts(http, load=load, by=group, capacity=capacity, network_threshold=threshold)
     s = Section(title)
     counts = v["verdict"].value_counts()
