@@ -318,100 +318,116 @@ def _new(line: int) -> dict:
     return {"tool": "gobench", "format": "gobench", "line": line}
 
 
+class _Reader:
+    """The runs of one segment, line by line: each line kind has a handler; a new run starts in :meth:`next_run`."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        self.runs: list[dict] = []
+        self.cur = _new(1)
+        self.keys: set[str] = set()
+
+    def started(self) -> bool:
+        return bool(self.keys) or "concurrency" in self.cur or "error" in self.cur
+
+    def next_run(self, n: int) -> None:
+        """The run so far is complete; a new one starts at line ``n``."""
+        self.runs.append(self.cur)
+        self.cur, self.keys = _new(n), set()
+
+    def label(self, m: re.Match, n: int) -> None:
+        label = m.group(1).lower()
+        if label.startswith("bad requests("):
+            label = "bad requests(!2xx)"
+        if label in self.keys:  # a repeated label: the next pasted output
+            self.next_run(n)
+        elif not self.started():
+            self.cur["line"] = n
+        self.keys.add(label)
+        col, kind = LABELS[label]
+        self.cur[col] = _value(kind, m)
+        if m.group("start"):
+            self.cur["timestamp"] = _timestamp(m.group("start"))
+
+    def dispatch(self, m: re.Match, n: int) -> None:
+        if self.started():
+            self.next_run(n)
+        self.cur["line"] = n
+        self.cur["concurrency"] = int(m.group(1))
+        if m.group(3):
+            self.cur["timestamp"] = _timestamp(m.group(3))
+
+    def error(self, m: re.Match, n: int) -> None:
+        if self.keys:
+            self.next_run(n)
+        elif "error" not in self.cur and "concurrency" not in self.cur:
+            self.cur["line"] = n
+        msg, before = m.group(1), self.cur.get("error")
+        self.cur["error"] = f"{before}; {msg}" if before and before != "usage error" else msg
+
+    def usage(self, m: re.Match, n: int) -> int:
+        """The usage text: one error; returns how many of its lines follow."""
+        if self.keys:
+            self.next_run(n)
+        if "error" not in self.cur:
+            self.cur["line"] = n
+            self.cur["error"] = "usage error"
+        body = 0
+        while n + body < len(self.lines) and (
+            not self.lines[n + body].strip() or _USAGE_BODY_RE.match(self.lines[n + body])
+        ):
+            body += 1
+        return body
+
+    def read(self) -> list[dict]:
+        handlers = ((_LABEL_RE, self.label), (_DISPATCH_RE, self.dispatch), (_NOISE_RE, None), (_WAITING_RE, None),
+                    (_ERROR_RE, self.error), (_USAGE_RE, self.usage))  # fmt: skip
+        n = 0
+        while n < len(self.lines):
+            line = self.lines[n].rstrip()
+            n += 1
+            if not line.strip():
+                continue
+            for pattern, handler in handlers:
+                m = pattern.match(line)
+                if m:
+                    n += (handler(m, n) or 0) if handler else 0
+                    break
+        if self.started():
+            self.runs.append(self.cur)
+        return self.runs
+
+
+def _finish(d: dict, cmd: dict) -> dict:
+    """A run's derived fields: the command's, requests planned, failures, responses received, the error."""
+    for k, v in cmd.items():
+        d.setdefault(k, v)
+    if d.get("repetitions") is not None and d.get("concurrency") is not None:
+        d["requests_planned"] = d["repetitions"] * d["concurrency"]
+    net, bad = d.get("failed_network"), d.get("non_2xx")
+    if net is not None or bad is not None:
+        d["failed"] = (net or 0) + (bad or 0)
+    attempts = d.get("requests")
+    if attempts is not None and net is not None:
+        d["requests"] = max(attempts - net, 0)  # responses received: an unanswered attempt is a failure
+    if not d.get("error"):
+        if attempts is None:
+            d["error"] = "no result in the output (interrupted before the summary)"
+        elif attempts == 0:
+            d["error"] = "no request completed"
+        elif d.get("requests_ok") == 0 and not bad and net:
+            d["error"] = f"every request failed at the network level ({net} network failures)"
+    return d
+
+
 def parse(seg: Segment) -> Parsed:
     """Read every gobench run in a segment (usage errors become error rows)."""
     fork = any(h in seg.text for h in _FORK_HINTS)
     cmd = (parse_fork_command if fork else parse_command)(seg.command) if seg.command else {}
-    runs: list[dict] = []
-    cur = _new(1)
-    keys: set[str] = set()
-    lines = seg.text.split("\n")
-    n_lines = len(lines)
-    n = 0
-
-    def started() -> bool:
-        return bool(keys) or "concurrency" in cur or "error" in cur
-
-    while n < n_lines:
-        line = lines[n].rstrip()
-        n += 1
-        if not line.strip():
-            continue
-        m = _LABEL_RE.match(line)
-        if m:
-            label = m.group(1).lower()
-            if label.startswith("bad requests("):
-                label = "bad requests(!2xx)"
-            if label in keys:  # a repeated label: the next pasted output
-                runs.append(cur)
-                cur, keys = _new(n), set()
-            elif not started():
-                cur["line"] = n
-            keys.add(label)
-            col, kind = LABELS[label]
-            cur[col] = _value(kind, m)
-            if m.group("start"):
-                cur["timestamp"] = _timestamp(m.group("start"))
-            continue
-        m = _DISPATCH_RE.match(line)
-        if m:
-            if started():
-                runs.append(cur)
-                cur, keys = _new(n), set()
-            cur["line"] = n
-            cur["concurrency"] = int(m.group(1))
-            if m.group(3):
-                cur["timestamp"] = _timestamp(m.group(3))
-            continue
-        if _NOISE_RE.match(line):
-            continue
-        if _WAITING_RE.match(line):
-            continue
-        m = _ERROR_RE.match(line)
-        if m:
-            if keys:
-                runs.append(cur)
-                cur, keys = _new(n), set()
-            elif "error" not in cur and "concurrency" not in cur:
-                cur["line"] = n
-            msg = m.group(1)
-            cur["error"] = f"{cur['error']}; {msg}" if cur.get("error") and cur["error"] != "usage error" else msg
-            continue
-        if _USAGE_RE.match(line):
-            if keys:
-                runs.append(cur)
-                cur, keys = _new(n), set()
-            if "error" not in cur:
-                cur["line"] = n
-                cur["error"] = "usage error"
-            while n < n_lines and (not lines[n].strip() or _USAGE_BODY_RE.match(lines[n])):
-                n += 1
-            continue
-    if started():
-        runs.append(cur)
+    runs = _Reader(seg.text.split("\n")).read()
     if not runs and seg.command:
         runs.append({**_new(1), "error": "no output after the command"})
-    out = Parsed()
-    for d in runs:
-        for k, v in cmd.items():
-            d.setdefault(k, v)
-        if d.get("repetitions") is not None and d.get("concurrency") is not None:
-            d["requests_planned"] = d["repetitions"] * d["concurrency"]
-        net, bad = d.get("failed_network"), d.get("non_2xx")
-        if net is not None or bad is not None:
-            d["failed"] = (net or 0) + (bad or 0)
-        attempts = d.get("requests")
-        if attempts is not None and net is not None:
-            d["requests"] = max(attempts - net, 0)  # responses received: an unanswered attempt is a failure
-        if not d.get("error"):
-            if attempts is None:
-                d["error"] = "no result in the output (interrupted before the summary)"
-            elif attempts == 0:
-                d["error"] = "no request completed"
-            elif d.get("requests_ok") == 0 and not bad and net:
-                d["error"] = f"every request failed at the network level ({net} network failures)"
-        out.runs.append(d)
-    return out
+    return Parsed([_finish(d, cmd) for d in runs])
 
 
 FORMATS = [

@@ -170,55 +170,51 @@ def _row(values: list[str]) -> dict:
     return d
 
 
+def _run_row(m: re.Match, line: str, n: int, label: str | None) -> dict:
+    """One row of the log as a run (its own -m label, else the last marker line's)."""
+    d: dict = {"tool": "siege", "format": "siege-log", "line": n}
+    try:
+        d["timestamp"] = datetime.strptime(m.group("date").replace("T", " "), "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        d["warnings"] = f"unreadable date {m.group('date')!r}"
+    own = (m.group("label") or "").strip()
+    if own or label is not None:
+        d["label"] = own or label
+    values = _values(m.group("rest"))
+    if values is None:
+        d["error"] = f"unreadable siege.log row: {line[:120]}"
+        return d
+    d.update(_row(values))
+    if len([c for c in m.group("rest").split(",") if c.strip()]) > 9:
+        d["warnings"] = "row has more fields than siege writes; extra fields ignored"
+    if d.get("requests") == 0:
+        failed = d.get("failed")
+        d["error"] = "no transaction completed" + (f" ({failed} failed)" if failed else "")
+    for k in ("latency_mean_s", "requests_per_s", "bytes_per_s", "concurrency_achieved", "duration_s"):
+        v = d.get(k)
+        if v is not None and math.isinf(v):
+            d[k] = float("nan")
+    return d
+
+
 def parse(seg: Segment) -> Parsed:
     """Read every run of a siege.log (see the module docstring)."""
     out = Parsed()
     label: str | None = None
     for n, raw in enumerate(seg.text.split("\n"), start=1):
         line = raw.strip()
-        if not line:
+        mark = _MARK_RE.match(line) if line else None
+        if mark:
+            text = mark.group(1).strip()
+            if not _ABORT_RE.search(text):
+                label = text  # a -m marker names the runs after it
+            elif out.runs:  # an abort notice belongs to the run before it
+                prev = out.runs[-1]
+                prev["error"] = f"{prev['error']}; {text}" if prev.get("error") else text
             continue
-        m = _MARK_RE.match(line)
+        m = _ROW_RE.match(line) if line and not _HEADER_RE.search(line) else None
         if m:
-            text = m.group(1).strip()
-            if _ABORT_RE.search(text):
-                if out.runs:
-                    prev = out.runs[-1]
-                    prev["error"] = f"{prev['error']}; {text}" if prev.get("error") else text
-                continue
-            label = text
-            continue
-        if _HEADER_RE.search(line):
-            continue
-        m = _ROW_RE.match(line)
-        if not m:
-            continue
-        d: dict = {"tool": "siege", "format": "siege-log", "line": n}
-        try:
-            d["timestamp"] = datetime.strptime(m.group("date").replace("T", " "), "%Y-%m-%d %H:%M:%S")
-        except ValueError:
-            d["warnings"] = f"unreadable date {m.group('date')!r}"
-        own = (m.group("label") or "").strip()
-        if own:
-            d["label"] = own
-        elif label is not None:
-            d["label"] = label
-        values = _values(m.group("rest"))
-        if values is None:
-            d["error"] = f"unreadable siege.log row: {line[:120]}"
-            out.runs.append(d)
-            continue
-        d.update(_row(values))
-        if len([c for c in m.group("rest").split(",") if c.strip()]) > 9:
-            d["warnings"] = "row has more fields than siege writes; extra fields ignored"
-        if d.get("requests") == 0:
-            failed = d.get("failed")
-            d["error"] = "no transaction completed" + (f" ({failed} failed)" if failed else "")
-        for k in ("latency_mean_s", "requests_per_s", "bytes_per_s", "concurrency_achieved", "duration_s"):
-            v = d.get(k)
-            if v is not None and math.isinf(v):
-                d[k] = float("nan")
-        out.runs.append(d)
+            out.runs.append(_run_row(m, line, n, label))
     return out
 
 
