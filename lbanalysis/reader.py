@@ -419,6 +419,73 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
     return runs, tables, skipped, not_runs
 
 
+def _missing_paths(missing: list[str], errors: Errors) -> list[dict]:
+    """Paths that matched nothing: an error with ``errors="raise"``, else skipped (and warned) rows."""
+    rows = []
+    for m in missing:
+        msg = f"{m}: no such file, folder or glob match"
+        if errors == "raise":
+            raise LBAnalysisError(msg)
+        if errors == "warn":
+            warnings.warn(f"skipped {msg}", SkippedFileWarning, stacklevel=3)
+        rows.append({"source": m, "reason": msg})
+    return rows
+
+
+def _wanted(table: str, tables: Sequence[str] | None) -> frozenset[str] | None:
+    """The detail tables to build (None: every one).
+
+    >>> sorted(_wanted("all", ["runs", "phases"])), _wanted("all", None), sorted(_wanted("requests", None))
+    (['phases'], None, ['requests'])
+    """
+    if table != "all":
+        return frozenset([] if table == "runs" else [table])
+    if tables is None:
+        return None
+    unknown = [t for t in tables if t not in schema.TABLES]
+    if unknown:
+        raise LBAnalysisError(
+            f"unknown table(s) {', '.join(map(repr, unknown))}; choose from {', '.join(schema.TABLES)}"
+        )
+    return frozenset(t for t in tables if t != "runs")
+
+
+def _with_pattern(runs: pd.DataFrame, pattern: str | None, notes: list[str]) -> pd.DataFrame:
+    """The fields of a path pattern as columns (numbers numeric); unmatched files noted."""
+    if not pattern:
+        return runs
+    fields = [match_pattern(pattern, rel) or {} for rel in runs["_rel"].astype(str)]
+    names = list(dict.fromkeys(k for f in fields for k in f))
+    for name in names:
+        runs[name] = [f.get(name) for f in fields]
+    runs = coerce_numeric(runs, names)
+    unmatched = sorted({s for s, f in zip(runs["source"], fields, strict=True) if not f})
+    if unmatched and names:
+        notes.append(f"pattern {pattern!r} did not match: {', '.join(unmatched[:5])}")
+    return runs
+
+
+def _manifests(manifest: str | os.PathLike | pd.DataFrame | bool | None, paths: object) -> list[pd.DataFrame]:
+    """The manifests to apply: a frame, a file, or (``True``) every manifest.csv in the folders read."""
+    if isinstance(manifest, pd.DataFrame):
+        m = manifest.copy()
+        m["_dir"] = m.get("_dir", str(Path.cwd()))
+        return [m.astype({c: object for c in m.columns})]
+    if manifest is True:
+        return [read_manifest(p) for p in _manifests_in(paths)]
+    return [read_manifest(manifest)] if manifest else []
+
+
+def _with_manifests(runs: pd.DataFrame, manifests: list[pd.DataFrame], notes: list[str]) -> pd.DataFrame:
+    """Manifest columns applied to the runs (conflicts noted); the private path columns dropped."""
+    if manifests:
+        runs["_abs"] = [str(Path(p).resolve()) if isinstance(p, str) else "" for p in runs["_path"]]
+    for m in manifests:
+        runs, more = apply_manifest(runs, m)
+        notes.extend(more)
+    return runs.drop(columns=[c for c in ("_abs", "_path", "_rel") if c in runs.columns])
+
+
 def _requests_of(path: str, tool: str | None) -> pd.DataFrame:
     """One file's requests table by the pandas path (what a Dask worker runs per file)."""
     return read(path, table="requests", tool=tool, manifest=False)
@@ -518,22 +585,8 @@ def read(
     _candidates(tool, format)  # an unknown tool or format fails here, before any file is read
     workers = os.cpu_count() or 1 if workers == 0 else max(1, int(workers))
     items, ignored, missing = expand(paths, ignore)
-    skipped_missing = []
-    for m in missing:
-        msg = f"{m}: no such file, folder or glob match"
-        if errors == "raise":
-            raise LBAnalysisError(msg)
-        if errors == "warn":
-            warnings.warn(f"skipped {msg}", SkippedFileWarning, stacklevel=2)
-        skipped_missing.append({"source": m, "reason": msg})
-    want = None if table == "all" else frozenset([] if table == "runs" else [table])
-    if table == "all" and tables is not None:
-        unknown = [t for t in tables if t not in schema.TABLES]
-        if unknown:
-            raise LBAnalysisError(
-                f"unknown table(s) {', '.join(map(repr, unknown))}; choose from {', '.join(schema.TABLES)}"
-            )
-        want = frozenset(t for t in tables if t != "runs")
+    skipped_missing = _missing_paths(missing, errors)
+    want = _wanted(table, tables)
     results = _gather(items, tool, format, workers, progress, want)
     runs_rows, tables, skipped, not_runs = _assemble(items, results, errors, want)
     skipped = skipped_missing + skipped
@@ -544,32 +597,9 @@ def read(
             return schema.empty(table)
         return schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), table)
 
-    runs = _runs_frame(runs_rows)
     notes: list[str] = []
-    if pattern:
-        fields = [match_pattern(pattern, rel) or {} for rel in runs["_rel"].astype(str)]
-        names = list(dict.fromkeys(k for f in fields for k in f))
-        for name in names:
-            runs[name] = [f.get(name) for f in fields]
-        runs = coerce_numeric(runs, names)
-        unmatched = sorted({s for s, f in zip(runs["source"], fields, strict=True) if not f})
-        if unmatched and names:
-            notes.append(f"pattern {pattern!r} did not match: {', '.join(unmatched[:5])}")
-    manifests: list[pd.DataFrame] = []
-    if isinstance(manifest, pd.DataFrame):
-        m = manifest.copy()
-        m["_dir"] = m.get("_dir", str(Path.cwd()))
-        manifests.append(m.astype({c: object for c in m.columns}))
-    elif manifest is True:
-        manifests.extend(read_manifest(p) for p in _manifests_in(paths))
-    elif manifest:
-        manifests.append(read_manifest(manifest))
-    if manifests:
-        runs["_abs"] = [str(Path(p).resolve()) if isinstance(p, str) else "" for p in runs["_path"]]
-    for m in manifests:
-        runs, more = apply_manifest(runs, m)
-        notes.extend(more)
-    runs = runs.drop(columns=[c for c in ("_abs", "_path", "_rel") if c in runs.columns])
+    runs = _with_pattern(_runs_frame(runs_rows), pattern, notes)
+    runs = _with_manifests(runs, _manifests(manifest, paths), notes)
     skipped_df = pd.DataFrame(skipped, columns=["source", "reason"])
     runs.attrs["skipped"] = skipped_df.to_dict("records")
     not_runs_df = pd.DataFrame(not_runs, columns=NOT_RUNS_COLUMNS).astype({"line": "Int64"})

@@ -665,6 +665,54 @@ def _set(r: _Run, key: str, tag: str, val: str) -> None:
         d["bytes_per_s"] = None if x is None else x * r.kb
 
 
+def _target(d: dict) -> None:
+    """Host and URL from what ab printed (Server Hostname, Port, Document Path, TLS)."""
+    if d.get("server_hostname"):
+        d.setdefault("host", d["server_hostname"])
+    if "url" not in d and d.get("host") and d.get("path"):
+        scheme = "https" if d.get("tls_protocol") else "http"
+        default = 443 if scheme == "https" else 80
+        port = d.get("port")
+        hostport = d["host"] if port in (None, default) else f"{d['host']}:{port}"
+        d["url"] = f"{scheme}://{hostport}{d['path']}"
+
+
+def _counts(d: dict) -> None:
+    """Keep-alive, non-2xx, the failure breakdown and requests_ok where ab's silence means zero."""
+    full = "requests" in d and "requests_per_s" in d
+    if "keepalive" not in d and full:
+        d["keepalive"] = "keepalive_requests" in d
+    if d.get("keepalive_requests") is not None and d.get("keepalive") is None:
+        d["keepalive"] = True
+    if full and "failed" in d and "non_2xx" not in d and d.get("tool_version", "2") >= "2":
+        d["non_2xx"] = 0  # ab 2.x prints the line only when non-zero
+    if full and d.get("failed") == 0:
+        for k in ("failed_connect", "failed_receive", "failed_length", "failed_exceptions"):
+            d.setdefault(k, 0)
+    if full and "failed" in d and "requests" in d and not (d["failed"] and d.get("non_2xx")):
+        # with both failures and non-2xx, ab cannot tell how many are the same request
+        # (an error page of another length is both): requests_ok stays empty
+        d.setdefault("requests_ok", d["requests"] - d["failed"] - (d.get("non_2xx") or 0))
+
+
+def _run_row(r: _Run, cmd: dict) -> dict:
+    """A scanned result as a runs row: the command's fields, derived counts, latency range, warnings."""
+    d = r.d
+    for k, v in cmd.items():
+        d.setdefault(k, v)
+    _counts(d)
+    _target(d)
+    total = next((p for p in r.phases if p["phase"] == "total"), None)
+    if total:
+        d.setdefault("latency_min_s", total.get("min_s"))
+        d.setdefault("latency_max_s", total.get("max_s"))
+    if r.warnings:
+        d["warnings"] = "; ".join(r.warnings)
+    if not r.has_result and not d.get("error"):
+        d["error"] = "no result in the output"
+    return d
+
+
 def parse(seg: Segment, *, fast: bool = True) -> Parsed:
     """Read every ab result in a segment (one run, several pasted ones, or an excerpt).
 
@@ -672,8 +720,8 @@ def parse(seg: Segment, *, fast: bool = True) -> Parsed:
     both scanners agree).
     """
     cmd = parse_command(seg.command) if seg.command else {}
-    want_phases, want_pcts = seg.wants("phases"), seg.wants("percentiles")
-    runs = _scan_fast(seg.text, want_phases or want_pcts) if fast else None
+    want = {"phases": seg.wants("phases"), "percentiles": seg.wants("percentiles")}
+    runs = _scan_fast(seg.text, want["phases"] or want["percentiles"]) if fast else None
     if runs is None:
         runs = _scan_lines(seg.text)
     if not runs and seg.command:
@@ -681,48 +729,12 @@ def parse(seg: Segment, *, fast: bool = True) -> Parsed:
         runs[0].d["error"] = "no output after the command"
     out = Parsed()
     for i, r in enumerate(runs):
-        d = r.d
-        full = "requests" in d and "requests_per_s" in d
-        for k, v in cmd.items():
-            d.setdefault(k, v)
-        if "keepalive" not in d and full:
-            d["keepalive"] = "keepalive_requests" in d
-        if d.get("keepalive_requests") is not None and d.get("keepalive") is None:
-            d["keepalive"] = True
-        if d.get("server_hostname"):
-            d.setdefault("host", d["server_hostname"])
-        if "url" not in d and d.get("host") and d.get("path"):
-            scheme = "https" if d.get("tls_protocol") else "http"
-            default = 443 if scheme == "https" else 80
-            port = d.get("port")
-            hostport = d["host"] if port in (None, default) else f"{d['host']}:{port}"
-            d["url"] = f"{scheme}://{hostport}{d['path']}"
-        if full and "failed" in d and "non_2xx" not in d and d.get("tool_version", "2") >= "2":
-            d["non_2xx"] = 0  # ab 2.x prints the line only when non-zero
-        if full and d.get("failed") == 0:
-            for k in ("failed_connect", "failed_receive", "failed_length", "failed_exceptions"):
-                d.setdefault(k, 0)
-        if full and "failed" in d and "requests" in d and not (d["failed"] and d.get("non_2xx")):
-            # with both failures and non-2xx, ab cannot tell how many are the same request
-            # (an error page of another length is both): requests_ok stays empty
-            d.setdefault("requests_ok", d["requests"] - d["failed"] - (d.get("non_2xx") or 0))
-        total = next((p for p in r.phases if p["phase"] == "total"), None)
-        if total:
-            d.setdefault("latency_min_s", total.get("min_s"))
-            d.setdefault("latency_max_s", total.get("max_s"))
-        if r.warnings:
-            d["warnings"] = "; ".join(r.warnings)
-        if not r.has_result and not d.get("error"):
-            d["error"] = "no result in the output"
-        out.runs.append(d)
-        if r.phases and want_phases:
-            for p in r.phases:  # the scanners' own fresh dicts
-                p["run"] = i
-            out.tables.setdefault("phases", []).extend(r.phases)
-        if r.pcts and want_pcts:
-            for p in r.pcts:
-                p["run"] = i
-            out.tables.setdefault("percentiles", []).extend(r.pcts)
+        out.runs.append(_run_row(r, cmd))
+        for table, rows in (("phases", r.phases), ("percentiles", r.pcts)):
+            if rows and want[table]:
+                for p in rows:  # the scanners' own fresh dicts
+                    p["run"] = i
+                out.tables.setdefault(table, []).extend(rows)
     return out
 
 
