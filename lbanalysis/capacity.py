@@ -146,6 +146,19 @@ def _direction_used(s: pd.Series) -> object:
     return vals.pop() if len(vals) == 1 else "mixed"
 
 
+def _unordered(df: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
+    """Columns ``a`` and ``b`` as an unordered pair: the smaller value (as text) in ``a``.
+
+    >>> _unordered(pd.DataFrame({"x": ["h2", "h1"], "y": ["h1", "h2"]}), "x", "y").values.tolist()
+    [['h1', 'h2'], ['h1', 'h2']]
+    """
+    swap = (df[a].astype("string") > df[b].astype("string")).fillna(False).astype(bool)
+    lo, hi = df[a].copy(), df[b].copy()
+    lo[swap], hi[swap] = df.loc[swap, b], df.loc[swap, a]
+    df[a], df[b] = lo, hi
+    return df
+
+
 def link_capacity(
     runs: pd.DataFrame,
     by: Sequence[str] | str = ("local_host", "remote_host"),
@@ -208,14 +221,7 @@ def link_capacity(
         for c, dt in zip(columns[len(by) :], ("float64", "int64", "string", "float64", "float64"), strict=True):
             out[c] = pd.Series(dtype=dt)
         return out
-    df = df.copy()
-    if symmetric:
-        a, b = by[0], by[1]
-        av, bv = df[a].astype("string"), df[b].astype("string")
-        swap = (av > bv).fillna(False).astype(bool)
-        lo, hi = df[a].copy(), df[b].copy()
-        lo[swap], hi[swap] = df.loc[swap, b], df.loc[swap, a]
-        df[a], df[b] = lo, hi
+    df = _unordered(df.copy(), by[0], by[1]) if symmetric else df.copy()
     rows = []
     for key, g in df.groupby(by, dropna=False, sort=True):
         key = key if isinstance(key, tuple) else (key,)

@@ -256,6 +256,16 @@ def _set_aside(p: Parsed, seg: Segment) -> Parsed:
     return p
 
 
+def _format_of(seg: Segment, seg_cands: list[Format], cands: list[Format], tool: str | None) -> Format | None:
+    """The format that reads a segment: the one its text shows, else its command's tool, else the caller's."""
+    f = _detect_segment(seg, seg_cands)
+    if f is None and seg.tool is not None and (tool is None or seg.tool == tool):
+        f = _primary(seg.tool, cands)  # a command whose output is missing or an error
+    if f is None and tool is not None and seg.command is None and seg.text.strip():
+        f = _primary(tool, cands)  # the caller says what it is
+    return f
+
+
 def parse_text(
     text: str,
     source: str = "<buffer>",
@@ -293,11 +303,7 @@ def parse_text(
     else:
         seg_cands = cands
     for seg in segments:
-        f = _detect_segment(seg, seg_cands)
-        if f is None and seg.tool is not None and (tool is None or seg.tool == tool):
-            f = _primary(seg.tool, cands)  # a command whose output is missing or an error
-        if f is None and tool is not None and seg.command is None and seg.text.strip():
-            f = _primary(tool, cands)  # the caller says what it is
+        f = _format_of(seg, seg_cands, cands, tool)
         if f is None:
             info = _info_kind(seg) if seg.text.strip() else None
             if info:

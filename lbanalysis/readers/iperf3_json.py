@@ -318,6 +318,71 @@ def _timestamp(start: dict) -> datetime | None:
     return _text._http_date(str(ts.get("time", "")))
 
 
+def _stream_rows(
+    iv: dict, keys: list[bool], bidir: bool, role: str | None, default_sender: bool | None
+) -> dict[bool, list[dict]]:
+    """One interval's stream rows, by flow (the reverse flag), with the side that measured them."""
+    per_flow: dict[bool, list[dict]] = {k: [] for k in keys}
+    for st in _l(iv.get("streams")):
+        if not isinstance(st, dict):
+            continue
+        is_sender = st.get("sender", default_sender)
+        if bidir and (is_sender is None or role is None):
+            continue
+        k = is_sender != (role == "client") if bidir else keys[0]
+        row = _interval(st, str(st.get("socket", "")))
+        if isinstance(is_sender, bool):
+            row["direction"] = "sender" if is_sender else "receiver"
+        per_flow[k].append(row)
+    return per_flow
+
+
+def _add_interval(
+    flows: dict[bool, Flow], iv: dict, per_flow: dict[bool, list[dict]], keys: list[bool], bidir: bool
+) -> None:
+    """An interval's rows into their flows, with the [SUM] row where there are several streams."""
+    sums = [("sum", False if bidir else keys[0])] + ([("sum_bidir_reverse", True)] if bidir else [])
+    for name, k in sums:
+        rows = per_flow[k]
+        flows[k].streams.update(r["stream"] for r in rows)
+        if len(rows) > 1 and isinstance(iv.get(name), dict):
+            srow = _interval(iv[name], "SUM")
+            if rows[0].get("direction"):
+                srow["direction"] = rows[0]["direction"]
+            rows.append(srow)
+        flows[k].intervals.extend(rows)
+
+
+def _summaries(flows: dict[bool, Flow], end: dict, keys: list[bool], bidir: bool) -> None:
+    """Each flow's sender and receiver summaries (3.0/3.1 UDP: one mixed summary)."""
+    for k in keys:
+        suffix = "_bidir_reverse" if (bidir and k) else ""
+        flows[k].sender = _side(end.get("sum_sent" + suffix))
+        flows[k].receiver = _side(end.get("sum_received" + suffix))
+        if flows[k].sender is None and flows[k].receiver is None and not suffix:
+            old = _side(end.get("sum"))
+            if old is not None:
+                old.mixed = True
+                flows[k].sender = old
+
+
+def _end_streams(flows: dict[bool, Flow], end: dict, keys: list[bool], bidir: bool) -> None:
+    """``end.streams``: stream ids when there were no intervals; UDP out-of-order counts."""
+    ooo: list[int] = []
+    for st in _l(end.get("streams")):
+        if not isinstance(st, dict):
+            continue
+        for part in st.values():
+            if isinstance(part, dict) and "socket" in part and not bidir:
+                flows[keys[0]].streams.add(str(part["socket"]))
+        udp = st.get("udp")
+        if isinstance(udp, dict) and _int(udp, "out_of_order") is not None:
+            ooo.append(_int(udp, "out_of_order"))  # type: ignore[arg-type]
+    f0 = flows[keys[0]]
+    if ooo and not bidir and f0.receiver is not None and f0.receiver.out_of_order is None:
+        f0.receiver.out_of_order = sum(ooo)
+
+
 def _flows(doc: dict, role: str | None) -> dict[bool, Flow]:
     """The flows of a document: intervals (with direction) and summary sides."""
     start = _d(doc.get("start"))
@@ -332,58 +397,9 @@ def _flows(doc: dict, role: str | None) -> dict[bool, Flow]:
     flows = {k: Flow(reverse=k) for k in keys}
     default_sender = None if role is None else (role == "client") != reverse
     for iv in intervals:
-        per_flow: dict[bool, list[dict]] = {k: [] for k in keys}
-        for st in _l(iv.get("streams")):
-            if not isinstance(st, dict):
-                continue
-            is_sender = st.get("sender", default_sender)
-            if bidir:
-                if is_sender is None or role is None:
-                    continue
-                k = is_sender != (role == "client")
-            else:
-                k = keys[0]
-            row = _interval(st, str(st.get("socket", "")))
-            if not isinstance(is_sender, bool):
-                is_sender = None
-            if is_sender is not None:
-                row["direction"] = "sender" if is_sender else "receiver"
-            per_flow[k].append(row)
-        sums = [("sum", False if bidir else keys[0])]
-        if bidir:
-            sums.append(("sum_bidir_reverse", True))
-        for name, k in sums:
-            rows = per_flow[k]
-            flows[k].streams.update(r["stream"] for r in rows)
-            if len(rows) > 1 and isinstance(iv.get(name), dict):
-                srow = _interval(iv[name], "SUM")
-                if rows[0].get("direction"):
-                    srow["direction"] = rows[0]["direction"]
-                rows.append(srow)
-            flows[k].intervals.extend(rows)
-    for k in keys:
-        suffix = "_bidir_reverse" if (bidir and k) else ""
-        flows[k].sender = _side(end.get("sum_sent" + suffix))
-        flows[k].receiver = _side(end.get("sum_received" + suffix))
-        if flows[k].sender is None and flows[k].receiver is None and not suffix:
-            old = _side(end.get("sum"))  # 3.0/3.1 UDP: one mixed summary
-            if old is not None:
-                old.mixed = True
-                flows[k].sender = old
-    # end.streams: stream ids when there were no intervals; UDP out-of-order counts
-    ooo: list[int] = []
-    for st in _l(end.get("streams")):
-        if not isinstance(st, dict):
-            continue
-        for part in st.values():
-            if isinstance(part, dict) and "socket" in part and not bidir:
-                flows[keys[0]].streams.add(str(part["socket"]))
-        udp = st.get("udp")
-        if isinstance(udp, dict) and _int(udp, "out_of_order") is not None:
-            ooo.append(_int(udp, "out_of_order"))  # type: ignore[arg-type]
-    f0 = flows[keys[0]]
-    if ooo and not bidir and f0.receiver is not None and f0.receiver.out_of_order is None:
-        f0.receiver.out_of_order = sum(ooo)
+        _add_interval(flows, iv, _stream_rows(iv, keys, bidir, role, default_sender), keys, bidir)
+    _summaries(flows, end, keys, bidir)
+    _end_streams(flows, end, keys, bidir)
     return flows
 
 

@@ -587,6 +587,27 @@ def _errors_text(errors: dict[str, int]) -> str:
     return "; ".join(items)
 
 
+def _error_of(r: _Run, d: dict) -> None:
+    """The run's error, from what it printed; socket errors of a completed run become warnings."""
+    if d.get("error"):
+        if r.errors:
+            r.warnings.append(_errors_text(r.errors))
+        return
+    if r.has_result():
+        if d.get("requests") == 0:
+            d["error"] = _errors_text(r.errors) if r.errors else "no transaction completed"
+            if not r.errors and d.get("failed"):
+                d["error"] += f" ({d['failed']} failed)"
+        elif r.errors:
+            r.warnings.append(_errors_text(r.errors))
+    elif r.errors:
+        d["error"] = _errors_text(r.errors)
+    elif r.n_requests:
+        d["error"] = f"no summary in the output ({r.n_requests} verbose request lines)"
+    else:
+        d["error"] = "no result in the output"
+
+
 def _finish(runs: list[_Run], cmd: dict, seg: Segment, reqs: list[dict]) -> Parsed:
     out = Parsed()
     for r in runs:
@@ -602,22 +623,7 @@ def _finish(runs: list[_Run], cmd: dict, seg: Segment, reqs: list[dict]) -> Pars
         if r.fragments:
             lines = ", ".join(str(seg.line + x - 1) for x in r.fragments[:5])
             r.warnings.append(f"skipped {len(r.fragments)} broken verbose line fragment(s) (line {lines})")
-        if not d.get("error"):
-            if r.has_result():
-                if d.get("requests") == 0:
-                    d["error"] = _errors_text(r.errors) if r.errors else "no transaction completed"
-                    if not r.errors and d.get("failed"):
-                        d["error"] += f" ({d['failed']} failed)"
-                elif r.errors:
-                    r.warnings.append(_errors_text(r.errors))
-            elif r.errors:
-                d["error"] = _errors_text(r.errors)
-            elif r.n_requests:
-                d["error"] = f"no summary in the output ({r.n_requests} verbose request lines)"
-            else:
-                d["error"] = "no result in the output"
-        elif r.errors:
-            r.warnings.append(_errors_text(r.errors))
+        _error_of(r, d)
         if r.warnings:
             d["warnings"] = "; ".join(r.warnings)
         out.runs.append(d)

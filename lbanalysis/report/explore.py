@@ -1134,6 +1134,25 @@ def _path_capacities(iperf: pd.DataFrame) -> tuple[dict[str, float], pd.DataFram
     return {str(k): float(v) for k, v in by_host.items()}, paths
 
 
+def _network_capacity(
+    http: pd.DataFrame, measured: pd.DataFrame, link_capacity: str | float | None, where: str
+) -> tuple[Any, str | None, str, pd.DataFrame | None]:
+    """(capacity, path column, where it comes from, iperf paths): given, per host, per manifest row, or measured."""
+    capacity: Any = parse_capacities(link_capacity)
+    if isinstance(capacity, dict):
+        return capacity, "host", "given per host: " + ", ".join(f"{h} {r}" for h, r in capacity.items()), None
+    if capacity is not None:
+        return capacity, None, f"given: {capacity}, for every path", None
+    if "capacity" in http and http["capacity"].notna().any():  # a manifest column: each run's path
+        values = http["capacity"].dropna().astype(str).unique()
+        return {v: v for v in values}, "capacity", "given per run by the `capacity` column (manifest)", None
+    if len(measured):
+        by_host, paths = _path_capacities(measured)
+        if by_host:
+            return by_host, "host", f"measured by {len(measured)} iperf run(s) {where}, per path", paths
+    return None, None, "", None
+
+
 def network_section(
     ds: Any,
     link_capacity: str | float | None = None,
@@ -1161,22 +1180,7 @@ def network_section(
     http = http_runs(ds.runs)
     measured = iperf_runs(load_iperf(iperf)) if iperf is not None else iperf_runs(ds.runs)
     where = f"in `{iperf}`" if iperf is not None else "among these files"
-    paths = None
-    capacity: Any = parse_capacities(link_capacity)
-    path_col: str | None = None
-    if isinstance(capacity, dict):
-        source, path_col = "given per host: " + ", ".join(f"{h} {r}" for h, r in capacity.items()), "host"
-    elif capacity is not None:
-        source = f"given: {capacity}, for every path"
-    elif "capacity" in http and http["capacity"].notna().any():  # a manifest column: each run's path
-        values = http["capacity"].dropna().astype(str).unique()
-        capacity, path_col = {v: v for v in values}, "capacity"
-        source = "given per run by the `capacity` column (manifest)"
-    elif len(measured):
-        by_host, paths = _path_capacities(measured)
-        if by_host:
-            capacity, path_col = by_host, "host"
-            source = f"measured by {len(measured)} iperf run(s) {where}, per path"
+    capacity, path_col, source, paths = _network_capacity(http, measured, link_capacity, where)
     if capacity is None:
         return Section.empty(title, ABSENT["capacity"])
     if not len(http):
