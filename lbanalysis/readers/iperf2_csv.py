@@ -131,6 +131,89 @@ class _Test:
         return t0 is None or when is None or abs((when - t0).total_seconds()) <= 1
 
 
+def _own_side(t: _Test, role: str | None, reverse: bool, protocol: str) -> str | None:
+    """Which side's figures this file holds: "sender", "receiver", or None when it cannot tell."""
+    own = None if role is None else ("sender" if (role == "client") != reverse else "receiver")
+    if protocol == "udp" and own is None:
+        # a UDP client's own total counts no datagrams (-1); every line of a server has them
+        # (2.0.x: its lines without the five UDP fields)
+        sides = [side for rows in t.streams.values() for side, _ in rows]
+        client = any(x.total_packets is None or x.total_packets < 0 for x in sides)
+        own = "sender" if client else "receiver"
+    return own
+
+
+def _intervals_and_totals(t: _Test, own: str | None, flow: Flow) -> dict[str, list[Side]]:
+    """Each stream's interval lines into ``flow``; returns its total lines (own total, then a peer report)."""
+    totals: dict[str, list[Side]] = {}
+    for key in t.order:
+        rows = t.streams[key]
+        n_tot = 1 if rows[-1][0].start == 0 else 0
+        if n_tot and len(rows) >= 2 and rows[-2][0].start == 0:
+            last, prev = rows[-1][0], rows[-2][0]
+            if (last.total_packets or -1) >= 0 and (prev.total_packets is None or prev.total_packets < 0):
+                n_tot = 2  # 2.0.x UDP client: its own total, then the server's report
+        totals[key] = [r[0] for r in rows[len(rows) - n_tot :]]
+        for side, extra in rows[: len(rows) - n_tot]:
+            iv = {"stream": key, "start_s": side.start, "end_s": side.end, "bytes": side.bytes,
+                  "bits_per_s": side.bits_per_s, **extra}  # fmt: skip
+            if own == "sender":  # a sender's jitter and loss columns are placeholders
+                iv.pop("jitter_s", None)
+                iv.pop("lost_packets", None)
+            if own:
+                iv["direction"] = own
+            flow.intervals.append(iv)
+    return totals
+
+
+def _test_totals(totals: dict[str, list[Side]], ids: list[str], notes: list[str]) -> tuple[Side | None, Side | None]:
+    """(own-side total, peer report) of the test: the SUM line, the one stream's, or the streams' added up."""
+
+    def pick(key: str) -> tuple[Side | None, Side | None]:
+        ts = totals.get(key) or []
+        if len(ts) == 2:
+            return ts[0], ts[1]
+        return (ts[0], None) if ts else (None, None)
+
+    if "SUM" in totals:
+        return pick("SUM")
+    if len(ids) == 1:
+        return pick(ids[0])
+    if ids and all(totals.get(i) for i in ids):
+        from .iperf2 import _sum_sides
+
+        parts = [pick(i) for i in ids]
+        reps = [p[1] for p in parts if p[1] is not None]
+        notes.append("no SUM line: per-stream totals added up")
+        return _sum_sides([p[0] for p in parts if p[0] is not None]), (_sum_sides(reps) if reps else None)
+    return None, None
+
+
+def _set_totals(flow: Flow, mine: Side | None, report: Side | None, own: str | None, protocol: str) -> None:
+    """The totals as the flow's sender and receiver sides (a UDP sender's loss figures are placeholders)."""
+    if mine is None:
+        return
+    if protocol == "udp" and own == "sender":
+        if mine.total_packets is None or mine.total_packets < 0:
+            mine.total_packets = None
+        mine.jitter_s = mine.lost_packets = mine.lost_percent = mine.out_of_order = None
+    if own == "sender":
+        flow.sender = mine
+    else:
+        flow.receiver = mine
+    if report is not None:
+        flow.receiver = report
+
+
+def _endpoints(row: dict, conn: tuple | None, role: str | None) -> None:
+    """Local and remote host and port, from the first stream's connection, as seen by this side."""
+    if not conn:
+        return
+    sh, sp, dh, dp = conn
+    local, remote = ((dh, dp), (sh, sp)) if role == "server" else ((sh, sp), (dh, dp))
+    row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = *local, *remote
+
+
 def _finish(t: _Test, cmd: dict) -> tuple[dict, list[dict]]:
     role = cmd.get("role")
     protocol = "udp" if t.udp else (cmd.get("protocol") or "tcp")
@@ -143,85 +226,18 @@ def _finish(t: _Test, cmd: dict) -> tuple[dict, list[dict]]:
     if t.timestamp:
         row["timestamp"] = t.timestamp
     reverse = bool(cmd.get("reverse"))
-    own = None if role is None else ("sender" if (role == "client") != reverse else "receiver")
-    if protocol == "udp" and own is None:
-        # a UDP client's own total counts no datagrams (-1); every line of a server has them
-        # (2.0.x: its lines without the five UDP fields)
-        sides = [side for rows in t.streams.values() for side, _ in rows]
-        client = any(x.total_packets is None or x.total_packets < 0 for x in sides)
-        own = "sender" if client else "receiver"
+    own = _own_side(t, role, reverse, protocol)
     flow = Flow(reverse=reverse)
     ids = [k for k in t.order if k != "SUM"]
     flow.streams.update(ids)
-    totals: dict[str, list[Side]] = {}
-    for key in t.order:
-        rows = t.streams[key]
-        n_tot = 1 if rows[-1][0].start == 0 else 0
-        if n_tot and len(rows) >= 2 and rows[-2][0].start == 0:
-            last, prev = rows[-1][0], rows[-2][0]
-            if (last.total_packets or -1) >= 0 and (prev.total_packets is None or prev.total_packets < 0):
-                n_tot = 2  # 2.0.x UDP client: its own total, then the server's report
-        totals[key] = [r[0] for r in rows[len(rows) - n_tot :]]
-        for side, extra in rows[: len(rows) - n_tot]:
-            iv = {
-                "stream": key,
-                "start_s": side.start,
-                "end_s": side.end,
-                "bytes": side.bytes,
-                "bits_per_s": side.bits_per_s,
-                **extra,
-            }
-            if own == "sender":  # a sender's jitter and loss columns are placeholders
-                iv.pop("jitter_s", None)
-                iv.pop("lost_packets", None)
-            if own:
-                iv["direction"] = own
-            flow.intervals.append(iv)
+    totals = _intervals_and_totals(t, own, flow)
     notes: list[str] = []
-
-    def pick(key: str) -> tuple[Side | None, Side | None]:
-        """(own-side total, peer report) of one stream."""
-        ts = totals.get(key) or []
-        if len(ts) == 2:
-            return ts[0], ts[1]
-        return (ts[0], None) if ts else (None, None)
-
-    if "SUM" in totals:
-        mine, report = pick("SUM")
-    elif len(ids) == 1:
-        mine, report = pick(ids[0])
-    elif ids and all(totals.get(i) for i in ids):
-        from .iperf2 import _sum_sides
-
-        parts = [pick(i) for i in ids]
-        mine = _sum_sides([p[0] for p in parts if p[0] is not None])
-        reps = [p[1] for p in parts if p[1] is not None]
-        report = _sum_sides(reps) if reps else None
-        notes.append("no SUM line: per-stream totals added up")
-    else:
-        mine, report = None, None
-    if mine is not None:
-        side_of_mine = own
-        if protocol == "udp" and own == "sender":
-            if mine.total_packets is None or mine.total_packets < 0:
-                mine.total_packets = None
-            mine.jitter_s = mine.lost_packets = mine.lost_percent = mine.out_of_order = None
-        if side_of_mine == "sender":
-            flow.sender = mine
-        else:
-            flow.receiver = mine
-        if report is not None:
-            flow.receiver = report
+    mine, report = _test_totals(totals, ids, notes)
+    _set_totals(flow, mine, report, own, protocol)
     row["reverse"] = reverse
     row["streams"] = len(ids) or None
     first = min(ids, key=lambda s: int(s)) if ids else None
-    conn = t.conn.get(first) if first else None
-    if conn:
-        sh, sp, dh, dp = conn
-        if role == "server":
-            row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = dh, dp, sh, sp
-        else:
-            row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = sh, sp, dh, dp
+    _endpoints(row, t.conn.get(first) if first else None, role)
     figures, more = flow_fields(flow, protocol)
     if figures and own is None and protocol != "udp":
         figures["direction"] = None

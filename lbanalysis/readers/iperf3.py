@@ -82,6 +82,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from typing import Any
 
 from ..text import Segment
 from ._iperf import (
@@ -278,103 +279,108 @@ def _tag_reverse(tag: str) -> bool:
     return tag in ("RX-C", "TX-S")
 
 
-def _finish(t: _Test, cmd: dict) -> list[tuple[dict, list[dict]]]:
-    """Run rows (with their interval rows) of one test."""
-    role = t.role or cmd.get("role")
+def _protocol(t: _Test, cmd: dict) -> str | None:
+    """TCP or UDP: as printed, else from the command, else from the columns a UDP test prints."""
     protocol = t.protocol or cmd.get("protocol")
-    cols = t.header_cols
-    if protocol is None and ("Jitter" in cols or "Datagrams" in cols):
+    if protocol is None and ("Jitter" in t.header_cols or "Datagrams" in t.header_cols):
         protocol = "udp"
     if protocol is None and any(x[3].get("jitter_s") is not None for x in t.intervals):
         protocol = "udp"
     if protocol is None and (t.intervals or t.summaries):
         protocol = "tcp"
-    # Whether the printing side sent the data of the (non-bidir) flow.
+    return protocol
+
+
+def _base_reverse(t: _Test, role: str | None, cmd: dict) -> bool | None:
+    """Whether the printing side sent the data of the (non-bidir) flow; None when it cannot tell."""
     if role == "client":
-        base_rev: bool | None = t.reverse_seen or bool(cmd.get("reverse"))
-    elif role == "server":
+        return t.reverse_seen or bool(cmd.get("reverse"))
+    if role == "server":
         own = [s.label for s in t.summaries if s.section == "main" and s.label]
         sender_cols = any(x[2] for x in t.intervals if x[1] == "main")
-        base_rev = (own and set(own) == {"sender"}) or sender_cols
-        base_rev = bool(base_rev)
+        return bool((own and set(own) == {"sender"}) or sender_cols)
+    return None
+
+
+def _flow_intervals(t: _Test, k: bool | None, flow_rev: Any, role: str | None, flow: Flow) -> list[dict]:
+    """The interval rows of flow ``k``, each with the side that measured it; its stream ids into ``flow``."""
+    ivs = []
+    for tag, section, sender_cols, iv in t.intervals:
+        if flow_rev(tag) != k:
+            continue
+        if role is None or k is None:
+            by_sender = sender_cols if (sender_cols or iv.get("jitter_s") is not None) else None
+        else:
+            by_sender = ((role == "client") != k) != (section == "server")
+        ivs.append({**iv, "direction": None if by_sender is None else ("sender" if by_sender else "receiver")})
+        if section == "main" and iv["stream"] != "SUM":
+            flow.streams.add(iv["stream"])
+    return ivs
+
+
+def _flow_summaries(sums: list, flow: Flow) -> None:
+    """The flow's sender and receiver totals: the SUM line of each section, or its one stream's."""
+    for s in sums:
+        if s.section == "main" and s.id != "SUM":
+            flow.streams.add(s.id)
+    for section in ("main", "server"):
+        sec = [s for s in sums if s.section == section]
+        ids = {s.id for s in sec}
+        pick = [s for s in sec if s.id == "SUM"] if "SUM" in ids else (sec if len(ids) == 1 else [])
+        for s in pick:
+            label = s.label
+            if label is None:  # unlabeled (old UDP): the sender's bytes and the receiver's loss
+                label = "sender"
+                s.side.mixed = True
+            if label == "sender" and flow.sender is None:
+                flow.sender = s.side
+            elif label == "receiver" and flow.receiver is None:
+                flow.receiver = s.side
+
+
+def _flow_row(t: _Test, role: str | None, protocol: str | None, cmd: dict, k: bool | None, flow: Flow) -> dict:
+    """The run row of one flow: streams, endpoints, its figures, or the error when it has none."""
+    row = _base_row(t, role, protocol, cmd, k)
+    n = len(flow.streams) or None
+    row["streams"] = t.streams_cfg if t.streams_cfg and not n else n
+    first = min(flow.streams, key=int) if flow.streams else None
+    conn = t.conns.get(("main", first)) if first else None
+    if conn is None and t.conns:
+        conn = next((v for (sec, _), v in t.conns.items() if sec == "main"), None)
+    if conn:
+        row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = conn
+    figures, notes = flow_fields(flow, protocol)
+    row.update(figures)
+    if not figures:
+        msg = "; ".join(t.messages)
+        row["error"] = f"{msg} (no summary line)" if msg else "no summary line (run interrupted?)"
     else:
-        base_rev = None
+        notes = t.messages + notes
+    if notes:
+        row["warnings"] = "; ".join(notes)
+    return row
+
+
+def _finish(t: _Test, cmd: dict) -> list[tuple[dict, list[dict]]]:
+    """Run rows (with their interval rows) of one test: one per flow (two for --bidir)."""
+    role = t.role or cmd.get("role")
+    protocol = _protocol(t, cmd)
+    base_rev = _base_reverse(t, role, cmd)
 
     def flow_rev(tag: str | None) -> bool | None:
         return _tag_reverse(tag) if tag else base_rev
 
-    keys: list = []
-    for tag, *_ in t.intervals:
-        k = flow_rev(tag)
-        if k not in keys:
-            keys.append(k)
-    for s in t.summaries:
-        k = flow_rev(s.tag)
-        if k not in keys:
-            keys.append(k)
-    out = []
+    keys: list = list(dict.fromkeys([flow_rev(x[0]) for x in t.intervals] + [flow_rev(s.tag) for s in t.summaries]))
     if not keys:
         row = _base_row(t, role, protocol, cmd, base_rev)
         row["error"] = "; ".join(t.messages) or "no data"
         return [(row, [])]
+    out = []
     for k in keys:
         flow = Flow(reverse=k)
-        ivs = []
-        for tag, section, sender_cols, iv in t.intervals:
-            if flow_rev(tag) != k:
-                continue
-            if role is None or k is None:
-                measured_by_sender = sender_cols if (sender_cols or iv.get("jitter_s") is not None) else None
-            else:
-                measured_by_sender = (role == "client") != k
-                if section == "server":
-                    measured_by_sender = not measured_by_sender
-            ivs.append(
-                {
-                    **iv,
-                    "direction": None
-                    if measured_by_sender is None
-                    else ("sender" if measured_by_sender else "receiver"),
-                }
-            )
-            if section == "main" and iv["stream"] != "SUM":
-                flow.streams.add(iv["stream"])
-        sums = [s for s in t.summaries if flow_rev(s.tag) == k]
-        for s in sums:
-            if s.section == "main" and s.id != "SUM":
-                flow.streams.add(s.id)
-        for section in ("main", "server"):
-            sec = [s for s in sums if s.section == section]
-            ids = {s.id for s in sec}
-            pick = [s for s in sec if s.id == "SUM"] if "SUM" in ids else (sec if len(ids) == 1 else [])
-            for s in pick:
-                label = s.label
-                if label is None:  # unlabeled (old UDP): the sender's bytes and the receiver's loss
-                    label = "sender"
-                    s.side.mixed = True
-                if label == "sender" and flow.sender is None:
-                    flow.sender = s.side
-                elif label == "receiver" and flow.receiver is None:
-                    flow.receiver = s.side
-        row = _base_row(t, role, protocol, cmd, k)
-        n = len(flow.streams) or None
-        row["streams"] = t.streams_cfg if t.streams_cfg and not n else n
-        first = min(flow.streams, key=int) if flow.streams else None
-        conn = t.conns.get(("main", first)) if first else None
-        if conn is None and t.conns:
-            conn = next((v for (sec, _), v in t.conns.items() if sec == "main"), None)
-        if conn:
-            row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = conn
-        figures, notes = flow_fields(flow, protocol)
-        row.update(figures)
-        if not figures:
-            msg = "; ".join(t.messages)
-            row["error"] = f"{msg} (no summary line)" if msg else "no summary line (run interrupted?)"
-        else:
-            notes = t.messages + notes
-        if notes:
-            row["warnings"] = "; ".join(notes)
-        out.append((row, ivs))
+        ivs = _flow_intervals(t, k, flow_rev, role, flow)
+        _flow_summaries([s for s in t.summaries if flow_rev(s.tag) == k], flow)
+        out.append((_flow_row(t, role, protocol, cmd, k, flow), ivs))
     return out
 
 
