@@ -561,6 +561,56 @@ def _scan_lines(text: str) -> list[_Run]:
     return runs
 
 
+def _labelled_values(text: str, r: _Run) -> bool:
+    """Every ``Label: value`` line into the run; False at a repeated label (several pasted results)."""
+    keys, d = r.keys, r.d
+    for label, val in _KV_ALL_RE.findall("\n" + text):
+        key = _KEYS.get(label)
+        if key is None:
+            key = _KEYS[label] = label.strip().lower()
+        conv = LABELS.get(key)
+        if conv is None and key not in _SPECIAL:
+            continue
+        tag = key
+        if key == "time per request":
+            tag = "time per request all" if "across all" in val else "time per request"
+        if tag in keys:
+            return False
+        keys.add(tag)
+        if conv is not None:
+            d[conv[0]] = conv[1](val.strip())  # type: ignore[operator]
+        else:
+            _set(r, key, tag, val.strip())
+    return True
+
+
+def _extra_lines(text: str, r: _Run) -> None:
+    """The failure breakdown and the sent/total rate lines, outside the results block's template."""
+    fb = _FAILED_BREAKDOWN_M_RE.search(text) if "(Connect:" in text else None
+    if fb:
+        for k, v in zip(_BREAKDOWN_COLS, fb.groups(), strict=True):
+            if v is not None:
+                r.d[k] = int(v)
+    for val, kind in _RATE_CONT_M_RE.findall(text) if " kb/s " in text else ():
+        r.d["bytes_sent_per_s" if kind == "sent" else "bytes_per_s_total"] = float(val) * r.kb
+
+
+def _tables(text: str, r: _Run) -> None:
+    """Connection Times, percentages and warnings after the results."""
+    i = max(_at_line_start(text, "Connection Times (ms)"), _at_line_start(text, "Connnection Times (ms)"))
+    if i >= 0:
+        r.has_result = True
+        end = text.find("\n\n", i)
+        block = text[i : end if end >= 0 else len(text)]
+        r.phases = [_phase_row(name, vals) for name, vals in _PHASE_M_RE.findall(block)]
+    i = _at_line_start(text, "Percentage of the requests served")
+    if i >= 0:
+        r.has_result = True
+        r.pcts = [{"percentile": float(p), "latency_s": float(v) * _MS} for p, v in _PCT_M_RE.findall(text, i)]
+    if "WARNING: " in text:
+        r.warnings = [w.strip() for w in _WARNING_M_RE.findall("\n" + text)]
+
+
 def _scan_fast(text: str, detail: bool = True) -> list[_Run] | None:
     """Whole-text regex scan for the common case: one clean result (or excerpt).
 
@@ -577,47 +627,14 @@ def _scan_fast(text: str, detail: bool = True) -> list[_Run] | None:
     if text.count("This is ApacheBench") > 1 or _has_rare(text if cut < 0 else text[:cut]):
         return None
     r = _new_run(text)
-    keys = r.keys
-    d = r.d
     template = _results_block(text, r)
-    for label, val in () if template else _KV_ALL_RE.findall("\n" + text):
-        key = _KEYS.get(label)
-        if key is None:
-            key = _KEYS[label] = label.strip().lower()
-        conv = LABELS.get(key)
-        if conv is None and key not in _SPECIAL:
-            continue
-        tag = key
-        if key == "time per request":
-            tag = "time per request all" if "across all" in val else "time per request"
-        if tag in keys:
+    if not template:
+        if not _labelled_values(text, r):
             return None  # a repeated label: several pasted results
-        keys.add(tag)
-        if conv is not None:
-            d[conv[0]] = conv[1](val.strip())  # type: ignore[operator]
-        else:
-            _set(r, key, tag, val.strip())
+        _extra_lines(text, r)
     if r.keys:
         r.has_result = True
-    fb = _FAILED_BREAKDOWN_M_RE.search(text) if not template and "(Connect:" in text else None
-    if fb:
-        for k, v in zip(_BREAKDOWN_COLS, fb.groups(), strict=True):
-            if v is not None:
-                r.d[k] = int(v)
-    for val, kind in _RATE_CONT_M_RE.findall(text) if not template and " kb/s " in text else ():
-        r.d["bytes_sent_per_s" if kind == "sent" else "bytes_per_s_total"] = float(val) * r.kb
-    i = max(_at_line_start(text, "Connection Times (ms)"), _at_line_start(text, "Connnection Times (ms)"))
-    if i >= 0:
-        r.has_result = True
-        end = text.find("\n\n", i)
-        block = text[i : end if end >= 0 else len(text)]
-        r.phases = [_phase_row(name, vals) for name, vals in _PHASE_M_RE.findall(block)]
-    i = _at_line_start(text, "Percentage of the requests served")
-    if i >= 0:
-        r.has_result = True
-        r.pcts = [{"percentile": float(p), "latency_s": float(v) * _MS} for p, v in _PCT_M_RE.findall(text, i)]
-    if "WARNING: " in text:
-        r.warnings = [w.strip() for w in _WARNING_M_RE.findall("\n" + text)]
+    _tables(text, r)
     return [r] if not r.empty() else []
 
 
