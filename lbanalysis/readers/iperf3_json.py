@@ -403,22 +403,17 @@ def _flows(doc: dict, role: str | None) -> dict[bool, Flow]:
     return flows
 
 
-def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict, list[dict]]]:
-    start = _d(doc.get("start"))
-    end = _d(doc.get("end"))
-    ts = _d(start.get("test_start"))
+def _role(start: dict, cmd: dict) -> str | None:
+    """client or server: what the document shows, else the command line."""
     if "connecting_to" in start:
-        role: str | None = "client"
-    elif "accepted_connection" in start:
-        role = "server"
-    else:
-        role = cmd.get("role")
-    base: dict = {"tool": "iperf3", "line": line}
-    for k in ("host", "port", "time_limit_s", "concurrency"):
-        if cmd.get(k) is not None:
-            base[k] = cmd[k]
-    if role:
-        base["role"] = role
+        return "client"
+    if "accepted_connection" in start:
+        return "server"
+    return cmd.get("role")
+
+
+def _test_fields(base: dict, start: dict, ts: dict, cmd: dict) -> None:
+    """Version, time, target, protocol, streams and duration from ``start`` (the document wins over the command)."""
     version = start.get("version")
     if isinstance(version, str) and version:
         base["tool_version"] = version.removeprefix("iperf ").strip()
@@ -440,13 +435,22 @@ def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict,
         base["concurrency"] = _int(ts, "num_streams")
     if _num(ts, "duration") is not None and ts["duration"] > 0:
         base["time_limit_s"] = float(ts["duration"])
+
+
+def _cpu_fields(base: dict, end: dict) -> None:
+    """Local and remote CPU use (the remote figure only when the peer sent one)."""
     cpu = end.get("cpu_utilization_percent")
-    if isinstance(cpu, dict):
-        if _num(cpu, "host_total") is not None:
-            base["cpu_local_pct"] = _num(cpu, "host_total")
-        remote = [_num(cpu, k) for k in ("remote_total", "remote_user", "remote_system")]
-        if remote[0] is not None and any(v for v in remote if v):
-            base["cpu_remote_pct"] = remote[0]
+    if not isinstance(cpu, dict):
+        return
+    if _num(cpu, "host_total") is not None:
+        base["cpu_local_pct"] = _num(cpu, "host_total")
+    remote = [_num(cpu, k) for k in ("remote_total", "remote_user", "remote_system")]
+    if remote[0] is not None and any(v for v in remote if v):
+        base["cpu_remote_pct"] = remote[0]
+
+
+def _connections(start: dict) -> dict[str, tuple]:
+    """Socket id -> (local host, local port, remote host, remote port)."""
     conns = {}
     for c in _l(start.get("connected")):
         if isinstance(c, dict):
@@ -457,6 +461,54 @@ def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict,
                 strip_v4mapped(rh) if isinstance(rh, str) else None,
                 _int(c, "remote_port"),
             )
+    return conns
+
+
+def _flow_row(base: dict, k: bool, flow: Flow, ts: dict, conns: dict[str, tuple], error: str | None) -> dict:
+    """The run row of one flow: streams, endpoints, figures, or the error when it has none."""
+    row = dict(base)
+    if ts or flow.intervals:
+        row["reverse"] = k
+    if flow.streams:
+        row["streams"] = len(flow.streams)
+    elif _int(ts, "num_streams") is not None:
+        row["streams"] = _int(ts, "num_streams")
+    first = min(flow.streams, key=lambda s: (len(s), s)) if flow.streams else None
+    conn = conns.get(first) if first else None
+    if conn is None and conns:
+        conn = next(iter(conns.values()))
+    if conn:
+        row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = conn
+    figures, notes = flow_fields(flow, row.get("protocol"))
+    row.update(figures)
+    if not figures:
+        if error:
+            row["error"] = error if not flow.intervals else f"{error} (no summary)"
+        elif flow.intervals:
+            row["error"] = "no summary (run interrupted?)"
+        else:
+            row["error"] = "no data"
+    elif error:
+        notes.insert(0, error)
+    if notes:
+        row["warnings"] = "; ".join(notes)
+    return row
+
+
+def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict, list[dict]]]:
+    start = _d(doc.get("start"))
+    end = _d(doc.get("end"))
+    ts = _d(start.get("test_start"))
+    role = _role(start, cmd)
+    base: dict = {"tool": "iperf3", "line": line}
+    for k in ("host", "port", "time_limit_s", "concurrency"):
+        if cmd.get(k) is not None:
+            base[k] = cmd[k]
+    if role:
+        base["role"] = role
+    _test_fields(base, start, ts, cmd)
+    _cpu_fields(base, end)
+    conns = _connections(start)
     if role == "server" and "port" not in base and conns:
         base["port"] = next(iter(conns.values()))[1]
     error = doc.get("error") if isinstance(doc.get("error"), str) else None
@@ -464,36 +516,7 @@ def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict,
         error = f"JSON document cut short at line {seg.line - 1 + doc['_truncated']}"
     flows = _flows(doc, role)
     _merge_server_output(doc, flows, seg)
-    out = []
-    for k, flow in flows.items():
-        row = dict(base)
-        if ts or flow.intervals:
-            row["reverse"] = k
-        if flow.streams:
-            row["streams"] = len(flow.streams)
-        elif _int(ts, "num_streams") is not None:
-            row["streams"] = _int(ts, "num_streams")
-        first = min(flow.streams, key=lambda s: (len(s), s)) if flow.streams else None
-        conn = conns.get(first) if first else None
-        if conn is None and conns:
-            conn = next(iter(conns.values()))
-        if conn:
-            row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = conn
-        figures, notes = flow_fields(flow, row.get("protocol"))
-        row.update(figures)
-        if not figures:
-            if error:
-                row["error"] = error if not flow.intervals else f"{error} (no summary)"
-            elif flow.intervals:
-                row["error"] = "no summary (run interrupted?)"
-            else:
-                row["error"] = "no data"
-        elif error:
-            notes.insert(0, error)
-        if notes:
-            row["warnings"] = "; ".join(notes)
-        out.append((row, flow.intervals))
-    return out
+    return [(_flow_row(base, k, flow, ts, conns, error), flow.intervals) for k, flow in flows.items()]
 
 
 def _merge_server_output(doc: dict, flows: dict[bool, Flow], seg: Segment) -> None:
