@@ -723,15 +723,15 @@ def _known_columns(args: argparse.Namespace) -> set[str]:
 
 def _check_columns(args: argparse.Namespace) -> None:
     """An option naming a column that no runs table of these paths can have is a usage error, at once."""
-    known = None
-    for opt in ("group", "load"):
-        value = getattr(args, opt, None)
-        if not value:
-            continue
-        known = known if known is not None else _known_columns(args)
-        if value not in known:
-            from . import schema
+    named = {opt: getattr(args, opt, None) for opt in ("group", "load")}
+    named = {opt: value for opt, value in named.items() if value}
+    if not named:
+        return
+    from . import schema
 
+    known = _known_columns(args)
+    for opt, value in named.items():
+        if value not in known:
             extra = sorted(known - set(schema.RUNS) - {"series"})
             hint = f"; columns from --pattern or manifests: {', '.join(extra)}" if extra else ""
             raise CLIError(

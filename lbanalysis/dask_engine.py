@@ -33,10 +33,19 @@ import pandas as pd
 from . import schema
 from .errors import LBAnalysisError
 
-__all__ = ["DEFAULT_BLOCKSIZE", "read_dask"]
+__all__ = ["DEFAULT_BLOCKSIZE", "is_dask", "read_dask"]
 
 #: An ab -g file above this many bytes is read in byte ranges of about this size.
 DEFAULT_BLOCKSIZE = 16 << 20
+
+
+def is_dask(df: Any) -> bool:
+    """Whether ``df`` is a Dask collection (without importing Dask).
+
+    >>> is_dask(pd.DataFrame())
+    False
+    """
+    return type(df).__module__.startswith("dask")
 
 
 def _dask():
@@ -131,15 +140,16 @@ def _range_rows(
     return _with_source(pd.DataFrame(data), source, categories)
 
 
-def _is_gnuplot(path: str) -> bool:
+def _gnuplot_data_start(path: str) -> int | None:
+    """The byte offset of the first data line if ``path`` is an ab ``-g`` file, else None."""
     from .readers.ab_gnuplot import detect
 
     try:
         with open(path, "rb") as fh:
-            first = fh.readline(4096).decode("utf-8", "replace")
+            first = fh.readline(4096)
     except OSError:
-        return False
-    return detect(first)
+        return None
+    return len(first) if detect(first.decode("utf-8", "replace")) else None
 
 
 def read_dask(
@@ -167,10 +177,8 @@ def read_dask(
     parts = []
     for path, source in files:
         size = os.path.getsize(path)
-        if size > blocksize and tool in (None, "ab") and _is_gnuplot(path):
-            with open(path, "rb") as fh:
-                fh.readline()
-                start = fh.tell()
+        start = _gnuplot_data_start(path) if size > blocksize and tool in (None, "ab") else None
+        if start is not None:
             ranges = _bounds(Path(path), size, start, max(1, -(-size // blocksize)))
             chunks = [delayed(_parse_range, pure=True)(path, a, b) for a, b in ranges]
             plan = delayed(_plan, pure=True)([delayed(_counts, pure=True)(c) for c in chunks])

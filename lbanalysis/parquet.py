@@ -26,6 +26,7 @@ from typing import Any
 import pandas as pd
 
 from . import schema
+from .dask_engine import is_dask
 from .errors import LBAnalysisError
 
 __all__ = ["MARKER", "is_dataset", "read_dataset", "write_dataset"]
@@ -53,11 +54,10 @@ def write_dataset(df: Any, folder: str | os.PathLike, table: str = "requests") -
         "partitioned_by": _PARTITIONS,
         "columns": {name: {"dtype": c.dtype, "unit": c.unit} for name, c in schema.TABLES[table].items()},
     }
-    if type(df).__module__.startswith("dask"):
-        df = df.assign(source=df["source"].astype(str), run=df["run"].astype("int64"))
+    df = df.assign(source=df["source"].astype(str), run=df["run"].astype("int64"))
+    if is_dask(df):
         df.to_parquet(str(out), partition_on=_PARTITIONS, write_index=False, write_metadata_file=False)
     else:
-        df = df.assign(source=df["source"].astype(str), run=df["run"].astype("int64"))
         df.to_parquet(str(out), partition_cols=_PARTITIONS, index=False)
     (out / MARKER).write_text(json.dumps(meta, indent=1) + "\n")
     return out

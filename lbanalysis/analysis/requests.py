@@ -30,13 +30,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..dask_engine import is_dask
+
 __all__ = ["latency_percentiles", "per_second", "run_summary"]
 
 _KEYS = ["source", "run"]
-
-
-def _is_dask(df: Any) -> bool:
-    return type(df).__module__.startswith("dask")
 
 
 def _pct_of(frame: pd.DataFrame, percentiles: Sequence[float]) -> pd.DataFrame:
@@ -61,7 +59,7 @@ def latency_percentiles(requests: Any, percentiles: Sequence[float] = (50.0, 90.
     [0.05, 0.099]
     """
     ps = [float(p) for p in percentiles]
-    if not _is_dask(requests):
+    if not is_dask(requests):
         return _pct_of(requests, ps)
     cols = requests[[*_KEYS, "latency_s"]]
     meta = _pct_of(pd.DataFrame({"source": pd.Series(dtype=str), "run": pd.Series(dtype="Int64"),
@@ -96,7 +94,7 @@ def per_second(requests: Any, freq_s: float = 1.0) -> pd.DataFrame:
     """
     keys = [*_KEYS, "second"]
     agg = {"n": "sum", "errors": "sum", "with_status": "sum", "lat_sum": "sum", "lat_n": "sum", "lat_max": "max"}
-    if _is_dask(requests):
+    if is_dask(requests):
         meta = _bins(requests._meta, freq_s)
         t = requests.map_partitions(_bins, freq_s, meta=meta).groupby(keys).agg(agg).compute()
     else:
@@ -143,7 +141,7 @@ def run_summary(requests: Any) -> pd.DataFrame:
     """
     agg = {"n": "sum", "lat_sum": "sum", "lat_n": "sum", "lat_min": "min", "lat_max": "max", "first": "min",
            "t0": "min", "t1": "max"}  # fmt: skip
-    if _is_dask(requests):
+    if is_dask(requests):
         meta = _summary_parts(requests._meta)
         t = requests.map_partitions(_summary_parts, meta=meta).groupby(_KEYS).agg(agg).compute()
     else:

@@ -243,14 +243,23 @@ def parse_command(command: str) -> dict:
     out["method"] = "POST" if (opts.get("d") or opts.get("b")) else "GET"
     if opts.get("f"):
         out["urls_file"] = opts["f"]
-    url = opts.get("u")
-    if url:
-        out["url"] = url
-        m = _URL_RE.match(url)
-        if m:
-            out["host"] = m.group(2)
-            out["port"] = int(m.group(3)) if m.group(3) else (443 if (m.group(1) or "").lower() == "https" else 80)
-            out["path"] = m.group(4) or "/"
+    if opts.get("u"):
+        out.update(_url_fields(opts["u"]))
+    return out
+
+
+def _url_fields(url: str) -> dict:
+    """``url``, and its ``host``, ``port`` and ``path`` where the URL shows them.
+
+    >>> _url_fields("https://h/a")
+    {'url': 'https://h/a', 'host': 'h', 'port': 443, 'path': '/a'}
+    """
+    out: dict = {"url": url}
+    m = _URL_RE.match(url)
+    if m:
+        out["host"] = m.group(2)
+        out["port"] = int(m.group(3)) if m.group(3) else (443 if (m.group(1) or "").lower() == "https" else 80)
+        out["path"] = m.group(4) or "/"
     return out
 
 
@@ -307,10 +316,7 @@ def parse_fork_command(command: str) -> dict:
     out["keepalive"] = opts.get("keepalive", opts.get("k", "true")) not in _FALSE
     url = opts.get("u") or next((p for p in positional if "://" in p or p.startswith(":")), None)
     if url:
-        url = url.split(",")[0]
-        out.update(
-            {k: v for k, v in parse_command(f"gobench -u {url}").items() if k in ("url", "host", "port", "path")}
-        )
+        out.update(_url_fields(url.split(",")[0]))
     return out
 
 

@@ -48,6 +48,7 @@ from typing import Any
 import pandas as pd
 
 from .. import registry
+from ..dask_engine import is_dask
 from ..errors import LBAnalysisError
 
 __all__ = [
@@ -285,10 +286,6 @@ def load(
         files = [p for p in paths if isinstance(p, (str, os.PathLike))]
         ds.requests = read(files, table="requests", engine="dask", tool=tool)
     return ds
-
-
-def _is_dask(df: Any) -> bool:
-    return type(df).__module__.startswith("dask")
 
 
 def _dask_timeseries(requests: Any, freq: str) -> pd.DataFrame:
@@ -823,7 +820,7 @@ def tail_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Sectio
     from ..analysis.latency import CLOSED_LOOP_NOTE, corrected_percentiles, latency_tail
 
     title = "Tail latency, corrected for coordinated omission"
-    on_dask = _is_dask(ds.requests)
+    on_dask = is_dask(ds.requests)
     if not on_dask and not len(ds.requests):
         return Section.empty(title, ABSENT["tail"])
     tail = _dask_tail(ds.requests, ds.runs) if on_dask else latency_tail(ds.requests, ds.runs)
@@ -908,7 +905,7 @@ def timeseries_section(
 ) -> Section:
     """Requests per second and latency over time for runs with per-request logs."""
     title = "Per-request time series"
-    on_dask = _is_dask(ds.requests)
+    on_dask = is_dask(ds.requests)
     ts = _dask_timeseries(ds.requests, freq) if on_dask else None
     if (ts is not None and not len(ts)) or (ts is None and not len(ds.requests)):
         return Section.empty(title, ABSENT["requests"])
