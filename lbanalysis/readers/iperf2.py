@@ -87,6 +87,7 @@ Versions checked: 2.1.8 (Debian 12, captured: TCP, UDP, -P, -R, -e, -f),
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -264,8 +265,8 @@ def _join(msgs: list[str]) -> str:
     return "; ".join(dict.fromkeys(msgs))
 
 
-def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
-    role = t.role or cmd.get("role")
+def _protocol(t: _Test2, cmd: dict) -> str | None:
+    """TCP or UDP: as printed, else from the command, else from the columns a UDP test prints."""
     protocol = t.protocol or cmd.get("protocol")
     if protocol is None and (
         "Jitter" in t.header_cols or any(e.side.jitter_s is not None for es in t.lines.values() for e in es)
@@ -273,6 +274,11 @@ def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
         protocol = "udp"
     if protocol is None and t.has_data():
         protocol = "tcp"
+    return protocol
+
+
+def _base_row(t: _Test2, role: str | None, protocol: str | None, cmd: dict) -> dict:
+    """The fields every run row of a test shares: the command's, then what the output printed."""
     base: dict = {"tool": "iperf", "line": t.line}
     for k in ("host", "port", "time_limit_s", "concurrency"):
         if cmd.get(k) is not None:
@@ -284,14 +290,22 @@ def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
         base["tool_version"] = t.version
     if t.timestamp:
         base["timestamp"] = t.timestamp
-    if not t.has_data():
-        row = dict(base)
-        if cmd.get("reverse") is not None:
-            row["reverse"] = cmd["reverse"]
-        row["error"] = _join(t.errors) or "no data"
-        if t.warnings:
-            row["warnings"] = _join(t.warnings)
-        return [(row, [])]
+    return base
+
+
+def _no_data_row(t: _Test2, base: dict, cmd: dict) -> dict:
+    """The run row of a test that printed no figures: its error and warnings."""
+    row = dict(base)
+    if cmd.get("reverse") is not None:
+        row["reverse"] = cmd["reverse"]
+    row["error"] = _join(t.errors) or "no data"
+    if t.warnings:
+        row["warnings"] = _join(t.warnings)
+    return row
+
+
+def _reverse_of(t: _Test2, role: str | None, cmd: dict) -> Callable[[str], bool]:
+    """Whether a stream key's data flows from server to client (``*`` ids, reversed connections, ``-R``)."""
     cmd_rev = bool(cmd.get("reverse"))
     explicit = bool(t.reverse_ids) or any(k.startswith("*") for k in t.order)
 
@@ -300,238 +314,315 @@ def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
             return True
         return cmd_rev and role == "client" and not explicit
 
-    keys: list[bool] = []
-    for key in t.order:
-        if key != "SUM" and rev_of(key) not in keys:
-            keys.append(rev_of(key))
-    if not keys:
-        keys = [cmd_rev or bool(t.reverse_ids)]
+    return rev_of
+
+
+def _own_side(t: _Test2, role: str | None, reverse: bool, keys: list[str]) -> str | None:
+    """Which side printed a flow's lines: sender or receiver; None when neither role nor columns tell."""
+    if role is not None:
+        return "sender" if (role == "client") != reverse else "receiver"
+    entries = [e for sid in keys for e in t.lines.get(sid, [])]
+    if any(e.side.jitter_s is not None for e in entries):
+        return "receiver"
+    if any(e.enhanced_sender for e in entries):
+        return "sender"
+    return None
+
+
+def _split_totals(t: _Test2, keys: list[str], own: str | None, flow: Flow) -> dict[str, Side]:
+    """Each stream's total line (its last, when it starts at 0); the other lines become ``flow`` intervals."""
+    totals: dict[str, Side] = {}
+    for sid in keys:
+        es = t.lines.get(sid, [])
+        if not es:
+            continue
+        if _is_total(es):
+            totals[sid] = es[-1].side
+            es = es[:-1]
+        for e in es:
+            flow.intervals.append({**_interval_row(sid.lstrip("*"), e), "direction": own})
+    return totals
+
+
+def _flow_total(ids: list[str], totals: dict[str, Side], notes: list[str]) -> Side | None:
+    """The flow's total: one stream's own, the [SUM] line, or the streams' totals added up (noted)."""
+    if len(ids) == 1:
+        # one stream: its own total (a 2.1.8 server may print a [SUM] spanning two tests)
+        return totals.get(ids[0], totals.get("SUM"))
+    if "SUM" in totals:
+        return totals["SUM"]
+    if ids and all(i in totals for i in ids):
+        notes.append("no [SUM] total: per-stream totals added up")
+        return _sum_sides([totals[i] for i in ids])
+    return None
+
+
+def _add_total(t: _Test2, ids: list[str], own: str | None, total: Side, flow: Flow) -> None:
+    """The printing side's total, with the datagrams it sent or the out-of-order ones it received."""
+    if own == "sender" and ids and any(i in t.sent for i in ids):
+        total.total_packets = sum(t.sent.get(i, 0) for i in ids)
+    if own == "receiver" and any(i in t.ooo for i in [*ids, "SUM"]):
+        total.out_of_order = sum(t.ooo.get(i, 0) for i in [*ids, "SUM"])
+    if own == "sender":
+        flow.sender = total
+    else:
+        flow.receiver = total
+
+
+def _add_report(t: _Test2, ids: list[str], own: str | None, flow: Flow, notes: list[str]) -> None:
+    """The other side's figures from a UDP ``Server Report`` ([SUM], one stream's, or added up)."""
+    reps = [t.reports["SUM"]] if "SUM" in t.reports else [t.reports[i] for i in ids if i in t.reports]
+    if not reps:
+        return
+    rep = reps[0] if len(reps) == 1 else _sum_sides(reps)
+    if len(reps) > 1:
+        notes.append("no [SUM] server report: per-stream reports added up")
+    if any(i in t.ooo for i in ids):
+        rep.out_of_order = sum(t.ooo.get(i, 0) for i in ids)
+    if own == "sender":
+        flow.receiver = rep
+    else:
+        flow.sender = flow.sender or rep
+
+
+def _flow_row(
+    t: _Test2, base: dict, protocol: str | None, ids: list[str], own: str | None, flow: Flow, notes: list[str]
+) -> dict:
+    """The run row of one flow: streams, endpoints, figures, and its error or warnings."""
+    row = dict(base)
+    row["reverse"] = flow.reverse
+    row["streams"] = len(ids) or t.sum_count
+    first = min((i.lstrip("*") for i in ids), key=int) if ids else None
+    conn = t.conns.get(first) or next(iter(t.conns.values()), None)
+    if conn:
+        row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = conn
+    figures, more = flow_fields(flow, protocol)
+    if figures and own is None:
+        figures["direction"] = None
+    row.update(figures)
+    notes = t.warnings + notes + more
+    if not figures:
+        msg = _join(t.errors)
+        row["error"] = f"{msg} (no summary line)" if msg else "no summary line (run interrupted?)"
+    elif t.errors:
+        notes = t.errors + notes
+    if notes:
+        row["warnings"] = _join(notes)
+    return row
+
+
+def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
+    """Run rows (with their interval rows) of one test: one per direction of data."""
+    role = t.role or cmd.get("role")
+    protocol = _protocol(t, cmd)
+    base = _base_row(t, role, protocol, cmd)
+    if not t.has_data():
+        return [(_no_data_row(t, base, cmd), [])]
+    rev_of = _reverse_of(t, role, cmd)
+    directions = list(dict.fromkeys(rev_of(key) for key in t.order if key != "SUM"))
+    if not directions:
+        directions = [bool(cmd.get("reverse")) or bool(t.reverse_ids)]
     # [SUM] adds both directions up in full-duplex and dual tests: only used with one flow.
-    use_sum = len(keys) == 1
+    use_sum = len(directions) == 1 and "SUM" in t.lines
     out = []
-    for k in keys:
+    for k in directions:
         ids = [key for key in t.order if key != "SUM" and rev_of(key) == k]
-        with_sum = ids + (["SUM"] if use_sum and "SUM" in t.lines else [])
-        if role is None:
-            own: str | None = None
-            entries = [e for sid in with_sum for e in t.lines.get(sid, [])]
-            if any(e.side.jitter_s is not None for e in entries):
-                own = "receiver"
-            elif any(e.enhanced_sender for e in entries):
-                own = "sender"
-        else:
-            own = "sender" if (role == "client") != k else "receiver"
+        keys = ids + (["SUM"] if use_sum else [])
+        own = _own_side(t, role, k, keys)
         flow = Flow(reverse=k)
         flow.streams.update(i.lstrip("*") for i in ids)
-        totals: dict[str, Side] = {}
-        for sid in with_sum:
-            es = t.lines.get(sid, [])
-            if not es:
-                continue
-            if _is_total(es):
-                totals[sid] = es[-1].side
-                es = es[:-1]
-            for e in es:
-                flow.intervals.append({**_interval_row(sid.lstrip("*"), e), "direction": own})
+        totals = _split_totals(t, keys, own, flow)
         notes: list[str] = []
-        if len(ids) == 1 and ids[0] in totals:
-            # one stream: its own total (a 2.1.8 server may print a [SUM] spanning two tests)
-            total: Side | None = totals[ids[0]]
-        elif "SUM" in totals:
-            total = totals["SUM"]
-        elif len(ids) == 1:
-            total = None
-        elif ids and all(i in totals for i in ids):
-            total = _sum_sides([totals[i] for i in ids])
-            notes.append("no [SUM] total: per-stream totals added up")
-        else:
-            total = None
+        total = _flow_total(ids, totals, notes)
         if total is not None:
-            if own == "sender" and ids and any(i in t.sent for i in ids):
-                total.total_packets = sum(t.sent.get(i, 0) for i in ids)
-            if own == "receiver" and any(i in t.ooo for i in [*ids, "SUM"]):
-                total.out_of_order = sum(t.ooo.get(i, 0) for i in [*ids, "SUM"])
-            if own == "sender":
-                flow.sender = total
-            else:
-                flow.receiver = total
-        reps = [t.reports[i] for i in ids if i in t.reports]
-        if "SUM" in t.reports:
-            reps = [t.reports["SUM"]]
-        if reps:
-            rep = reps[0] if len(reps) == 1 else _sum_sides(reps)
-            if len(reps) > 1:
-                notes.append("no [SUM] server report: per-stream reports added up")
-            if any(i in t.ooo for i in ids):
-                rep.out_of_order = sum(t.ooo.get(i, 0) for i in ids)
-            if own == "sender":
-                flow.receiver = rep
-            else:
-                flow.sender = flow.sender or rep
-        row = dict(base)
-        row["reverse"] = k
-        row["streams"] = len(ids) or t.sum_count
-        first = min((i.lstrip("*") for i in ids), key=int) if ids else None
-        conn = t.conns.get(first) or next(iter(t.conns.values()), None)
-        if conn:
-            row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = conn
-        figures, more = flow_fields(flow, protocol)
-        if figures and own is None:
-            figures["direction"] = None
-        row.update(figures)
-        notes = t.warnings + notes + more
-        if not figures:
-            msg = _join(t.errors)
-            row["error"] = f"{msg} (no summary line)" if msg else "no summary line (run interrupted?)"
-        elif t.errors:
-            notes = t.errors + notes
-        if notes:
-            row["warnings"] = _join(notes)
-        out.append((row, flow.intervals))
+            _add_total(t, ids, own, total, flow)
+        _add_report(t, ids, own, flow, notes)
+        out.append((_flow_row(t, base, protocol, ids, own, flow, notes), flow.intervals))
     return out
+
+
+# ---------------------------------------------------------------- tests ---
+def _starts_test(kind: str, cur: _Test2 | None) -> bool:
+    """Whether a line of ``kind`` begins a new test rather than continuing ``cur``.
+
+    The one place that decides where a test starts: a connection after data
+    (a server's next client), a client or server banner after content.
+
+    >>> _starts_test("data", None), _starts_test("data", _Test2(line=1))
+    (True, False)
+    >>> _starts_test("server", _Test2(line=1, host="h"))
+    True
+    """
+    if cur is None:
+        return True
+    if kind == "connected":
+        return cur.has_data() and cur.role != "client"
+    if kind == "client":
+        # connect lines printed before the banner by another thread belong to this test
+        stray = cur.role is None and cur.conns and not cur.has_data() and not cur.errors
+        return cur.has_content() and not stray
+    if kind == "server":
+        return cur.has_content()
+    return False  # data, header, failures and warnings go to the current test
+
+
+def _carried(kind: str, cur: _Test2 | None) -> dict:
+    """What a new test started by a line of ``kind`` keeps of the test before (a server's next client)."""
+    if kind != "connected" or cur is None:
+        return {}
+    return {"role": cur.role, "protocol": cur.protocol, "port": cur.port}
+
+
+def _conn_time(rest: str) -> datetime | None:
+    """The ``on 2024-01-02 10:11:12`` time a 2.1 connection line ends with."""
+    w = _WHEN_RE.search(rest)
+    if w:
+        try:
+            return in_range(datetime.fromisoformat(w.group(1)))
+        except ValueError:
+            pass
+    return None
+
+
+class _Reader:
+    """The tests of one segment, built line by line: one handler per line kind (see ``_LINE_KINDS``)."""
+
+    def __init__(self, cmd: dict) -> None:
+        self.cmd = cmd
+        self.tests: list[_Test2] = []
+        self.cur: _Test2 | None = None
+        self.version: str | None = None
+        self.listen_port: int | None = None  # a client's own listener (-d, -r)
+        self.pending: list[str] = []
+
+    def test_for(self, kind: str, n: int) -> _Test2:
+        """The test a line of ``kind`` belongs to: the current one, or one it starts."""
+        if _starts_test(kind, self.cur):
+            self.cur = _Test2(line=n, version=self.version, **_carried(kind, self.cur))
+            self.tests.append(self.cur)
+        assert self.cur is not None
+        return self.cur
+
+    def data(self, n: int, m: re.Match, line: str) -> None:
+        t = self.test_for("data", n)
+        sid = _sid(m)
+        if sid == "SUM" and m.group("id") != "SUM":
+            t.sum_count = int(m.group("id")[4:])
+        e = _entry(m, t.protocol or self.cmd.get("protocol"))
+        if sid in t.report_next:
+            t.report_next.discard(sid)
+            t.reports[sid] = e.side
+            return
+        if sid not in t.lines:
+            t.lines[sid] = []
+            t.order.append(sid)
+        t.lines[sid].append(e)
+
+    def out_of_order(self, n: int, m: re.Match, line: str) -> None:
+        if self.cur is not None:
+            self.cur.ooo[_sid(m)] = int(m.group("n"))
+
+    def connected(self, n: int, m: re.Match, line: str) -> None:
+        t = self.test_for("connected", n)
+        sid, lp, rp, rest = m.group("id"), int(m.group("lp")), int(m.group("rp")), m.group("rest")
+        if lp == 0:  # the dummy line after a failed connect
+            return
+        if "(reverse)" in rest and not m.group("star"):
+            t.reverse_ids.add(sid)
+        if t.role == "client" and lp in (self.listen_port, t.port) and rp != t.port:
+            t.reverse_ids.add(sid)  # -d/-r: the server connected back to our listener
+        lh, rh = strip_v4mapped(bare_host(m.group("lh"))), strip_v4mapped(bare_host(m.group("rh")))
+        t.conns.setdefault(sid, (lh, lp, rh, rp))
+        if t.timestamp is None:
+            t.timestamp = _conn_time(rest)
+
+    def client(self, n: int, m: re.Match, line: str) -> None:
+        cur = self.cur
+        if cur is not None and cur.role == "server" and cur.conns and not cur.has_data():
+            return  # a server of a dual test connecting back to the client
+        t = self.test_for("client", n)
+        t.role, t.host, t.port = "client", m.group("host"), int(m.group("port"))
+        t.protocol = m.group("proto").lower()
+
+    def server(self, n: int, m: re.Match, line: str) -> None:
+        t = self.test_for("server", n)
+        t.role, t.port, t.protocol = "server", int(m.group("port")), m.group("proto").lower()
+        self.listen_port = t.port
+
+    def header(self, n: int, m: re.Match, line: str) -> None:
+        self.test_for("header", n).header_cols = m.group("cols")
+
+    def report(self, n: int, m: re.Match, line: str) -> None:
+        if self.cur is not None:
+            self.cur.report_next.add(_sid(m))
+
+    def sent(self, n: int, m: re.Match, line: str) -> None:
+        if self.cur is not None:
+            self.cur.sent[_sid(m)] = int(m.group("n"))
+
+    def version_line(self, n: int, m: re.Match, line: str) -> None:
+        self.version = m.group(1)
+        if self.cur is not None:
+            self.cur.version = self.version
+
+    def message(self, n: int, m: re.Match, line: str) -> None:
+        if self.cur is not None and self.cur.has_content():
+            self.cur.errors.append(line)
+        else:
+            self.pending.append(line)  # iperf goes on after e.g. an unknown option
+
+    def failure(self, n: int, m: re.Match, line: str) -> None:
+        self.test_for("failure", n).errors.append(line)
+
+    def warning(self, n: int, m: re.Match, line: str) -> None:
+        self.test_for("warning", n).warnings.append(line)
+
+    def finished(self, text: str, command: str | None) -> list[_Test2]:
+        """The tests read, messages before any test given to the first as warnings."""
+        tests = self.tests
+        if self.pending:
+            if tests:
+                tests[0].warnings[:0] = self.pending
+            else:
+                tests.append(_Test2(line=1, version=self.version, errors=self.pending))
+        if not tests and command:
+            msg = "no test in the output (version or usage text)" if text.strip() else "no output after the command"
+            tests.append(_Test2(line=1, version=self.version, errors=[msg]))
+        return tests
+
+
+#: Line kinds in the order they are tried: (a text the line must hold, its pattern, the handler).
+_LINE_KINDS: list[tuple[str, re.Pattern, str]] = [
+    ("sec", _DATA_RE, "data"),
+    ("out-of-order", _OOO_RE, "out_of_order"),
+    (" connected with ", _CONN_RE, "connected"),
+    ("Client connecting to ", _CLIENT_RE, "client"),
+    ("Server listening on ", _SERVER_RE, "server"),
+    ("Interval", _HEADER_RE, "header"),
+    ("Server Report:", _REPORT_RE, "report"),
+    ("Sent ", _SENT_RE, "sent"),
+    ("iperf version 2", _VERSION_RE, "version_line"),
+    ("iperf: ", _MSG_RE, "message"),
+    ("", _FAIL_RE, "failure"),
+    ("WARN", _WARN_RE, "warning"),
+]
 
 
 def parse(seg: Segment) -> Parsed:
     """Read every iperf 2 test in a segment (client, server log, bare intervals)."""
     cmd = command_fields(parse_command(seg.command)) if seg.command else {}
-    tests: list[_Test2] = []
-    cur: _Test2 | None = None
-    version: str | None = None
-    listen_port: int | None = None  # a client's own listener (-d, -r)
-    pending: list[str] = []
-
-    def new(n: int, **kw) -> _Test2:
-        nonlocal cur
-        cur = _Test2(line=n, version=version, **kw)
-        tests.append(cur)
-        return cur
-
+    reader = _Reader(cmd)
     for n, raw in enumerate(seg.text.split("\n"), start=1):
         line = raw.strip()
         if not line:
             continue
-        if "sec" in line:
-            m = _DATA_RE.search(line)
+        for hint, regex, handler in _LINE_KINDS:
+            m = regex.search(line) if hint in line else None
             if m:
-                if cur is None:
-                    new(n)
-                assert cur is not None
-                sid = _sid(m)
-                if sid == "SUM" and m.group("id") != "SUM":
-                    cur.sum_count = int(m.group("id")[4:])
-                e = _entry(m, cur.protocol or cmd.get("protocol"))
-                if sid in cur.report_next:
-                    cur.report_next.discard(sid)
-                    cur.reports[sid] = e.side
-                    continue
-                if sid not in cur.lines:
-                    cur.lines[sid] = []
-                    cur.order.append(sid)
-                cur.lines[sid].append(e)
-                continue
-            m = _OOO_RE.search(line)
-            if m:
-                if cur is not None:
-                    cur.ooo[_sid(m)] = int(m.group("n"))
-                continue
-        m = _CONN_RE.search(line)
-        if m:
-            if cur is None or (cur.has_data() and cur.role != "client"):
-                new(
-                    n,
-                    role=cur.role if cur is not None else None,
-                    protocol=cur.protocol if cur is not None else None,
-                    port=cur.port if cur is not None else None,
-                )
-            assert cur is not None
-            sid = m.group("id")
-            lp = int(m.group("lp"))
-            rest = m.group("rest")
-            if lp == 0:  # the dummy line after a failed connect
-                continue
-            if "(reverse)" in rest and not m.group("star"):
-                cur.reverse_ids.add(sid)
-            if cur.role == "client" and lp in (listen_port, cur.port) and int(m.group("rp")) != cur.port:
-                cur.reverse_ids.add(sid)  # -d/-r: the server connected back to our listener
-            lh, rh = strip_v4mapped(bare_host(m.group("lh"))), strip_v4mapped(bare_host(m.group("rh")))
-            cur.conns.setdefault(sid, (lh, lp, rh, int(m.group("rp"))))
-            w = _WHEN_RE.search(rest)
-            if w and cur.timestamp is None:
-                try:
-                    cur.timestamp = in_range(datetime.fromisoformat(w.group(1)))
-                except ValueError:
-                    pass
-            continue
-        m = _CLIENT_RE.search(line)
-        if m:
-            if cur is not None and cur.role == "server" and cur.conns and not cur.has_data():
-                continue  # a server of a dual test connecting back to the client
-            stray = cur is not None and cur.role is None and cur.conns and not cur.has_data() and not cur.errors
-            if cur is None or (cur.has_content() and not stray):
-                new(n)  # (connect lines printed before the banner by another thread belong to this test)
-            assert cur is not None
-            cur.role, cur.host, cur.port = "client", m.group("host"), int(m.group("port"))
-            cur.protocol = m.group("proto").lower()
-            continue
-        m = _SERVER_RE.search(line)
-        if m:
-            if cur is None or cur.has_content():
-                new(n)
-            assert cur is not None
-            cur.role, cur.port, cur.protocol = "server", int(m.group("port")), m.group("proto").lower()
-            listen_port = cur.port
-            continue
-        m = _HEADER_RE.search(line)
-        if m:
-            if cur is None:
-                new(n)
-            assert cur is not None
-            cur.header_cols = m.group("cols")
-            continue
-        m = _REPORT_RE.search(line)
-        if m:
-            if cur is not None:
-                cur.report_next.add(_sid(m))
-            continue
-        m = _SENT_RE.search(line)
-        if m:
-            if cur is not None:
-                cur.sent[_sid(m)] = int(m.group("n"))
-            continue
-        m = _VERSION_RE.search(line)
-        if m:
-            version = m.group(1)
-            if cur is not None:
-                cur.version = version
-            continue
-        if _MSG_RE.match(line):
-            if cur is not None and cur.has_content():
-                cur.errors.append(line)
-            else:
-                pending.append(line)  # iperf goes on after e.g. an unknown option
-            continue
-        if _FAIL_RE.match(line):
-            if cur is None:
-                new(n)
-            assert cur is not None
-            cur.errors.append(line)
-            continue
-        if _WARN_RE.match(line):
-            if cur is None:
-                new(n)
-            assert cur is not None
-            cur.warnings.append(line)
-            continue
-    if pending:
-        if tests:
-            tests[0].warnings[:0] = pending
-        else:
-            tests.append(_Test2(line=1, version=version, errors=pending))
-    if not tests and seg.command:
-        msg = "no test in the output (version or usage text)" if seg.text.strip() else "no output after the command"
-        tests.append(_Test2(line=1, version=version, errors=[msg]))
+                getattr(reader, handler)(n, m, line)
+                break
     out = Parsed()
-    for t in tests:
+    for t in reader.finished(seg.text, seg.command):
         for row, ivs in _finish(t, cmd):
             out.add_run(row, intervals=ivs)
     return out

@@ -122,8 +122,8 @@ _ACCEPT_RE = re.compile(r"Accepted connection from (?P<host>\S+?),? port (?P<por
 _CONNECTED_RE = re.compile(
     r"\[\s*(?P<id>\d+)\s*\](?:\[[TR]X-[CS]\])?\s+local (?P<lh>\S+) port (?P<lp>\d+) connected to (?P<rh>\S+) port (?P<rp>\d+)"
 )
-_VERSION_RE = re.compile(r"^iperf (3\.[\w.+-]*)")
-_TIME_RE = re.compile(r"^Time: (.+?)\s*$")
+_VERSION_RE = re.compile(r"^\s*iperf (3\.[\w.+-]*)")
+_TIME_RE = re.compile(r"^\s*Time: (.+?)\s*$")
 _STARTING_RE = re.compile(
     r"Starting Test: protocol: (?P<proto>\w+), (?P<n>\d+) streams,.*?"
     r"(?:(?P<t>[\d.]+) second test|(?P<bytes>\d+) bytes to send|(?P<blocks>\d+) blocks to send)"
@@ -189,6 +189,14 @@ class _Summary:
 
 
 @dataclass
+class _Interval:
+    tag: str | None  # TX-C, RX-C, TX-S, RX-S (--bidir) or None
+    section: str  # main, or server (--get-server-output)
+    sender_cols: bool  # printed with a sender's columns (Retr, Cwnd, Total Datagrams)
+    row: dict
+
+
+@dataclass
 class _Test:
     line: int
     role: str | None = None
@@ -202,7 +210,7 @@ class _Test:
     time_limit_s: float | None = None
     server_test: int | None = None
     conns: dict = field(default_factory=dict)  # (section, id) -> (lh, lp, rh, rp)
-    intervals: list = field(default_factory=list)  # (tag, section, sender_cols, row)
+    intervals: list[_Interval] = field(default_factory=list)
     summaries: list[_Summary] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     cpu: tuple[float, float] | None = None
@@ -284,7 +292,7 @@ def _protocol(t: _Test, cmd: dict) -> str | None:
     protocol = t.protocol or cmd.get("protocol")
     if protocol is None and ("Jitter" in t.header_cols or "Datagrams" in t.header_cols):
         protocol = "udp"
-    if protocol is None and any(x[3].get("jitter_s") is not None for x in t.intervals):
+    if protocol is None and any(x.row.get("jitter_s") is not None for x in t.intervals):
         protocol = "udp"
     if protocol is None and (t.intervals or t.summaries):
         protocol = "tcp"
@@ -297,7 +305,7 @@ def _base_reverse(t: _Test, role: str | None, cmd: dict) -> bool | None:
         return t.reverse_seen or bool(cmd.get("reverse"))
     if role == "server":
         own = [s.label for s in t.summaries if s.section == "main" and s.label]
-        sender_cols = any(x[2] for x in t.intervals if x[1] == "main")
+        sender_cols = any(x.sender_cols for x in t.intervals if x.section == "main")
         return bool((own and set(own) == {"sender"}) or sender_cols)
     return None
 
@@ -305,16 +313,16 @@ def _base_reverse(t: _Test, role: str | None, cmd: dict) -> bool | None:
 def _flow_intervals(t: _Test, k: bool | None, flow_rev: Any, role: str | None, flow: Flow) -> list[dict]:
     """The interval rows of flow ``k``, each with the side that measured it; its stream ids into ``flow``."""
     ivs = []
-    for tag, section, sender_cols, iv in t.intervals:
-        if flow_rev(tag) != k:
+    for x in t.intervals:
+        if flow_rev(x.tag) != k:
             continue
         if role is None or k is None:
-            by_sender = sender_cols if (sender_cols or iv.get("jitter_s") is not None) else None
+            by_sender = x.sender_cols if (x.sender_cols or x.row.get("jitter_s") is not None) else None
         else:
-            by_sender = ((role == "client") != k) != (section == "server")
-        ivs.append({**iv, "direction": None if by_sender is None else ("sender" if by_sender else "receiver")})
-        if section == "main" and iv["stream"] != "SUM":
-            flow.streams.add(iv["stream"])
+            by_sender = ((role == "client") != k) != (x.section == "server")
+        ivs.append({**x.row, "direction": None if by_sender is None else ("sender" if by_sender else "receiver")})
+        if x.section == "main" and x.row["stream"] != "SUM":
+            flow.streams.add(x.row["stream"])
     return ivs
 
 
@@ -370,7 +378,7 @@ def _finish(t: _Test, cmd: dict) -> list[tuple[dict, list[dict]]]:
     def flow_rev(tag: str | None) -> bool | None:
         return _tag_reverse(tag) if tag else base_rev
 
-    keys: list = list(dict.fromkeys([flow_rev(x[0]) for x in t.intervals] + [flow_rev(s.tag) for s in t.summaries]))
+    keys: list = list(dict.fromkeys([flow_rev(x.tag) for x in t.intervals] + [flow_rev(s.tag) for s in t.summaries]))
     if not keys:
         row = _base_row(t, role, protocol, cmd, base_rev)
         row["error"] = "; ".join(t.messages) or "no data"
@@ -412,190 +420,233 @@ def _base_row(t: _Test, role, protocol, cmd: dict, reverse) -> dict:
     return row
 
 
+# ---------------------------------------------------------------- tests ---
+def _starts_test(kind: str, cur: _Test | None, label: str | None = None) -> bool:
+    """Whether a line of ``kind`` begins a new test rather than continuing ``cur``.
+
+    The one place that decides where a test starts: a data line after the
+    summary, a client's ``Connecting``, a server's ``Accepted`` after data...
+
+    >>> _starts_test("connecting", None), _starts_test("connecting", _Test(line=1))
+    (True, False)
+    >>> _starts_test("data", _Test(line=1, done=True))
+    True
+    """
+    if cur is None:
+        return True
+    main_summarised = bool(cur.summaries) and cur.section == "main"
+    if kind == "data":  # an unlabelled data line after the summary: the next test's interval
+        return cur.done or (main_summarised and not cur.in_summary and label is None)
+    if kind == "header":
+        return main_summarised and not cur.sep and not cur.in_summary
+    if kind == "connected":
+        return cur.done or main_summarised
+    if kind == "connecting":
+        return cur.has_content() or cur.role == "server"
+    if kind == "accept":
+        return bool(cur.intervals or cur.summaries or cur.done)
+    return cur.has_content()  # listen, time
+
+
+def _carried(kind: str, cur: _Test | None) -> dict:
+    """What a new test started by a line of ``kind`` keeps of the test before: a server's role and port."""
+    if cur is None or cur.role != "server":
+        return {}
+    if kind in ("data", "connected"):
+        return {"role": "server"}
+    return {"port": cur.port} if kind == "accept" else {}
+
+
+def _sender_cols(side: Side, extra: dict) -> bool:
+    """Whether an interval line shows a sender's columns (Retr, Cwnd, or UDP Total Datagrams)."""
+    return (
+        side.retransmits is not None
+        or "cwnd_bytes" in extra
+        or (side.total_packets is not None and side.jitter_s is None)
+    )
+
+
+def _stamp(t: _Test, ts: datetime | None) -> None:
+    if ts and t.timestamp is None:
+        t.timestamp = ts
+
+
+class _Reader:
+    """The tests of one segment, built line by line: one handler per line kind (see ``_LINE_KINDS``).
+
+    A handler returns False when the line is not its kind after all, and the
+    next kind is tried.
+    """
+
+    def __init__(self) -> None:
+        self.tests: list[_Test] = []
+        self.cur: _Test | None = None
+        self.pending: list[str] = []
+        self.version: str | None = None
+
+    def test_for(self, kind: str, n: int, label: str | None = None) -> _Test:
+        """The test a line of ``kind`` belongs to: the current one, or one it starts."""
+        if _starts_test(kind, self.cur, label):
+            self.cur = _Test(line=n, version=self.version, **_carried(kind, self.cur))
+            self.tests.append(self.cur)
+        assert self.cur is not None
+        return self.cur
+
+    def data(self, n: int, m: re.Match, ts: datetime | None) -> None:
+        rest = m.group("rest")
+        omitted = "(omitted)" in rest
+        if omitted:
+            rest = rest.replace("(omitted)", " ")
+        lab = _LABEL_RE.search(rest)
+        label = lab.group(1) if lab else None
+        t = self.test_for("data", n, label)
+        _stamp(t, ts)
+        side, extra = _side(m, rest, t.header_cols)
+        if label is not None or t.in_summary:
+            t.in_summary = True
+            t.summaries.append(_Summary(m.group("tag"), t.section, m.group("id"), label, side))
+        else:
+            t.sep = False
+            row = _interval_row(m.group("id"), side, extra, omitted)
+            t.intervals.append(_Interval(m.group("tag"), t.section, _sender_cols(side, extra), row))
+
+    def header(self, n: int, m: re.Match, ts: datetime | None) -> None:
+        t = self.test_for("header", n)
+        if t.sep:
+            t.in_summary = True
+        if (t.section == "main" and not t.in_summary) or not t.header_cols:
+            t.header_cols = m.group("cols")
+
+    def separator(self, n: int, m: re.Match, ts: datetime | None) -> None:
+        if self.cur is not None:
+            self.cur.sep = True
+
+    def connected(self, n: int, m: re.Match, ts: datetime | None) -> None:
+        t = self.test_for("connected", n)
+        t.in_summary = False
+        lh, rh = strip_v4mapped(m.group("lh")), strip_v4mapped(m.group("rh"))
+        t.conns.setdefault((t.section, m.group("id")), (lh, int(m.group("lp")), rh, int(m.group("rp"))))
+        _stamp(t, ts)
+
+    def connecting(self, n: int, m: re.Match, ts: datetime | None) -> None:
+        t = self.test_for("connecting", n)
+        t.role, t.host, t.port = "client", m.group("host"), int(m.group("port"))
+        _stamp(t, ts)
+
+    def reverse(self, n: int, m: re.Match, ts: datetime | None) -> None:
+        if self.cur is not None:
+            self.cur.reverse_seen = True
+
+    def listen(self, n: int, m: re.Match, ts: datetime | None) -> None:
+        if self.cur is not None and self.cur.section == "server":
+            return  # the server's own banner inside --get-server-output
+        t = self.test_for("listen", n)
+        t.role, t.port = "server", int(m.group("port"))
+        if m.group("test"):
+            t.server_test = int(m.group("test"))
+
+    def accept(self, n: int, m: re.Match, ts: datetime | None) -> None:
+        if self.cur is not None and self.cur.section == "server":
+            return
+        t = self.test_for("accept", n)
+        t.role = "server"
+        _stamp(t, ts)
+
+    def server_output(self, n: int, m: re.Match, ts: datetime | None) -> None:
+        if self.cur is not None:
+            self.cur.section, self.cur.in_summary, self.cur.sep = "server", False, False
+
+    def done(self, n: int, m: re.Match, ts: datetime | None) -> None:
+        if self.cur is not None:
+            self.cur.done, self.cur.in_summary = True, False
+
+    def version_line(self, n: int, m: re.Match, ts: datetime | None) -> None:
+        self.version = m.group(1)
+        if self.cur is not None and not self.cur.has_content():
+            self.cur.version = self.version
+
+    def time(self, n: int, m: re.Match, ts: datetime | None) -> None:
+        self.test_for("time", n).timestamp = _http_date(m.group(1))
+
+    def starting(self, n: int, m: re.Match, ts: datetime | None) -> bool:
+        if self.cur is None:
+            return False
+        self.cur.protocol = m.group("proto").lower()
+        self.cur.streams_cfg = int(m.group("n"))
+        if m.group("t"):
+            self.cur.time_limit_s = float(m.group("t"))
+        return True
+
+    def cpu(self, n: int, m: re.Match, ts: datetime | None) -> bool:
+        if self.cur is None:
+            return False
+        self.cur.cpu = (number(m.group("local")), number(m.group("remote")))
+        return True
+
+    def message(self, n: int, m: re.Match, ts: datetime | None) -> None:
+        msg = m.group("msg").removeprefix("error - ")
+        cur = self.cur
+        if "server has terminated" in msg and (cur is None or cur.summaries or not cur.intervals):
+            return  # the server process stopped between tests: nothing to say about a test
+        if cur is not None and (cur.intervals or cur.summaries) and not cur.done:
+            cur.messages.append(msg)
+        else:
+            self.pending.append(msg)
+
+    def blank(self) -> None:
+        if self.cur is not None:
+            self.cur.in_summary = False
+
+    def finished(self, command: str | None) -> list[_Test]:
+        """The tests read: trailing banners dropped, messages before any test given to the first."""
+        tests = self.tests
+        if len(tests) > 1:
+            tests = [t for t in tests if t.intervals or t.summaries or t.conns] or tests[:1]
+        if self.pending:
+            if tests:
+                tests[0].messages[:0] = self.pending
+            else:
+                tests.append(_Test(line=1, version=self.version, messages=self.pending))
+        if not tests and command:
+            tests.append(_Test(line=1, messages=["no output after the command"]))
+        return tests
+
+
+#: Line kinds in the order they are tried: (a text the line must hold, its pattern, the handler).
+_LINE_KINDS: list[tuple[str, re.Pattern, str]] = [
+    ("sec", _DATA_RE, "data"),
+    ("Interval", _HEADER_RE, "header"),
+    ("- -", _SEP_RE, "separator"),
+    (" connected to ", _CONNECTED_RE, "connected"),
+    ("Connecting to host ", _CONNECTING_RE, "connecting"),
+    ("Reverse mode", _REVERSE_RE, "reverse"),
+    ("Server listening on ", _LISTEN_RE, "listen"),
+    ("Accepted connection from ", _ACCEPT_RE, "accept"),
+    ("Server output:", _SERVER_OUTPUT_RE, "server_output"),
+    ("iperf Done.", _DONE_RE, "done"),
+    ("iperf 3", _VERSION_RE, "version_line"),
+    ("Time: ", _TIME_RE, "time"),
+    ("Starting Test: ", _STARTING_RE, "starting"),
+    ("CPU Utilization: ", _CPU_RE, "cpu"),
+    ("iperf3: ", _MSG_RE, "message"),
+]
+
+
 def parse(seg: Segment) -> Parsed:
     """Read every iperf3 test in a segment (client, server, several pasted)."""
     cmd = command_fields(parse_command(seg.command)) if seg.command else {}
-    tests: list[_Test] = []
-    cur: _Test | None = None
-    pending: list[str] = []
-    version: str | None = None
-
-    def new(n: int, **kw) -> _Test:
-        nonlocal cur
-        cur = _Test(line=n, version=version, **kw)
-        tests.append(cur)
-        return cur
-
+    reader = _Reader()
     for n, raw in enumerate(seg.text.split("\n"), start=1):
         line, ts = ctime_prefix(raw.rstrip())
-        s = line.strip()
-        if not s:
-            if cur is not None:
-                cur.in_summary = False
+        if not line.strip():
+            reader.blank()
             continue
-        if "sec" in line:
-            m = _DATA_RE.search(line)
-            if m:
-                rest = m.group("rest")
-                omitted = "(omitted)" in rest
-                if omitted:
-                    rest = rest.replace("(omitted)", " ")
-                lab = _LABEL_RE.search(rest)
-                label = lab.group(1) if lab else None
-                if (
-                    cur is None
-                    or cur.done
-                    or (cur.summaries and not cur.in_summary and label is None and cur.section == "main")
-                ):
-                    role = cur.role if cur is not None and cur.role == "server" else None
-                    new(n, role=role)
-                assert cur is not None
-                if ts and cur.timestamp is None:
-                    cur.timestamp = ts
-                side, extra = _side(m, rest, cur.header_cols)
-                summary = label is not None or cur.in_summary
-                if summary:
-                    cur.in_summary = True
-                    cur.summaries.append(_Summary(m.group("tag"), cur.section, m.group("id"), label, side))
-                else:
-                    cur.sep = False
-                    sender_cols = (
-                        side.retransmits is not None
-                        or "cwnd_bytes" in extra
-                        or (side.total_packets is not None and side.jitter_s is None)
-                    )
-                    cur.intervals.append(
-                        (m.group("tag"), cur.section, sender_cols, _interval_row(m.group("id"), side, extra, omitted))
-                    )
-                continue
-        m = _HEADER_RE.search(line)
-        if m:
-            if cur is None:
-                new(n)
-            elif cur.summaries and not cur.sep and not cur.in_summary and cur.section == "main":
-                new(n)
-            assert cur is not None
-            if cur.sep:
-                cur.in_summary = True
-            if cur.section == "main" and not cur.in_summary:
-                cur.header_cols = m.group("cols")
-            elif not cur.header_cols:
-                cur.header_cols = m.group("cols")
-            continue
-        if _SEP_RE.search(line):
-            if cur is not None:
-                cur.sep = True
-            continue
-        m = _CONNECTED_RE.search(line)
-        if m:
-            if cur is None or cur.done or (cur.summaries and cur.section == "main"):
-                new(n, role=cur.role if cur is not None and cur.role == "server" else None)
-            assert cur is not None
-            cur.in_summary = False
-            lh, rh = strip_v4mapped(m.group("lh")), strip_v4mapped(m.group("rh"))
-            cur.conns.setdefault((cur.section, m.group("id")), (lh, int(m.group("lp")), rh, int(m.group("rp"))))
-            if ts and cur.timestamp is None:
-                cur.timestamp = ts
-            continue
-        m = _CONNECTING_RE.search(line)
-        if m:
-            if cur is None or cur.has_content() or cur.role == "server":
-                new(n)
-            assert cur is not None
-            cur.role = "client"
-            cur.host = m.group("host")
-            cur.port = int(m.group("port"))
-            if ts and cur.timestamp is None:
-                cur.timestamp = ts
-            continue
-        if _REVERSE_RE.search(line):
-            if cur is not None:
-                cur.reverse_seen = True
-            continue
-        m = _LISTEN_RE.search(line)
-        if m:
-            if cur is not None and cur.section == "server":
-                continue
-            if cur is None or cur.has_content():
-                new(n)
-            assert cur is not None
-            cur.role = "server"
-            cur.port = int(m.group("port"))
-            if m.group("test"):
-                cur.server_test = int(m.group("test"))
-            continue
-        m = _ACCEPT_RE.search(line)
-        if m:
-            if cur is not None and cur.section == "server":
-                continue
-            if cur is None or cur.intervals or cur.summaries or cur.done:
-                port = cur.port if cur is not None and cur.role == "server" else None
-                new(n, port=port)
-            assert cur is not None
-            cur.role = "server"
-            if ts and cur.timestamp is None:
-                cur.timestamp = ts
-            continue
-        if _SERVER_OUTPUT_RE.search(line):
-            if cur is not None:
-                cur.section = "server"
-                cur.in_summary = False
-                cur.sep = False
-            continue
-        if _DONE_RE.search(line):
-            if cur is not None:
-                cur.done = True
-                cur.in_summary = False
-            continue
-        m = _VERSION_RE.match(s)
-        if m:
-            version = m.group(1)
-            if cur is not None and not cur.has_content():
-                cur.version = version
-            continue
-        m = _TIME_RE.match(s)
-        if m:
-            when = _http_date(m.group(1))
-            if cur is None or cur.has_content():
-                new(n)
-            assert cur is not None
-            cur.timestamp = when
-            continue
-        m = _STARTING_RE.search(line)
-        if m and cur is not None:
-            cur.protocol = m.group("proto").lower()
-            cur.streams_cfg = int(m.group("n"))
-            if m.group("t"):
-                cur.time_limit_s = float(m.group("t"))
-            continue
-        m = _CPU_RE.search(line)
-        if m and cur is not None:
-            cur.cpu = (number(m.group("local")), number(m.group("remote")))
-            continue
-        m = _MSG_RE.search(line)
-        if m:
-            msg = m.group("msg")
-            if msg.startswith("error - "):
-                msg = msg[8:]
-            if "server has terminated" in msg and (cur is None or cur.summaries or not cur.intervals):
-                continue  # the server process stopped between tests: nothing to say about a test
-            if cur is not None and (cur.intervals or cur.summaries) and not cur.done:
-                cur.messages.append(msg)
-            else:
-                pending.append(msg)
-            continue
-    # Drop trailing banners without data when the segment holds real tests.
-    if len(tests) > 1:
-        tests = [t for t in tests if t.intervals or t.summaries or t.conns] or tests[:1]
-    if pending:
-        if tests:
-            tests[0].messages[:0] = pending
-        else:
-            tests.append(_Test(line=1, version=version, messages=pending))
-    if not tests and seg.command:
-        tests.append(_Test(line=1, messages=["no output after the command"]))
+        for hint, regex, handler in _LINE_KINDS:
+            m = regex.search(line) if hint in line else None
+            if m and getattr(reader, handler)(n, m, ts) is not False:
+                break
     out = Parsed()
-    for t in tests:
+    for t in reader.finished(seg.command):
         for row, ivs in _finish(t, cmd):
             out.add_run(row, intervals=ivs)
     return out
