@@ -114,6 +114,7 @@ sources of ``src/main.c``, ``src/data.c``, ``src/browser.c``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..errors import ParseError
 from ..text import Segment, command_argv, getopt
@@ -405,179 +406,226 @@ def _convert(label: str, value: str, unit: str, version: str | None, seg: Segmen
     return col, None if v is None else v * factor
 
 
-def parse_segment(seg: Segment) -> Parsed:
-    """Read every siege run in a segment: summaries, JSON objects, verbose lines, notices."""
-    cmd = parse_command(seg.command) if seg.command else {}
-    runs: list[_Run] = []
-    cur = _Run(1)
-    pending_label: str | None = None
-    reqs: list[dict] = []  # requests table rows
+def _starts_run(kind: str, cur: _Run, label: str | None = None) -> bool:
+    """Whether a line of ``kind`` begins a new run rather than continuing ``cur``.
 
-    def start(n: int) -> None:
-        nonlocal cur, pending_label
-        if not cur.empty():
-            runs.append(cur)
-        cur = _Run(n)
-        if pending_label:
-            cur.d["label"] = pending_label
-            pending_label = None
+    The one place that decides where a run starts: a banner always; a summary
+    label the run already has (another pasted summary); ``Preparing N
+    concurrent users`` after a result; a JSON object after a result.
 
-    def begin_if_new(n: int) -> None:
-        nonlocal pending_label
-        if cur.empty():
-            cur.line = cur.d["line"] = n
-            if pending_label:
-                cur.d["label"] = pending_label
-                pending_label = None
+    >>> r = _Run(1); r.keys.add("transactions")
+    >>> _starts_run("summary", r, "transactions"), _starts_run("summary", r, "availability")
+    (True, False)
+    """
+    if kind == "banner":
+        return True
+    if kind == "summary":
+        return label in cur.keys or (cur.from_json and not cur.keys)
+    if kind == "preparing":
+        return "concurrency" in cur.d or cur.has_result()
+    if kind == "json":
+        return cur.has_result()  # one run per object; notices before it stay with it
+    return False
 
-    lines = seg.text.split("\n")
-    n_lines = len(lines)
-    n = 0
-    while n < n_lines:
-        raw = lines[n]
-        n += 1
-        line = raw.rstrip()
-        if not line.strip():
-            continue
-        if line.lstrip().startswith(("The server is now under siege", "Lifting the server siege")):
-            um = _UNDER_RE.match(line)
-            begin_if_new(n)
-            line = line[um.end() :] if um else ""
-            if not line.strip():
-                continue
-        # The fast path: verbose request lines are most of a verbose file.
-        if "HTTP/" in line:
-            m = _REQ_RE.match(line)
-            if m is None and "," in line:
-                m2 = _REQ_CSV_RE.match(line)
-                if m2:
-                    begin_if_new(n)
-                    reqs.append(
-                        {
-                            "run": len(runs),
-                            "seq": cur.n_requests,
-                            "status": int(m2.group(2)),
-                            "latency_s": float(m2.group(3)),
-                            "bytes": float(m2.group(4)),
-                            "method": None,
-                            "url": m2.group(5).strip(),
-                        }
-                    )
-                    cur.n_requests += 1
-                    continue
-            if m:
-                begin_if_new(n)
-                lat = to_float(m.group(3))
-                if lat is not None and m.group(4) == "ms":
-                    lat *= 1e-3
-                reqs.append(
-                    {
-                        "run": len(runs),
-                        "seq": cur.n_requests,
-                        "status": int(m.group(2)),
-                        "latency_s": lat,
-                        "bytes": float(m.group(5)),
-                        "method": m.group(6),
-                        "url": m.group(7),
-                    }
-                )
-                cur.n_requests += 1
-                continue
-        m = _SUMMARY_RE.match(line)
-        if m:
-            label = m.group(1).lower()
-            if label in cur.keys or (cur.from_json and not cur.keys):
-                start(n)  # a repeated label: another pasted summary
-            begin_if_new(n)
-            cur.keys.add(label)
-            col, val = _convert(label, m.group(2), m.group(3), cur.d.get("tool_version"), seg, n, raw, cur)
-            cur.d[col] = val
-            continue
-        m = _BANNER_RE.match(line)
-        if m:
-            start(n)
-            cur.d["tool_version"] = m.group(1)
-            continue
-        m = _PREPARING_RE.match(line)
-        if m:
-            if "concurrency" in cur.d or cur.has_result():
-                start(n)
-            begin_if_new(n)
-            cur.d["concurrency"] = int(m.group(1))
-            continue
-        if OBJECT_START_RE.match(line):
-            # Collect to the closing brace (or the end of the text).
-            j = n - 1
-            buf = [line]
-            while "}" not in lines[j] and j + 1 < n_lines:
-                j += 1
-                buf.append(lines[j])
-            fields = fields_from_json("\n".join(buf))
-            if fields is not None:
-                if cur.has_result():
-                    start(n)  # one run per object; notices before it stay with it
-                begin_if_new(n)
-                for k, v in fields.items():
-                    cur.d.setdefault(k, v)
-                cur.from_json = True
-                n = j + 1
-                continue
-        m = _NOTICE_RE.match(line)
-        if m:
-            begin_if_new(n)
-            level = m.group(1).lower()
-            msg = m.group(2)
-            if level == "debug":
-                continue
-            if level == "fatal":
-                cur.d["error"] = msg
-            elif level in ("warning", "info"):
-                cur.warnings.append(f"[{level}] {msg}")
-            else:
-                cur.errors[msg] = cur.errors.get(msg, 0) + 1
-            continue
-        m = _ABORT_RE.match(line)
-        if m:
-            begin_if_new(n)
-            cur.d["error"] = m.group(1)
-            continue
-        if _USAGE_RE.match(line):
-            begin_if_new(n)
-            cur.d.setdefault("error", "usage error (siege printed its help)")
-            # Skip the help text.
-            while n < n_lines and not _BANNER_RE.match(lines[n]) and not _SUMMARY_RE.match(lines[n]):
-                n += 1
-            continue
-        m = _OTHER_ERROR_RE.match(line)
-        if m:
-            begin_if_new(n)
-            cur.d.setdefault("error", m.group(1).strip())
-            continue
-        m = _WARNING_RE.match(line)
-        if m:
-            cur.warnings.append(m.group(1))
-            continue
-        if _FRAGMENT_RE.search(line):
-            cur.fragments.append(n)
-            continue
-        if _NOISE_RE.match(line):
-            continue
-        # Free text: between runs it labels the next one (echo "Concurrency == 10").
+
+def _request_row(run: int, seq: int, m: re.Match) -> dict:
+    """A requests-table row from a verbose line: ``HTTP/1.1 200 0.01 secs: 273 bytes ==> GET /x``."""
+    lat = to_float(m.group(3))
+    if lat is not None and m.group(4) == "ms":
+        lat *= 1e-3
+    return {"run": run, "seq": seq, "status": int(m.group(2)), "latency_s": lat, "bytes": float(m.group(5)),
+            "method": m.group(6), "url": m.group(7)}  # fmt: skip
+
+
+def _request_csv_row(run: int, seq: int, m: re.Match) -> dict:
+    """A requests-table row from a siege log line of the CSV form (``HTTP/1.1,200,0.01,273,/x,1,...``)."""
+    return {"run": run, "seq": seq, "status": int(m.group(2)), "latency_s": float(m.group(3)),
+            "bytes": float(m.group(4)), "method": None, "url": m.group(5).strip()}  # fmt: skip
+
+
+class _Reader:
+    """The runs of one segment, built line by line: one handler per line kind (see ``_LINE_KINDS``).
+
+    A handler returns False when the line is not its kind after all (the next
+    kind is tried), or the index of the next line to read when it read more
+    than its own.
+    """
+
+    def __init__(self, seg: Segment, lines: list[str]) -> None:
+        self.seg = seg
+        self.lines = lines
+        self.runs: list[_Run] = []
+        self.cur = _Run(1)
+        self.pending_label: str | None = None
+        self.reqs: list[dict] = []  # requests table rows
+
+    def start(self, n: int) -> None:
+        """Close the current run (unless it is empty) and begin one at line ``n``."""
+        if not self.cur.empty():
+            self.runs.append(self.cur)
+        self.cur = _Run(n)
+        self.begin_if_new(n)
+
+    def begin_if_new(self, n: int) -> None:
+        """An empty current run begins at line ``n``, with the free-text label above it."""
+        if self.cur.empty():
+            self.cur.line = self.cur.d["line"] = n
+            if self.pending_label:
+                self.cur.d["label"] = self.pending_label
+                self.pending_label = None
+
+    def run_for(self, kind: str, n: int, label: str | None = None) -> _Run:
+        """The run a line of ``kind`` belongs to: the current one, or one it starts."""
+        if _starts_run(kind, self.cur, label):
+            self.start(n)
+        self.begin_if_new(n)
+        return self.cur
+
+    def under_siege(self, n: int, line: str) -> str:
+        """``The server is now under siege...`` begins a run; what follows on the line is read on."""
+        if not line.lstrip().startswith(("The server is now under siege", "Lifting the server siege")):
+            return line
+        um = _UNDER_RE.match(line)
+        self.begin_if_new(n)
+        return line[um.end() :] if um else ""
+
+    def request(self, n: int, m: re.Match, raw: str) -> None:
+        r = self.run_for("request", n)
+        self.reqs.append(_request_row(len(self.runs), r.n_requests, m))
+        r.n_requests += 1
+
+    def request_csv(self, n: int, m: re.Match, raw: str) -> None:
+        r = self.run_for("request", n)
+        self.reqs.append(_request_csv_row(len(self.runs), r.n_requests, m))
+        r.n_requests += 1
+
+    def summary(self, n: int, m: re.Match, raw: str) -> None:
+        label = m.group(1).lower()
+        r = self.run_for("summary", n, label)
+        r.keys.add(label)
+        col, val = _convert(label, m.group(2), m.group(3), r.d.get("tool_version"), self.seg, n, raw, r)
+        r.d[col] = val
+
+    def banner(self, n: int, m: re.Match, raw: str) -> None:
+        self.run_for("banner", n).d["tool_version"] = m.group(1)
+
+    def preparing(self, n: int, m: re.Match, raw: str) -> None:
+        self.run_for("preparing", n).d["concurrency"] = int(m.group(1))
+
+    def json_object(self, n: int, m: re.Match, raw: str) -> int | bool:
+        """An embedded ``-j`` JSON object, read to its closing brace (or the end of the text)."""
+        j = n - 1
+        buf = [m.string]  # the line as matched (after a leading 'under siege...')
+        while "}" not in self.lines[j] and j + 1 < len(self.lines):
+            j += 1
+            buf.append(self.lines[j])
+        fields = fields_from_json("\n".join(buf))
+        if fields is None:
+            return False
+        r = self.run_for("json", n)
+        for k, v in fields.items():
+            r.d.setdefault(k, v)
+        r.from_json = True
+        return j + 1
+
+    def notice(self, n: int, m: re.Match, raw: str) -> None:
+        r = self.run_for("notice", n)
+        level, msg = m.group(1).lower(), m.group(2)
+        if level == "fatal":
+            r.d["error"] = msg
+        elif level in ("warning", "info"):
+            r.warnings.append(f"[{level}] {msg}")
+        elif level != "debug":
+            r.errors[msg] = r.errors.get(msg, 0) + 1
+
+    def abort(self, n: int, m: re.Match, raw: str) -> None:
+        self.run_for("abort", n).d["error"] = m.group(1)
+
+    def usage(self, n: int, m: re.Match, raw: str) -> int:
+        """siege's help text: the run's error; the help is skipped to the next banner or summary."""
+        self.run_for("usage", n).d.setdefault("error", "usage error (siege printed its help)")
+        while n < len(self.lines) and not _BANNER_RE.match(self.lines[n]) and not _SUMMARY_RE.match(self.lines[n]):
+            n += 1
+        return n
+
+    def other_error(self, n: int, m: re.Match, raw: str) -> None:
+        self.run_for("error", n).d.setdefault("error", m.group(1).strip())
+
+    def warning(self, n: int, m: re.Match, raw: str) -> None:
+        self.cur.warnings.append(m.group(1))
+
+    def fragment(self, n: int, m: re.Match, raw: str) -> None:
+        self.cur.fragments.append(n)
+
+    def noise(self, n: int, m: re.Match, raw: str) -> None:
+        pass
+
+    def free_text(self, line: str) -> None:
+        """Free text: between runs it labels the next one (``echo "Concurrency == 10"``)."""
+        cur = self.cur
         if (
             (cur.empty() or cur.has_result())
             and len(line.strip()) <= 80
             and re.search(r"[A-Za-z]", line)
             and not _NOT_LABEL_RE.match(line)
         ):
-            pending_label = line.strip()
-    if not cur.empty():
-        runs.append(cur)
-    if not runs and seg.command and not cmd.get("_info") and cmd.get("url") != "URL":
-        # (a "siege -g URL" line of siege's own help text is no command)
-        r = _Run(1)
-        r.d["error"] = "no output after the command"
-        runs.append(r)
-    return _finish(runs, cmd, seg, reqs)
+            self.pending_label = line.strip()
+
+    def finished(self, cmd: dict, command: str | None) -> list[_Run]:
+        if not self.cur.empty():
+            self.runs.append(self.cur)
+        if not self.runs and command and not cmd.get("_info") and cmd.get("url") != "URL":
+            # (a "siege -g URL" line of siege's own help text is no command)
+            r = _Run(1)
+            r.d["error"] = "no output after the command"
+            self.runs.append(r)
+        return self.runs
+
+
+#: Line kinds in the order they are tried: (a text the line must hold, how its pattern is tried, the handler).
+#: Verbose request lines come first: they are most of a verbose file.
+_LINE_KINDS: list[tuple[str, Callable[[str], re.Match | None], str]] = [
+    ("HTTP/", _REQ_RE.match, "request"),
+    (",", _REQ_CSV_RE.match, "request_csv"),
+    (":", _SUMMARY_RE.match, "summary"),
+    ("**", _BANNER_RE.match, "banner"),
+    ("**", _PREPARING_RE.match, "preparing"),
+    ("{", OBJECT_START_RE.match, "json_object"),
+    ("[", _NOTICE_RE.match, "notice"),
+    ("siege aborted", _ABORT_RE.match, "abort"),
+    ("Usage: siege", _USAGE_RE.match, "usage"),
+    ("", _OTHER_ERROR_RE.match, "other_error"),
+    ("WARNING: ", _WARNING_RE.match, "warning"),
+    ("", _FRAGMENT_RE.search, "fragment"),
+    ("", _NOISE_RE.match, "noise"),
+]
+
+
+def parse_segment(seg: Segment) -> Parsed:
+    """Read every siege run in a segment: summaries, JSON objects, verbose lines, notices."""
+    cmd = parse_command(seg.command) if seg.command else {}
+    lines = seg.text.split("\n")
+    reader = _Reader(seg, lines)
+    n = 0
+    while n < len(lines):
+        raw = lines[n]
+        n += 1
+        line = raw.rstrip()
+        if line.strip():
+            line = reader.under_siege(n, line)
+        if not line.strip():
+            continue
+        for hint, match, handler in _LINE_KINDS:
+            m = match(line) if hint in line else None
+            if m is None:
+                continue
+            step = getattr(reader, handler)(n, m, raw)
+            if step is not False:
+                n = n if step is None else step
+                break
+        else:
+            reader.free_text(line)
+    return _finish(reader.finished(cmd, seg.command), cmd, seg, reader.reqs)
 
 
 def _errors_text(errors: dict[str, int]) -> str:
