@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Callable
 
 from ..text import Segment, command_argv, getopt
 from .base import Format, Parsed, error_row, to_float, to_int
@@ -449,116 +450,175 @@ class _Run:
         return not (self.has_result or self.d.get("error") or self.keys)
 
 
-def _scan_lines(text: str) -> list[_Run]:
-    """Line-by-line scanner: handles every case (several results, errors, usage)."""
-    runs: list[_Run] = []
-    cur = _Run(1)
-    lines = text.split("\n")
-    mode = None  # "phases" | "pcts" | "usage" | None
-    for n, raw in enumerate(lines, start=1):
-        line = raw.rstrip()
-        if not line.strip():
-            if mode in ("phases",):
-                mode = None
-            continue
-        m = _BANNER_RE.search(line)
-        if m:
-            carried: list[str] = []
-            if not cur.empty():
-                if not cur.has_result and "tool_version" not in cur.d and cur.d.get("error"):
-                    # e.g. "ab: illegal option -- Q" printed before a run that went ahead
-                    carried = [cur.d["error"], *cur.warnings]
-                else:
-                    runs.append(cur)
-            cur = _Run(n)
-            cur.warnings.extend(carried)
-            cur.d["tool_version"] = m.group(1)
-            if m.group(2):
-                cur.d["tool_build"] = m.group(2)
-            mode = None
-            continue
-        if mode == "usage":
-            continue
-        if mode == "phases":
+def _starts_run(kind: str, cur: _Run, tag: str | None = None) -> bool:
+    """Whether a line of ``kind`` begins a new run rather than continuing ``cur``.
+
+    The one place that decides where a run starts: ab's banner, or a label the
+    run already has (another pasted result).
+
+    >>> r = _Run(1); r.keys.add("concurrency level")
+    >>> _starts_run("label", r, "concurrency level"), _starts_run("label", r, "time taken for tests")
+    (True, False)
+    """
+    return kind == "banner" or tag in cur.keys
+
+
+#: Table headings that open a table of rows: Connection Times (the misspelling of
+#: some 2.3 builds too) and the percentiles.
+_SECTIONS = {
+    "Connection Times (ms)": "phases",
+    "Connnection Times (ms)": "phases",
+    "Percentage of the requests served": "pcts",
+}
+
+
+class _Scanner:
+    """The runs of one text, read line by line (see ``_OTHER_LINES`` for lines without a label)."""
+
+    def __init__(self) -> None:
+        self.runs: list[_Run] = []
+        self.cur = _Run(1)
+        self.mode: str | None = None  # "phases" | "pcts" | "usage" | None
+
+    def new_run(self, n: int) -> None:
+        """Close the current run and begin one at line ``n``.
+
+        An error printed before a run that went ahead (``ab: illegal option -- Q``)
+        is kept as the new run's warning rather than as a run of its own.
+        """
+        carried: list[str] = []
+        cur = self.cur
+        if not cur.empty():
+            if not cur.has_result and "tool_version" not in cur.d and cur.d.get("error"):
+                carried = [cur.d["error"], *cur.warnings]
+            else:
+                self.runs.append(cur)
+        self.cur = _Run(n)
+        self.cur.warnings.extend(carried)
+
+    def banner(self, n: int, m: re.Match) -> None:
+        self.new_run(n)
+        self.cur.d["tool_version"] = m.group(1)
+        if m.group(2):
+            self.cur.d["tool_build"] = m.group(2)
+        self.mode = None
+
+    def table_row(self, line: str) -> bool:
+        """A row of the open table (phases or percentiles); False closes the table."""
+        if self.mode == "phases":
             pm = _PHASE_RE.match(line)
             if pm:
-                cur.phases.append(_phase_row(pm.group(1), pm.group(2)))
-                continue
+                self.cur.phases.append(_phase_row(pm.group(1), pm.group(2)))
+                return True
             if line.lstrip().startswith(("min", "avg")):
-                continue
-            mode = None
-        if mode == "pcts":
+                return True
+            self.mode = None
+        elif self.mode == "pcts":
             pm = _PCT_RE.match(line)
             if pm:
-                cur.pcts.append({"percentile": float(pm.group(1)), "latency_s": float(pm.group(2)) * _MS})
-                continue
-            mode = None
-        if line.startswith(("Connection Times (ms)", "Connnection Times (ms)")):
-            mode = "phases"
-            cur.has_result = True
-            continue
-        if line.startswith("Percentage of the requests served"):
-            mode = "pcts"
-            cur.has_result = True
-            continue
-        label, colon, val = line.partition(":")
-        key = label.strip().lower() if colon else ""
-        if key not in LABELS and key not in _SPECIAL:
-            if line.startswith(("Completed ", "Finished ")) or line.startswith(_BOILERPLATE):
-                continue
-            bm = _FAILED_BREAKDOWN_RE.match(line)
-            if bm:
-                for k, v in zip(_BREAKDOWN_COLS, bm.groups(), strict=True):
-                    if v is not None:
-                        cur.d[k] = int(v)
-                continue
-            rm = _RATE_CONT_RE.match(line)
-            if rm:
-                cur.d["bytes_sent_per_s" if rm.group(2) == "sent" else "bytes_per_s_total"] = (
-                    float(rm.group(1)) * cur.kb
-                )
-                continue
-            if _USAGE_RE.match(line):
-                cur.d.setdefault("error", "usage error")
-                mode = "usage"
-                continue
-            em = _ERROR_RE.match(line.strip())
-            if em:
-                msg = line.strip()
-                cur.d["error"] = (
-                    f"{cur.d['error']}; {msg}" if cur.d.get("error") and cur.d["error"] != "usage error" else msg
-                )
-                continue
-            tm = _TOTAL_OF_RE.match(line)
-            if tm:
-                cur.d["requests"] = int(tm.group(1))
-                continue
-            wm = _WARNING_RE.match(line)
-            if wm:
-                cur.warnings.append(line.strip())
-                continue
-            bm2 = _BENCH_RE.match(line)
-            if bm2:
-                cur.d.setdefault("host", bm2.group(1))
-                rest = bm2.group(2).strip()
-                if rest and rest != "done":
-                    cur.d["error"] = rest  # "Benchmarking h (be patient)...apr_socket_recv: ..."
-                continue
-            continue
-        val = val.strip()
+                self.cur.pcts.append({"percentile": float(pm.group(1)), "latency_s": float(pm.group(2)) * _MS})
+                return True
+            self.mode = None
+        return False
+
+    def section(self, line: str) -> bool:
+        for head, mode in _SECTIONS.items():
+            if line.startswith(head):
+                self.mode = mode
+                self.cur.has_result = True
+                return True
+        return False
+
+    def labelled(self, n: int, key: str, val: str) -> None:
         tag = key
         if key == "time per request":
             tag = "time per request all" if "across all" in val else "time per request"
-        if tag in cur.keys:
-            # A repeated label: a new pasted result starts here.
-            runs.append(cur)
-            cur = _Run(n)
-        cur.keys.add(tag)
-        cur.has_result = True
-        _set(cur, key, tag, val)
-    if not cur.empty():
-        runs.append(cur)
-    return runs
+        if _starts_run("label", self.cur, tag):
+            self.runs.append(self.cur)
+            self.cur = _Run(n)
+        self.cur.keys.add(tag)
+        self.cur.has_result = True
+        _set(self.cur, key, tag, val)
+
+    def other(self, line: str) -> None:
+        """A line without a known label: one of ``_OTHER_LINES``, or boilerplate and free text (ignored)."""
+        if line.startswith(("Completed ", "Finished ")) or line.startswith(_BOILERPLATE):
+            return
+        for match, handler in _OTHER_LINES:
+            m = match(line)
+            if m:
+                getattr(self, handler)(line, m)
+                return
+
+    def breakdown(self, line: str, m: re.Match) -> None:
+        for k, v in zip(_BREAKDOWN_COLS, m.groups(), strict=True):
+            if v is not None:
+                self.cur.d[k] = int(v)
+
+    def rate_continued(self, line: str, m: re.Match) -> None:
+        col = "bytes_sent_per_s" if m.group(2) == "sent" else "bytes_per_s_total"
+        self.cur.d[col] = float(m.group(1)) * self.cur.kb
+
+    def usage(self, line: str, m: re.Match) -> None:
+        self.cur.d.setdefault("error", "usage error")
+        self.mode = "usage"  # the rest of the help text is skipped
+
+    def error(self, line: str, m: re.Match) -> None:
+        msg, d = line.strip(), self.cur.d
+        d["error"] = f"{d['error']}; {msg}" if d.get("error") and d["error"] != "usage error" else msg
+
+    def total_of(self, line: str, m: re.Match) -> None:
+        self.cur.d["requests"] = int(m.group(1))
+
+    def warning(self, line: str, m: re.Match) -> None:
+        self.cur.warnings.append(line.strip())
+
+    def benchmarking(self, line: str, m: re.Match) -> None:
+        self.cur.d.setdefault("host", m.group(1))
+        rest = m.group(2).strip()
+        if rest and rest != "done":
+            self.cur.d["error"] = rest  # "Benchmarking h (be patient)...apr_socket_recv: ..."
+
+    def finished(self) -> list[_Run]:
+        if not self.cur.empty():
+            self.runs.append(self.cur)
+        return self.runs
+
+
+#: Lines without a label in the order they are tried: (how the pattern is tried, the handler).
+_OTHER_LINES: list[tuple[Callable[[str], re.Match | None], str]] = [
+    (_FAILED_BREAKDOWN_RE.match, "breakdown"),
+    (_RATE_CONT_RE.match, "rate_continued"),
+    (_USAGE_RE.match, "usage"),
+    (lambda line: _ERROR_RE.match(line.strip()), "error"),
+    (_TOTAL_OF_RE.match, "total_of"),
+    (_WARNING_RE.match, "warning"),
+    (_BENCH_RE.match, "benchmarking"),
+]
+
+
+def _scan_lines(text: str) -> list[_Run]:
+    """Line-by-line scanner: handles every case (several results, errors, usage)."""
+    sc = _Scanner()
+    for n, raw in enumerate(text.split("\n"), start=1):
+        line = raw.rstrip()
+        if not line.strip():
+            if sc.mode == "phases":
+                sc.mode = None
+            continue
+        m = _BANNER_RE.search(line)
+        if m:
+            sc.banner(n, m)
+            continue
+        if sc.mode == "usage" or sc.table_row(line) or sc.section(line):
+            continue
+        label, colon, val = line.partition(":")
+        key = label.strip().lower() if colon else ""
+        if key in LABELS or key in _SPECIAL:
+            sc.labelled(n, key, val.strip())
+        else:
+            sc.other(line)
+    return sc.finished()
 
 
 def _labelled_values(text: str, r: _Run) -> bool:
