@@ -246,19 +246,9 @@ def _stable_order(secs: np.ndarray, low: int, span: int) -> tuple[np.ndarray | N
 _MAX_BLOCKS = 2000  # seconds per chunk copied slice by slice; more are scattered at once
 
 
-def _frame(chunks: list[_Chunk], run_map: Callable = map, *, with_rows: bool = True) -> Parsed:
-    """Requests frame and run row from the chunks, in stable start-second order.
-
-    Rows of second ``s`` from chunk ``i`` go after those of earlier seconds and
-    after those of second ``s`` in earlier chunks. Each chunk sorts its own
-    columns (one gather each) and copies them into the output second by
-    second. Tasks go to ``run_map`` (a thread pool's map): NumPy releases the
-    GIL in its large copies. Fresh memory is the dearest thing here (page
-    faults), so each chunk reuses one buffer for its four columns.
-    """
-    chunks = [c for c in chunks if c.n]
-    n = sum(c.n for c in chunks)
-    run = {
+def _run_row(chunks: list[_Chunk], n: int) -> dict:
+    """The run row of an ab -g file: requests, first start, latency min/mean/max (``ttime``)."""
+    return {
         "tool": "ab",
         "requests": n,
         "timestamp": pd.Timestamp(min(int(c.keys[0]) for c in chunks), unit="s") if n else None,
@@ -267,18 +257,85 @@ def _frame(chunks: list[_Chunk], run_map: Callable = map, *, with_rows: bool = T
         "latency_max_s": max(c.ms_max for c in chunks) / 1000.0 if n else None,
         "line": 1,
     }
-    if not with_rows:  # read(path): the run row is all that is asked for
-        return Parsed([run])
-    keys = np.unique(np.concatenate([c.keys for c in chunks])) if n else np.zeros(0, dtype=np.int64)
+
+
+def _destinations(chunks: list[_Chunk]) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """The seconds of all chunks, rows per second, and per chunk the first output row of each of its seconds.
+
+    Rows of second ``s`` from chunk ``i`` go after those of earlier seconds and
+    after those of second ``s`` in earlier chunks.
+
+    >>> a = _Chunk({"seconds": np.array([5, 6]), **{k: np.array([1, 1]) for k in _COLS}})
+    >>> b = _Chunk({"seconds": np.array([5]), **{k: np.array([1]) for k in _COLS}})
+    >>> keys, total, dest = _destinations([a, b])
+    >>> keys.tolist(), total.tolist(), [d.tolist() for d in dest]
+    ([5, 6], [2, 1], [[0, 2], [1]])
+    """
+    keys = np.unique(np.concatenate([c.keys for c in chunks])) if chunks else np.zeros(0, dtype=np.int64)
     total = np.zeros(len(keys), dtype=np.intp)
     pos = [np.searchsorted(keys, c.keys) for c in chunks]
     for c, p in zip(chunks, pos, strict=True):
         total[p] += c.counts
     base = np.cumsum(total) - total  # first output row of each second
-    dest = []  # per chunk and second: its first output row
+    dest = []
     for c, p in zip(chunks, pos, strict=True):
         dest.append(base[p].copy())
         base[p] += c.counts
+    return keys, total, dest
+
+
+def _by_second(target: np.ndarray, values: np.ndarray, total: np.ndarray) -> None:
+    """Fill ``target`` in place with one value per second, ``total[i]`` rows of ``values[i]`` each.
+
+    >>> t = np.zeros(3); _by_second(t, np.array([1.0, 2.0]), np.array([2, 1])); t.tolist()
+    [1.0, 1.0, 2.0]
+    """
+    if len(values) > _MAX_BLOCKS:
+        np.copyto(target, np.repeat(values, total))
+        return
+    edges = np.concatenate(([0], np.cumsum(total))).tolist()
+    for v, a, b in zip(values.tolist(), edges, edges[1:], strict=False):
+        target[a:b] = v
+
+
+def _place(c: _Chunk, dest: np.ndarray, out: dict[str, np.ndarray], single: bool) -> None:
+    """A chunk's four time columns, ordered by start second, into the output columns in seconds.
+
+    ``dest`` is the first output row of each of the chunk's seconds
+    (:func:`_destinations`); with a ``single`` chunk the rows go in at once.
+    One buffer serves the four gathers: fresh memory is what costs most here.
+    """
+    sorted_ms = np.empty(c.n, dtype=c.ms["ttime"].dtype) if c.order is not None else None
+    blocks = list(zip(c.first.tolist(), c.counts.tolist(), dest.tolist(), strict=True))
+    rows = np.repeat(dest - c.first, c.counts) + np.arange(c.n) if len(blocks) > _MAX_BLOCKS else None
+    for name, o in out.items():
+        s = c.ms[name]
+        if sorted_ms is not None:  # mode="clip": the order is in bounds; "raise" would buffer
+            s = np.take(s, c.order, out=sorted_ms, mode="clip")
+        if single:
+            np.divide(s, 1000.0, out=o)
+        elif rows is not None:  # a long run: one scatter rather than many slices
+            o[rows] = s / 1000.0
+        else:
+            for f, k, t in blocks:
+                np.divide(s[f : f + k], 1000.0, out=o[t : t + k])
+
+
+def _frame(chunks: list[_Chunk], run_map: Callable = map, *, with_rows: bool = True) -> Parsed:
+    """Requests frame and run row from the chunks, in stable start-second order (see :func:`_destinations`).
+
+    Each chunk sorts its own
+    columns (one gather each) and copies them into the output second by
+    second. Tasks go to ``run_map`` (a thread pool's map): NumPy releases the
+    GIL in its large copies. Fresh memory is the dearest thing here (page
+    faults), so each chunk reuses one buffer for its four columns.
+    """
+    chunks = [c for c in chunks if c.n]
+    n = sum(c.n for c in chunks)
+    run = _run_row(chunks, n)
+    if not with_rows:  # read(path): the run row is all that is asked for
+        return Parsed([run])
+    keys, total, dest = _destinations(chunks)
     low = int(keys[0]) if n else 0
     # All 8-byte columns are rows of one block: one large allocation takes
     # far fewer page faults (and transparent huge pages) than ten.
@@ -288,44 +345,20 @@ def _frame(chunks: list[_Chunk], run_map: Callable = map, *, with_rows: bool = T
     absent = dict(zip(("bytes", "write_s", "read_s"), block[7:], strict=True))  # ab prints none of these
     flags = np.zeros((2, n), dtype=bool)  # "missing" masks of the run and seq columns (all False)
 
-    edges = np.concatenate(([0], np.cumsum(total))).tolist()
-
-    def by_second(target: np.ndarray, values: np.ndarray) -> None:  # one value per second, in place
-        if len(values) > _MAX_BLOCKS:
-            np.copyto(target, np.repeat(values, total))
-            return
-        for v, a, b in zip(values.tolist(), edges, edges[1:], strict=False):
-            target[a:b] = v
-
     fills = {  # separate tasks, so that the two threads share them evenly
-        "start": lambda: by_second(start_ns, keys * 1_000_000_000),
-        "start_s": lambda: by_second(start_s, (keys - low).astype(np.float64)),
+        "start": lambda: _by_second(start_ns, keys * 1_000_000_000, total),
+        "start_s": lambda: _by_second(start_s, (keys - low).astype(np.float64), total),
         **{name: partial(column.fill, np.nan) for name, column in absent.items()},
         "seq": lambda: np.copyto(seq, np.arange(n)),
     }
 
-    def place(i: int) -> None:  # chunk i's four columns, sorted, into the output
-        c = chunks[i]
-        sorted_ms = np.empty(c.n, dtype=c.ms["ttime"].dtype) if c.order is not None else None
-        blocks = list(zip(c.first.tolist(), c.counts.tolist(), dest[i].tolist(), strict=True))
-        rows = np.repeat(dest[i] - c.first, c.counts) + np.arange(c.n) if len(blocks) > _MAX_BLOCKS else None
-        for name, o in out.items():
-            s = c.ms[name]
-            if sorted_ms is not None:  # mode="clip": the order is in bounds; "raise" would buffer
-                s = np.take(s, c.order, out=sorted_ms, mode="clip")
-            if len(chunks) == 1:
-                np.divide(s, 1000.0, out=o)
-                continue
-            if rows is not None:  # a long run: one scatter rather than many slices
-                o[rows] = s / 1000.0
-                continue
-            for f, k, t in blocks:
-                np.divide(s[f : f + k], 1000.0, out=o[t : t + k])
-
     # Every column of the requests table, already in its schema dtype, so
     # conform() has nothing to convert (this file can hold millions of rows).
     # One batch of tasks: the chunks' placements (the longest) first.
-    tasks: dict[object, Callable[[], object]] = {i: partial(place, i) for i in range(len(chunks))}
+    single = len(chunks) == 1
+    tasks: dict[object, Callable[[], object]] = {
+        i: partial(_place, c, d, out, single) for i, (c, d) in enumerate(zip(chunks, dest, strict=True))
+    }
     tasks |= {f"fill {name}": f for name, f in fills.items()}
     tasks["status"] = partial(missing_array, schema.REQUESTS["status"].dtype, n)
     tasks["method"] = partial(missing_array, schema.REQUESTS["method"].dtype, n)
