@@ -19,7 +19,7 @@ import re
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -211,7 +211,13 @@ def _manifests_in(paths: PathLike | Iterable[PathLike]) -> list[Path]:
     return found
 
 
-def _read_one(item: _Item, tool: str | None, fmt: str | None, tables: frozenset[str] | None = None) -> Parsed:
+def _read_one(
+    item: _Item,
+    tool: str | None,
+    fmt: str | None,
+    tables: frozenset[str] | None = None,
+    executor: Executor | None = None,
+) -> Parsed:
     if item.buffer is not None:
         text = item.buffer.read()
         if isinstance(text, bytes):
@@ -231,7 +237,7 @@ def _read_one(item: _Item, tool: str | None, fmt: str | None, tables: frozenset[
                 text_head = normalize(decode(head[: _HEAD - 4]))
                 for f in FORMATS:
                     if f.whole_file and f.parse_path is not None and tool in (None, f.tool) and f.detect(text_head):
-                        p = f.parse_path(Path(item.path), item.source, tables)
+                        p = f.parse_path(Path(item.path), item.source, tables, executor=executor)
                         for r in p.runs:
                             r.setdefault("tool", f.tool)
                             r.setdefault("format", f.name)
@@ -259,10 +265,11 @@ def _read_upto(fd: int, limit: int | None) -> tuple[bytes, bool]:
 
 def _safe_read(
     args: tuple[_Item, str | None, str | None, frozenset[str] | None],
+    executor: Executor | None = None,
 ) -> tuple[Parsed | None, LBAnalysisError | None]:
     item, tool, fmt, want = args
     try:
-        return _read_one(item, tool, fmt, want), None  # readers may skip detail rows that will be dropped
+        return _read_one(item, tool, fmt, want, executor), None  # readers may skip detail rows that will be dropped
     except ParseError as e:
         if e.source is None:
             e.source = item.source
@@ -332,7 +339,15 @@ def _conform(rows: list[dict], table: str, sources: list[tuple[str | None, int]]
         raise LBAnalysisError(f"could not build the {table} table: {type(e).__name__}: {e}") from e
 
 
-def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None, want: frozenset[str] | None = None):
+def _gather(
+    items: list[_Item],
+    tool,
+    fmt,
+    workers: int,
+    progress: bool | None,
+    want: frozenset[str] | None = None,
+    executor: Executor | None = None,
+):
     jobs = [(it, tool, fmt, want) for it in items]
     # sizes only decide how a progress bar counts: skip the stat calls when none can show
     bar_possible = progress is True or (progress is None and sys.stderr.isatty())
@@ -345,7 +360,7 @@ def _gather(items: list[_Item], tool, fmt, workers: int, progress: bool | None, 
         for k, j in enumerate(jobs):
             if bar and by_bytes:
                 bar.set_postfix_str(os.path.basename(j[0].source), refresh=True)
-            results.append(_safe_read(j))
+            results.append(_safe_read(j, executor))
             if bar:
                 bar.update(step[k])
     else:
@@ -506,6 +521,7 @@ def read(
     engine: str = "pandas",
     blocksize: int | None = None,
     tables: Sequence[str] | None = None,
+    executor: Executor | None = None,
 ) -> pd.DataFrame | Dataset:
     """Read benchmark outputs into tidy frames.
 
@@ -557,6 +573,13 @@ def read(
     tables
         With ``table="all"``: the detail tables to build (default: every
         one); the others stay empty. ``tables=[]`` builds the runs table only.
+    executor
+        A thread pool you keep open (``concurrent.futures.ThreadPoolExecutor``)
+        on which a large ab ``-g`` file is parsed in byte ranges. By default
+        each such file starts and stops threads of its own; reading many
+        large files, a kept pool is faster (its threads' memory is already
+        mapped: ``make bench`` measures both). Not used with ``workers > 1``,
+        where each process reads its files alone. Same result either way.
     """
     if engine not in ("pandas", "dask"):
         raise LBAnalysisError(f"engine must be 'pandas' or 'dask', not {engine!r}")
@@ -584,10 +607,15 @@ def read(
 
     _candidates(tool, format)  # an unknown tool or format fails here, before any file is read
     workers = os.cpu_count() or 1 if workers == 0 else max(1, int(workers))
+    if executor is not None and not isinstance(executor, ThreadPoolExecutor):
+        raise LBAnalysisError(
+            f"executor must be a ThreadPoolExecutor (the ranges of a file are parsed in shared memory), "
+            f"not {type(executor).__name__}"
+        )
     items, ignored, missing = expand(paths, ignore)
     skipped_missing = _missing_paths(missing, errors)
     want = _wanted(table, tables)
-    results = _gather(items, tool, format, workers, progress, want)
+    results = _gather(items, tool, format, workers, progress, want, executor)
     runs_rows, tables, skipped, not_runs = _assemble(items, results, errors, want)
     skipped = skipped_missing + skipped
     if table not in ("runs", "all"):

@@ -142,6 +142,47 @@ def test_threads_reading_at_once_share_the_pool(tmp_path):
         assert_frame_equal(req[list(expected(p).columns)], expected(p))
 
 
+@pytest.mark.parametrize("chunks", [2, 7])
+def test_the_callers_pool_gives_the_same_frame(tmp_path, chunks):
+    path = write(tmp_path / "g.tsv", (1_795_352_000 + np.random.default_rng(3).integers(0, 90, 6000)).tolist())
+    with ThreadPoolExecutor(2) as pool:
+        got = [ab_gnuplot.parse_path(path, "g.tsv", chunks=chunks, executor=pool) for _ in range(2)]
+        assert pool.submit(lambda: 1).result() == 1  # still open: the reader does not shut the caller's pool
+    plain = ab_gnuplot.parse_path(path, "g.tsv", chunks=chunks)
+    for g in got:
+        assert_frame_equal(g.tables["requests"], plain.tables["requests"])
+        assert g.runs == plain.runs
+
+
+class CountingPool(ThreadPoolExecutor):
+    """A thread pool that counts the tasks it was given."""
+
+    tasks = 0
+
+    def submit(self, fn, /, *args, **kwargs):
+        self.tasks += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_read_takes_a_kept_thread_pool(tmp_path):
+    # past read()'s first look (1 MiB) and the split threshold: read from disk in byte ranges
+    path = write(tmp_path / "g.tsv", (1_795_352_000 + np.arange(160_000) % 97).tolist())
+    assert path.stat().st_size > ab_gnuplot._CHUNK_MIN_BYTES
+    with CountingPool(2) as pool:
+        got = lbanalysis.read(path, table="requests", executor=pool)
+    assert pool.tasks > 0
+    assert_frame_equal(got, lbanalysis.read(path, table="requests"))
+    assert_frame_equal(got[list(expected(path).columns)], expected(path))
+
+
+def test_read_refuses_a_process_pool_as_executor(tmp_path):
+    from concurrent.futures import ProcessPoolExecutor
+
+    path = write(tmp_path / "g.tsv", [1_795_352_000] * 10)
+    with ProcessPoolExecutor(1) as pool, pytest.raises(lbanalysis.LBAnalysisError, match="ThreadPoolExecutor"):
+        lbanalysis.read(path, table="requests", executor=pool)
+
+
 def _read_in_child(path) -> None:
     os._exit(0 if len(ab_gnuplot.parse_path(path, "g.tsv", chunks=2).tables["requests"]) == 2000 else 1)
 

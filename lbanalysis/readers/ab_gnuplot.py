@@ -16,7 +16,8 @@ requests table (``read(path)``), the run row is all that is built.
 
 Files on disk are cut into byte ranges at line ends, one per core (above 4
 MiB), and each range is parsed by pandas' C parser in its own thread (it
-releases the GIL; the threads are started once and kept), skipping the
+releases the GIL; threads started for the file, or the caller's pool:
+``read(..., executor=pool)``), skipping the
 human-readable date column. Each thread then orders its rows by second: the
 second and the row number are packed into one integer and sorted as values,
 which is stable and several times faster than a stable argsort. The ranges
@@ -32,7 +33,7 @@ import io
 import itertools
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
@@ -80,6 +81,17 @@ def _parallel_map(fn: Callable, items: list) -> list:
     """
     with ThreadPoolExecutor(min(len(items), _cores()), thread_name_prefix="lbanalysis-ab-g") as pool:
         return list(pool.map(fn, items))
+
+
+def _map_on(executor: Executor, fn: Callable, items: list) -> list:
+    """``list(map(fn, items))`` on the caller's thread pool.
+
+    >>> from concurrent.futures import Executor, ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(2) as pool:
+    ...     _map_on(pool, abs, [-1, 2])
+    [1, 2]
+    """
+    return list(executor.map(fn, items))
 
 
 def _empty() -> dict[str, np.ndarray]:
@@ -408,11 +420,21 @@ def _bounds(path: Path, size: int, start: int, parts: int) -> list[tuple[int, in
     return [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
 
 
-def parse_path(path: Path, source: str, tables: frozenset[str] | None = None, chunks: int | None = None) -> Parsed:
+def parse_path(
+    path: Path,
+    source: str,
+    tables: frozenset[str] | None = None,
+    chunks: int | None = None,
+    executor: Executor | None = None,
+) -> Parsed:
     """Read an ab -g TSV file from disk, ``chunks`` byte ranges in parallel (default: one per core).
 
     ``tables`` names the detail tables the caller wants (None: all): without
-    ``requests`` only the run row is built.
+    ``requests`` only the run row is built. ``executor``: a thread pool the
+    caller keeps open, on which the ranges are parsed and placed (default:
+    threads started for this file and stopped after it). Reading many large
+    files, a kept pool is faster: its threads' memory is already mapped
+    (``bench/bench_read.py`` measures both).
     """
     size = path.stat().st_size
     with open(path, "rb") as fh:
@@ -425,7 +447,12 @@ def parse_path(path: Path, source: str, tables: frozenset[str] | None = None, ch
     def one(r: tuple[int, int]) -> _Chunk:
         return _read_chunk(lambda: io.BufferedReader(_Range(path, *r), 1 << 20))
 
-    run_map = partial(_parallel_map) if len(ranges) > 1 else map
+    if len(ranges) < 2:
+        run_map: Callable = map
+    elif executor is not None:
+        run_map = partial(_map_on, executor)
+    else:
+        run_map = _parallel_map
     try:
         parsed = list(run_map(one, ranges)) or [_Chunk(_empty())]
     except OSError as e:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pandas as pd
 
@@ -86,8 +85,9 @@ class Format:
     ``whole_file`` formats are tried on the whole file before it is split
     into transcript segments (CSV logs, TSV, JSON documents). ``parse_path``
     is an optional fast path used when the input is a file on disk, called as
-    ``parse_path(path, source, tables)`` (``tables``: the detail tables the
-    caller wants, None for all; see :meth:`Segment.wants`).
+    ``parse_path(path, source, tables, executor=None)`` (``tables``: the
+    detail tables the caller wants, None for all; see :meth:`Segment.wants`;
+    ``executor``: the caller's thread pool, from ``read(..., executor=)``).
     """
 
     name: str
@@ -95,7 +95,7 @@ class Format:
     detect: Callable[[str], bool]
     parse: Callable[[Segment], Parsed]
     whole_file: bool = False
-    parse_path: Callable[[Path, str, frozenset[str] | None], Parsed] | None = None
+    parse_path: Callable[..., Parsed] | None = None
     description: str = ""
 
 
