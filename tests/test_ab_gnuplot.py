@@ -134,7 +134,7 @@ def test_captured_fixture_through_the_parallel_path():
         assert_frame_equal(req[list(expected(path).columns)], expected(path))
 
 
-def test_threads_reading_at_once_share_the_pool(tmp_path):
+def test_threads_reading_at_once_each_get_the_same_frames(tmp_path):
     paths = [write(tmp_path / f"g{i}.tsv", (1_795_352_000 + np.arange(3000) % (7 + i)).tolist()) for i in range(4)]
     with ThreadPoolExecutor(4) as ex:
         got = list(ex.map(lambda p: ab_gnuplot.parse_path(p, p.name, chunks=3).tables["requests"], paths * 2))
@@ -189,7 +189,7 @@ def _read_in_child(path) -> None:
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_forked_child_starts_its_own_threads(tmp_path):
-    # The parent's pool has threads; a forked child's copy has none and would hang.
+    # Nothing is kept between reads: a child forked after one starts threads of its own and does not hang.
     path = write(tmp_path / "g.tsv", (1_795_352_000 + np.arange(2000) % 5).tolist())
     assert len(ab_gnuplot.parse_path(path, "g.tsv", chunks=2).tables["requests"]) == 2000
     child = multiprocessing.get_context("fork").Process(target=_read_in_child, args=(path,))
