@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lbanalysis.analysis.little import littles_law, required_connections
+from lbanalysis.analysis.little import ZERO_LATENCY, littles_law, required_connections
 
 
 def _runs(**cols) -> pd.DataFrame:
@@ -83,3 +83,11 @@ def test_required_connections_from_a_frame_and_series():
     assert required_connections(frame["requests_per_s"], 2.0, headroom=1.5).tolist() == [300, 99]
     with pytest.raises(TypeError, match="service time"):
         required_connections(100)
+
+
+def test_a_latency_printed_as_zero_is_not_an_idle_client():
+    runs = pd.DataFrame({"concurrency": [4, 4], "requests_per_s": [1034.0, 1034.0], "latency_mean_s": [0.0, 0.001]})
+    out = littles_law(runs)
+    assert pd.isna(out.loc[0, "concurrency_ratio"]) and out.loc[0, "concurrency_low"] is pd.NA
+    assert out.loc[0, "concurrency_reason"] == ZERO_LATENCY
+    assert bool(out.loc[1, "concurrency_low"]) and "load generator" in out.loc[1, "concurrency_reason"]

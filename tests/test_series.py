@@ -74,6 +74,21 @@ def test_load_generator_verdict_from_littles_law():
     assert f"throughput × latency = {in_flight:.1f} requests in flight" in row["evidence"]
 
 
+def test_a_latency_printed_as_zero_is_no_evidence_of_an_idle_client():
+    # siege prints "Response time: 0.00 secs" for a mean under 5 ms: Little's law cannot be applied
+    runs = lbanalysis.read([FIXTURES / "stall" / "siege_stall_verbose.txt"])
+    assert runs.loc[0, "latency_mean_s"] == 0 and runs.loc[0, "concurrency"] == 4
+    row = verdicts(runs).iloc[0]
+    assert row["verdict"] == "unknown" and pd.isna(row["little_ratio"])
+    assert row["evidence"].endswith("mean latency printed as 0 (below the tool's printed resolution): "
+                                    "requests in flight cannot be computed")  # fmt: skip
+    # with its true mean (about 4 ms: 1,034 req/s x 4 ms = 4 in flight for 4 asked) the client was busy
+    row = verdicts(runs.assign(latency_mean_s=0.004)).iloc[0]
+    assert row["evidence"] == "1 load(s) only: a bound needs at least 3 to show"
+    row = verdicts(runs.assign(latency_mean_s=0.001)).iloc[0]  # a latency printed, and too small: judged
+    assert row["verdict"] == "load generator" and "throughput × latency = 1.0 requests in flight" in row["evidence"]
+
+
 @pytest.mark.parametrize("model", ["usl"])
 def test_one_load_says_so(model):
     v = verdicts(lbanalysis.read([AB / "ab_c10.txt"]))

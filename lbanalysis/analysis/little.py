@@ -32,7 +32,10 @@ from typing import Any, overload
 import numpy as np
 import pandas as pd
 
-__all__ = ["closed_loop_rate", "littles_law", "required_connections"]
+__all__ = ["ZERO_LATENCY", "closed_loop_rate", "littles_law", "required_connections"]
+
+#: Why Little's law is not applied to a run whose mean latency was printed as 0.
+ZERO_LATENCY = "mean latency printed as 0 (below the tool's printed resolution): requests in flight cannot be computed"
 
 
 def _num(df: pd.DataFrame, col: str) -> pd.Series:
@@ -74,7 +77,8 @@ def littles_law(
     ``concurrency_reason``
         why, in words (think time from ``delay_s``, failures, otherwise the
         load generator); a ratio above ``1 / threshold`` is reported too
-        (latency and rate measured differently), without the flag.
+        (latency and rate measured differently), without the flag. A mean
+        latency printed as 0 is no figure: NA, and :data:`ZERO_LATENCY`.
 
     >>> import pandas as pd
     >>> runs = pd.DataFrame({"concurrency": [50], "requests_per_s": [100.0], "latency_mean_s": [0.2],
@@ -84,7 +88,9 @@ def littles_law(
     """
     out = runs.copy()
     conf = _num(runs, concurrency)
-    little = _num(runs, throughput) * _num(runs, latency)
+    lat = _num(runs, latency)
+    zero = lat == 0  # printed as 0 (siege's "0.00 secs"): below the tool's resolution, not a figure
+    little = _num(runs, throughput) * lat.where(~zero)
     ratio = little / conf.where(conf > 0)
     out["concurrency_little"] = little
     out["concurrency_ratio"] = ratio
@@ -100,7 +106,9 @@ def littles_law(
     )
     reasons = []
     for (_, row), low in zip(work.iterrows(), out["concurrency_low"], strict=True):
-        if low is not pd.NA and bool(low):
+        if zero.loc[row.name]:
+            reasons.append(ZERO_LATENCY)
+        elif low is not pd.NA and bool(low):
             reasons.append(_why_low(row, threshold))
         elif math.isfinite(row["concurrency_ratio"]) and row["concurrency_ratio"] > 1 / threshold:
             reasons.append(

@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 
 from .. import registry
+from .little import ZERO_LATENCY
 from .series import MIN_LOADS, assign_series
 
 __all__ = ["THRESHOLDS", "VERDICTS", "thresholds_text", "verdicts"]
@@ -141,7 +142,16 @@ def _capacity_for(runs: pd.DataFrame, capacity: Any) -> pd.Series:
     return pd.Series(parse(capacity), index=runs.index, dtype=float)
 
 
-def _one(
+def _one(name: str, g: pd.DataFrame, load: str, **thresholds: float) -> dict:
+    """The verdict of one series, with a note when a figure it needs was printed as 0."""
+    out = _judge(name, g, load, **thresholds)
+    note = out.pop("_note", None)
+    if note:
+        out["evidence"] = f"{out['evidence']}; {note}"
+    return out
+
+
+def _judge(
     name: str, g: pd.DataFrame, load: str, *, error_share: float, network_threshold: float, flat_gain: float,
     latency_growth: float, little_tolerance: float, generator_share: float,
 ) -> dict:  # fmt: skip
@@ -176,6 +186,9 @@ def _one(
     tool = str(g["tool"].iloc[0]) if "tool" in g else ""
     in_flight = t.loc[top, "x"] * t.loc[top, "r"]
     ratio = in_flight / top if top > 0 else math.nan
+    if t.loc[top, "r"] == 0:  # e.g. siege's "Response time: 0.00 secs": below what the tool prints
+        in_flight = ratio = math.nan
+        row["_note"] = ZERO_LATENCY
     row["little_ratio"] = ratio
     closed = tool in registry.names() and registry.get_tool(tool).closed_loop
     if closed and pd.notna(ratio) and ratio < generator_share:
