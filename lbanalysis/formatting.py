@@ -320,9 +320,12 @@ def style(
     text = [c for c in safe.columns if c not in numeric]
     if text:
         styler = styler.set_properties(subset=text, **{"text-align": "left"})
-    prose = [c for c in text if safe[c].astype(str).str.len().max() > 40] if len(safe) else []
-    if prose:  # sentences (evidence, reasons) wrap instead of running off the page
-        styler = styler.set_properties(subset=prose, **{"white-space": "normal", "min-width": "24em"})
+    longest = {c: safe[c].astype(str).str.len().max() for c in text} if len(safe) else {}
+    for c, n in longest.items():  # sentences (evidence, reasons) wrap instead of running off the page
+        if n > 40:
+            styler = styler.set_properties(
+                subset=[c], **{"white-space": "normal", "min-width": "24em" if n > 80 else "12em"}
+            )
     styler = styler.set_table_styles(
         [
             {"selector": "th", "props": "text-align: left; white-space: normal; max-width: 14em;"},

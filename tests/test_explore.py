@@ -201,12 +201,11 @@ def test_tail_section_on_captured_stalls(tmp_path):
     ds = explore.load(FIXTURES / "stall")
     s = explore.tail_section(ds, tmp_path)
     assert not s.absent
-    assert s.text[0].startswith("These tools are closed-loop")
     # the sentence is computed from the table beside it
     (table,) = s.tables
     assert set(table["tool"]) == {"ab", "hey", "siege"}
     row = table.loc[(table["p99 corrected (ms)"] / table["p99 (ms)"]).idxmax()]
-    assert s.text[1] == (
+    assert s.text[0] == (
         f"Largest gap: `{row['source']}` printed a 99th percentile of {row['p99 (ms)']:.3g} ms; corrected for the "
         f"requests its stalls kept from being sent, {row['p99 corrected (ms)']:.3g} ms."
     )
@@ -267,6 +266,20 @@ def test_per_request_timeseries_from_wall_clock_start():
     assert ts["t_s"].tolist() == [0.0, 0.5, 1.0]
     assert ts["requests_per_s"].tolist() == [4.0, 2.0, 2.0]
     assert ts["latency_max_s"].tolist() == [0.2, 0.3, 0.4]
+
+
+def test_edge_bins_are_partial_and_left_out_of_the_rates():
+    ds = lbanalysis.read([FIXTURES / "stall" / "ab_stall.tsv", FIXTURES / "stall" / "hey_stall.csv"], table="all")
+    ts = explore.per_request_timeseries(ds.requests, freq="1s")
+    flags = {src.rsplit("/", 1)[-1]: g["partial"].tolist() for src, g in ts.groupby("source", observed=True)}
+    # ab -g logs starts to the second: the run began somewhere in its first bin and ended in its last
+    assert flags["ab_stall.tsv"] == [True, True]
+    # hey logs offsets from the first request: only the last bin is cut short
+    assert flags["hey_stall.csv"] == [False, False, True]
+    table = explore.timeseries_section(ds).tables[0].set_index("source")
+    assert table.loc["ab_stall.tsv", "full_bins"] == 0 and pd.isna(table.loc["ab_stall.tsv", "peak_req_per_s"])
+    hey = ts[ts["source"].str.endswith("hey_stall.csv")]
+    assert table.loc["hey_stall.csv", "peak_req_per_s"] == hey.loc[~hey["partial"], "requests_per_s"].max()
 
 
 def test_timeseries_section(tmp_path):

@@ -295,7 +295,11 @@ def _dask_timeseries(requests: Any, freq: str) -> pd.DataFrame:
     step = pd.to_timedelta(freq).total_seconds()
     ps = per_second(requests, freq_s=step)
     first = ps.groupby(["source", "run"])["second"].transform("min")
-    return pd.DataFrame(
+    t = requests["start_s"].astype(float)
+    frac = ((t % 1).fillna(0) != 0).astype("int64")
+    fractional = requests.assign(_f=frac).groupby(["source", "run"], observed=True)["_f"].max()
+    whole = {(str(s), int(r)): not bool(f) for (s, r), f in fractional.compute().items()}
+    ts = pd.DataFrame(
         {
             "source": ps["source"],
             "run": ps["run"],
@@ -307,6 +311,23 @@ def _dask_timeseries(requests: Any, freq: str) -> pd.DataFrame:
             "latency_max_s": ps["latency_max_s"],
         }
     )
+    ts["partial"] = _partial_bins(ts, whole)
+    return ts
+
+
+def _partial_bins(ts: pd.DataFrame, whole: dict) -> pd.Series:
+    """Which bins a run covers only in part: its last (it ended within it), and its first when
+    its start times are logged to the second (``whole[(source, run)]``: it began somewhere in it).
+
+    >>> ts = pd.DataFrame({"source": "a", "run": 0, "t_s": [0.0, 1.0, 2.0]})
+    >>> _partial_bins(ts, {("a", 0): True}).tolist(), _partial_bins(ts, {("a", 0): False}).tolist()
+    ([True, False, True], [False, False, True])
+    """
+    last = ts["t_s"] == ts.groupby(["source", "run"], observed=True)["t_s"].transform("max")
+    logged_to_second = [
+        whole.get((str(src), int(run)), False) for src, run in zip(ts["source"], ts["run"], strict=True)
+    ]
+    return (last | ((ts["t_s"] == 0) & pd.Series(logged_to_second, index=ts.index))).astype(bool)
 
 
 def _dask_tail(requests: Any, runs: pd.DataFrame) -> pd.DataFrame:
@@ -730,9 +751,8 @@ def percentile_table(percentiles: pd.DataFrame, runs: pd.DataFrame | None = None
     [{'source': 'a.txt', 'run': 0, 'p50': 10.0, 'p99': 200.0}]
     """
     pct = percentiles[percentiles["percentile"].isin(_PERCENTILES)]
-    wide = pct.assign(ms=pd.to_numeric(pct["latency_s"], errors="coerce") * 1e3).pivot_table(
-        index=["source", "run"], columns="percentile", values="ms", aggfunc="first"
-    )
+    ms = (pd.to_numeric(pct["latency_s"], errors="coerce") * 1e3).round(6)  # 0.103 s is 103 ms, not 103.00000000000001
+    wide = pct.assign(ms=ms).pivot_table(index=["source", "run"], columns="percentile", values="ms", aggfunc="first")
     wide.columns = [f"p{c:g}" for c in wide.columns]
     wide = wide.reset_index()
     wide["source"] = _short_sources(wide["source"].astype(str).tolist())
@@ -763,11 +783,15 @@ def percentiles_section(ds: Any, group: str | None = None, output_dir: str | os.
         shown = keys.head(_MAX_LINES)
         pct = pct.merge(shown, on=["source", "run"])
         s.add(f"{len(keys)} runs have percentiles; the chart shows the first {_MAX_LINES}.")
+    sources = list(dict.fromkeys(pct["source"].astype(str)))
+    short = dict(zip(sources, _short_sources(sources), strict=True))
     fig, (ax,) = _figure(width=7)
-    plots.latency_percentiles(pct, y="latency_ms", hue=hue, ax=ax)
-    ax.set_yscale("log")
+    plots.latency_percentiles(pct.assign(source=pct["source"].astype(str).map(short)), y="latency_ms", hue=hue, ax=ax)
+    ax.set(yscale="log", ylabel="latency (ms)")
     if ax.get_legend() is not None and len(keys) > 6:
         ax.get_legend().remove()
+    elif ax.get_legend() is not None:  # under the chart, not over its lines
+        ax.legend(title=hue, fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
     s.add(fig)
     s.add(percentile_table(ds.percentiles, ds.runs))
     if _closed_loop_sources(ds.runs, pct):
@@ -817,7 +841,7 @@ def tail_table(tail: pd.DataFrame) -> pd.DataFrame:
 def tail_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Section:
     """Raw against coordinated-omission-corrected tail, per closed-loop run with a per-request log."""
     from .. import plots
-    from ..analysis.latency import CLOSED_LOOP_NOTE, corrected_percentiles, latency_tail
+    from ..analysis.latency import corrected_percentiles, latency_tail
 
     title = "Tail latency, corrected for coordinated omission"
     on_dask = is_dask(ds.requests)
@@ -826,8 +850,7 @@ def tail_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Sectio
     tail = _dask_tail(ds.requests, ds.runs) if on_dask else latency_tail(ds.requests, ds.runs)
     if not len(tail):
         return Section.empty(title, ABSENT["tail"])
-    s = Section(title)
-    s.add(CLOSED_LOOP_NOTE)
+    s = Section(title)  # (the closed-loop note stands in the percentiles section, and the notebook's intro here)
     worst = tail.loc[(tail["p99_corrected_s"] / tail["p99_s"].where(tail["p99_s"] > 0)).fillna(1).idxmax()]
     if worst["p99_corrected_s"] > worst["p99_s"]:
         s.add(
@@ -861,15 +884,19 @@ def per_request_timeseries(requests: pd.DataFrame, freq: str = "1s") -> pd.DataF
     Requests are counted in bins of ``freq`` by their start (``start_s``,
     else ``start``) relative to the run's first request. Columns: ``source``,
     ``run``, ``t_s`` (bin start), ``requests``, ``requests_per_s``,
-    ``latency_mean_s``, ``latency_p50_s``, ``latency_max_s``.
+    ``latency_mean_s``, ``latency_p50_s``, ``latency_max_s``, ``partial``:
+    the run covers the bin only in part, so its rate is not comparable (its
+    last bin; its first too when starts are logged to the second, as ab
+    ``-g`` does).
 
     >>> req = pd.DataFrame({"source": "a", "run": 0, "start_s": [0.0, 0.4, 1.2, 1.5, 1.9],
     ...                     "latency_s": [0.1, 0.3, 0.2, 0.2, 0.5]})
     >>> ts = per_request_timeseries(req, freq="1s")
-    >>> ts[["t_s", "requests", "requests_per_s", "latency_mean_s"]].values.tolist()
-    [[0.0, 2.0, 2.0, 0.2], [1.0, 3.0, 3.0, 0.3]]
+    >>> ts[["t_s", "requests", "requests_per_s", "latency_mean_s", "partial"]].values.tolist()
+    [[0.0, 2, 2.0, 0.2, False], [1.0, 3, 3.0, 0.3, True]]
     """
-    cols = ["source", "run", "t_s", "requests", "requests_per_s", "latency_mean_s", "latency_p50_s", "latency_max_s"]
+    cols = ["source", "run", "t_s", "requests", "requests_per_s", "latency_mean_s", "latency_p50_s", "latency_max_s",
+            "partial"]  # fmt: skip
     step = pd.to_timedelta(freq).total_seconds()
     if step <= 0:
         raise LBAnalysisError(f"freq must be a positive duration such as '1s', not {freq!r}")
@@ -897,6 +924,8 @@ def per_request_timeseries(requests: pd.DataFrame, freq: str = "1s") -> pd.DataF
     ).reset_index()
     out["requests_per_s"] = out["requests"] / step
     out["requests"] = out["requests"].astype(int)
+    fractional = (req["_t"] % 1 != 0).groupby([req["source"], req["run"]], observed=True).any()
+    out["partial"] = _partial_bins(out, {(str(s), int(r)): not bool(f) for (s, r), f in fractional.items()})
     return out[cols]
 
 
@@ -923,20 +952,31 @@ def timeseries_section(
         zip(zip(keys["source"], keys["run"], strict=True), _short_sources(keys["source"].tolist()), strict=True)
     )
     for i, ((src, run), rows) in enumerate(ts.groupby(["source", "run"], sort=False)):
-        label = f"{labels[(src, run)]}:{run}"
-        ax1.plot(rows["t_s"], rows["requests_per_s"], "-o", color=f"C{i % 10}", label=label, markersize=3)
-        ax2.plot(rows["t_s"], rows["latency_mean_s"] * 1e3, "-o", color=f"C{i % 10}", label=label, markersize=3)
+        label, color = f"{labels[(src, run)]}:{run}", f"C{i % 10}"
+        full, part = rows[~rows["partial"]], rows[rows["partial"]]
+        ax1.plot(full["t_s"], full["requests_per_s"], "-o", color=color, label=label, markersize=3)
+        ax1.plot(part["t_s"], part["requests_per_s"], "o", color=color, markerfacecolor="none", markersize=4)
+        ax2.plot(rows["t_s"], rows["latency_mean_s"] * 1e3, "-o", color=color, label=label, markersize=3)
     ax1.set(xlabel="time since first request (s)", ylabel=f"requests per second (bins of {freq})")
     ax2.set(xlabel="time since first request (s)", ylabel="mean latency (ms)")
     ax1.legend(fontsize="small")
+    s.add(
+        "Hollow points are bins the run covers only in part (it ended within its last bin, and, where start times "
+        "are logged to the second, began somewhere in its first): their rate is not comparable, so the rates below "
+        "are of full bins only."
+    )
     s.add(fig)
+    full = ts[~ts["partial"]]
     per_run = ts.groupby(["source", "run"], sort=False).agg(
         seconds=("t_s", lambda v: v.max() + pd.to_timedelta(freq).total_seconds()),
         requests=("requests", "sum"),
-        peak_req_per_s=("requests_per_s", "max"),
-        min_req_per_s=("requests_per_s", "min"),
+        full_bins=("partial", lambda v: int((~v).sum())),
         latency_max_ms=("latency_max_s", lambda v: v.max() * 1e3),
     )
+    rates = full.groupby(["source", "run"], sort=False)["requests_per_s"].agg(["max", "min"])
+    per_run["peak_req_per_s"] = rates["max"].reindex(per_run.index)
+    per_run["min_req_per_s"] = rates["min"].reindex(per_run.index)
+    per_run = per_run[["seconds", "requests", "full_bins", "peak_req_per_s", "min_req_per_s", "latency_max_ms"]]
     per_run = per_run.reset_index()
     per_run["source"] = _short_sources(per_run["source"].astype(str).tolist())
     s.add(per_run)
