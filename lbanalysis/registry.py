@@ -61,7 +61,10 @@ class Tool:
     ``info_options`` are the options that make the tool print its help or
     version instead of testing; ``info_patterns`` recognise such outputs
     (regular expression, kind), so they are listed apart and not counted
-    as runs.
+    as runs. ``unseen_think_time`` names a wait between a client's requests
+    that the tool can be told to make without its output showing it (siege's
+    ``.siegerc`` delay): fewer requests in flight than clients may then be
+    that wait rather than a client that could not keep up.
 
     >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
     'http-load'
@@ -77,6 +80,7 @@ class Tool:
     command_patterns: tuple[str, ...] = ()
     info_options: tuple[str, ...] = ()
     info_patterns: tuple[tuple[str, str], ...] = ()
+    unseen_think_time: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -110,6 +114,7 @@ TOOLS: tuple[Tool, ...] = (
         closed_loop=True,
         info_options=("-h", "--help", "-V", "--version"),
         info_patterns=((r"^Usage: siege \[options\]", "help text"), (r"^SIEGE \d[\d.]*\s*$", "version banner")),
+        unseen_think_time="a delay between requests set in .siegerc, which siege's output does not show",
     ),
     Tool(
         "gobench",

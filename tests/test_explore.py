@@ -282,6 +282,19 @@ def test_edge_bins_are_partial_and_left_out_of_the_rates():
     assert table.loc["hey_stall.csv", "peak_req_per_s"] == hey.loc[~hey["partial"], "requests_per_s"].max()
 
 
+def test_timeseries_of_logs_without_start_times_says_so():
+    stall = FIXTURES / "stall"
+    siege = lbanalysis.read(stall / "siege_stall_verbose.txt", table="all")
+    assert len(siege.requests) and siege.requests["start_s"].isna().all()
+    assert explore.timeseries_section(siege).text == [explore.ABSENT["start times"]]
+    both = lbanalysis.read([stall / "siege_stall_verbose.txt", stall / "hey_stall.csv"], table="all")
+    s = explore.timeseries_section(both)
+    assert (
+        "1 of the 2 runs with per-request logs log no start times (siege -v logs none): they are not drawn." in s.text
+    )
+    assert s.tables[0]["source"].tolist() == ["hey_stall.csv"]
+
+
 def test_timeseries_section(tmp_path):
     ds = explore.load(AB / "ab_gnuplot.tsv")
     s = explore.timeseries_section(ds, output_dir=tmp_path)

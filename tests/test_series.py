@@ -72,6 +72,13 @@ def test_load_generator_verdict_from_littles_law():
     top = runs.loc[runs["concurrency"] == runs["concurrency"].max()]
     in_flight = (top["requests_per_s"] * top["latency_mean_s"]).mean()
     assert f"throughput × latency = {in_flight:.1f} requests in flight" in row["evidence"]
+    # siege's output does not show a delay set in .siegerc: the evidence says it may be that
+    assert row["evidence"].endswith("the client did not keep its connections busy, or a delay between requests "
+                                    "set in .siegerc, which siege's output does not show")  # fmt: skip
+    told = verdicts(runs.assign(delay_s=0.5)).iloc[0]  # siege -d 0.5: the clients waited by design
+    assert told["evidence"].endswith("the clients waited 0.5 s between requests, as the command asked (think time)")
+    bench = verdicts(runs.assign(benchmark_mode=True)).iloc[0]  # siege -b: no delay, so no such doubt
+    assert bench["evidence"].endswith("the client did not keep its connections busy")
 
 
 def test_a_latency_printed_as_zero_is_no_evidence_of_an_idle_client():

@@ -91,6 +91,11 @@ def _pct(x: float) -> str:
     return f"{x * 100:+.0f}%"
 
 
+def _flag(g: pd.DataFrame, col: str) -> pd.Series:
+    """A boolean column as plain bools (missing: False)."""
+    return g[col].astype("boolean").fillna(False).astype(bool) if col in g else pd.Series(False, index=g.index)
+
+
 def _per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
     """Mean throughput, latency, error share and wire rate per load, ascending."""
     attempts = _num(g, "requests").fillna(0) + _num(g, "failed_network").fillna(0)
@@ -107,11 +112,12 @@ def _per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
             "attempts": attempts.where(attempts > 0),
             "wire": _num(g, "wire_bits_per_s"),
             "cap": _num(g, "capacity_bits_per_s"),
+            "delay": _num(g, "delay_s").where(~_flag(g, "benchmark_mode"), 0.0),  # siege -b: no delay
         }
     ).dropna(subset=["load"])
     out = frame.groupby("load").agg(
         x=("x", "mean"), r=("r", "mean"), bad=("bad", "sum"), attempts=("attempts", "sum"), wire=("wire", "max"),
-        cap=("cap", "max"),
+        cap=("cap", "max"), delay=("delay", "max"),
     )  # fmt: skip
     out["share"] = out["bad"] / out["attempts"].where(out["attempts"] > 0)
     return out.sort_index()
@@ -140,6 +146,18 @@ def _capacity_for(runs: pd.DataFrame, capacity: Any) -> pd.Series:
         host = runs["host"].astype("string") if "host" in runs else pd.Series(pd.NA, index=runs.index)
         return host.map(lambda h: caps.get(str(h), math.nan) if pd.notna(h) else math.nan).astype(float)
     return pd.Series(parse(capacity), index=runs.index, dtype=float)
+
+
+def _idle_clients(delay_s: float, unseen_think_time: str) -> str:
+    """Why clients were idle: the think time the command set, else a client that could not keep up.
+
+    >>> _idle_clients(0.5, ""), _idle_clients(float("nan"), "a delay set elsewhere")
+    ('the clients waited 0.5 s between requests, as the command asked (think time)', 'the client did not keep its connections busy, or a delay set elsewhere')
+    """
+    if pd.notna(delay_s) and delay_s > 0:
+        return f"the clients waited {delay_s:g} s between requests, as the command asked (think time)"
+    cause = "the client did not keep its connections busy"
+    return f"{cause}, or {unseen_think_time}" if unseen_think_time and not pd.notna(delay_s) else cause
 
 
 def _one(name: str, g: pd.DataFrame, load: str, **thresholds: float) -> dict:
@@ -190,12 +208,12 @@ def _judge(
         in_flight = ratio = math.nan
         row["_note"] = ZERO_LATENCY
     row["little_ratio"] = ratio
-    closed = tool in registry.names() and registry.get_tool(tool).closed_loop
-    if closed and pd.notna(ratio) and ratio < generator_share:
+    info = registry.get_tool(tool) if tool in registry.names() else None
+    if info is not None and info.closed_loop and pd.notna(ratio) and ratio < generator_share:
         return {**row, "verdict": "load generator",
                 "evidence": f"at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight, "
-                            f"{ratio * 100:.0f}% of the {top:g} asked (below {generator_share * 100:g}%): the client "
-                            "did not keep its connections busy"}  # fmt: skip
+                            f"{ratio * 100:.0f}% of the {top:g} asked (below {generator_share * 100:g}%): "
+                            + _idle_clients(t.loc[top, "delay"], info.unseen_think_time)}  # fmt: skip
     if len(t) < MIN_LOADS["knee"]:
         return {**row, "verdict": "unknown",
                 "evidence": f"{len(t)} load(s) only: a bound needs at least {MIN_LOADS['knee']} to show"}  # fmt: skip

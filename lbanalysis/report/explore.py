@@ -81,6 +81,7 @@ ABSENT = {
     "loads": "Fewer than two loads of `{load}`: no curve against load.",
     "percentiles": "No latency percentiles in these outputs (ab prints them; siege and gobench do not).",
     "requests": "No per-request logs in this folder.",
+    "start times": "The per-request logs here log no start times (siege -v logs none): no time series.",
     "tail": "No per-request logs of closed-loop runs (ab -g, hey -o csv, siege -v): no corrected tail.",
     "knee": "Fewer than three loads of `{load}` in any group: no knee to find.",
     "capacity": "No link capacity given (`link_capacity`, or iperf outputs via `iperf`): utilisation not computed.",
@@ -938,12 +939,19 @@ def timeseries_section(
     ts = _dask_timeseries(ds.requests, freq) if on_dask else None
     if (ts is not None and not len(ts)) or (ts is None and not len(ds.requests)):
         return Section.empty(title, ABSENT["requests"])
+    if ts is None:
+        ts = per_request_timeseries(ds.requests, freq=freq)
+    if not len(ts):  # requests without start times (siege -v)
+        return Section.empty(title, ABSENT["start times"])
     s = Section(title)
     if on_dask:
         s.add('Per-request logs read and aggregated on Dask (`engine="dask"`).')
-    else:
-        ts = per_request_timeseries(ds.requests, freq=freq)
     keys = ts[["source", "run"]].drop_duplicates()
+    if not on_dask:
+        logged = ds.requests[["source", "run"]].drop_duplicates()
+        if len(logged) > len(keys):
+            s.add(f"{len(logged) - len(keys)} of the {len(logged)} runs with per-request logs log no start times "
+                  "(siege -v logs none): they are not drawn.")  # fmt: skip
     if len(keys) > max_runs:
         s.add(f"{len(keys)} runs have per-request logs; the charts show the first {max_runs}.")
         ts = ts.merge(keys.head(max_runs), on=["source", "run"])
