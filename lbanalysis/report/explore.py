@@ -79,7 +79,8 @@ ABSENT = {
     "runs": "No runs were read from these files.",
     "http": "No HTTP load-test runs (ab, siege, gobench) with a throughput.",
     "loads": "Fewer than two loads of `{load}`: no curve against load.",
-    "percentiles": "No latency percentiles in these outputs (ab prints them; siege and gobench do not).",
+    "percentiles": "No latency percentiles in these outputs (ab, wrk --latency and hey print them; siege, gobench "
+    "and iperf do not).",
     "requests": "No per-request logs in this folder.",
     "start times": "The per-request logs here log no start times (siege -v logs none): no time series.",
     "tail": "No per-request logs of closed-loop runs (ab -g, hey -o csv, siege -v): no corrected tail.",
@@ -741,7 +742,7 @@ def scaling_section(
 
 
 # -------------------------------------------------------------- percentiles ---
-_PERCENTILES = (50, 66, 75, 80, 90, 95, 98, 99, 100)  # the ones ab prints
+_PERCENTILES = (50, 66, 75, 80, 90, 95, 98, 99, 100)  # the ones ab prints; wrk and hey print some of them
 
 
 def percentile_table(percentiles: pd.DataFrame, runs: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -767,7 +768,7 @@ def percentile_table(percentiles: pd.DataFrame, runs: pd.DataFrame | None = None
 
 
 def percentiles_section(ds: Any, group: str | None = None, output_dir: str | os.PathLike | None = None) -> Section:
-    """Latency against percentile for the runs whose tool printed percentiles (ab)."""
+    """Latency against percentile for the runs whose tool printed percentiles (ab, wrk --latency, hey)."""
     from .. import plots
 
     title = "Latency percentiles"
