@@ -268,6 +268,15 @@ def test_per_request_timeseries_from_wall_clock_start():
     assert ts["latency_max_s"].tolist() == [0.2, 0.3, 0.4]
 
 
+def test_wrk2_uncorrected_latencies_are_not_mixed_into_the_recorded_line():
+    ds = lbanalysis.read(FIXTURES / "wrk" / "wrk2_u_latency.txt", table="all")
+    assert set(ds.percentiles["kind"]) == {"recorded", "uncorrected"}
+    s = explore.percentiles_section(ds)
+    assert s.text[0].startswith("wrk2 also printed the latencies it measured without correcting")
+    recorded = ds.percentiles[ds.percentiles["kind"] == "recorded"].set_index("percentile")["latency_s"]
+    assert s.tables[0].loc[0, "p99"] == pytest.approx(recorded[99.0] * 1e3)
+
+
 def test_edge_bins_are_partial_and_left_out_of_the_rates():
     ds = lbanalysis.read([FIXTURES / "stall" / "ab_stall.tsv", FIXTURES / "stall" / "hey_stall.csv"], table="all")
     ts = explore.per_request_timeseries(ds.requests, freq="1s")
