@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lbanalysis.analysis.little import ZERO_LATENCY, littles_law, required_connections
+from lbanalysis.analysis.little import OPEN_LOOP, ZERO_LATENCY, littles_law, required_connections
 
 
 def _runs(**cols) -> pd.DataFrame:
@@ -91,3 +91,11 @@ def test_a_latency_printed_as_zero_is_not_an_idle_client():
     assert pd.isna(out.loc[0, "concurrency_ratio"]) and out.loc[0, "concurrency_low"] is pd.NA
     assert out.loc[0, "concurrency_reason"] == ZERO_LATENCY
     assert bool(out.loc[1, "concurrency_low"]) and "load generator" in out.loc[1, "concurrency_reason"]
+
+
+def test_a_fixed_rate_run_is_not_a_busy_client_question():
+    runs = pd.DataFrame({"concurrency": [100, 100], "requests_per_s": [2000.0, 2000.0], "latency_mean_s": [0.0066, 0.0066],
+                         "rate_target_per_s": [2000.0, None]})  # fmt: skip
+    out = littles_law(runs)
+    assert out.loc[0, "concurrency_low"] is pd.NA and out.loc[0, "concurrency_reason"] == OPEN_LOOP
+    assert bool(out.loc[1, "concurrency_low"])  # the same figures without a fixed rate: 13 busy of 100

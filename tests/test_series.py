@@ -96,6 +96,19 @@ def test_a_latency_printed_as_zero_is_no_evidence_of_an_idle_client():
     assert row["verdict"] == "load generator" and "throughput × latency = 1.0 requests in flight" in row["evidence"]
 
 
+def test_a_fixed_rate_run_is_no_load_generator_verdict():
+    runs = lbanalysis.read([FIXTURES / "wrk" / "wrk2_rate_spectrum.txt"])
+    assert runs.loc[0, "rate_target_per_s"] == 2000 and runs.loc[0, "concurrency"] == 100
+    row = verdicts(runs).iloc[0]  # 2,000 req/s x 6.6 ms = 13 in flight of 100 connections: by design
+    assert row["verdict"] == "unknown"
+    assert row["evidence"].endswith(
+        "at concurrency 100 the tool was asked for a fixed 2000 requests/s (open loop) and gave 2,000 (100%): "
+        "connections idle between requests are no sign of a client that could not keep up"
+    )
+    closed = verdicts(runs.assign(rate_target_per_s=float("nan"))).iloc[0]  # the same figures from plain wrk
+    assert closed["verdict"] == "load generator"
+
+
 @pytest.mark.parametrize("model", ["usl"])
 def test_one_load_says_so(model):
     v = verdicts(lbanalysis.read([AB / "ab_c10.txt"]))

@@ -32,8 +32,10 @@ from typing import Any, overload
 import numpy as np
 import pandas as pd
 
-__all__ = ["ZERO_LATENCY", "closed_loop_rate", "littles_law", "required_connections"]
+__all__ = ["OPEN_LOOP", "ZERO_LATENCY", "closed_loop_rate", "littles_law", "required_connections"]
 
+#: Why a fixed-rate run's clients are not judged by Little's law.
+OPEN_LOOP = "a fixed request rate was asked (open loop): clients idle between requests by design"
 #: Why Little's law is not applied to a run whose mean latency was printed as 0.
 ZERO_LATENCY = "mean latency printed as 0 (below the tool's printed resolution): requests in flight cannot be computed"
 
@@ -78,7 +80,9 @@ def littles_law(
         why, in words (think time from ``delay_s``, failures, otherwise the
         load generator); a ratio above ``1 / threshold`` is reported too
         (latency and rate measured differently), without the flag. A mean
-        latency printed as 0 is no figure: NA, and :data:`ZERO_LATENCY`.
+        latency printed as 0 is no figure: NA, and :data:`ZERO_LATENCY`; a
+        fixed-rate run (``rate_target_per_s``, wrk2 ``-R``) is not flagged:
+        :data:`OPEN_LOOP`.
 
     >>> import pandas as pd
     >>> runs = pd.DataFrame({"concurrency": [50], "requests_per_s": [100.0], "latency_mean_s": [0.2],
@@ -92,9 +96,13 @@ def littles_law(
     zero = lat == 0  # printed as 0 (siege's "0.00 secs"): below the tool's resolution, not a figure
     little = _num(runs, throughput) * lat.where(~zero)
     ratio = little / conf.where(conf > 0)
+    open_loop = _num(runs, "rate_target_per_s").notna()  # wrk2 -R: clients idle by design between requests
     out["concurrency_little"] = little
     out["concurrency_ratio"] = ratio
-    out["concurrency_low"] = pd.array([bool(r < threshold) if math.isfinite(r) else pd.NA for r in ratio], "boolean")
+    out["concurrency_low"] = pd.array(
+        [bool(r < threshold) if math.isfinite(r) and not o else pd.NA for r, o in zip(ratio, open_loop, strict=True)],
+        "boolean",
+    )
     work = pd.DataFrame(
         {
             "concurrency_little": little,
@@ -108,6 +116,8 @@ def littles_law(
     for (_, row), low in zip(work.iterrows(), out["concurrency_low"], strict=True):
         if zero.loc[row.name]:
             reasons.append(ZERO_LATENCY)
+        elif open_loop.loc[row.name]:
+            reasons.append(OPEN_LOOP)
         elif low is not pd.NA and bool(low):
             reasons.append(_why_low(row, threshold))
         elif math.isfinite(row["concurrency_ratio"]) and row["concurrency_ratio"] > 1 / threshold:

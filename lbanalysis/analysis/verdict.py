@@ -48,6 +48,7 @@ import numpy as np
 import pandas as pd
 
 from .. import registry
+from .latency import is_closed_loop
 from .little import ZERO_LATENCY
 from .series import MIN_LOADS, assign_series
 
@@ -113,11 +114,12 @@ def _per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
             "wire": _num(g, "wire_bits_per_s"),
             "cap": _num(g, "capacity_bits_per_s"),
             "delay": _num(g, "delay_s").where(~_flag(g, "benchmark_mode"), 0.0),  # siege -b: no delay
+            "rate": _num(g, "rate_target_per_s"),  # wrk2 -R: a fixed rate, open loop
         }
     ).dropna(subset=["load"])
     out = frame.groupby("load").agg(
         x=("x", "mean"), r=("r", "mean"), bad=("bad", "sum"), attempts=("attempts", "sum"), wire=("wire", "max"),
-        cap=("cap", "max"), delay=("delay", "max"),
+        cap=("cap", "max"), delay=("delay", "max"), rate=("rate", "mean"),
     )  # fmt: skip
     out["share"] = out["bad"] / out["attempts"].where(out["attempts"] > 0)
     return out.sort_index()
@@ -161,11 +163,11 @@ def _idle_clients(delay_s: float, unseen_think_time: str) -> str:
 
 
 def _one(name: str, g: pd.DataFrame, load: str, **thresholds: float) -> dict:
-    """The verdict of one series, with a note when a figure it needs was printed as 0."""
+    """The verdict of one series, with notes on what it could not check (a latency printed as 0, an open loop)."""
     out = _judge(name, g, load, **thresholds)
-    note = out.pop("_note", None)
-    if note:
-        out["evidence"] = f"{out['evidence']}; {note}"
+    notes = out.pop("_notes", [])
+    if notes:
+        out["evidence"] = "; ".join([out["evidence"], *notes])
     return out
 
 
@@ -204,12 +206,19 @@ def _judge(
     tool = str(g["tool"].iloc[0]) if "tool" in g else ""
     in_flight = t.loc[top, "x"] * t.loc[top, "r"]
     ratio = in_flight / top if top > 0 else math.nan
+    notes = row.setdefault("_notes", [])
     if t.loc[top, "r"] == 0:  # e.g. siege's "Response time: 0.00 secs": below what the tool prints
         in_flight = ratio = math.nan
-        row["_note"] = ZERO_LATENCY
+        notes.append(ZERO_LATENCY)
     row["little_ratio"] = ratio
-    info = registry.get_tool(tool) if tool in registry.names() else None
-    if info is not None and info.closed_loop and pd.notna(ratio) and ratio < generator_share:
+    closed = is_closed_loop(tool, t.loc[top, "rate"])
+    if not closed and pd.notna(t.loc[top, "rate"]):
+        rate, got = t.loc[top, "rate"], t.loc[top, "x"]
+        notes.append(f"at {load} {top:g} the tool was asked for a fixed {rate:g} requests/s (open loop) and "
+                     f"gave {got:,.0f} ({got / rate * 100:.0f}%): connections idle between requests are no "
+                     "sign of a client that could not keep up")  # fmt: skip
+    if closed and pd.notna(ratio) and ratio < generator_share:
+        info = registry.get_tool(tool)
         return {**row, "verdict": "load generator",
                 "evidence": f"at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight, "
                             f"{ratio * 100:.0f}% of the {top:g} asked (below {generator_share * 100:g}%): "
