@@ -37,7 +37,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import LogFormatter, PercentFormatter
 
 __all__ = [
     "corrected_tail",
@@ -75,6 +75,14 @@ def _finish(ax: Axes, x: str, y: str, hue: str | None) -> Axes:
     if hue is not None and ax.get_legend_handles_labels()[0]:
         ax.legend(title=hue)
     return ax
+
+
+def _log_y(ax: Axes) -> None:
+    """A log y axis labelled in plain numbers (``6``, ``200``), not ``6×10⁰``; minor ticks labelled
+    only where the axis spans less than about two decades (matplotlib's own rule)."""
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(LogFormatter())
+    ax.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 0.5)))
 
 
 # ------------------------------------------------------------------ fits ---
@@ -247,7 +255,7 @@ def latency_percentiles(
         xy = _xy(rows, x, y)
         ax.plot(xy["x"], xy["y"], "-", marker=".", color=f"C{i % 10}", label=None if key is None else str(key))
     if logy:
-        ax.set_yscale("log")
+        _log_y(ax)
     return _finish(ax, f"{x} (%)" if x == "percentile" else x, y, hue)
 
 
@@ -291,7 +299,7 @@ def corrected_tail(
     ax.set_xticks([-np.log10(1 - min(p, 99.999) / 100) for p in ticks], [f"{p:g}" for p in ticks])
     ax.set_xlabel("percentile (%)")
     ax.set_ylabel("latency (ms)")
-    ax.set_yscale("log")
+    _log_y(ax)
     ax.legend(fontsize="small")
     return ax
 

@@ -135,6 +135,18 @@ def test_runs_section_writes_runs_csv(tmp_path):
     assert back["requests_per_s"].tolist() == ds.runs["requests_per_s"].tolist()
 
 
+def test_runs_of_several_kinds_get_a_table_each():
+    ds = explore.load([AB / "ab_c10.txt", FIXTURES / "iperf3" / "iperf3_client_logfile.txt"])
+    s = explore.runs_section(ds)
+    assert s.text == ["HTTP load tests: 1 run(s) (ab).", "Network tests: 1 run(s) (iperf3)."]
+    http, network = s.tables
+    assert "req/s" in http.columns and "Mbit/s" not in http.columns
+    assert "Mbit/s" in network.columns and "req/s" not in network.columns
+    # each row keeps its own figures (the network run comes second in the runs table)
+    assert http.loc[0, "req/s"] == ds.runs.loc[0, "requests_per_s"]
+    assert network.loc[0, "Mbit/s"] == pytest.approx(ds.runs.loc[1, "bits_per_s"] / 1e6)
+
+
 def test_unknown_group_column_is_named():
     ds = explore.load(WORDPRESS)
     with pytest.raises(LBAnalysisError, match=r"group column 'setup' is not in the runs table \(columns from"):

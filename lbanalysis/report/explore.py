@@ -501,6 +501,7 @@ def headline(runs: pd.DataFrame) -> pd.DataFrame:
     """
     from .. import schema
 
+    runs = runs.reset_index(drop=True)  # a subset of the runs keeps its rows together
     out = pd.DataFrame({"source": _short_sources(runs["source"].astype(str).tolist()), "run": runs["run"]})
     extra = [c for c in runs.columns if c not in schema.RUNS]
     for c in extra:
@@ -513,6 +514,10 @@ def headline(runs: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+#: How the runs table names each kind of tool (registry.KINDS) when a folder holds several.
+_KIND_HEADINGS = {"http-load": "HTTP load tests", "network": "Network tests", "lb-stats": "Load-balancer statistics"}
+
+
 def runs_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Section:
     """The runs table; with ``output_dir`` also written in full to ``runs.csv``."""
     s = Section("Runs")
@@ -522,7 +527,19 @@ def runs_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Sectio
         Path(output_dir).mkdir(parents=True, exist_ok=True)
         ds.runs.to_csv(Path(output_dir) / "runs.csv", index=False)
         s.add(f"All {ds.runs.shape[1]} columns of the {len(ds.runs)} runs are in `runs.csv`.")
-    return s.add(headline(ds.runs))
+    tool = ds.runs["tool"].astype("string").fillna("") if "tool" in ds.runs else pd.Series("", index=ds.runs.index)
+    kinds = {name: registry.get_tool(name).kind for name in registry.names()}
+    kind = tool.map(lambda t: kinds.get(t, "")).to_numpy()
+    present = list(dict.fromkeys(kind))
+    if len(present) < 2:
+        return s.add(headline(ds.runs))
+    # one table per kind of tool, so that each shows only the columns its tools fill
+    for k in sorted(present, key=lambda k: list(registry.KINDS).index(k) if k in registry.KINDS else len(kinds)):
+        part = ds.runs[kind == k]
+        tools = ", ".join(dict.fromkeys(part["tool"].astype("string").fillna("?")))
+        s.add(f"{_KIND_HEADINGS.get(k, 'Other runs')}: {len(part)} run(s) ({tools}).")
+        s.add(headline(part))
+    return s
 
 
 def http_runs(runs: pd.DataFrame) -> pd.DataFrame:
@@ -794,8 +811,10 @@ def percentiles_section(ds: Any, group: str | None = None, output_dir: str | os.
     sources = list(dict.fromkeys(pct["source"].astype(str)))
     short = dict(zip(sources, _short_sources(sources), strict=True))
     fig, (ax,) = _figure(width=7)
-    plots.latency_percentiles(pct.assign(source=pct["source"].astype(str).map(short)), y="latency_ms", hue=hue, ax=ax)
-    ax.set(yscale="log", ylabel="latency (ms)")
+    plots.latency_percentiles(
+        pct.assign(source=pct["source"].astype(str).map(short)), y="latency_ms", hue=hue, logy=True, ax=ax
+    )
+    ax.set(ylabel="latency (ms)")
     if ax.get_legend() is not None and len(keys) > 6:
         ax.get_legend().remove()
     elif ax.get_legend() is not None:  # under the chart, not over its lines
