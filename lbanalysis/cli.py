@@ -341,6 +341,9 @@ def _percentile_ms(percentiles: pd.DataFrame | None, p: float) -> dict[tuple[str
     """(source, run) -> latency at percentile ``p`` in ms, where the output printed it."""
     if percentiles is None or not len(percentiles):
         return {}
+    from .analysis.latency import recorded_percentiles
+
+    percentiles = recorded_percentiles(percentiles)  # one distribution per run (not wrk2's uncorrected one too)
     rows = percentiles[pd.to_numeric(percentiles["percentile"], errors="coerce") == p]
     return {
         (str(s), int(r)): float(v) * 1e3 for s, r, v in zip(rows["source"], rows["run"], rows["latency_s"], strict=True)

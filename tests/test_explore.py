@@ -287,6 +287,11 @@ def test_wrk2_uncorrected_latencies_are_not_mixed_into_the_recorded_line():
     assert s.text[0].startswith("wrk2 also printed the latencies it measured without correcting")
     recorded = ds.percentiles[ds.percentiles["kind"] == "recorded"].set_index("percentile")["latency_s"]
     assert s.tables[0].loc[0, "p99"] == pytest.approx(recorded[99.0] * 1e3)
+    # and the CLI summary's p99 is the recorded one too
+    from lbanalysis.cli import summary_table
+
+    table = summary_table(ds.runs, percentiles=ds.percentiles)
+    assert table.loc[0, "p99 ms"] == f"{recorded[99.0] * 1e3:.2f}"
 
 
 def test_edge_bins_are_partial_and_left_out_of_the_rates():

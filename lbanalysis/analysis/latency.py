@@ -58,6 +58,7 @@ __all__ = [
     "corrected_percentiles",
     "is_closed_loop",
     "latency_tail",
+    "recorded_percentiles",
     "stalls",
 ]
 
@@ -72,6 +73,23 @@ CLOSED_LOOP_NOTE = (
     "(HdrHistogram's expected-interval correction) is shown beside the raw one."
 )
 _KEYS = ["source", "run"]
+
+
+def recorded_percentiles(percentiles: pd.DataFrame) -> pd.DataFrame:
+    """The percentiles each run's tool gives as its latency: without wrk2's second, uncorrected distribution.
+
+    wrk2 ``-U`` prints the latencies it measured without correcting for
+    delayed starts beside the recorded ones (``kind`` 'uncorrected'); a
+    figure per run (a p99) must come from one distribution only.
+
+    >>> pct = pd.DataFrame({"source": "w", "run": 0, "percentile": [99.0, 99.0], "latency_s": [0.011, 0.008],
+    ...                     "kind": ["recorded", "uncorrected"]})
+    >>> recorded_percentiles(pct)["latency_s"].tolist()
+    [0.011]
+    """
+    if "kind" not in percentiles.columns or not len(percentiles):
+        return percentiles
+    return percentiles[~percentiles["kind"].astype("string").eq("uncorrected").fillna(False).to_numpy(bool)]
 
 
 def is_closed_loop(tool: object, rate_target_per_s: object = None) -> bool:

@@ -793,12 +793,14 @@ def percentiles_section(ds: Any, group: str | None = None, output_dir: str | os.
     if not len(pct):
         return Section.empty(title, ABSENT["percentiles"])
     s = Section(title)
-    uncorrected = pct["kind"].astype("string").eq("uncorrected").fillna(False).to_numpy(bool) if "kind" in pct else None
-    if uncorrected is not None and uncorrected.any():  # wrk2 -U: a second distribution of the same run
-        n = len(pct.loc[uncorrected, ["source", "run"]].drop_duplicates())
+    from ..analysis.latency import recorded_percentiles
+
+    recorded = recorded_percentiles(pct)
+    if len(recorded) < len(pct):  # wrk2 -U: a second distribution of the same run
+        n = len(pct.drop(recorded.index)[["source", "run"]].drop_duplicates())
         s.add(f"wrk2 also printed the latencies it measured without correcting for delayed starts for {n} run(s) "
               "(`kind` 'uncorrected' in the percentiles table); the chart and table show the recorded ones.")  # fmt: skip
-        pct = pct[~uncorrected]
+        pct = recorded
     keys = pct[["source", "run"]].drop_duplicates()
     pct = pct.assign(latency_ms=pct["latency_s"] * 1e3)
     hue = "run"
