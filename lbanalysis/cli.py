@@ -461,7 +461,12 @@ def _footer(ds) -> str:
 
 def cmd_summary(args: argparse.Namespace) -> int:
     ds = _read(args, strict_paths=True)
-    width = max(20, min(60, shutil.get_terminal_size((120, 24)).columns - 100))
+    if args.format != "text":  # a file or a document: sources whole
+        width = 10**6
+    elif _isatty(sys.stdout):  # the source column takes what the other columns leave of the terminal
+        width = max(20, min(60, shutil.get_terminal_size().columns - 100))
+    else:  # piped to a pager or a file: nothing wraps
+        width = 60
     table = summary_table(ds.runs, width=width, percentiles=ds.percentiles)
     if args.format == "csv":
         table.to_csv(sys.stdout, index=False)

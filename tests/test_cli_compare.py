@@ -33,6 +33,25 @@ def test_summary_tells_runs_of_one_file_apart_with_percentiles(capsys):
     assert (table["transfer"].str.endswith("MB/s")).all() and (table["link"] == "").all()
 
 
+def test_summary_keeps_whole_sources_in_files_and_pipes(capsys, tmp_path):
+    long = tmp_path / ("a-rather-long-folder-name-" * 3) / "and-a-long-file-name-for-its-run.txt"
+    long.parent.mkdir()
+    long.write_bytes((AB / "ab_c10.txt").read_bytes())
+    other = tmp_path / "b" / "c1.txt"
+    other.parent.mkdir()
+    other.write_bytes((AB / "ab_c1.txt").read_bytes())
+    status, out, _ = run(["summary", tmp_path, "--format", "csv"], capsys)
+    assert status == 0
+    table = pd.read_csv(__import__("io").StringIO(out))
+    assert sorted(table["source"]) == [
+        "a-rather-long-folder-name-" * 3 + "/and-a-long-file-name-for-its-run.txt",
+        "b/c1.txt",
+    ]
+    status, out, _ = run(["summary", tmp_path], capsys)  # text to a pipe: cut to 60 characters, file name kept
+    first = out.split("\n")[1].split("  ")[0]
+    assert "..." in first and first.endswith("/and-a-long-file-name-for-its-run.txt") and len(first) <= 60
+
+
 def test_summary_markdown_to_paste(capsys):
     status, out, _ = run(
         ["summary", AB / "ab_c10.txt", FIXTURES / "iperf3" / "iperf3_tcp_P2.txt", "--format", "markdown"], capsys
