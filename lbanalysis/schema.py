@@ -109,6 +109,13 @@ _RUNS_COMMON = (
     Column("duration_s", F, "s", "measured test duration"),
     Column("requests_per_s", F, "1/s", "throughput in requests per second"),
     Column("latency_mean_s", F, "s", "mean time per request seen by one client"),
+    Column(
+        "latency_mean_step_s",
+        F,
+        "s",
+        "the step the mean latency was printed to (siege: 0.01 s in secs); the true mean lies within half a step",
+        "siege",
+    ),
     Column("latency_min_s", F, "s", "shortest request"),
     Column("latency_max_s", F, "s", "longest request"),
     Column("bytes_total", F, "B", "bytes received (ab: total transferred incl. headers; iperf: transfer)"),

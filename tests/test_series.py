@@ -71,7 +71,9 @@ def test_load_generator_verdict_from_littles_law():
     assert row["verdict"] == "load generator"
     top = runs.loc[runs["concurrency"] == runs["concurrency"].max()]
     in_flight = (top["requests_per_s"] * top["latency_mean_s"]).mean()
-    assert f"throughput × latency = {in_flight:.1f} requests in flight" in row["evidence"]
+    assert f"throughput × latency = {in_flight:.1f} requests in flight (" in row["evidence"]
+    # siege printed the mean to 10 ms; even at either end of that step the clients were idle
+    assert "with the mean latency printed to 10 ms), 2% of the 100 asked" in row["evidence"]
     # siege's output does not show a delay set in .siegerc: the evidence says it may be that
     assert row["evidence"].endswith("the client did not keep its connections busy, or a delay between requests "
                                     "set in .siegerc, which siege's output does not show")  # fmt: skip
@@ -85,14 +87,22 @@ def test_a_latency_printed_as_zero_is_no_evidence_of_an_idle_client():
     # siege prints "Response time: 0.00 secs" for a mean under 5 ms: Little's law cannot be applied
     runs = lbanalysis.read([FIXTURES / "stall" / "siege_stall_verbose.txt"])
     assert runs.loc[0, "latency_mean_s"] == 0 and runs.loc[0, "concurrency"] == 4
+    assert runs.loc[0, "latency_mean_step_s"] == 0.01  # printed to 10 ms: the true mean is below 5 ms
     row = verdicts(runs).iloc[0]
+    assert row["verdict"] == "unknown"
+    assert row["evidence"] == (
+        "at concurrency 4, throughput × latency = 0.0 requests in flight, but with the mean latency printed to "
+        "10 ms anything from 0.0 to 5.2: too coarse to tell whether the 4 clients were busy (threshold 80%)"
+    )
+    # where the step is not known, a mean printed as 0 is no figure at all
+    row = verdicts(runs.drop(columns="latency_mean_step_s")).iloc[0]
     assert row["verdict"] == "unknown" and pd.isna(row["little_ratio"])
     assert row["evidence"].endswith("mean latency printed as 0 (below the tool's printed resolution): "
                                     "requests in flight cannot be computed")  # fmt: skip
     # with its true mean (about 4 ms: 1,034 req/s x 4 ms = 4 in flight for 4 asked) the client was busy
-    row = verdicts(runs.assign(latency_mean_s=0.004)).iloc[0]
+    row = verdicts(runs.assign(latency_mean_s=0.004, latency_mean_step_s=0.0001)).iloc[0]
     assert row["evidence"] == "1 load(s) only: a bound needs at least 3 to show"
-    row = verdicts(runs.assign(latency_mean_s=0.001)).iloc[0]  # a latency printed, and too small: judged
+    row = verdicts(runs.assign(latency_mean_s=0.001, latency_mean_step_s=float("nan"))).iloc[0]  # too small: judged
     assert row["verdict"] == "load generator" and "throughput × latency = 1.0 requests in flight" in row["evidence"]
 
 

@@ -115,11 +115,12 @@ def _per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
             "cap": _num(g, "capacity_bits_per_s"),
             "delay": _num(g, "delay_s").where(~_flag(g, "benchmark_mode"), 0.0),  # siege -b: no delay
             "rate": _num(g, "rate_target_per_s"),  # wrk2 -R: a fixed rate, open loop
+            "step": _num(g, "latency_mean_step_s"),  # the step the mean latency was printed to
         }
     ).dropna(subset=["load"])
     out = frame.groupby("load").agg(
         x=("x", "mean"), r=("r", "mean"), bad=("bad", "sum"), attempts=("attempts", "sum"), wire=("wire", "max"),
-        cap=("cap", "max"), delay=("delay", "max"), rate=("rate", "mean"),
+        cap=("cap", "max"), delay=("delay", "max"), rate=("rate", "mean"), step=("step", "max"),
     )  # fmt: skip
     out["share"] = out["bad"] / out["attempts"].where(out["attempts"] > 0)
     return out.sort_index()
@@ -207,11 +208,21 @@ def _judge(
     in_flight = t.loc[top, "x"] * t.loc[top, "r"]
     ratio = in_flight / top if top > 0 else math.nan
     notes = row.setdefault("_notes", [])
-    if t.loc[top, "r"] == 0:  # e.g. siege's "Response time: 0.00 secs": below what the tool prints
+    step = t.loc[top, "step"]
+    if t.loc[top, "r"] == 0 and not step > 0:  # e.g. siege's "Response time: 0.00 secs": below what it prints
         in_flight = ratio = math.nan
         notes.append(ZERO_LATENCY)
     row["little_ratio"] = ratio
     closed = is_closed_loop(tool, t.loc[top, "rate"])
+    low = t.loc[top, "x"] * max(t.loc[top, "r"] - step / 2, 0.0)  # the mean as printed is within half a step
+    high = t.loc[top, "x"] * (t.loc[top, "r"] + step / 2)
+    if closed and step > 0 and top > 0:
+        if low < generator_share * top <= high:
+            return {**row, "verdict": "unknown",
+                    "evidence": f"at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight, but with "
+                                f"the mean latency printed to {step * 1e3:g} ms anything from {low:.1f} to {high:.1f}: "
+                                f"too coarse to tell whether the {top:g} clients were busy (threshold "
+                                f"{generator_share * 100:g}%)"}  # fmt: skip
     if not closed and pd.notna(t.loc[top, "rate"]):
         rate, got = t.loc[top, "rate"], t.loc[top, "x"]
         notes.append(f"at {load} {top:g} the tool was asked for a fixed {rate:g} requests/s (open loop) and "
@@ -219,8 +230,9 @@ def _judge(
                      "sign of a client that could not keep up")  # fmt: skip
     if closed and pd.notna(ratio) and ratio < generator_share:
         info = registry.get_tool(tool)
+        spread = f" ({low:.1f} to {high:.1f} with the mean latency printed to {step * 1e3:g} ms)" if step > 0 else ""
         return {**row, "verdict": "load generator",
-                "evidence": f"at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight, "
+                "evidence": f"at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight{spread}, "
                             f"{ratio * 100:.0f}% of the {top:g} asked (below {generator_share * 100:g}%): "
                             + _idle_clients(t.loc[top, "delay"], info.unseen_think_time)}  # fmt: skip
     if len(t) < MIN_LOADS["knee"]:

@@ -18,6 +18,7 @@ absolute.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -100,6 +101,30 @@ class Format:
 
 
 _NUM_RE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def printed_step(text: str | None) -> float | None:
+    """The step of a number as printed: 0.01 for ``0.01`` or ``12.50``, 1 for ``7``; None if no number.
+
+    A value printed to this step lies within half a step of the printed one.
+
+    >>> printed_step("0.01 secs"), printed_step("12.50"), printed_step("7"), printed_step("nan"), printed_step("-")
+    (0.01, 0.01, 1.0, None, None)
+    """
+    if text is None:
+        return None
+    head = text.split(None, 1)
+    if not head:
+        return None
+    num = head[0]
+    try:
+        if not math.isfinite(float(num)):
+            return None
+    except ValueError:
+        return None
+    mantissa, _, exponent = num.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    return 10.0 ** (int(exponent or 0) - decimals)
 
 
 def to_float(text: str | None) -> float | None:

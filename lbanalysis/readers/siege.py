@@ -119,7 +119,7 @@ from collections.abc import Callable
 from ..errors import ParseError
 from ..text import Segment, command_argv, getopt
 from ..units import parse_duration
-from .base import Format, Parsed, to_float, to_int
+from .base import Format, Parsed, printed_step, to_float, to_int
 from .siege_fields import OBJECT_START_RE, fields_from_json
 
 MB = 1024.0 * 1024.0
@@ -403,6 +403,10 @@ def _convert(label: str, value: str, unit: str, version: str | None, seg: Segmen
     if kind == "count":
         return col, to_int(value)
     v = to_float(value)
+    if col == "latency_mean_s" and v is not None and v == v:
+        step = printed_step(value)  # siege prints the mean to 0.01 of its unit: the true one is within half
+        if step is not None:
+            run.d["latency_mean_step_s"] = step * factor
     return col, None if v is None else v * factor
 
 

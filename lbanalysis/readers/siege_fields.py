@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from ..units import BINARY
-from .base import to_float, to_int
+from .base import printed_step, to_float, to_int
 
 __all__ = ["FIELDS", "OBJECT_START_RE", "fields_from_json"]
 
@@ -60,4 +60,7 @@ def fields_from_json(text: str) -> dict | None:
         else:
             v = to_float(raw)
             out[col] = None if v is None else v * factor
+            step = printed_step(raw) if col == "latency_mean_s" else None
+            if step is not None:
+                out["latency_mean_step_s"] = step * factor
     return out if "requests" in out or len(out) >= 3 else None

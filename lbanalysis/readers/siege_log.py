@@ -78,7 +78,7 @@ import re
 from datetime import datetime
 
 from ..text import Segment
-from .base import Format, Parsed, to_float, to_int
+from .base import Format, Parsed, printed_step, to_float, to_int
 
 MB = 1024.0 * 1024.0
 
@@ -167,6 +167,9 @@ def _row(values: list[str]) -> dict:
         else:
             v = to_float(raw)
             d[col] = None if v is None else v * factor
+            step = printed_step(raw) if col == "latency_mean_s" else None
+            if step is not None:
+                d["latency_mean_step_s"] = step * factor
     return d
 
 
