@@ -294,6 +294,15 @@ def test_wrk2_uncorrected_latencies_are_not_mixed_into_the_recorded_line():
     assert table.loc[0, "p99 ms"] == f"{recorded[99.0] * 1e3:.2f}"
 
 
+def test_a_corrected_tail_below_the_printed_one_is_explained():
+    # 227 of 3,001 siege requests took over 10 expected intervals: the added requests outnumber the printed tail
+    ds = explore.load(corpus("public", "siege", "donejs__ssr-perf__siege.txt"))
+    s = explore.tail_section(ds)
+    (row,) = s.tables[0].to_dict("records")
+    assert row["p99 corrected (ms)"] < row["p99 (ms)"] and row["slow requests"] == 227
+    assert s.text[-1].startswith("1 run(s) (`donejs__ssr-perf__siege.txt`) have a corrected 99th percentile below")
+
+
 def test_edge_bins_are_partial_and_left_out_of_the_rates():
     ds = lbanalysis.read([FIXTURES / "stall" / "ab_stall.tsv", FIXTURES / "stall" / "hey_stall.csv"], table="all")
     ts = explore.per_request_timeseries(ds.requests, freq="1s")

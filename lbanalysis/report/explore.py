@@ -887,6 +887,16 @@ def tail_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Sectio
             f"{worst['p99_s'] * 1e3:.3g} ms; corrected for the requests its stalls kept from being sent, "
             f"{worst['p99_corrected_s'] * 1e3:.3g} ms."
         )
+    lower = tail[tail["p99_corrected_s"] < tail["p99_s"]]
+    if len(lower):
+        names = ", ".join(f"`{n}`" for n in _short_sources(lower["source"].astype(str).tolist())[:3])
+        s.add(
+            f"{len(lower)} run(s) ({names}{', ...' if len(lower) > 3 else ''}) have a corrected 99th percentile "
+            "below the printed one: the correction adds the requests a stall kept from being sent, each with a "
+            "latency below the stalled request's; where slow requests are many, these added ones outnumber the "
+            "printed tail and pull the high percentiles down. Both tails are shown, with the number of slow "
+            "requests beside them."
+        )
     shown = tail.head(_MAX_LINES // 2)
     keys = shown[["source", "run"]].astype({"source": str})
     requests = ds.requests
