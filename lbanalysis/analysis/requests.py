@@ -78,6 +78,7 @@ def _bins(frame: pd.DataFrame, freq_s: float) -> pd.DataFrame:
             "run": frame["run"].astype("int64"),
             "second": np.floor(frame["start_s"].astype(float) / freq_s) * freq_s,
             "n": 1,
+            "off_second": (frame["start_s"].astype(float) % 1 != 0).astype("int64"),
             "errors": error,
             "with_status": status.notna().astype("int64"),
             "lat_sum": frame["latency_s"].astype(float).fillna(0.0),
@@ -91,9 +92,12 @@ def per_second(requests: Any, freq_s: float = 1.0) -> pd.DataFrame:
     """Requests, errors and latency per run and ``freq_s`` bin of ``start_s`` (pandas or Dask).
 
     ``errors`` counts statuses of 400 or more; it is empty where the log has no status (ab ``-g``).
+    ``fractional_starts`` counts the requests that did not start on a whole
+    second: 0 throughout for a log whose clock is the second (ab ``-g``).
     """
     keys = [*_KEYS, "second"]
-    agg = {"n": "sum", "errors": "sum", "with_status": "sum", "lat_sum": "sum", "lat_n": "sum", "lat_max": "max"}
+    agg = {"n": "sum", "errors": "sum", "with_status": "sum", "lat_sum": "sum", "lat_n": "sum", "lat_max": "max",
+           "off_second": "sum"}  # fmt: skip
     if is_dask(requests):
         meta = _bins(requests._meta, freq_s)
         t = requests.map_partitions(_bins, freq_s, meta=meta).groupby(keys).agg(agg).compute()
@@ -109,6 +113,7 @@ def per_second(requests: Any, freq_s: float = 1.0) -> pd.DataFrame:
             "errors": t["errors"].astype("Int64").where(t["with_status"] > 0),
             "latency_mean_s": t["lat_sum"] / t["lat_n"].where(t["lat_n"] > 0),
             "latency_max_s": t["lat_max"],
+            "fractional_starts": t["off_second"].astype("int64"),
         }
     )
     return out

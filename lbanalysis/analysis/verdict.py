@@ -216,13 +216,12 @@ def _judge(
     closed = is_closed_loop(tool, t.loc[top, "rate"])
     low = t.loc[top, "x"] * max(t.loc[top, "r"] - step / 2, 0.0)  # the mean as printed is within half a step
     high = t.loc[top, "x"] * (t.loc[top, "r"] + step / 2)
-    if closed and step > 0 and top > 0:
-        if low < generator_share * top <= high:
-            return {**row, "verdict": "unknown",
-                    "evidence": f"at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight, but with "
-                                f"the mean latency printed to {step * 1e3:g} ms anything from {low:.1f} to {high:.1f}: "
-                                f"too coarse to tell whether the {top:g} clients were busy (threshold "
-                                f"{generator_share * 100:g}%)"}  # fmt: skip
+    if closed and step > 0 and low < generator_share * top <= high:
+        return {**row, "verdict": "unknown",
+                "evidence": f"at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight, but with "
+                            f"the mean latency printed to {step * 1e3:g} ms anything from {low:.1f} to {high:.1f}: "
+                            f"too coarse to tell whether the {top:g} clients were busy (threshold "
+                            f"{generator_share * 100:g}%)"}  # fmt: skip
     if not closed and pd.notna(t.loc[top, "rate"]):
         rate, got = t.loc[top, "rate"], t.loc[top, "x"]
         notes.append(f"at {load} {top:g} the tool was asked for a fixed {rate:g} requests/s (open loop) and "

@@ -297,10 +297,7 @@ def _dask_timeseries(requests: Any, freq: str) -> pd.DataFrame:
     step = pd.to_timedelta(freq).total_seconds()
     ps = per_second(requests, freq_s=step)
     first = ps.groupby(["source", "run"])["second"].transform("min")
-    t = requests["start_s"].astype(float)
-    frac = ((t % 1).fillna(0) != 0).astype("int64")
-    fractional = requests.assign(_f=frac).groupby(["source", "run"], observed=True)["_f"].max()
-    whole = {(str(s), int(r)): not bool(f) for (s, r), f in fractional.compute().items()}
+    to_second = ps.groupby(["source", "run"])["fractional_starts"].sum() == 0  # from the same pass over the logs
     ts = pd.DataFrame(
         {
             "source": ps["source"],
@@ -313,22 +310,22 @@ def _dask_timeseries(requests: Any, freq: str) -> pd.DataFrame:
             "latency_max_s": ps["latency_max_s"],
         }
     )
-    ts["partial"] = _partial_bins(ts, whole)
+    ts["partial"] = _partial_bins(ts, to_second)
     return ts
 
 
-def _partial_bins(ts: pd.DataFrame, whole: dict) -> pd.Series:
+def _partial_bins(ts: pd.DataFrame, to_second: pd.Series) -> pd.Series:
     """Which bins a run covers only in part: its last (it ended within it), and its first when
-    its start times are logged to the second (``whole[(source, run)]``: it began somewhere in it).
+    its start times are logged to the second (``to_second``, by source and run: it began somewhere in it).
 
     >>> ts = pd.DataFrame({"source": "a", "run": 0, "t_s": [0.0, 1.0, 2.0]})
-    >>> _partial_bins(ts, {("a", 0): True}).tolist(), _partial_bins(ts, {("a", 0): False}).tolist()
+    >>> by_run = lambda v: pd.Series([v], index=pd.MultiIndex.from_tuples([("a", 0)]))
+    >>> _partial_bins(ts, by_run(True)).tolist(), _partial_bins(ts, by_run(False)).tolist()
     ([True, False, True], [False, False, True])
     """
     last = ts["t_s"] == ts.groupby(["source", "run"], observed=True)["t_s"].transform("max")
-    logged_to_second = [
-        whole.get((str(src), int(run)), False) for src, run in zip(ts["source"], ts["run"], strict=True)
-    ]
+    whole = {(str(s), int(r)): bool(v) for (s, r), v in to_second.items()}
+    logged_to_second = [whole.get((str(s), int(r)), False) for s, r in zip(ts["source"], ts["run"], strict=True)]
     return (last | ((ts["t_s"] == 0) & pd.Series(logged_to_second, index=ts.index))).astype(bool)
 
 
@@ -963,8 +960,7 @@ def per_request_timeseries(requests: pd.DataFrame, freq: str = "1s") -> pd.DataF
     ).reset_index()
     out["requests_per_s"] = out["requests"] / step
     out["requests"] = out["requests"].astype(int)
-    fractional = (req["_t"] % 1 != 0).groupby([req["source"], req["run"]], observed=True).any()
-    out["partial"] = _partial_bins(out, {(str(s), int(r)): not bool(f) for (s, r), f in fractional.items()})
+    out["partial"] = _partial_bins(out, (req["_t"] % 1 == 0).groupby([req["source"], req["run"]], observed=True).all())
     return out[cols]
 
 
