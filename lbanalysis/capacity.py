@@ -26,9 +26,17 @@ How runs become capacities
    ``remote_host`` the one that received, whichever side wrote the file.
    ``symmetric=True`` makes the first two ``by`` columns an unordered pair
    (A->B and B->A pool together; the pair is written in sorted order).
-4. Rows are grouped by ``by`` (any columns: hosts, or labels you attached
+4. Only TCP tests count (``protocol`` ``udp`` is left out: a UDP test at a
+   set rate measures that rate, not the link); ``protocol=None`` keeps them.
+5. The client's and the server's copy of one test (the same connection:
+   both ends' hosts and ports, once turned along the data) count once, the
+   receiver's figure kept.
+6. Rows are grouped by ``by`` (any columns: hosts, or labels you attached
    with ``read(pattern=...)`` or a manifest) and summarised by ``stat``
-   (``"median"`` by default: robust to one bad run).
+   (``"median"`` by default: robust to one bad run). ``spread`` is the
+   largest test over the smallest; above :data:`MAX_SPREAD` the path's
+   tests disagree (``consistent`` false) and its figure should not be used.
+   ``tests`` names the runs behind each figure (``file:line``).
 
 >>> import pandas as pd
 >>> runs = pd.DataFrame({
@@ -62,6 +70,8 @@ from .units import parse_capacity
 __all__ = ["capacities", "capacity", "link_capacity"]
 
 IPERF_TOOLS = registry.names(kind="network")
+#: Largest ratio between the tests of one path for their figure to count as one capacity.
+MAX_SPREAD = 2.0
 _PAIRS = (("local_host", "remote_host"), ("local_port", "remote_port"))
 _STATS = ("median", "mean", "max", "min")
 
@@ -159,12 +169,50 @@ def _unordered(df: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     return df
 
 
+def _tests(g: pd.DataFrame) -> str:
+    """The runs behind a figure, as ``file:line`` (``file#run`` without a line).
+
+    >>> _tests(pd.DataFrame({"source": ["a/x.txt", "a/x.txt"], "line": [3, 40], "run": [0, 1]}))
+    'a/x.txt:3, a/x.txt:40'
+    """
+    if "source" not in g:
+        return ""
+    lines = g["line"] if "line" in g else pd.Series(pd.NA, index=g.index)
+    runs = g["run"] if "run" in g else pd.Series(pd.NA, index=g.index)
+    return ", ".join(
+        f"{s}:{int(ln)}" if pd.notna(ln) else f"{s}#{int(r)}" if pd.notna(r) else str(s)
+        for s, ln, r in zip(g["source"], lines, runs, strict=True)
+    )
+
+
+def _one_copy_per_test(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The client's and the server's copy of one test once (same connection once turned), the receiver's kept."""
+    conn = [c for pair in _PAIRS for c in pair]
+    if not all(c in df for c in conn) or df.empty:
+        return df
+    known = df[conn].notna().all(axis=1).to_numpy(bool)
+    if known.sum() < 2:
+        return df
+    if "role" not in df:
+        return df
+    keys = list(dict.fromkeys([*[c for c in by if c not in conn], *conn]))
+    sure = df[known].copy()
+    sure["_rank"] = (
+        (sure["direction"].astype("string") != "receiver").fillna(True).astype(int) if "direction" in sure else 0
+    )
+    roles = sure.groupby(keys, dropna=False)["role"].transform(lambda r: r.astype("string").nunique())
+    pairs = sure[(roles > 1).to_numpy(bool)].sort_values("_rank", kind="stable").drop_duplicates(keys, keep="first")
+    kept = pd.concat([pairs, sure[(roles <= 1).to_numpy(bool)]]).drop(columns="_rank")
+    return pd.concat([kept, df[~known]]).sort_index()
+
+
 def link_capacity(
     runs: pd.DataFrame,
     by: Sequence[str] | str = ("local_host", "remote_host"),
     *,
     stat: str | Callable[[pd.Series], float] = "median",
     symmetric: bool = False,
+    protocol: str | None = "tcp",
 ) -> pd.DataFrame:
     """The capacity of each path from iperf / iperf3 runs (see the module docstring).
 
@@ -181,13 +229,16 @@ def link_capacity(
         function of the group's ``bits_per_s`` Series.
     symmetric
         Pool A->B with B->A: the first two ``by`` columns form an unordered pair.
+    protocol
+        Keep only tests of this protocol (``"tcp"``: rows marked ``udp`` are
+        left out); ``None`` keeps every test.
 
     Returns
     -------
     DataFrame
         The ``by`` columns, ``capacity_bits_per_s``, ``n_runs``,
-        ``direction_used``, ``min_bits_per_s``, ``max_bits_per_s``; one row
-        per path, sorted by the ``by`` columns. Empty (same columns) when no
+        ``direction_used``, ``min_bits_per_s``, ``max_bits_per_s``,
+        ``spread``, ``consistent``, ``tests``; one row per path, sorted by the ``by`` columns. Empty (same columns) when no
         usable iperf run exists.
     """
     if hasattr(runs, "runs") and not isinstance(runs, pd.DataFrame):
@@ -212,13 +263,18 @@ def link_capacity(
         raise LBAnalysisError(
             f"runs has no column {', '.join(map(repr, missing))} to group by; available: {', '.join(map(str, runs.columns))}"
         )
-    columns = [*by, "capacity_bits_per_s", "n_runs", "direction_used", "min_bits_per_s", "max_bits_per_s"]
+    columns = [*by, "capacity_bits_per_s", "n_runs", "direction_used", "min_bits_per_s", "max_bits_per_s",
+               "spread", "consistent", "tests"]  # fmt: skip
     df = _usable(runs)
+    if protocol is not None and "protocol" in df:
+        df = df[(df["protocol"].astype("string").str.lower() != "udp").fillna(True).to_numpy(bool)]
     if tuple(by[:2]) in _PAIRS or any(c in by for pair in _PAIRS for c in pair):
         df = _orient(df)
+        df = _one_copy_per_test(df, by)
     if df.empty:
         out = pd.DataFrame({c: pd.Series(dtype=runs[c].dtype) for c in by})
-        for c, dt in zip(columns[len(by) :], ("float64", "int64", "string", "float64", "float64"), strict=True):
+        dtypes = ("float64", "int64", "string", "float64", "float64", "float64", "boolean", "string")
+        for c, dt in zip(columns[len(by) :], dtypes, strict=True):
             out[c] = pd.Series(dtype=dt)
         return out
     df = _unordered(df.copy(), by[0], by[1]) if symmetric else df.copy()
@@ -234,9 +290,14 @@ def link_capacity(
                 "direction_used": _direction_used(g["direction"]) if "direction" in g else pd.NA,
                 "min_bits_per_s": float(np.min(bps)),
                 "max_bits_per_s": float(np.max(bps)),
+                "spread": float(np.max(bps) / np.min(bps)) if np.min(bps) > 0 else np.inf,
+                "consistent": bool(np.min(bps) > 0 and np.max(bps) / np.min(bps) <= MAX_SPREAD),
+                "tests": _tests(g),
             }
         )
     out = pd.DataFrame(rows, columns=columns)
+    out["consistent"] = out["consistent"].astype("boolean")
+    out["tests"] = out["tests"].astype("string")
     out["direction_used"] = out["direction_used"].astype("string")
     out["n_runs"] = out["n_runs"].astype("int64")
     for c in by:

@@ -499,7 +499,7 @@ def compare_table(runs: pd.DataFrame, side: str, a: str, b: str, load: str = "co
     from .analysis.comparison import compare
     from .analysis.series import assign_series
 
-    data = runs.assign(series=assign_series(runs, exclude=[side])).dropna(subset=["series"])
+    data = runs.assign(series=assign_series(runs, exclude=[side, "_origin"])).dropna(subset=["series"])
     data = data[data[side].astype(str).isin([a, b])].assign(**{side: lambda d: d[side].astype(str)})
     rows = []
     for name, g in data.groupby("series", sort=True):

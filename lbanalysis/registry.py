@@ -65,6 +65,10 @@ class Tool:
     that the tool can be told to make without its output showing it (siege's
     ``.siegerc`` delay): fewer requests in flight than clients may then be
     that wait rather than a client that could not keep up.
+    ``latency_is_little`` says why the mean latency the tool prints cannot
+    show an idle client (it is computed from the concurrency), empty when it
+    can; ``debug_options`` are the options that make a run a debugging one
+    (kept, but left out of curves).
 
     >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
     'http-load'
@@ -81,6 +85,8 @@ class Tool:
     info_options: tuple[str, ...] = ()
     info_patterns: tuple[tuple[str, str], ...] = ()
     unseen_think_time: str = ""
+    latency_is_little: str = ""
+    debug_options: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -99,6 +105,9 @@ TOOLS: tuple[Tool, ...] = (
         "ab: bytes received incl. HTTP headers",
         closed_loop=True,
         info_options=("-h", "-V"),
+        latency_is_little="ab's Time per request is concurrency × time / requests, so throughput × latency equals "
+        "the concurrency by construction: without its -g log or Connection Times, ab cannot show an idle client",
+        debug_options=("-v",),
         info_patterns=(
             (r"^This is ApacheBench, Version(?![\s\S]*^Benchmarking )", "version banner"),
             (r"^Usage: ab \[options\]", "help text"),
@@ -115,6 +124,7 @@ TOOLS: tuple[Tool, ...] = (
         info_options=("-h", "--help", "-V", "--version"),
         info_patterns=((r"^Usage: siege \[options\]", "help text"), (r"^SIEGE \d[\d.]*\s*$", "version banner")),
         unseen_think_time="a delay between requests set in .siegerc, which siege's output does not show",
+        debug_options=("-D", "--debug"),
     ),
     Tool(
         "gobench",

@@ -3,11 +3,14 @@
 Statistics across unrelated tests are noise: a scaling curve through ab runs
 against three servers, or a knee found in siege runs of two URLs, says
 nothing. A *series* is the runs of one tool against one target (host, port,
-path) with the same settings (keep-alive, method, content type, TLS, and the
-labels you attached with a path pattern or a manifest), differing only in the
-load (``concurrency``, a fixed ``rate_target_per_s``). A run whose output
-does not say its target is put in a series of its own file: runs of unknown
-targets are never pooled across files. Fits, knees and
+path and query string) with the same settings (keep-alive, method, request
+body size, content type, TLS, and the labels you attached with a path
+pattern or a manifest), from one origin (an ``origin`` column, else the
+folder of the file: outputs of two folders are never pooled unless you
+group them), differing only in the load (``concurrency``, a fixed
+``rate_target_per_s``). A run whose output does not say its target is put
+in a series of its own file: runs of unknown targets are never pooled
+across files. Fits, knees and
 verdicts are computed within a series, and only where it has enough distinct
 loads for what is asked (:data:`MIN_LOADS`).
 
@@ -51,6 +54,8 @@ SETTING_COLUMNS: tuple[str, ...] = ("keepalive", "method", "content_type", "tls_
 #: a line, one more for Amdahl, two more for the USL; three for a knee.
 MIN_LOADS: dict[str, int] = {"linear": 3, "amdahl": 4, "usl": 5, "knee": 3}
 _TARGET = ("host", "port", "path")
+#: Keys the series computes from the runs: the query string, the request body, TLS and the origin.
+_DERIVED = ("_query", "_body", "_tls", "_origin")
 _NOT_LABELS = frozenset(
     {"series", "note", "notes", "comment", "comments", "description", "remark", "remarks", "file", "date"}
 )
@@ -71,7 +76,7 @@ def series_keys(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exclu
         if missing:
             raise KeyError(f"series key column(s) not in the runs table: {', '.join(missing)}")
         return keys
-    keys = [c for c in ("tool", *_TARGET, *SETTING_COLUMNS) if c in runs.columns and c not in exclude]
+    keys = [c for c in ("tool", *_TARGET, *_DERIVED, *SETTING_COLUMNS) if c in runs.columns and c not in exclude]
     labels = [
         c
         for c in runs.columns
@@ -103,6 +108,8 @@ def _label(row: pd.Series, keys: list[str]) -> str:
             target += f":{int(row['port'])}"
     if "path" in keys and pd.notna(row.get("path")):
         target += str(row["path"])
+    if "_query" in keys and row.get("_query"):
+        target += "?" + str(row["_query"])
     if target:
         parts.append(target)
     elif "source" in row and pd.notna(row.get("source")):
@@ -116,6 +123,14 @@ def _label(row: pd.Series, keys: list[str]) -> str:
         if k == "keepalive":
             if bool(v):
                 parts.append("keep-alive")
+        elif k in ("_query", "_origin_shown") or (k in ("_body", "_tls", "_origin") and not v):
+            continue
+        elif k == "_body":
+            parts.append(f"body {float(v):,.0f} B")
+        elif k == "_tls":
+            parts.append("TLS")
+        elif k == "_origin":
+            parts.append(f"[{v}]")
         elif k == "method" and str(v) == "GET":
             continue
         elif str(v) not in parts:
@@ -135,6 +150,8 @@ def assign_series(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exc
     >>> assign_series(runs, by="tool").tolist()
     ['ab', 'ab', <NA>]
     """
+    if by is None:
+        runs = with_identity(runs, exclude)
     keys = series_keys(runs, by, exclude)
     http = runs["tool"].isin(registry.names(kind="http-load")) if "tool" in runs else pd.Series(True, runs.index)
     out = pd.Series(pd.NA, index=runs.index, dtype="string", name="series")
@@ -145,6 +162,33 @@ def assign_series(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exc
         out[http] = sub.agg(" ".join, axis=1).str.strip().replace("", "all runs")
         return out
     out[http] = [_label(row, keys) for _, row in runs.loc[http].iterrows()]
+    return out
+
+
+def with_identity(runs: pd.DataFrame, exclude: Sequence[str] = ()) -> pd.DataFrame:
+    """The runs with the keys a series adds: ``_query`` (of the URL), ``_body`` (request body bytes),
+    ``_tls``, ``_origin`` (an ``origin`` column, else the file's folder when the runs come from several).
+
+    >>> runs = pd.DataFrame({"tool": "wrk", "url": ["http://h/slow", "http://h/slow?ms=1500"],
+    ...                      "host": "h", "path": "/slow", "source": ["a/x.txt", "b/y.txt"]})
+    >>> with_identity(runs)[["_query", "_tls", "_origin"]].values.tolist()
+    [['', False, 'a'], ['ms=1500', False, 'b']]
+    """
+    from .study import _body_bytes, _origins
+
+    out = runs.copy()
+    url = out["url"].astype("string") if "url" in out else pd.Series(pd.NA, index=out.index, dtype="string")
+    out["_query"] = url.str.extract(r"\?([^#]*)", expand=False).fillna("").astype(str)
+    out["_body"] = _body_bytes(out).fillna(0.0)
+    tls = url.str.lower().str.startswith("https://").fillna(False)
+    if "tls_protocol" in out:
+        tls |= out["tls_protocol"].notna()
+    out["_tls"] = tls.astype(bool)
+    if "_origin" not in out:
+        out["_origin"] = _origins(out, "folder") if "source" in out else ""
+    for c in exclude:
+        if c in ("origin", "_origin"):
+            out["_origin"] = ""
     return out
 
 
