@@ -87,6 +87,7 @@ class Finding:
     confidence: str = "high"
     notes: list[str] = field(default_factory=list)
     sentence: str | None = None  # replaces the rule's sentence (a guard's own words)
+    verdict: str | None = None  # replaces the rule's name (a guard inside a rule: "cannot tell")
 
 
 @dataclass(frozen=True)
@@ -189,8 +190,12 @@ def _generator(e: Evidence, t: dict[str, float]) -> Finding | None:
     if not e.closed or e.latency_note or not pd.notna(t_.loc[top, "r"]):
         return None
     f = _in_flight(e)
+    if t_.loc[top, "r"] == 0 and not f["step_ms"] > 0:
+        from .little import ZERO_LATENCY
+
+        return Finding(f, confidence="cannot tell", sentence=ZERO_LATENCY, verdict="cannot tell")
     if f["step_ms"] > 0 and f["low"] < t["generator_share"] * top <= f["high"]:
-        return Finding(f, confidence="cannot tell",
+        return Finding(f, confidence="cannot tell", verdict="cannot tell",
                        sentence="at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight, but with "
                                 "the mean latency printed to {step_ms:g} ms anything from {low:.1f} to {high:.1f}: too "
                                 "coarse to tell whether the {top:g} clients were busy (threshold "
@@ -400,7 +405,7 @@ def judge(e: Evidence, **given: float) -> dict[str, Any]:
             "latency_growth_pct": _pct(t["latency_growth"]),
         }
         sentence = (found.sentence or rule.evidence).format(**words)
-        return {"verdict": rule.name, "rule": i, "confidence": found.confidence, "evidence": sentence,
+        return {"verdict": found.verdict or rule.name, "rule": i, "confidence": found.confidence, "evidence": sentence,
                 "notes": found.notes, "figures": found.figures}  # fmt: skip
     raise AssertionError("the last rule always answers")  # pragma: no cover
 

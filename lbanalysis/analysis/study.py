@@ -697,7 +697,7 @@ def _judge_all(http: pd.DataFrame, load: str, t: dict[str, float]) -> tuple[pd.D
             from .little import ZERO_LATENCY
 
             notes.append(ZERO_LATENCY)
-        evidence = "; ".join([out["evidence"], *dict.fromkeys(notes)])
+        evidence = "; ".join([out["evidence"], *[n for n in dict.fromkeys(notes) if n != out["evidence"]]])
         top = loads.index.max() if len(loads) else math.nan
         rows.append(
             {
