@@ -67,7 +67,7 @@ from . import registry
 from .errors import LBAnalysisError
 from .units import parse_capacity
 
-__all__ = ["capacities", "capacity", "link_capacity"]
+__all__ = ["capacities", "capacity", "capacity_parameter", "link_capacity"]
 
 IPERF_TOOLS = registry.names(kind="network")
 #: Largest ratio between the tests of one path for their figure to count as one capacity.
@@ -96,6 +96,22 @@ def capacity(value: str | float | int) -> float:
     if not v >= 0:
         raise LBAnalysisError(f"a link capacity must be a positive number of bit/s, not {value!r}")
     return v
+
+
+def capacity_parameter(text: str | float | None) -> str | float | dict[str, str] | None:
+    """A capacity as a command or notebook parameter: one rate for every path, or ``host=rate`` pairs.
+
+    >>> capacity_parameter("1 Gbit/s"), capacity_parameter("lb1=1 Gbit/s, 10.0.0.2=100 Mbit/s")
+    ('1 Gbit/s', {'lb1': '1 Gbit/s', '10.0.0.2': '100 Mbit/s'})
+    """
+    if not isinstance(text, str) or "=" not in text:
+        return text
+    pairs = [p.split("=", 1) for p in text.split(",") if p.strip()]
+    if any(len(p) != 2 or not p[0].strip() for p in pairs):
+        raise LBAnalysisError(
+            f"capacity {text!r}: give one rate ('1 Gbit/s') or host=rate pairs ('lb1=1 Gbit/s, lb2=10 Gbit/s')"
+        )
+    return {h.strip(): r.strip() for h, r in pairs}
 
 
 def capacities(values: Mapping[object, str | float | int] | Iterable[tuple[object, str | float | int]]) -> pd.Series:

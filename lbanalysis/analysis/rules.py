@@ -144,8 +144,14 @@ def _mismatch(e: Evidence, t: dict[str, float]) -> Finding | None:
     at, util = found
     row = _net(e).loc[at]
     return Finding(
-        {"at": at, "util": util, "used": _bits(row["used_bits"]), "cap": _bits(row["cap"]), "basis": e.basis,
-         "source": e.capacity_source},  # fmt: skip
+        {
+            "at": at,
+            "util": util,
+            "used": _bits(row["used_bits"]),
+            "cap": _bits(row["cap"]),
+            "basis": e.basis,
+            "source": e.capacity_source,
+        },
         confidence="cannot tell",
     )
 
@@ -157,15 +163,23 @@ def _network(e: Evidence, t: dict[str, float]) -> Finding | None:
     at, util = found
     row = _net(e).loc[at]
     return Finding(
-        {"at": at, "util": util, "used": _bits(row["used_bits"]), "cap": _bits(row["cap"]), "basis": e.basis,
-         "source": e.capacity_source}  # fmt: skip
+        {
+            "at": at,
+            "util": util,
+            "used": _bits(row["used_bits"]),
+            "cap": _bits(row["cap"]),
+            "basis": e.basis,
+            "source": e.capacity_source,
+        }
     )
 
 
 def _nothing_usable(e: Evidence, t: dict[str, float]) -> Finding | None:
     if len(e.loads):
         return None
-    why = "; ".join(dict.fromkeys(e.excluded)) or f"no {e.load} in these runs"
+    from .study import _reasons
+
+    why = _reasons(e.excluded) or f"no {e.load} in these runs"
     return Finding({"why": why}, confidence="cannot tell")
 
 

@@ -63,10 +63,18 @@ __all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study"]
 ERROR_COUNTERS: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str], ...] = (
     # wrk: 'Non-2xx or 3xx responses' and socket errors (connect and timeout have no answer; read errors
     # also count a server closing its connections, so they are named, not counted)
-    (("non_2xx_3xx",), ("socket_errors_connect", "socket_errors_timeout", "socket_errors_write"), ("non_2xx_3xx",),
-     "responses + connect, write and timeout errors"),
-    (("socket_errors_timeout",), ("socket_errors_connect", "socket_errors_timeout", "socket_errors_write"), (),
-     "responses + connect, write and timeout errors"),
+    (
+        ("non_2xx_3xx",),
+        ("socket_errors_connect", "socket_errors_timeout", "socket_errors_write"),
+        ("non_2xx_3xx",),
+        "responses + connect, write and timeout errors",
+    ),
+    (
+        ("socket_errors_timeout",),
+        ("socket_errors_connect", "socket_errors_timeout", "socket_errors_write"),
+        (),
+        "responses + connect, write and timeout errors",
+    ),
     # gobench: network failures have no answer; bad answers are the responses not counted successful
     (("failed_network",), ("failed_network",), ("_bad_answers",), "requests + network failures"),
     # siege: failed transactions, beside the transactions
@@ -242,6 +250,16 @@ def _twins(runs: pd.DataFrame, requests: pd.DataFrame | None) -> pd.Series:
     return out
 
 
+def _reasons(why: Sequence[str]) -> str:
+    """Reasons runs were left out, counted by kind (the words before the colon).
+
+    >>> _reasons(["too short: 0.2 s (under 1 s)", "too short: 0.3 s (under 1 s)", "no throughput"])
+    'too short (2), no throughput (1)'
+    """
+    kinds = pd.Series([w.split(":", 1)[0] for w in why if w]).value_counts(sort=False)
+    return ", ".join(f"{k} ({n})" for k, n in kinds.items())
+
+
 def _short(source: object) -> str:
     s = str(source)
     return os.path.join(os.path.basename(os.path.dirname(s)), os.path.basename(s)) if "/" in s else s
@@ -274,6 +292,7 @@ def _resolve_capacity(
 ) -> _Capacity:
     from ..capacity import capacity as parse
     from ..capacity import link_capacity
+    from ..errors import LBAnalysisError
 
     idx = http.index
     bits = pd.Series(np.nan, index=idx, dtype=float)
@@ -311,7 +330,7 @@ def _resolve_capacity(
         by = ["_origin", "local_host", "remote_host"] if not explicit else ["local_host", "remote_host"]
         try:
             paths = link_capacity(iperf, by=by)
-        except Exception:  # noqa: BLE001 - iperf rows without hosts: no path to match
+        except (LBAnalysisError, KeyError, ValueError):  # iperf rows without hosts: no path to match
             return _Capacity(bits, pd.Series("", index=idx, dtype=object), src, note, paths)
     paths = paths.dropna(subset=[c for c in ("local_host", "remote_host") if c in paths])
     ends = paths.assign(_a=paths["local_host"].map(_host_key), _b=paths["remote_host"].map(_host_key))
@@ -492,7 +511,7 @@ def _errors_per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
             "share": min(share, 1.0) if pd.notna(share) else math.nan,
             "basis": "; ".join(dict.fromkeys(b for b in f["basis"] if b)) or "attempts",
         }
-    return pd.DataFrame.from_dict(rows, orient="index")
+    return pd.DataFrame.from_dict(rows, orient="index", columns=["bad", "attempts", "share", "basis"])
 
 
 def study(
@@ -690,8 +709,8 @@ def _judge_all(http: pd.DataFrame, load: str, t: dict[str, float]) -> tuple[pd.D
         cap_notes = [n for n in dict.fromkeys(g["capacity_note"]) if n]
         notes += cap_notes
         n_out = int((~g["used"]).sum())
-        if n_out:
-            notes.append(f"{n_out} of {len(g)} run(s) left out of curves: " + "; ".join(dict.fromkeys(e.excluded)))
+        if n_out and len(loads):
+            notes.append(f"{n_out} of {len(g)} run(s) left out of curves: {_reasons(e.excluded)}")
         zero = used[_num(used, "latency_mean_s").eq(0) & ~(_num(used, "latency_mean_step_s") > 0)]
         if len(zero):
             from .little import ZERO_LATENCY
