@@ -201,7 +201,9 @@ def test_rules_are_one_table():
 
 
 def test_summary_and_to_dict():
-    s = study(lbanalysis.read(io.StringIO("ab -c 10 -n 100 http://web/\nRequests per second:    1000.5 [#/sec] (mean)\n")))
+    s = study(
+        lbanalysis.read(io.StringIO("ab -c 10 -n 100 http://web/\nRequests per second:    1000.5 [#/sec] (mean)\n"))
+    )
     assert str(s.summary()).startswith("1 series: 1 cannot tell.")
     d = s.to_dict()
     assert d["series"][0]["verdict"] == "cannot tell" and d["thresholds"]["error_share"] == 0.01

@@ -30,7 +30,7 @@ one run per load (the noise is unknown: no knee is called significant).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -177,8 +177,6 @@ def _network(e: Evidence, t: dict[str, float]) -> Finding | None:
 def _nothing_usable(e: Evidence, t: dict[str, float]) -> Finding | None:
     if len(e.loads):
         return None
-    from .study import _reasons
-
     why = _reasons(e.excluded) or f"no {e.load} in these runs"
     return Finding({"why": why}, confidence="cannot tell")
 
@@ -229,6 +227,16 @@ def _generator(e: Evidence, t: dict[str, float]) -> Finding | None:
         else ""
     )
     return Finding(f)
+
+
+def _reasons(why: Sequence[str]) -> str:
+    """Reasons runs were left out, counted by kind (the words before the colon).
+
+    >>> _reasons(["too short: 0.2 s (under 1 s)", "too short: 0.3 s (under 1 s)", "no throughput"])
+    'too short (2), no throughput (1)'
+    """
+    kinds = pd.Series([w.split(":", 1)[0] for w in why if w]).value_counts(sort=False)
+    return ", ".join(f"{k} ({n})" for k, n in kinds.items())
 
 
 def _one_load(e: Evidence, t: dict[str, float]) -> Finding | None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
 from .. import registry, schema
@@ -174,8 +175,6 @@ def with_identity(runs: pd.DataFrame, exclude: Sequence[str] = ()) -> pd.DataFra
     >>> with_identity(runs)[["_query", "_tls", "_origin"]].values.tolist()
     [['', False, 'a'], ['ms=1500', False, 'b']]
     """
-    from .study import _body_bytes, _origins
-
     out = runs.copy()
     url = out["url"].astype("string") if "url" in out else pd.Series(pd.NA, index=out.index, dtype="string")
     out["_query"] = url.str.extract(r"\?([^#]*)", expand=False).fillna("").astype(str)
@@ -288,3 +287,41 @@ def fit_series(
     return (
         table[[*cols, *[c for c in table.columns if c not in cols]]] if len(table) else pd.DataFrame(columns=cols)
     ), good
+
+
+def _origins(runs: pd.DataFrame, origin: str | None) -> pd.Series:
+    """Each run's origin: the ``origin`` column, else the folder of its file (relative to the common folder)."""
+    if origin in (None, "none") or "source" not in runs:
+        return pd.Series("", index=runs.index, dtype=object)
+    if origin != "folder":
+        if origin not in runs:
+            raise KeyError(f"origin={origin!r}: no such column in the runs (use 'folder', 'none' or a column)")
+        return runs[origin].astype("string").fillna("").astype(str)
+    if "origin" in runs:
+        return runs["origin"].astype("string").fillna("").astype(str)
+    folders = runs["source"].astype(str).map(lambda s: os.path.dirname(s) if s != "<buffer>" else "")
+    uniq = [f for f in folders.unique() if f]
+    if not uniq:
+        return folders
+    try:
+        root = os.path.commonpath(uniq) if len(uniq) > 1 else uniq[0]
+    except ValueError:
+        return folders
+    return folders.map(lambda f: os.path.relpath(f, root) if f else "").replace(".", "")
+
+
+def _body_bytes(runs: pd.DataFrame) -> pd.Series:
+    """Request body bytes per attempt (from the bytes the tool says it sent), empty when unknown."""
+    sent = _num(runs, "bytes_sent")
+    n = _num(runs, "requests").fillna(0) + _num(runs, "failed").fillna(0)
+    return (sent / n.where(n > 0)).round()
+
+
+def _num(df: pd.DataFrame, col: str) -> pd.Series:
+    """A column as floats (missing: NaN)."""
+    if col not in df:
+        return pd.Series(np.nan, index=df.index, dtype=float)
+    s = df[col]
+    if isinstance(s.dtype, pd.BooleanDtype) or s.dtype == bool:
+        s = s.astype("Float64")
+    return pd.to_numeric(s, errors="coerce").astype("Float64").astype(float)

@@ -52,7 +52,8 @@ import pandas as pd
 
 from .. import registry, schema
 from .latency import is_closed_loop
-from .rules import RULES, THRESHOLDS, Evidence, judge, thresholds_text
+from .rules import RULES, THRESHOLDS, Evidence, _reasons, judge, thresholds_text
+from .series import _origins
 
 __all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study"]
 
@@ -158,34 +159,6 @@ def _target(runs: pd.DataFrame) -> pd.Series:
     return target.fillna("").astype(str)
 
 
-def _origins(runs: pd.DataFrame, origin: str | None) -> pd.Series:
-    """Each run's origin: the ``origin`` column, else the folder of its file (relative to the common folder)."""
-    if origin in (None, "none") or "source" not in runs:
-        return pd.Series("", index=runs.index, dtype=object)
-    if origin != "folder":
-        if origin not in runs:
-            raise KeyError(f"origin={origin!r}: no such column in the runs (use 'folder', 'none' or a column)")
-        return runs[origin].astype("string").fillna("").astype(str)
-    if "origin" in runs:
-        return runs["origin"].astype("string").fillna("").astype(str)
-    folders = runs["source"].astype(str).map(lambda s: os.path.dirname(s) if s != "<buffer>" else "")
-    uniq = [f for f in folders.unique() if f]
-    if not uniq:
-        return folders
-    try:
-        root = os.path.commonpath(uniq) if len(uniq) > 1 else uniq[0]
-    except ValueError:
-        return folders
-    return folders.map(lambda f: os.path.relpath(f, root) if f else "").replace(".", "")
-
-
-def _body_bytes(runs: pd.DataFrame) -> pd.Series:
-    """Request body bytes per attempt (from the bytes the tool says it sent), empty when unknown."""
-    sent = _num(runs, "bytes_sent")
-    n = _num(runs, "requests").fillna(0) + _num(runs, "failed").fillna(0)
-    return (sent / n.where(n > 0)).round()
-
-
 def _debug(runs: pd.DataFrame) -> pd.Series:
     """Runs started with a tool's debugging option (ab -v, siege -D): kept, left out of curves."""
     out = pd.Series(False, index=runs.index)
@@ -242,22 +215,12 @@ def _twins(runs: pd.DataFrame, requests: pd.DataFrame | None) -> pd.Series:
             cand = cand[close.fillna(False).to_numpy(bool)]
         if len(cand) > 1:  # one more hint: the same file name stem
             stem = os.path.splitext(os.path.basename(str(row.get("source"))))[0]
-            same = cand["source"].astype(str).map(lambda s: os.path.splitext(os.path.basename(s))[0] == stem)
+            same = cand["source"].astype(str).map(lambda s, stem=stem: os.path.splitext(os.path.basename(s))[0] == stem)
             cand = cand[same.to_numpy(bool)]
         if len(cand) == 1:
             out[i] = cand.index[0]
             taken.add(cand.index[0])
     return out
-
-
-def _reasons(why: Sequence[str]) -> str:
-    """Reasons runs were left out, counted by kind (the words before the colon).
-
-    >>> _reasons(["too short: 0.2 s (under 1 s)", "too short: 0.3 s (under 1 s)", "no throughput"])
-    'too short (2), no throughput (1)'
-    """
-    kinds = pd.Series([w.split(":", 1)[0] for w in why if w]).value_counts(sort=False)
-    return ", ".join(f"{k} ({n})" for k, n in kinds.items())
 
 
 def _short(source: object) -> str:
