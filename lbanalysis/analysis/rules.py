@@ -327,8 +327,7 @@ RULES: tuple[Rule, ...] = (
         "errors",
         {"error_share": (0.01, "share of the attempts that failed or were not 2xx, above which a series is 'errors'")},
         _errors,
-        "{where}, {share:.1%} of the attempts failed or were not 2xx ({bad:,.0f} of {attempts:,.0f} {basis}; "
-        "threshold {error_share:.0%})",
+        "{where}, {share:.1%} of the attempts failed or were not 2xx ({basis}; threshold {error_share:.0%})",
         "failures above the threshold at some load: the figures there measure error pages, not service",
     ),
     Rule(

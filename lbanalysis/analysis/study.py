@@ -78,8 +78,9 @@ ERROR_COUNTERS: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], s
     ),
     # gobench: network failures have no answer; bad answers are the responses not counted successful
     (("failed_network",), ("failed_network",), ("_bad_answers",), "requests + network failures"),
-    # siege: failed transactions, beside the transactions
+    # siege (summary, JSON and siege.log): failed transactions, beside the transactions
     (("availability_pct",), ("failed",), (), "transactions + failed transactions"),
+    (("concurrency_achieved",), ("failed",), (), "transactions + failed transactions"),
     # hey: the error list (no answer) and the answers outside 2xx
     (("status_codes",), ("failed",), ("non_2xx",), "responses + errors"),
     # ab and the rest: failed requests and non-2xx overlap (a length failure is often a 5xx page)
@@ -457,23 +458,26 @@ def _per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
 
 
 def _errors_per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
+    """Per load: failures, attempts, their share (at most 1) and the counts in words (aborted runs named)."""
     key = _num(g, load).fillna(-1.0)
     frame = pd.DataFrame({"load": key, "bad": _num(g, "errors"), "attempts": _num(g, "attempts"),
                           "share": _num(g, "error_share"), "basis": g["error_basis"]})  # fmt: skip
     rows = {}
     for k, f in frame.groupby("load"):
-        att = f["attempts"].sum(min_count=1)
-        bad = f["bad"].sum(min_count=1)
-        share = (bad / att) if pd.notna(att) and att > 0 else math.nan
         aborted = f["share"].eq(1.0) & f["attempts"].isna()
+        att, bad = f["attempts"].sum(min_count=1), f["bad"].sum(min_count=1)
+        share = bad / att if pd.notna(att) and att > 0 else math.nan
+        words = []
+        if pd.notna(att) and att > 0:
+            basis = "; ".join(dict.fromkeys(b for b in f.loc[f["attempts"].notna(), "basis"] if b))
+            words.append(f"{bad:,.0f} of {att:,.0f} {basis}")
         if aborted.any():
-            share = max(share, 1.0) if pd.notna(share) else 1.0
+            share = 1.0 if not words else share
+            words.append(f"{int(aborted.sum())} run(s) aborted with no answer")
         rows[k if k >= 0 else math.nan] = {
-            "bad": bad if pd.notna(bad) else float(aborted.sum()),
-            "attempts": att if pd.notna(att) else float(aborted.sum()),
-            "share": min(share, 1.0) if pd.notna(share) else math.nan,
-            "basis": "; ".join(dict.fromkeys(b for b in f["basis"] if b)) or "attempts",
-        }
+            "bad": bad, "attempts": att, "share": min(share, 1.0) if pd.notna(share) else math.nan,
+            "basis": ", and ".join(words) or "no counts",
+        }  # fmt: skip
     return pd.DataFrame.from_dict(rows, orient="index", columns=["bad", "attempts", "share", "basis"])
 
 
@@ -545,7 +549,9 @@ def study(
     http = _with_utilisation(http)
     http["series"] = _series_names(http[own], by=by if by is not None else group)
     verdicts, knees, fits = _judge_all(http, load, t)
-    http = http.rename(columns={"_origin": "origin"}).drop(columns=["_target", "_total_mean_s"], errors="ignore")
+    http = http.drop(columns=["origin", "_target", "_total_mean_s"], errors="ignore").rename(
+        columns={"_origin": "origin"}
+    )
     series = _series_rows(http, load)
     return Study(http, series, verdicts, knees, fits, cap.paths, load, t)
 
