@@ -76,6 +76,7 @@ class Evidence:
     basis: str = ""
     capacity_source: str = ""
     network: pd.DataFrame | None = None  # as loads, over every run with a throughput (short ones too)
+    server_side: str = ""  # what load-balancer statistics of the same origin show of a server-side queue
     capacity_note: str = ""
 
 
@@ -282,13 +283,27 @@ def _saturation(e: Evidence, t: dict[str, float]) -> Finding | None:
         notes.append("one run per load: the run-to-run noise is unknown, so the knee is not called significant")
         confidence = "low" if confidence == "high" else confidence
     fall = " (falling past the peak)" if gain < -2 * t["flat_gain"] else ""
+    used = _net(e)["util"].max() if "util" in _net(e) else math.nan
+    if pd.notna(used):
+        side = f"; the path was at most {used:.0%} used: not the network"
+    elif e.server_side:
+        side = f"; {e.server_side}"
+    else:  # a flat throughput alone cannot tell a server from a full link
+        return Finding(
+            {"knee": knee, "gain": _pct(gain) + fall, "growth": _pct(growth)},
+            confidence="cannot tell",
+            verdict="cannot tell",
+            sentence="past {load} {knee:g}, throughput changed {gain} while mean latency rose {growth}: the pattern "
+            "of a saturated server or of a full link; no capacity is known for this path (give one, or run iperf "
+            "on it) and no load-balancer statistics show a server-side queue",
+        )
     little = (
         f"; Little's law holds at {e.load} {top:g}: throughput × latency = {f['in_flight']:.1f} requests in "
         f"flight for {top:g} asked"
         if e.closed and not e.latency_note and pd.notna(f["ratio"])
         else ""
     )
-    return Finding({"knee": knee, "gain": _pct(gain) + fall, "growth": _pct(growth), "little": little},
+    return Finding({"knee": knee, "gain": _pct(gain) + fall, "growth": _pct(growth), "little": little + side},
                    confidence=confidence, notes=notes)  # fmt: skip
 
 
@@ -379,7 +394,8 @@ RULES: tuple[Rule, ...] = (
         _saturation,
         "past {load} {knee:g}, throughput changed {gain} (at most {flat_gain2}) while mean latency rose {growth} "
         "(at least {latency_growth_pct}){little}",
-        "throughput flat or falling past the knee while latency rises, the clients busy",
+        "throughput flat or falling past the knee while latency rises, the clients busy, and the network ruled out "
+        "(a capacity known and not reached, or load-balancer statistics showing a server-side queue)",
     ),
     Rule(
         "no bound reached",
@@ -407,7 +423,7 @@ def judge(e: Evidence, **given: float) -> dict[str, Any]:
     """The first rule that answers: ``verdict``, ``rule`` (its position), ``confidence``, ``evidence``, ``notes``.
 
     >>> loads = pd.DataFrame({"runs": [2, 2, 2], "x": [100.0, 190, 192], "r": [0.01, 0.0105, 0.0208],
-    ...                       "step": 0.0, "util": float("nan"), "rate": float("nan"), "delay": float("nan")},
+    ...                       "step": 0.0, "util": 0.1, "rate": float("nan"), "delay": float("nan")},
     ...                      index=pd.Index([1, 2, 4], name="concurrency"))
     >>> errors = pd.DataFrame({"bad": [0], "attempts": [600], "share": [0.0], "basis": ["requests"]}, index=[4])
     >>> judge(Evidence("concurrency", loads, errors))["verdict"]

@@ -109,7 +109,7 @@ def _label(row: pd.Series, keys: list[str]) -> str:
             target += f":{int(row['port'])}"
     if "path" in keys and pd.notna(row.get("path")):
         target += str(row["path"])
-    if "_query" in keys and row.get("_query"):
+    if "_query" in keys and row.get("_query") and "?" not in target:
         target += "?" + str(row["_query"])
     if target:
         parts.append(target)

@@ -30,9 +30,9 @@ it; ``group=`` names a column whose values declare runs the same workload
 >>> import pandas as pd
 >>> runs = pd.DataFrame({"tool": "ab", "host": "h", "concurrency": [10, 20, 40, 80] * 2,
 ...                      "requests_per_s": [1000.0, 1900, 2000, 2010] * 2,
-...                      "latency_mean_s": [0.010, 0.0105, 0.020, 0.0398] * 2,
+...                      "latency_mean_s": [0.010, 0.0105, 0.020, 0.0398] * 2, "bytes_per_s": 2e6,
 ...                      "requests": 5000, "failed": 0, "non_2xx": 0, "duration_s": 5.0})
->>> s = study(runs)
+>>> s = study(runs, capacity="1 Gbit/s")
 >>> s.summary_frame()[["series", "runs", "loads", "verdict", "confidence"]].to_dict("records")
 [{'series': 'ab h', 'runs': 8, 'loads': 4, 'verdict': 'server saturation', 'confidence': 'medium'}]
 """
@@ -133,7 +133,7 @@ def error_shares(runs: pd.DataFrame) -> pd.DataFrame:
         out.loc[have, "error_basis"] = basis
         todo &= ~have
     aborted = (
-        runs["error"].astype("string").fillna("").str.strip().ne("") & ~(answers > 0)
+        runs["error"].astype("string").fillna("").str.strip().ne("") & ~(answers > 0) & ~(out["attempts"] > 0)
         if "error" in runs
         else pd.Series(False, index=runs.index)
     )
@@ -517,10 +517,13 @@ def study(
     if capacity_basis not in ("auto", "wire", "payload"):
         raise ValueError(f"capacity_basis must be 'auto', 'wire' or 'payload', not {capacity_basis!r}")
     t = {**THRESHOLDS, **{k: float(v) for k, v in thresholds.items() if v is not None}}
+    servers = None
     if isinstance(data, pd.DataFrame):
         runs = data
     else:
         runs = data.runs
+        servers = getattr(data, "servers", None)
+        servers = servers if isinstance(servers, pd.DataFrame) else None
         phases = data.phases if phases is None else phases
         requests = data.requests if requests is None else requests
     if requests is not None and not isinstance(requests, pd.DataFrame):
@@ -548,7 +551,7 @@ def study(
     http["capacity_note"] = cap.note
     http = _with_utilisation(http)
     http["series"] = _series_names(http[own], by=by if by is not None else group)
-    verdicts, knees, fits = _judge_all(http, load, t)
+    verdicts, knees, fits = _judge_all(http, load, t, servers)
     http = http.drop(columns=["origin", "_target", "_total_mean_s"], errors="ignore").rename(
         columns={"_origin": "origin"}
     )
@@ -634,7 +637,45 @@ def _series_names(http: pd.DataFrame, by: str | Sequence[str] | None) -> pd.Seri
     return assign_series(http, by) if len(http) else pd.Series(dtype="string")
 
 
-def _judge_all(http: pd.DataFrame, load: str, t: dict[str, float]) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+#: Load-balancer statistics rows that are not a server or a backend (no queue of their own).
+_NOT_QUEUES = ("FRONTEND",)
+
+
+def _server_side(g: pd.DataFrame, servers: pd.DataFrame | None) -> str:
+    """What load-balancer snapshots in the series' folder (or a folder above it) show of a server-side queue.
+
+    >>> servers = pd.DataFrame({"source": ["x/stat.csv"] * 2, "proxy": ["be", "be"], "server": ["app", "BACKEND"],
+    ...                         "queue_max": [0, 29], "sessions_max": [4, 33], "sessions_limit": [4, 410]})
+    >>> _server_side(pd.DataFrame({"source": ["x/ab.txt"]}), servers)
+    'load-balancer statistics show a server-side queue: be/BACKEND queued up to 29, be/app reached its limit of 4 sessions'
+    """
+    if servers is None or not len(servers) or "source" not in g or "source" not in servers:
+        return ""
+    folders = {os.path.dirname(str(x)) for x in g["source"]}
+    here = (
+        servers["source"]
+        .astype(str)
+        .map(lambda s: any(_under(f, os.path.dirname(s)) or f == os.path.dirname(s) for f in folders))
+    )
+    rows = servers[here.to_numpy(bool)]
+    if "server" in rows:
+        rows = rows[~rows["server"].astype("string").isin(_NOT_QUEUES).fillna(False).to_numpy(bool)]
+    said = []
+    qmax, smax, slim = _num(rows, "queue_max"), _num(rows, "sessions_max"), _num(rows, "sessions_limit")
+    names = rows["proxy"].astype(str) + "/" + rows["server"].astype(str) if "proxy" in rows else rows.index.astype(str)
+    for name, q in qmax.groupby(names).max().items():
+        if q > 0:
+            said.append(f"{name} queued up to {q:,.0f}")
+    full = (slim > 0) & (smax >= slim)
+    for name in dict.fromkeys(names[full.to_numpy(bool)]):
+        limit = slim[(names == name).to_numpy(bool)].max()
+        said.append(f"{name} reached its limit of {limit:,.0f} sessions")
+    return "load-balancer statistics show a server-side queue: " + ", ".join(said) if said else ""
+
+
+def _judge_all(
+    http: pd.DataFrame, load: str, t: dict[str, float], servers: pd.DataFrame | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     from .series import MIN_LOADS, fit_series
 
     rows, knee_rows = [], []
@@ -663,6 +704,7 @@ def _judge_all(http: pd.DataFrame, load: str, t: dict[str, float]) -> tuple[pd.D
             unseen_think_time=info.unseen_think_time if info else "",
             basis=basis_txt,
             capacity_source=src,
+            server_side=_server_side(g, servers),
         )
         out = judge(e, **t)
         notes = list(out["notes"])

@@ -36,12 +36,12 @@ with a sentence that names its figures and thresholds (all parameters of
 >>> runs = pd.DataFrame({"tool": "ab", "host": "h", "concurrency": [10, 20, 40, 80],
 ...                      "requests_per_s": [1000.0, 1900, 2000, 2010],
 ...                      "latency_mean_s": [0.010, 0.0105, 0.020, 0.0398],
-...                      "requests": 1000, "failed": 0, "non_2xx": 0, "tool_version": "2.3"})
->>> v = verdicts(runs)
+...                      "requests": 1000, "failed": 0, "non_2xx": 0, "bytes_per_s": 2e6})
+>>> v = verdicts(runs, capacity="1 Gbit/s")
 >>> v.loc[0, "verdict"]
 'server saturation'
 >>> print(v.loc[0, "evidence"])
-past concurrency 40, throughput changed +0% (at most +10%) while mean latency rose +99% (at least +20%); ab's Time per request is concurrency × time / requests, so throughput × latency equals the concurrency by construction: without its -g log or Connection Times, ab cannot show an idle client; one run per load: the run-to-run noise is unknown, so the knee is not called significant
+past concurrency 40, throughput changed +0% (at most +10%) while mean latency rose +99% (at least +20%); the path was at most 2% used: not the network; ab's Time per request is concurrency × time / requests, so throughput × latency equals the concurrency by construction: without its -g log or Connection Times, ab cannot show an idle client; one run per load: the run-to-run noise is unknown, so the knee is not called significant
 """
 
 from __future__ import annotations
