@@ -142,8 +142,8 @@ def test_an_ab_summary_and_its_own_g_log_are_one_run():
 
 def test_ab_cannot_show_an_idle_client_from_its_printed_latency():
     runs = pd.DataFrame({"tool": "ab", "host": "h", "concurrency": [10, 20, 40], "requests_per_s": [900.0, 950, 960],
-                         "latency_mean_s": [10 / 900, 20 / 950, 40 / 960], "requests": 5000, "duration_s": 5.0})  # fmt: skip
-    v = study(runs).verdicts.iloc[0]
+                         "latency_mean_s": [10 / 900, 20 / 950, 40 / 960], "requests": 5000, "duration_s": 5.0, "bytes_per_s": 1e6})  # fmt: skip
+    v = study(runs, capacity="1 Gbit/s").verdicts.iloc[0]
     assert v["verdict"] != "load generator"
     assert "ab cannot show an idle client" in v["evidence"]
 
@@ -152,11 +152,17 @@ def test_falling_throughput_with_rising_latency_is_saturation():
     runs = pd.DataFrame({"tool": "siege", "host": "h", "concurrency": [10, 20, 40, 80, 160] * 2,
                          "requests_per_s": [500.0, 1000, 1000, 700, 400] * 2,
                          "latency_mean_s": [0.02, 0.02, 0.04, 0.114, 0.4] * 2, "requests": 5000, "duration_s": 10.0})  # fmt: skip
-    v = study(runs).verdicts.iloc[0]
+    runs = runs.assign(bytes_per_s=1e6)
+    v = study(runs, capacity="1 Gbit/s").verdicts.iloc[0]
     assert (v["verdict"], v["confidence"]) == ("server saturation", "high")
-    assert "falling past the peak" in v["evidence"]
-    once = study(runs.head(5)).verdicts.iloc[0]
+    assert "falling past the peak" in v["evidence"] and "not the network" in v["evidence"]
+    once = study(runs.head(5), capacity="1 Gbit/s").verdicts.iloc[0]
     assert once["confidence"] == "low" and "not called significant" in once["evidence"]
+    # without a capacity or statistics, a flat throughput cannot tell a server from a full link
+    alone = study(runs).verdicts.iloc[0]
+    assert (
+        alone["verdict"] == "cannot tell" and "the pattern of a saturated server or of a full link" in alone["evidence"]
+    )
 
 
 def test_a_shaped_50_mbit_path_is_network_on_the_payload_basis():
