@@ -698,17 +698,28 @@ def scaling_section(
     """
     from .. import plots
     from ..analysis.series import fit_series
+    from ..analysis.study import study
 
     title = "Throughput and latency against load"
     _check_column(runs, load, "load")
     _check_column(runs, group, "group")
-    http = http_runs(runs)
-    if not len(http):
+    if not len(http_runs(runs)):
         return Section.empty(title, ABSENT["http"])
-    http, key = _series_of(http, group)
-    if _n_loads(http, load, "series") < 2:
+    http = study(runs, load=load, group=group).runs.dropna(subset=["series"])  # the study's series and left-outs
+    key = group if group is not None else "series"
+    if not len(http) or _n_loads(http, load, "series") < 2:
         return Section.empty(title, ABSENT["loads"].format(load=load))
-    table, fits = fit_series(http, load=load, model=model, by=None if group is None else group)
+    used = http[http["used"].to_numpy(bool)]
+    table, fits = fit_series(used, load=load, model=model, by="series")
+    from ..analysis.rules import _reasons
+
+    missing = [
+        {"series": n, "loads": 0, "model": model, "r2": None, "fitted": False,
+         "verdict": f"no run counts in curves: {_reasons(g['left_out'].tolist())}"}
+        for n, g in http.groupby("series", sort=True) if n not in set(table["series"])
+    ]  # fmt: skip
+    if missing:
+        table = pd.concat([table, pd.DataFrame(missing)], ignore_index=True).sort_values("series", ignore_index=True)
     s = Section(title)
     n_series = http["series"].nunique()
     drawn = [n for n, g in http.groupby("series", sort=True) if pd.to_numeric(g[load], errors="coerce").nunique() >= 2]
@@ -718,6 +729,9 @@ def scaling_section(
         if len(fits) != 1
         else f"{n_series} series; {len(drawn)} with two loads or more are drawn; 1 has a {model} curve that fits."
     )
+    out = http[~http["used"].to_numpy(bool)]
+    if len(out):
+        s.add(f"{len(out)} run(s) drawn hollow and left out of the curves: {_reasons(out['left_out'].tolist())}.")
     shown = drawn[:_MAX_LINES]
     if len(drawn) > len(shown):
         s.add(f"The chart shows the first {len(shown)} of {len(drawn)} series; the table has them all.")
@@ -728,7 +742,10 @@ def scaling_section(
         xy = pd.DataFrame(
             {"x": pd.to_numeric(g[load], errors="coerce"), "y": pd.to_numeric(g["requests_per_s"], errors="coerce")}
         ).dropna()
-        ax1.plot(xy["x"], xy["y"], "o", color=color, label=str(name), alpha=0.8)
+        kept = g.loc[xy.index, "used"].to_numpy(bool)
+        ax1.plot(xy["x"][kept], xy["y"][kept], "o", color=color, label=str(name), alpha=0.8)
+        if not kept.all():
+            ax1.plot(xy["x"][~kept], xy["y"][~kept], "o", mfc="none", color=color, alpha=0.8)
         if name in fits:
             plots.scaling_fit(fits[name], points=False, color=color, label=None, ax=ax1)
         else:
