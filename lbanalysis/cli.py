@@ -350,13 +350,18 @@ def _percentile_ms(percentiles: pd.DataFrame | None, p: float) -> dict[tuple[str
     }
 
 
-def summary_table(runs: pd.DataFrame, width: int = 40, percentiles: pd.DataFrame | None = None) -> pd.DataFrame:
+def summary_table(
+    runs: pd.DataFrame, width: int = 40, percentiles: pd.DataFrame | None = None, study: Any = None
+) -> pd.DataFrame:
     """The figures people look at first, one row per run, as display strings.
 
     ``label / command`` tells runs of one file apart (the labels of a path
     pattern or manifest, else the command shown); ``p50 ms``/``p99 ms`` come
     from the ``percentiles`` table where the tool printed them; HTTP transfer
-    is in bytes per second, a link test's rate in bits per second.
+    is in bytes per second, a link test's rate in bits per second. With a
+    ``study`` (:func:`lbanalysis.analysis.study`), ``verdict`` is what
+    bounded the run's series, as the study says ("left out" for a run kept
+    out of its curves).
 
     >>> runs = pd.DataFrame({"source": ["logs/c10.txt"], "run": [0], "tool": ["ab"], "concurrency": [10],
     ...     "requests": [1000], "failed": [0], "requests_per_s": [2345.678], "latency_mean_s": [0.004264],
@@ -396,7 +401,27 @@ def summary_table(runs: pd.DataFrame, width: int = 40, percentiles: pd.DataFrame
         cols["transfer"].append(_transfer(row))
         cols["link"].append(_link(row))
         cols["error"].append(err[:60] + ("..." if len(err) > 60 else ""))
-    return pd.DataFrame(cols)
+    out = pd.DataFrame(cols)
+    if study is not None and len(runs):
+        out["verdict"] = _run_verdicts(runs, study)
+    return out
+
+
+def _run_verdicts(runs: pd.DataFrame, study: Any) -> list[str]:
+    """Each run's series verdict from the study (empty for runs outside any series)."""
+    by_series = (
+        dict(zip(study.verdicts["series"], study.verdicts["verdict"], strict=True)) if len(study.verdicts) else {}
+    )
+    known = study.runs.dropna(subset=["series"])
+    key = {
+        (str(s), int(r)): (by_series.get(n, ""), bool(u))
+        for s, r, n, u in zip(known["source"], known["run"], known["series"], known["used"], strict=True)
+    }
+    out = []
+    for s, r in zip(runs["source"], runs["run"], strict=True):
+        verdict, used = key.get((str(s), int(r)) if pd.notna(r) else ("", -1), ("", True))
+        out.append(verdict + ("" if used or not verdict else " (left out)"))
+    return out
 
 
 def format_markdown(table: pd.DataFrame) -> str:
@@ -467,7 +492,9 @@ def cmd_summary(args: argparse.Namespace) -> int:
         width = max(20, min(60, shutil.get_terminal_size().columns - 100))
     else:  # piped to a pager or a file: nothing wraps
         width = 60
-    table = summary_table(ds.runs, width=width, percentiles=ds.percentiles)
+    from .analysis.study import study
+
+    table = summary_table(ds.runs, width=width, percentiles=ds.percentiles, study=study(ds))
     if args.format == "csv":
         table.to_csv(sys.stdout, index=False)
     elif args.format == "markdown":
@@ -881,6 +908,12 @@ def _add_read_options(p: argparse.ArgumentParser, errors_default: str) -> None:
     p.add_argument("--workers", type=_workers, default=1, metavar="N", help="processes to read with (0 = all cores)")
 
 
+def _network_threshold() -> float:
+    from .analysis.rules import THRESHOLDS
+
+    return THRESHOLDS["network_threshold"]
+
+
 def _workers(text: str) -> int:
     try:
         n = int(text)
@@ -993,7 +1026,12 @@ def build_parser() -> argparse.ArgumentParser:
         "default: iperf runs matched to each run's host, never pooled across paths",
     )
     p.add_argument("--iperf", metavar="DIR", help="folder of iperf outputs measuring the links")
-    p.add_argument("--threshold", type=_fraction, help="share of link capacity that flags a run (default 0.8)")
+    p.add_argument(
+        "--threshold",
+        type=_fraction,
+        help=f"share of link capacity that flags a run (the verdict rules' network_threshold, default "
+        f"{_network_threshold():g})",
+    )
     p.add_argument("--model", choices=("usl", "amdahl", "linear"), help="scaling model (default usl)")
     p.add_argument(
         "--engine",

@@ -362,7 +362,11 @@ def check_parameters(
     if fit_model not in ("usl", "amdahl", "linear"):
         raise LBAnalysisError(f"fit_model must be 'usl', 'amdahl' or 'linear', not {fit_model!r}")
     if not 0 < float(threshold) <= 1:
-        raise LBAnalysisError(f"threshold is a share of the link capacity, between 0 and 1; got {threshold!r}")
+        from ..analysis.rules import RULES
+
+        (doc,) = [r.thresholds["network_threshold"][1] for r in RULES if "network_threshold" in r.thresholds]
+        raise LBAnalysisError(f"threshold is the verdict rules' network_threshold ({doc}), between 0 and 1; "
+                              f"got {threshold!r}")  # fmt: skip
 
 
 def _short_sources(sources: Sequence[str]) -> list[str]:
