@@ -359,7 +359,7 @@ def summary_table(
     pattern or manifest, else the command shown); ``p50 ms``/``p99 ms`` come
     from the ``percentiles`` table where the tool printed them; HTTP transfer
     is in bytes per second, a link test's rate in bits per second. With a
-    ``study`` (:func:`lbanalysis.analysis.study`), ``verdict`` is what
+    ``study`` (:func:`lbanalysis.analysis.engine`), ``verdict`` is what
     bounded the run's series, as the study says ("left out" for a run kept
     out of its curves).
 
@@ -492,7 +492,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
         width = max(20, min(60, shutil.get_terminal_size().columns - 100))
     else:  # piped to a pager or a file: nothing wraps
         width = 60
-    from .analysis.study import study
+    from .analysis.engine import study
 
     table = summary_table(ds.runs, width=width, percentiles=ds.percentiles, study=study(ds))
     if args.format == "csv":

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import lbanalysis
-from lbanalysis.analysis.study import study
+from lbanalysis.analysis.engine import study
 from tests.conftest import FIXTURES
 
 SCENARIOS = FIXTURES / "scenarios"

@@ -13,8 +13,8 @@ import pytest
 import lbanalysis
 from lbanalysis import report
 from lbanalysis.analysis import rules
+from lbanalysis.analysis.engine import error_shares, study
 from lbanalysis.analysis.network import network_utilisation
-from lbanalysis.analysis.study import error_shares, study
 from lbanalysis.capacity import link_capacity
 from tests.conftest import FIXTURES, ROOT, corpus
 

@@ -4,7 +4,7 @@ Each :class:`Rule` has a name (the verdict it gives), its thresholds (name,
 default, meaning), a check and the sentence that states its evidence. The
 rules are tried in the order of :data:`RULES`; the first whose check
 answers gives the series its verdict. The thresholds of
-:func:`lbanalysis.analysis.study`, the documentation (:func:`rules_table`,
+:func:`lbanalysis.analysis.engine`, the documentation (:func:`rules_table`,
 :func:`thresholds_text`) and the explore report's parameters derive from
 this table: adding a rule is adding a line here.
 

@@ -1,6 +1,6 @@
 """What bounded each series, with the numbers behind it.
 
-A view of :func:`lbanalysis.analysis.study.study`: the verdicts table of the
+A view of :func:`lbanalysis.analysis.engine.study`: the verdicts table of the
 study of these runs (the rules are the table of
 :mod:`lbanalysis.analysis.rules`). For each series
 (:mod:`lbanalysis.analysis.series`) one verdict, checked in this order, each
@@ -81,7 +81,7 @@ def verdicts(
     ``verdict`` (one of :data:`VERDICTS`), ``evidence``, ``confidence`` and
     the figures used. The same table as ``study(runs, ...).verdicts``.
     """
-    from .study import study
+    from .engine import study
 
     given = dict(error_share=error_share, network_threshold=network_threshold, flat_gain=flat_gain,
                  latency_growth=latency_growth, little_tolerance=little_tolerance, generator_share=generator_share)  # fmt: skip

@@ -701,8 +701,8 @@ def scaling_section(
     fits these points" or "too few loads", and no curve is drawn.
     """
     from .. import plots
+    from ..analysis.engine import study
     from ..analysis.series import fit_series
-    from ..analysis.study import study
 
     title = "Throughput and latency against load"
     _check_column(runs, load, "load")
@@ -1061,12 +1061,12 @@ def study_of(
     load: str = "concurrency",
     group: str | None = None,
 ) -> Any:
-    """The one :class:`~lbanalysis.analysis.study.Study` of ``ds`` that every section below shows.
+    """The one :class:`~lbanalysis.analysis.engine.Study` of ``ds`` that every section below shows.
 
     Built once per dataset and parameters (the iperf folder read once); the
     sections only lay out its figures and sentences.
     """
-    from ..analysis.study import study
+    from ..analysis.engine import study
     from ..capacity import capacity_parameter
 
     key = (id(ds), str(link_capacity), str(iperf), float(threshold), load, group)
@@ -1081,7 +1081,7 @@ def study_of(
 # --------------------------------------------------------------------- knee ---
 def knee_section(runs: Any, load: str = "concurrency", group: str | None = None) -> Section:
     """The load past which throughput stops growing, per series, and whether latency keeps rising (the study's)."""
-    from ..analysis.study import study
+    from ..analysis.engine import study
 
     title = "Saturation knee"
     frame = runs.runs if hasattr(runs, "runs") and not isinstance(runs, pd.DataFrame) else runs
