@@ -183,8 +183,10 @@ def _twins(runs: pd.DataFrame, requests: pd.DataFrame | None) -> pd.Series:
     A *log* run shows neither a target nor a load (ab's -g file, a siege.log
     row); its twin is the one summary of the same tool and origin with the
     same counts (requests, failures, duration, rate where both show them)
-    and, for several candidates, the same mean latency (the log's mean of
-    its requests against the summary's Connection Times total).
+    and, for several candidates, the one whose command names the log's file
+    (``ab -g FILE``), else the same mean latency (the log's mean of its
+    requests against the summary's Connection Times total, printed in ms),
+    else the same file name stem; still several: not merged.
     """
     out = pd.Series(pd.NA, index=runs.index, dtype="object")
     if "tool" not in runs or not len(runs):
@@ -210,6 +212,10 @@ def _twins(runs: pd.DataFrame, requests: pd.DataFrame | None) -> pd.Series:
             b = _num(cand, col)
             cand = cand[(b.isna() | ((b - a).abs() <= 0.5 * 10.0**-nd)).to_numpy(bool)]
         cand = cand[~cand.index.isin(list(taken))]
+        name = os.path.basename(str(row.get("source")))
+        if len(cand) > 1 and "command" in cand:  # a summary whose command names this file (ab -g FILE)
+            named = cand["command"].astype("string").fillna("").str.contains(re.escape(name), regex=True)
+            cand = cand[named.to_numpy(bool)] if named.any() else cand
         if len(cand) > 1 and "_total_mean_s" in cand:
             mean = log_mean.get((str(row.get("source")), int(row.get("run", 0))), math.nan)
             close = (cand["_total_mean_s"] - mean).abs() <= 0.001

@@ -1070,12 +1070,12 @@ def study_of(
     from ..capacity import capacity_parameter
 
     key = (id(ds), str(link_capacity), str(iperf), float(threshold), load, group)
-    if key not in _STUDIES:
+    if key not in _STUDIES or _STUDIES[key][0] is not ds:
         measured = load_iperf(iperf) if iperf is not None else None
-        _STUDIES.clear()  # one dataset at a time: the notebook's
-        _STUDIES[key] = study(ds, capacity=capacity_parameter(link_capacity), iperf=measured, group=group,
-                              load=load, network_threshold=threshold)  # fmt: skip
-    return _STUDIES[key]
+        _STUDIES.clear()  # one dataset at a time (the notebook's); holding it keeps its id from being reused
+        _STUDIES[key] = (ds, study(ds, capacity=capacity_parameter(link_capacity), iperf=measured, group=group,
+                                   load=load, network_threshold=threshold))  # fmt: skip
+    return _STUDIES[key][1]
 
 
 # --------------------------------------------------------------------- knee ---
