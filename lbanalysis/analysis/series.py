@@ -127,7 +127,7 @@ def _label(row: pd.Series, keys: list[str]) -> str:
         elif k in ("_query", "_origin_shown") or (k in ("_body", "_tls", "_origin") and not v):
             continue
         elif k == "_body":
-            parts.append(f"body {float(v):,.0f} B")
+            parts.append(f"sends ~{float(v):,.0f} B/request")
         elif k == "_tls":
             parts.append("TLS")
         elif k == "_origin":
@@ -167,7 +167,7 @@ def assign_series(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exc
 
 
 def with_identity(runs: pd.DataFrame, exclude: Sequence[str] = ()) -> pd.DataFrame:
-    """The runs with the keys a series adds: ``_query`` (of the URL), ``_body`` (request body bytes),
+    """The runs with the keys a series adds: ``_query`` (of the URL), ``_body`` (bytes sent per request),
     ``_tls``, ``_origin`` (an ``origin`` column, else the file's folder when the runs come from several).
 
     >>> runs = pd.DataFrame({"tool": "wrk", "url": ["http://h/slow", "http://h/slow?ms=1500"],
@@ -311,10 +311,19 @@ def _origins(runs: pd.DataFrame, origin: str | None) -> pd.Series:
 
 
 def _body_bytes(runs: pd.DataFrame) -> pd.Series:
-    """Request body bytes per attempt (from the bytes the tool says it sent), empty when unknown."""
+    """Bytes sent per request (ab's 'Total body sent': request line, headers and body), to two significant
+    digits (a time-limited run's last requests in flight make the exact quotient vary); empty when unknown.
+
+    >>> _body_bytes(pd.DataFrame({"bytes_sent": [48800.0, 4891.0, None], "requests": [200, 20, 5]})).tolist()
+    [240.0, 240.0, nan]
+    """
     sent = _num(runs, "bytes_sent")
     n = _num(runs, "requests").fillna(0) + _num(runs, "failed").fillna(0)
-    return (sent / n.where(n > 0)).round()
+    per = sent / n.where(n > 0)
+    digits = 1 - np.floor(np.log10(per.where(per > 0)))
+    return pd.Series([round(v, int(d)) if pd.notna(v) and pd.notna(d) else np.nan for v, d in zip(per, digits,
+                                                                                                strict=True)],
+                     index=runs.index, dtype=float)  # fmt: skip
 
 
 def _num(df: pd.DataFrame, col: str) -> pd.Series:
