@@ -128,6 +128,7 @@ def test_series_identity_keeps_queries_methods_origins_and_debug_runs_apart(tmp_
     s = study(runs)
     assert s.runs["series"].nunique() == 4
     assert study(runs, group="tool").runs["series"].nunique() == 1  # declared the same workload
+    assert study(runs, origin="none").runs["series"].nunique() == 3  # folders pooled: query and method still apart
     ab = study(lbanalysis.read(AB / "ab_single_request.txt"))
     assert ab.runs.loc[0, "left_out"].startswith("too few requests: 1")
 

@@ -50,9 +50,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import registry, schema
+from .. import registry
 from .latency import is_closed_loop
-from .rules import RULES, THRESHOLDS, Evidence, _reasons, judge, thresholds_text
+from .rules import THRESHOLDS, Evidence, _reasons, judge
 from .series import _origins
 
 __all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study"]
@@ -794,10 +794,3 @@ def _series_rows(http: pd.DataFrame, load: str) -> pd.DataFrame:
             }
         )  # fmt: skip
     return pd.DataFrame(rows)
-
-
-def _doc_thresholds() -> str:  # pragma: no cover - a helper for the docs
-    return thresholds_text() + "; rules: " + ", ".join(r.name for r in RULES)
-
-
-_ = schema  # the columns the study adds are documented on Study
