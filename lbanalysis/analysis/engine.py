@@ -328,7 +328,9 @@ def _resolve_capacity(
         tests = str(best.get("tests", "")) if pd.notna(best.get("tests", "")) else ""
         src[i] = f"iperf {best['local_host']}→{best['remote_host']}" + (f", {tests}" if tests else "")
     b = "payload" if basis == "auto" else basis
-    return _Capacity(bits, pd.Series(b, index=idx, dtype=object), src, note, paths.drop(columns=[], errors="ignore"))
+    return _Capacity(
+        bits, pd.Series(b, index=idx, dtype=object), src, note, paths.rename(columns={"_origin": "origin"})
+    )
 
 
 # -------------------------------------------------------------------- study ---

@@ -1259,7 +1259,7 @@ def network_section(
     s.add(f"Capacity {source}; a run is network-bound at {threshold:.0%} of its path's capacity or more.")
     if len(st.paths):
         s.add(f"iperf measured {len(st.paths)} path(s); each HTTP run is compared with the path to its own host:")
-        s.add(st.paths.drop(columns=[c for c in ("_origin",) if c in st.paths]))
+        s.add(st.paths)
     u = pd.to_numeric(http["utilisation"], errors="coerce")
     over = st.thresholds["mismatch_above"]
     mismatch, unmatched = (u > over).to_numpy(bool), u.isna().to_numpy(bool)
