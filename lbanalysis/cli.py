@@ -432,7 +432,7 @@ def format_markdown(table: pd.DataFrame) -> str:
     |---|---:|
     | ab | 1.5 |
     """
-    left = {"source", "tool", "label / command", "error", "transfer", "link", "series", "verdict"}
+    left = {"source", "tool", "label / command", "error", "transfer", "link", "series", "verdict", "bound"}
     cols = [c for c in table.columns if table[c].astype(str).str.len().any()]
     esc = lambda v: str(v).replace("|", "\\|")  # noqa: E731
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" if c in left else "---:" for c in cols) + "|"]
@@ -448,7 +448,7 @@ def format_table(table: pd.DataFrame) -> str:
     ab       1.5
     siege   10.0
     """
-    left = {"source", "tool", "error", "transfer", "link", "label / command", "series", "verdict"}
+    left = {"source", "tool", "error", "transfer", "link", "label / command", "series", "verdict", "bound"}
     widths = {c: max([len(c), *(len(v) for v in table[c])]) for c in table.columns}
     # drop columns with nothing in them (no error, no percentiles printed, no link test)
     cols = [c for c in table.columns if not (c != "source" and not any(table[c]))]
@@ -522,17 +522,24 @@ def compare_table(runs: pd.DataFrame, side: str, a: str, b: str, load: str = "co
     ratio of means, stratified by load when both sides ran several loads);
     with fewer than its minimum runs on a side the verdict says "too few runs
     to judge". Series run on one side only are listed with their side.
+    ``bound_a``/``bound_b``: what bounded the series on each side, as the
+    study of that side says.
     """
     from .analysis.comparison import compare
     from .analysis.series import assign_series
 
     data = runs.assign(series=assign_series(runs, exclude=[side, "_origin"])).dropna(subset=["series"])
     data = data[data[side].astype(str).isin([a, b])].assign(**{side: lambda d: d[side].astype(str)})
+    bound = _bounds(runs, side, (a, b), load)
     rows = []
     for name, g in data.groupby("series", sort=True):
         present = set(g[side])
+        sides = {v: ", ".join(sorted({bound.get(k, "") for k in zip(g.loc[g[side] == v, "source"].astype(str),
+                                                                      g.loc[g[side] == v, "run"], strict=True)}
+                                     - {""})) for v in (a, b)}  # fmt: skip
         if present != {a, b}:
-            rows.append({"series": name, "metric": "", "verdict": f"run on {', '.join(sorted(present))} only"})
+            rows.append({"series": name, "metric": "", "verdict": f"run on {', '.join(sorted(present))} only",
+                         "bound_a": sides[a], "bound_b": sides[b]})  # fmt: skip
             continue
         loads = {k: pd.to_numeric(v[load], errors="coerce").nunique() for k, v in g.groupby(side)} if load in g else {}
         at = load if loads and min(loads.values()) > 1 else None
@@ -543,9 +550,26 @@ def compare_table(runs: pd.DataFrame, side: str, a: str, b: str, load: str = "co
             o = res.loc["overall"]
             rows.append({"series": name, "metric": label, "n_a": o["n_a"], "n_b": o["n_b"], "mean_a": o["mean_a"],
                          "mean_b": o["mean_b"], "change_pct": o["change_pct"], "lower": o["lower"],
-                         "upper": o["upper"], "verdict": o["verdict"]})  # fmt: skip
+                         "upper": o["upper"], "verdict": o["verdict"], "bound_a": sides[a], "bound_b": sides[b]})  # fmt: skip
     return pd.DataFrame(rows, columns=["series", "metric", "n_a", "n_b", "mean_a", "mean_b", "change_pct", "lower",
-                                       "upper", "verdict"])  # fmt: skip
+                                       "upper", "verdict", "bound_a", "bound_b"])  # fmt: skip
+
+
+def _bounds(runs: pd.DataFrame, side: str, values: tuple[str, str], load: str) -> dict[tuple[str, object], str]:
+    """(source, run) -> what bounded its series on its side, as the study of that side says."""
+    from .analysis.engine import study
+
+    out: dict[tuple[str, object], str] = {}
+    for v in values:
+        mine = runs[(runs[side].astype(str) == v).to_numpy(bool)] if side in runs else runs.iloc[:0]
+        if not len(mine) or load not in mine:
+            continue
+        st = study(mine, load=load, exclude=[side, "_origin"])
+        verdict = dict(zip(st.verdicts["series"], st.verdicts["verdict"], strict=True)) if len(st.verdicts) else {}
+        known = st.runs.dropna(subset=["series"])
+        for src, r, name in zip(known["source"].astype(str), known["run"], known["series"], strict=True):
+            out[(src, r)] = verdict.get(name, "")
+    return out
 
 
 def _compare_strings(table: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
@@ -565,6 +589,10 @@ def _compare_strings(table: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
             f"mean {b}": [fmt(v * k, ".4g") for v, k in zip(table["mean_b"], scale, strict=True)],
             "change": [fmt(v, "+.1f") + ("%" if pd.notna(v) else "") for v in table["change_pct"]],
             "verdict": table["verdict"].astype(str),
+            "bound": [
+                f"{x or '?'} → {y or '?'}" if (x or y) else ""
+                for x, y in zip(table["bound_a"].fillna(""), table["bound_b"].fillna(""), strict=True)
+            ],
         }
     )
     return out

@@ -501,6 +501,7 @@ def study(
     origin: str | None = "folder",
     phases: pd.DataFrame | None = None,
     requests: pd.DataFrame | None = None,
+    exclude: Sequence[str] = (),
     **thresholds: float,
 ) -> Study:
     """Study a folder's runs once: series, errors, capacity, fits, knees and a verdict per series.
@@ -516,7 +517,8 @@ def study(
     rate) or ``"auto"`` (iperf: payload; given: wire). ``group``: a column
     whose values declare runs the same workload (one series per value);
     ``by``: the columns of the series key. ``origin``: ``"folder"``, a
-    column, or ``"none"``. Other keywords: thresholds of
+    column, or ``"none"``. ``exclude``: columns left out of the series key
+    (the column two setups are compared by). Other keywords: thresholds of
     :data:`~lbanalysis.analysis.rules.THRESHOLDS`.
     """
     unknown = set(thresholds) - set(THRESHOLDS)
@@ -558,7 +560,7 @@ def study(
     http["capacity_source"] = cap.source
     http["capacity_note"] = cap.note
     http = _with_utilisation(http)
-    http["series"] = _series_names(http[own], by=by if by is not None else group)
+    http["series"] = _series_names(http[own], by=by if by is not None else group, exclude=exclude)
     verdicts, knees, fits = _judge_all(http, load, t, servers)
     http = http.drop(columns=["origin", "_target", "_total_mean_s"], errors="ignore").rename(
         columns={"_origin": "origin"}
@@ -639,10 +641,10 @@ def _with_utilisation(http: pd.DataFrame) -> pd.DataFrame:
     return http
 
 
-def _series_names(http: pd.DataFrame, by: str | Sequence[str] | None) -> pd.Series:
+def _series_names(http: pd.DataFrame, by: str | Sequence[str] | None, exclude: Sequence[str] = ()) -> pd.Series:
     from .series import assign_series
 
-    return assign_series(http, by) if len(http) else pd.Series(dtype="string")
+    return assign_series(http, by, exclude) if len(http) else pd.Series(dtype="string")
 
 
 #: Load-balancer statistics rows that are not a server or a backend (no queue of their own).
