@@ -232,3 +232,14 @@ def test_summary_and_to_dict():
     d = s.to_dict()
     assert d["series"][0]["verdict"] == "cannot tell" and d["thresholds"]["error_share"] == 0.01
     assert "<table" in s._repr_html_()
+
+
+def test_compare_names_what_bounded_each_side():
+    from lbanalysis.cli import compare_table
+
+    compare = FIXTURES / "compare"
+    runs = pd.concat(
+        [lbanalysis.read(compare / side).assign(side=side) for side in ("before", "after")], ignore_index=True
+    )
+    table = compare_table(runs, "side", "before", "after")
+    assert set(table["bound_a"]) == set(table["bound_b"]) == {"cannot tell"}  # runs under a second: no curve
