@@ -243,3 +243,10 @@ def test_compare_names_what_bounded_each_side():
     )
     table = compare_table(runs, "side", "before", "after")
     assert set(table["bound_a"]) == set(table["bound_b"]) == {"cannot tell"}  # runs under a second: no curve
+
+
+def test_empty_and_toolless_inputs():
+    assert str(study(pd.DataFrame()).summary()) == "No HTTP load-test series."
+    assert study(pd.DataFrame({"tool": ["iperf3"], "bits_per_s": [1e9]})).summary_frame().empty
+    bare = pd.DataFrame({"concurrency": [1, 2, 4], "requests_per_s": [1.0, 2, 3], "latency_mean_s": 0.1})
+    assert study(bare).summary_frame().loc[0, "verdict"] == "no bound reached"

@@ -230,6 +230,11 @@ def _twins(runs: pd.DataFrame, requests: pd.DataFrame | None) -> pd.Series:
     return out
 
 
+def _known(tool: object) -> bool:
+    """Whether ``tool`` is a name of the registry (missing values are not)."""
+    return isinstance(tool, str) and tool in registry.names()
+
+
 def _short(source: object) -> str:
     s = str(source)
     return os.path.join(os.path.basename(os.path.dirname(s)), os.path.basename(s)) if "/" in s else s
@@ -540,8 +545,8 @@ def study(
         requests = None  # a Dask frame: the log means are not computed here
     runs = runs.copy()
     runs["_origin"] = _origins(runs, origin)
-    kind = runs["tool"].map(lambda x: registry.get_tool(x).kind if x in registry.names() else "") if "tool" in runs \
-        else pd.Series("http-load", index=runs.index)  # fmt: skip
+    tools = runs["tool"] if "tool" in runs else pd.Series(pd.NA, index=runs.index, dtype="string")
+    kind = tools.map(lambda x: registry.get_tool(x).kind if _known(x) else "http-load")  # no tool named: a load test
     iperf_runs = runs[(kind == "network").to_numpy(bool)]
     explicit = iperf is not None
     if explicit:
@@ -582,7 +587,8 @@ def _with_latency(http: pd.DataFrame, phases: pd.DataFrame | None, requests: pd.
             total = pd.Series([m.get((str(s), int(r)) if pd.notna(r) else None, np.nan)
                                for s, r in zip(http["source"], http["run"], strict=True)], index=http.index)  # fmt: skip
     http["_total_mean_s"] = total
-    little = http["tool"].map(lambda x: registry.get_tool(x).latency_is_little if x in registry.names() else "")
+    tools = http["tool"] if "tool" in http else pd.Series(pd.NA, index=http.index, dtype="string")
+    little = tools.map(lambda x: registry.get_tool(x).latency_is_little if _known(x) else "")
     note = pd.Series("", index=http.index, dtype=object)
     for i in http.index[(little != "").to_numpy(bool)]:
         if pd.notna(total[i]):
@@ -694,7 +700,7 @@ def _judge_all(
         not_twin = g[g["twin_of"].isna()]
         used = g[g["used"]]
         tool = str(g["tool"].iloc[0]) if "tool" in g else ""
-        info = registry.get_tool(tool) if tool in registry.names() else None
+        info = registry.get_tool(tool) if _known(tool) else None
         rate = _num(used, "rate_target_per_s")
         closed = is_closed_loop(tool, rate.mean() if rate.notna().any() else None)
         loads = _per_load(used, load) if load in used else pd.DataFrame(columns=["runs", "x", "r"])
