@@ -797,6 +797,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         result = run_sweep(
             args.tool, args.url, args.loads, output=args.output, repeat=args.repeat, requests=args.requests,
             duration=args.duration, extra=args.extra, labels=args.label, iperf=args.iperf,
+            iperf_seconds=args.iperf_seconds,
             haproxy_stats=args.haproxy_stats, order=args.order, seed=args.seed, timeout=args.timeout, yes=args.yes,
             progress=False if args.no_progress else None, dry_run=args.dry_run,
         )  # fmt: skip
@@ -1088,6 +1089,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="a new (or empty) folder for the runs")
     p.add_argument("--label", action="append", metavar="KEY=VALUE", help="a manifest column for every run")
     p.add_argument("--iperf", metavar="HOST[:PORT]", help="measure the path with iperf3 -J before and after")
+    p.add_argument("--iperf-seconds", type=int, default=5, metavar="S", help="length of each iperf3 test (default 5)")
     p.add_argument("--haproxy-stats", metavar="SOCKET|URL", help="HAProxy `show stat` before and after each run")
     p.add_argument("--order", choices=("shuffle", "alternate", "up"), default="shuffle", help="loads within a repeat")
     p.add_argument("--seed", type=int, help="seed of the shuffle (default: random, printed)")

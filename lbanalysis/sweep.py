@@ -539,6 +539,7 @@ def run_sweep(
     extra: Sequence[str] = (),
     labels: Iterable[str] | Mapping[str, object] | None = None,
     iperf: str | None = None,
+    iperf_seconds: int = IPERF_SECONDS,
     haproxy_stats: str | None = None,
     order: str = "shuffle",
     seed: int | None = None,
@@ -583,7 +584,9 @@ def run_sweep(
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise SweepRefused(f"{out}: exists and is not an empty folder; a sweep writes into a new one")
     limit = float(timeout) if timeout else (seconds + GRACE_S if seconds is not None else REQUESTS_TIMEOUT_S)
-    iperf_seconds = IPERF_SECONDS if iperf else 0
+    iperf_seconds = int(iperf_seconds) if iperf else 0
+    if iperf and iperf_seconds < 1:
+        raise SweepRefused(f"iperf3 measures for 1 second or more, not {iperf_seconds}")
     estimate = estimate_seconds(len(plan), seconds=seconds, iperf_seconds=iperf_seconds)
     bound = f"{requests} requests" if requests is not None else f"{seconds} s"
     what = (
@@ -625,7 +628,7 @@ def run_sweep(
     try:
         with _Stop() as stop:
             if iperf_target is not None:
-                ok = _iperf(iperf_exe, iperf_target, out, "before", manifest, stop, stream)
+                ok = _iperf(iperf_exe, iperf_target, iperf_seconds, out, "before", manifest, stop, stream)
                 if not ok:
                     result.stopped = "iperf3 failed before the sweep (see iperf3-before.json)"
                     return result
@@ -661,7 +664,7 @@ def run_sweep(
             finally:
                 bar.close()
             if iperf_target is not None and not stop.requested:  # Ctrl-C: stop now, the `before` stays
-                _iperf(iperf_exe, iperf_target, out, "after", manifest, stop, stream)
+                _iperf(iperf_exe, iperf_target, iperf_seconds, out, "after", manifest, stop, stream)
     finally:
         manifest.close()
     return result
@@ -688,14 +691,21 @@ def _snapshot(target: str, out: Path, run: PlannedRun, when: str, manifest: _Man
 
 
 def _iperf(
-    exe: str | None, target: tuple[str, int], out: Path, when: str, manifest: _Manifest, stop: _Stop, stream: TextIO
+    exe: str | None,
+    target: tuple[str, int],
+    seconds: int,
+    out: Path,
+    when: str,
+    manifest: _Manifest,
+    stop: _Stop,
+    stream: TextIO,
 ) -> bool:
     """iperf3 -c HOST -p PORT -J into iperf3-<when>.json; False (and said) when it failed."""
     host, port = target
-    argv = ["iperf3", "-c", host, "-p", str(port), "-J", "-t", str(IPERF_SECONDS)]
+    argv = ["iperf3", "-c", host, "-p", str(port), "-J", "-t", str(seconds)]
     name = f"iperf3-{when}.json"
     print(f"lbanalysis: measuring the path to {host}:{port} ({shlex.join(argv)}) {when} the sweep", file=stream)
-    code, note, _, t1 = _execute(argv, str(exe), out / name, out, IPERF_SECONDS + GRACE_S, stop, None)
+    code, note, _, t1 = _execute(argv, str(exe), out / name, out, seconds + GRACE_S, stop, None)
     # iperf3's JSON shows its own start time: the manifest leaves `timestamp` to it (no conflict)
     manifest.add(
         file=name, tool="iperf3", end_time=_utc(t1), exit_code=code, note=note or f"path capacity {when} the sweep"
@@ -717,6 +727,7 @@ def sweep(
     extra: Sequence[str] = (),
     labels: Iterable[str] | Mapping[str, object] | None = None,
     iperf: str | None = None,
+    iperf_seconds: int = IPERF_SECONDS,
     haproxy_stats: str | None = None,
     order: str = "shuffle",
     seed: int | None = None,
@@ -743,9 +754,10 @@ def sweep(
         More options for the tool (``-k``, ``-H 'Accept: ...'``), after the sweep's own.
     labels
         ``key=value`` pairs (or a dict) written as manifest columns of every file.
-    iperf, haproxy_stats
+    iperf, iperf_seconds, haproxy_stats
         The evidence beside the runs (see the module docstring): ``HOST[:PORT]``
-        of an ``iperf3 -s``; a HAProxy stats socket path or stats page URL.
+        of an ``iperf3 -s`` and how long each measurement lasts; a HAProxy
+        stats socket path or stats page URL.
     order, seed
         Order of the loads within each repeat (:data:`ORDERS`); the shuffle's seed.
     timeout
@@ -766,8 +778,8 @@ def sweep(
 
     result = run_sweep(
         tool, url, loads, output=output, repeat=repeat, requests=requests, duration=duration, extra=extra,
-        labels=labels, iperf=iperf, haproxy_stats=haproxy_stats, order=order, seed=seed, timeout=timeout, yes=yes,
-        progress=progress,
+        labels=labels, iperf=iperf, iperf_seconds=iperf_seconds, haproxy_stats=haproxy_stats, order=order,
+        seed=seed, timeout=timeout, yes=yes, progress=progress,
     )  # fmt: skip
     if result.stopped:
         print(f"lbanalysis: {result.stopped}", file=sys.stderr)
