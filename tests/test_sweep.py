@@ -254,6 +254,11 @@ defaults
 frontend fe_http
     bind 127.0.0.1:{front}
     default_backend be_nginx
+frontend fe_stats
+    bind 127.0.0.1:{stats}
+    stats enable
+    stats uri /stats
+    stats auth lab:secret
 backend be_nginx
     balance roundrobin
     server nginx_a 127.0.0.1:{a}
@@ -269,10 +274,10 @@ def lab(tmp_path_factory):
     d = tmp_path_factory.mktemp("lab")
     (d / "www").mkdir()
     shutil.copy(CAPTURE / "page177.html", d / "www" / "index.html")
-    a, b, front, iperf_port = free_ports(4)
+    a, b, front, iperf_port, stats = free_ports(5)
     sock = d / "haproxy.sock"
     (d / "nginx.conf").write_text(_NGINX.format(d=d, a=a, b=b))
-    (d / "haproxy.cfg").write_text(_HAPROXY.format(sock=sock, front=front, a=a, b=b))
+    (d / "haproxy.cfg").write_text(_HAPROXY.format(sock=sock, front=front, a=a, b=b, stats=stats))
     procs: list[subprocess.Popen] = []
     with open(d / "servers.log", "wb") as log:
         try:
@@ -281,7 +286,7 @@ def lab(tmp_path_factory):
             procs.append(subprocess.Popen([haproxy, "-db", "-f", str(d / "haproxy.cfg")], stdout=log, stderr=log))
             iperf_cmd = [iperf3, "-s", "-B", "127.0.0.1", "-p", str(iperf_port)]
             procs.append(subprocess.Popen(iperf_cmd, stdout=log, stderr=log))
-            for port in (a, b, front, iperf_port):
+            for port in (a, b, front, iperf_port, stats):
                 wait_port(port)
             deadline = time.monotonic() + 10
             while not sock.exists() and time.monotonic() < deadline:
@@ -291,6 +296,7 @@ def lab(tmp_path_factory):
                 "direct": f"http://127.0.0.1:{a}/",
                 "sock": str(sock),
                 "iperf": f"127.0.0.1:{iperf_port}",
+                "stats_url": f"http://lab:secret@127.0.0.1:{stats}/stats",
             }
         finally:
             stop(procs)
@@ -355,6 +361,24 @@ def test_sweep_with_haproxy_snapshots_and_iperf(lab, tmp_path):
     from lbanalysis.report.explore import _verdict_capacity
 
     assert set(_verdict_capacity(ds, None, None)) == {"127.0.0.1"}  # what explore's verdicts match to the runs
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_the_stats_page_csv_pairs_like_the_socket(lab, tmp_path):
+    need("ab")
+    ds = lbanalysis.sweep(
+        "ab", lab["url"], "1,2", requests=100, output=tmp_path / "page", haproxy_stats=lab["stats_url"]
+    )
+    assert_reads_clean(ds)
+    from lbanalysis.analysis.balance import balance_per_run
+
+    pairs = balance_per_run(ds.runs, ds.servers)
+    assert (pairs.groupby("run_source")["requests"].sum() == 100).tolist() == [True, True]
+    wrong = lab["stats_url"].replace("secret", "wrong")
+    with pytest.raises(SweepRefused, match="no HAProxy statistics"):
+        run_sweep("ab", lab["url"], "1", requests=10, output=tmp_path / "denied", haproxy_stats=wrong)
+    assert not (tmp_path / "denied").exists()
 
 
 @pytest.mark.live
