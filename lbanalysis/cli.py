@@ -367,8 +367,9 @@ def summary_table(runs: pd.DataFrame, width: int = 40, percentiles: pd.DataFrame
     ['c10.txt', '0', 'ab', 'ab -c 10 -n 1000 http://h/', '10', '1000', '0', '2345.7', '4.26', '4.00', '11.00', '1.50 MB/s', '', '']
     """
     from . import schema
+    from .sweep import BOOKKEEPING
 
-    labels = [c for c in runs.columns if c not in schema.RUNS and not c.startswith("_")]
+    labels = [c for c in runs.columns if c not in schema.RUNS and c not in BOOKKEEPING and not c.startswith("_")]
     p50, p99 = _percentile_ms(percentiles, 50.0), _percentile_ms(percentiles, 99.0)
     cols: dict[str, list[str]] = {k: [] for k in (
         "source", "run", "tool", "label / command", "conc", "requests", "failed", "req/s", "mean ms", "p50 ms",

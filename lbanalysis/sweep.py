@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import base64
 import csv
+import json
 import math
 import os
 import random
@@ -68,6 +69,7 @@ from .errors import LBAnalysisError
 from .registry import Drive
 
 __all__ = [
+    "BOOKKEEPING",
     "CONFIRM_ABOVE_S",
     "MANIFEST_COLUMNS",
     "ORDERS",
@@ -97,6 +99,8 @@ REQUESTS_TIMEOUT_S = 300.0
 IPERF_SECONDS = 5
 #: Seconds a run costs besides its own duration (starting the tool, snapshots), for the estimate.
 RUN_OVERHEAD_S = 0.5
+#: Columns of manifest.csv that keep the sweep's books (not labels that tell runs apart).
+BOOKKEEPING = ("timestamp", "end_time", "exit_code", "note")
 #: Columns of manifest.csv, before the ``--label`` columns.
 MANIFEST_COLUMNS = ("file", "tool", "load", "repeat", "timestamp", "end_time", "exit_code", "note")
 #: Orders of the runs within each repeat (repeats always follow one another: repeat 1 of every load first).
@@ -628,14 +632,20 @@ def run_sweep(
     try:
         with _Stop() as stop:
             if iperf_target is not None:
-                ok = _iperf(iperf_exe, iperf_target, iperf_seconds, out, "before", manifest, stop, stream)
-                if not ok:
-                    result.stopped = "iperf3 failed before the sweep (see iperf3-before.json)"
+                failed = _iperf(iperf_exe, iperf_target, iperf_seconds, out, "before", manifest, stop, stream)
+                if failed:
+                    result.stopped = (
+                        f"nothing run: iperf3 could not measure the path ({failed}); is `iperf3 -s` listening on "
+                        f"{iperf_target[0]}:{iperf_target[1]}? (or leave out --iperf)"
+                    )
                     return result
             bar = _Progress.start(len(plan), (estimate / len(plan)) if estimate else None, stream, progress)
             t_start = time.monotonic()
             try:
                 for run in plan:
+                    if stop.requested:  # Ctrl-C before this run started (during a measurement)
+                        result.stopped = f"interrupted: {result.done} of {len(plan)} runs done"
+                        break
                     argv = build_command(drive, url, run.load, requests=requests, seconds=seconds, extra=extra)
                     name = run_file(run, drive)
                     if haproxy_stats:
@@ -699,20 +709,33 @@ def _iperf(
     manifest: _Manifest,
     stop: _Stop,
     stream: TextIO,
-) -> bool:
-    """iperf3 -c HOST -p PORT -J into iperf3-<when>.json; False (and said) when it failed."""
+) -> str:
+    """iperf3 -c HOST -p PORT -J into iperf3-<when>.json; why it failed (and said), or ``""``."""
     host, port = target
     argv = ["iperf3", "-c", host, "-p", str(port), "-J", "-t", str(seconds)]
     name = f"iperf3-{when}.json"
     print(f"lbanalysis: measuring the path to {host}:{port} ({shlex.join(argv)}) {when} the sweep", file=stream)
     code, note, _, t1 = _execute(argv, str(exe), out / name, out, seconds + GRACE_S, stop, None)
+    error = _iperf_error(out / name)
+    if error and not note:  # iperf3 -J may exit 0 with {"error": ...}
+        note = f"iperf3: {error}"
     # iperf3's JSON shows its own start time: the manifest leaves `timestamp` to it (no conflict)
     manifest.add(
         file=name, tool="iperf3", end_time=_utc(t1), exit_code=code, note=note or f"path capacity {when} the sweep"
     )
-    if code != 0:
-        print(f"lbanalysis: warning: iperf3 {when} the sweep failed (exit {code}); see {out / name}", file=stream)
-    return code == 0
+    failed = error or (f"exit status {code}" if code else "")
+    if failed:
+        print(f"lbanalysis: warning: iperf3 {when} the sweep failed ({failed}); see {out / name}", file=stream)
+    return failed
+
+
+def _iperf_error(path: Path) -> str:
+    """The ``error`` iperf3 -J wrote (it may exit 0 with one), or ``""``."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8", errors="replace"))
+    except (OSError, ValueError):
+        return "no JSON output"
+    return str(data.get("error") or "") if isinstance(data, dict) else "no JSON output"
 
 
 def sweep(

@@ -383,6 +383,20 @@ def test_the_stats_page_csv_pairs_like_the_socket(lab, tmp_path):
 
 @pytest.mark.live
 @pytest.mark.slow
+def test_no_run_starts_when_iperf3_cannot_measure_the_path(lab, tmp_path):
+    need("ab")
+    closed = free_ports(1)[0]
+    out = tmp_path / "no-iperf"
+    result = run_sweep("ab", lab["url"], "1,2", requests=10, output=out, iperf=f"127.0.0.1:{closed}", iperf_seconds=1)
+    assert result.done == 0 and "is `iperf3 -s` listening" in result.stopped
+    assert [row["file"] for row in read_manifest(out)] == ["iperf3-before.json"]
+    assert "Connection refused" in read_manifest(out)[0]["note"]
+    ds = lbanalysis.read(out, table="all")
+    assert ds.skipped.empty and ds.runs["error"].notna().all()  # the failed measurement reads, as a failure
+
+
+@pytest.mark.live
+@pytest.mark.slow
 def test_a_failed_run_is_kept_and_not_retried(lab, tmp_path):
     need("ab")
     closed = free_ports(1)[0]
