@@ -531,6 +531,93 @@ def _refuse_missing(executable: str, install: str) -> str:
     return path
 
 
+@dataclass(frozen=True)
+class _Settings:
+    """A sweep's arguments, checked: what each run needs."""
+
+    drive: Drive
+    exe: str
+    url: str
+    plan: list[PlannedRun]
+    loads: list[int]
+    out: Path
+    requests: int | None
+    seconds: int | None
+    extra: tuple[str, ...]
+    labels: dict[str, str]
+    limit: float
+    iperf: tuple[str, str, int] | None  # (iperf3 executable, host, port)
+    iperf_seconds: int
+    haproxy_stats: str | None
+    estimate: float | None
+
+    def command(self, run: PlannedRun) -> list[str]:
+        """The command of one run of the plan."""
+        b = {"requests": self.requests, "seconds": self.seconds}
+        return build_command(self.drive, self.url, run.load, extra=self.extra, **b)
+
+
+def _settings(
+    tool: str, url: str, loads: str | Sequence[int], output: str | os.PathLike, repeat: int, requests: int | None,
+    duration: str | int | None, extra: Sequence[str], labels: Iterable[str] | Mapping[str, object] | None,
+    iperf: str | None, iperf_seconds: int, haproxy_stats: str | None, order: str, seed: int, timeout: float | None,
+) -> _Settings:  # fmt: skip
+    """Check every argument and the tools before anything runs (:class:`SweepRefused` says what is wrong)."""
+    try:
+        drive = registry.drive_of(tool)
+    except ValueError as e:
+        raise SweepRefused(str(e)) from None
+    load_list = parse_loads(loads)
+    if (requests is None) == (duration is None):
+        raise SweepRefused("bound every run: give --requests N or --duration (e.g. 10s), one of them")
+    seconds = parse_duration(duration) if duration is not None else None
+    if requests is not None:
+        requests = int(requests)
+        if requests < 1:
+            raise SweepRefused(f"--requests must be 1 or more, not {requests}")
+        if drive.load_column == "concurrency" and requests < max(load_list):
+            raise SweepRefused(
+                f"--requests {requests} is below the largest load ({max(load_list)}): each client needs a request"
+            )
+    plan = plan_runs(load_list, repeat, order, seed)
+    url = _check_url(url)
+    build_command(drive, url, load_list[0], requests=requests, seconds=seconds, extra=extra)  # refuses a bad bound
+    exe = _refuse_missing(drive.executable, drive.install)
+    iperf_at = None
+    if iperf:
+        iperf_at = (_refuse_missing("iperf3", "Debian package iperf3"), *_host_port(iperf, _IPERF_PORT))
+        if int(iperf_seconds) < 1:
+            raise SweepRefused(f"iperf3 measures for 1 second or more, not {iperf_seconds}")
+    if haproxy_stats and not haproxy_stats.startswith(("http://", "https://")) and not os.path.exists(haproxy_stats):
+        raise SweepRefused(f"{haproxy_stats}: no such HAProxy stats socket (--haproxy-stats SOCKET|URL)")
+    out = Path(output)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise SweepRefused(f"{out}: exists and is not an empty folder; a sweep writes into a new one")
+    limit = float(timeout) if timeout else (seconds + GRACE_S if seconds is not None else REQUESTS_TIMEOUT_S)
+    measured = int(iperf_seconds) if iperf else 0
+    return _Settings(
+        drive, exe, url, plan, load_list, out, requests, seconds, tuple(extra), parse_labels(labels), limit,
+        iperf_at, measured, haproxy_stats, estimate_seconds(len(plan), seconds=seconds, iperf_seconds=measured),
+    )  # fmt: skip
+
+
+def _announce(s: _Settings, order: str, seed: int, stream: TextIO) -> None:
+    """The plan and its estimated length, printed before anything runs."""
+    bound = f"{s.requests} requests" if s.requests is not None else f"{s.seconds} s"
+    what = (
+        f"{len(s.plan)} runs of {s.drive.executable} ({len(s.loads)} loads x {len(s.plan) // len(s.loads)} "
+        f"repeat(s), {bound} each, order {order}" + (f", seed {seed}" if order == "shuffle" else "") + ")"
+    )
+    if s.estimate is not None:
+        length = f"about {_seconds_text(s.estimate)}"
+    else:
+        length = (
+            f"length depends on the server's pace (each run stopped after {_seconds_text(s.limit)} at most); "
+            "the time left shows after the first run"
+        )
+    print(f"lbanalysis: {what}: {length}", file=stream, flush=True)
+
+
 def run_sweep(
     tool: str,
     url: str,
@@ -553,131 +640,101 @@ def run_sweep(
     stream: TextIO | None = None,
     dry_run: bool = False,
 ) -> SweepResult:
-    """Run the sweep (see :func:`sweep`) and say what it did, without reading the folder back."""
+    """Run the sweep (see :func:`sweep`) and say what it did, without reading the folder back.
+
+    ``dry_run`` prints each run's file and command and runs nothing.
+    """
     stream = stream or sys.stderr
-    try:
-        drive = registry.drive_of(tool)
-    except ValueError as e:
-        raise SweepRefused(str(e)) from None
-    url = _check_url(url)
-    load_list = parse_loads(loads)
-    label_map = parse_labels(labels)
-    if (requests is None) == (duration is None):
-        raise SweepRefused("bound every run: give --requests N or --duration (e.g. 10s), one of them")
-    seconds = parse_duration(duration) if duration is not None else None
-    if requests is not None:
-        requests = int(requests)
-        if requests < 1:
-            raise SweepRefused(f"--requests must be 1 or more, not {requests}")
-        if drive.load_column == "concurrency" and requests < max(load_list):
-            raise SweepRefused(
-                f"--requests {requests} is below the largest load ({max(load_list)}): each client needs a request"
-            )
     if seed is None:
         seed = random.SystemRandom().randrange(10**6)
-    plan = plan_runs(load_list, repeat, order, seed)
-    build_command(drive, url, load_list[0], requests=requests, seconds=seconds, extra=extra)  # refuses a bad bound
-    exe = _refuse_missing(drive.executable, drive.install)
-    iperf_exe = iperf_target = None
-    if iperf:
-        iperf_exe = _refuse_missing("iperf3", "Debian package iperf3")
-        iperf_target = _host_port(iperf, _IPERF_PORT)
-    if haproxy_stats and not haproxy_stats.startswith(("http://", "https://")) and not os.path.exists(haproxy_stats):
-        raise SweepRefused(f"{haproxy_stats}: no such HAProxy stats socket (--haproxy-stats SOCKET|URL)")
-    out = Path(output)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise SweepRefused(f"{out}: exists and is not an empty folder; a sweep writes into a new one")
-    limit = float(timeout) if timeout else (seconds + GRACE_S if seconds is not None else REQUESTS_TIMEOUT_S)
-    iperf_seconds = int(iperf_seconds) if iperf else 0
-    if iperf and iperf_seconds < 1:
-        raise SweepRefused(f"iperf3 measures for 1 second or more, not {iperf_seconds}")
-    estimate = estimate_seconds(len(plan), seconds=seconds, iperf_seconds=iperf_seconds)
-    bound = f"{requests} requests" if requests is not None else f"{seconds} s"
-    what = (
-        f"{len(plan)} runs of {drive.executable} ({len(load_list)} loads x {repeat} repeat(s), {bound} each, "
-        f"order {order}" + (f", seed {seed}" if order == "shuffle" else "") + ")"
-    )
-    if estimate is not None:
-        print(f"lbanalysis: {what}: about {_seconds_text(estimate)}", file=stream, flush=True)
-    else:
-        print(
-            f"lbanalysis: {what}: length depends on the server's pace (each run stopped after "
-            f"{_seconds_text(limit)} at most); the time left shows after the first run",
-            file=stream,
-            flush=True,
-        )
+    s = _settings(
+        tool, url, loads, output, repeat, requests, duration, extra, labels, iperf, iperf_seconds, haproxy_stats,
+        order, seed, timeout,
+    )  # fmt: skip
+    _announce(s, order, seed, stream)
     if dry_run:
-        for run in plan:
-            argv = build_command(drive, url, run.load, requests=requests, seconds=seconds, extra=extra)
-            print(f"{run_file(run, drive)}: {shlex.join(argv)}", file=stream)
-        return SweepResult(out, len(plan), stopped="dry run: nothing was run")
-    if estimate is not None and estimate > CONFIRM_ABOVE_S and not yes:
+        for run in s.plan:
+            print(f"{run_file(run, s.drive)}: {shlex.join(s.command(run))}", file=stream)
+        return SweepResult(s.out, len(s.plan), stopped="dry run: nothing was run")
+    if s.estimate is not None and s.estimate > CONFIRM_ABOVE_S and not yes:
         raise SweepRefused(
-            f"the sweep would take about {_seconds_text(estimate)}, more than {_seconds_text(CONFIRM_ABOVE_S)}: "
+            f"the sweep would take about {_seconds_text(s.estimate)}, more than {_seconds_text(CONFIRM_ABOVE_S)}: "
             "pass --yes (yes=True) to run it"
         )
-    if haproxy_stats:  # one snapshot now: a wrong socket or URL is refused before any run
+    if s.haproxy_stats:  # one snapshot now: a wrong socket or URL is refused before any run
         try:
-            haproxy_snapshot(haproxy_stats)
+            haproxy_snapshot(s.haproxy_stats)
         except OSError as e:
-            raise SweepRefused(f"no HAProxy statistics from {haproxy_stats}: {e}") from None
-
-    out.mkdir(parents=True, exist_ok=True)
-    if drive.config_file:
-        (out / drive.config_file).write_text(drive.config_text, encoding="utf-8")
-    if haproxy_stats:
-        (out / "haproxy").mkdir(exist_ok=True)
-    result = SweepResult(out, len(plan))
-    manifest = _Manifest(out / "manifest.csv", label_map)
+            raise SweepRefused(f"no HAProxy statistics from {s.haproxy_stats}: {e}") from None
+    s.out.mkdir(parents=True, exist_ok=True)
+    if s.drive.config_file:
+        (s.out / s.drive.config_file).write_text(s.drive.config_text, encoding="utf-8")
+    if s.haproxy_stats:
+        (s.out / "haproxy").mkdir(exist_ok=True)
+    result = SweepResult(s.out, len(s.plan))
+    manifest = _Manifest(s.out / "manifest.csv", s.labels)
     try:
         with _Stop() as stop:
-            if iperf_target is not None:
-                failed = _iperf(iperf_exe, iperf_target, iperf_seconds, out, "before", manifest, stop, stream)
+            if s.iperf is not None:
+                failed = _iperf(s, "before", manifest, stop, stream)
                 if failed:
                     result.stopped = (
                         f"nothing run: iperf3 could not measure the path ({failed}); is `iperf3 -s` listening on "
-                        f"{iperf_target[0]}:{iperf_target[1]}? (or leave out --iperf)"
+                        f"{s.iperf[1]}:{s.iperf[2]}? (or leave out --iperf)"
                     )
                     return result
-            bar = _Progress.start(len(plan), (estimate / len(plan)) if estimate else None, stream, progress)
-            t_start = time.monotonic()
-            try:
-                for run in plan:
-                    if stop.requested:  # Ctrl-C before this run started (during a measurement)
-                        result.stopped = f"interrupted: {result.done} of {len(plan)} runs done"
-                        break
-                    argv = build_command(drive, url, run.load, requests=requests, seconds=seconds, extra=extra)
-                    name = run_file(run, drive)
-                    if haproxy_stats:
-                        _snapshot(haproxy_stats, out, run, "before", manifest, bar)
-                    code, note, t0, t1 = _execute(argv, exe, out / name, out, limit, stop, f"$ {shlex.join(argv)}\n")
-                    manifest.add(
-                        file=name, tool=drive.executable, load=run.load, repeat=run.repeat, timestamp=_utc(t0),
-                        end_time=_utc(t1), exit_code=code, note=note,
-                    )  # fmt: skip
-                    if haproxy_stats:
-                        _snapshot(haproxy_stats, out, run, "after", manifest, bar)
-                    result.done += 1
-                    result.failed += bool(note)
-                    bar.step(f"{name}: " + (note.split(";")[0] if note else f"{t1 - t0:.1f} s"))
-                    if stop.requested:
-                        result.stopped = f"interrupted: {result.done} of {len(plan)} runs done"
-                        break
-                    projected = (time.monotonic() - t_start) * len(plan) / result.done + 2 * iperf_seconds
-                    if estimate is None and projected > CONFIRM_ABOVE_S and not yes and result.done < len(plan):
-                        result.stopped = (
-                            f"at this pace the sweep would take about {_seconds_text(projected)}, more than "
-                            f"{_seconds_text(CONFIRM_ABOVE_S)}: stopped after {result.done} of {len(plan)} runs; "
-                            "pass --yes (yes=True) to run it whole"
-                        )
-                        break
-            finally:
-                bar.close()
-            if iperf_target is not None and not stop.requested:  # Ctrl-C: stop now, the `before` stays
-                _iperf(iperf_exe, iperf_target, iperf_seconds, out, "after", manifest, stop, stream)
+            _run_plan(s, result, manifest, stop, yes, progress, stream)
+            if s.iperf is not None and not stop.requested:  # Ctrl-C: stop now, the `before` stays
+                _iperf(s, "after", manifest, stop, stream)
     finally:
         manifest.close()
     return result
+
+
+def _run_plan(
+    s: _Settings, result: SweepResult, manifest: _Manifest, stop: _Stop, yes: bool, progress: bool | None,
+    stream: TextIO,
+) -> None:  # fmt: skip
+    """Each run in turn, with its snapshots; stops early on Ctrl-C, or when the pace says ``yes`` is needed."""
+    n = len(s.plan)
+    bar = _Progress.start(n, (s.estimate / n) if s.estimate else None, stream, progress)
+    t_start = time.monotonic()
+    try:
+        for run in s.plan:
+            if stop.requested:  # Ctrl-C before this run started (during a measurement or a snapshot)
+                break
+            argv = s.command(run)
+            name = run_file(run, s.drive)
+            if s.haproxy_stats:
+                _snapshot(s.haproxy_stats, s.out, run, "before", manifest, bar)
+            code, note, t0, t1 = _execute(argv, s.exe, s.out / name, s.out, s.limit, stop, f"$ {shlex.join(argv)}\n")
+            manifest.add(
+                file=name, tool=s.drive.executable, load=run.load, repeat=run.repeat, timestamp=_utc(t0),
+                end_time=_utc(t1), exit_code=code, note=note,
+            )  # fmt: skip
+            if s.haproxy_stats:
+                _snapshot(s.haproxy_stats, s.out, run, "after", manifest, bar)
+            result.done += 1
+            result.failed += bool(note)
+            bar.step(f"{name}: " + (note.split(";")[0] if note else f"{t1 - t0:.1f} s"))
+            projected = (time.monotonic() - t_start) * n / result.done + 2 * s.iperf_seconds
+            if (
+                s.estimate is None
+                and projected > CONFIRM_ABOVE_S
+                and not yes
+                and result.done < n
+                and not stop.requested
+            ):
+                result.stopped = (
+                    f"at this pace the sweep would take about {_seconds_text(projected)}, more than "
+                    f"{_seconds_text(CONFIRM_ABOVE_S)}: stopped after {result.done} of {n} runs; "
+                    "pass --yes (yes=True) to run it whole"
+                )
+                return
+    finally:
+        bar.close()
+    if stop.requested and result.done < n:
+        result.stopped = f"interrupted: {result.done} of {n} runs done"
 
 
 def _snapshot(target: str, out: Path, run: PlannedRun, when: str, manifest: _Manifest, bar: _Progress) -> None:
@@ -700,23 +757,15 @@ def _snapshot(target: str, out: Path, run: PlannedRun, when: str, manifest: _Man
     )
 
 
-def _iperf(
-    exe: str | None,
-    target: tuple[str, int],
-    seconds: int,
-    out: Path,
-    when: str,
-    manifest: _Manifest,
-    stop: _Stop,
-    stream: TextIO,
-) -> str:
+def _iperf(s: _Settings, when: str, manifest: _Manifest, stop: _Stop, stream: TextIO) -> str:
     """iperf3 -c HOST -p PORT -J into iperf3-<when>.json; why it failed (and said), or ``""``."""
-    host, port = target
-    argv = ["iperf3", "-c", host, "-p", str(port), "-J", "-t", str(seconds)]
+    assert s.iperf is not None
+    exe, host, port = s.iperf
+    argv = ["iperf3", "-c", host, "-p", str(port), "-J", "-t", str(s.iperf_seconds)]
     name = f"iperf3-{when}.json"
     print(f"lbanalysis: measuring the path to {host}:{port} ({shlex.join(argv)}) {when} the sweep", file=stream)
-    code, note, _, t1 = _execute(argv, str(exe), out / name, out, seconds + GRACE_S, stop, None)
-    error = _iperf_error(out / name)
+    code, note, _, t1 = _execute(argv, exe, s.out / name, s.out, s.iperf_seconds + GRACE_S, stop, None)
+    error = _iperf_error(s.out / name)
     if error and not note:  # iperf3 -J may exit 0 with {"error": ...}
         note = f"iperf3: {error}"
     # iperf3's JSON shows its own start time: the manifest leaves `timestamp` to it (no conflict)
@@ -725,7 +774,7 @@ def _iperf(
     )
     failed = error or (f"exit status {code}" if code else "")
     if failed:
-        print(f"lbanalysis: warning: iperf3 {when} the sweep failed ({failed}); see {out / name}", file=stream)
+        print(f"lbanalysis: warning: iperf3 {when} the sweep failed ({failed}); see {s.out / name}", file=stream)
     return failed
 
 
