@@ -383,13 +383,17 @@ class _Progress:
     total: int
     estimate_per_run: float | None
     stream: TextIO
+    after_s: float = 0.0  # what runs after the last run (iperf3 after the sweep)
     bar: Any = None
     started: float = field(default_factory=time.monotonic)
     done: int = 0
 
     @classmethod
-    def start(cls, total: int, per_run: float | None, stream: TextIO, show: bool | None) -> _Progress:
-        p = cls(total, per_run, stream)
+    def start(
+        cls, total: int, per_run: float | None, stream: TextIO, show: bool | None, after_s: float = 0.0
+    ) -> _Progress:
+        """A line per run, or a tqdm bar (``show``: None = on a terminal when tqdm is installed)."""
+        p = cls(total, per_run, stream, after_s)
         tty = getattr(stream, "isatty", lambda: False)()
         if show is not False and (show or tty):
             try:
@@ -400,9 +404,10 @@ class _Progress:
         return p
 
     def left(self) -> float | None:
+        """Seconds left: the runs to go at the pace so far (or the estimate), plus what follows them."""
         elapsed = time.monotonic() - self.started
         per_run = elapsed / self.done if self.done else self.estimate_per_run
-        return None if per_run is None else per_run * (self.total - self.done)
+        return None if per_run is None else per_run * (self.total - self.done) + self.after_s
 
     def step(self, text: str) -> None:
         self.done += 1
@@ -697,7 +702,8 @@ def _run_plan(
 ) -> None:  # fmt: skip
     """Each run in turn, with its snapshots; stops early on Ctrl-C, or when the pace says ``yes`` is needed."""
     n = len(s.plan)
-    bar = _Progress.start(n, (s.estimate / n) if s.estimate else None, stream, progress)
+    per_run = (s.estimate - 2 * s.iperf_seconds) / n if s.estimate else None
+    bar = _Progress.start(n, per_run, stream, progress, after_s=s.iperf_seconds)
     t_start = time.monotonic()
     try:
         for run in s.plan:
