@@ -29,8 +29,11 @@ from dataclasses import dataclass
 __all__ = [
     "KINDS",
     "TOOLS",
+    "Drive",
     "Tool",
     "command_patterns",
+    "drive_of",
+    "drives",
     "executables",
     "get_tool",
     "info_kind",
@@ -43,6 +46,61 @@ KINDS = {
     "network": "network throughput tester (iperf): link capacity of a path",
     "lb-stats": "load-balancer statistics (per proxy and server counters, into the servers table)",
 }
+
+
+@dataclass(frozen=True)
+class Drive:
+    """How ``lbanalysis sweep`` runs one executable of a tool (see :mod:`lbanalysis.sweep`).
+
+    Each option is a tuple of argument templates; ``{load}``, ``{requests}``,
+    ``{requests_per_load}`` (requests per client, rounded up), ``{seconds}``
+    (whole seconds), ``{threads}`` (the load, at most the machine's cores),
+    ``{url}`` and ``{config}`` (the path of ``config_file`` in the output
+    folder) are filled in for each run. ``load`` sets the load, which the
+    runs table shows as ``load_column``; ``requests`` and ``duration`` bound
+    a run (empty: the tool cannot be bounded that way); ``options`` are
+    always given, first; ``url`` places the target (last by default).
+    ``install`` says what provides the executable, shown when it is
+    missing; ``config_text`` is written to ``config_file`` in the output
+    folder before the first run (siege reads ``~/.siegerc`` otherwise).
+
+    >>> d = drive_of("ab")
+    >>> d.executable, d.load, d.requests, d.install
+    ('ab', ('-c', '{load}'), ('-n', '{requests}'), 'Debian package apache2-utils')
+    """
+
+    executable: str
+    load: tuple[str, ...]
+    requests: tuple[str, ...] = ()
+    duration: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+    url: tuple[str, ...] = ("{url}",)
+    load_column: str = "concurrency"
+    install: str = ""
+    config_file: str = ""
+    config_text: str = ""
+
+
+# What siege reads with -R in a sweep: its defaults of 4.0.7 spelled out (no delay, no log file), so that a
+# ~/.siegerc never changes a sweep. -b (benchmark) only when the user passes it.
+_SIEGERC = """\
+# siege settings of this sweep, read with -R (written by lbanalysis sweep): ~/.siegerc is not read
+verbose = false
+color = off
+quiet = false
+json_output = false
+show-logfile = false
+logging = false
+protocol = HTTP/1.1
+chunked = true
+cache = false
+connection = close
+delay = 0.0
+internet = false
+benchmark = false
+accept-encoding = gzip, deflate
+url-escaping = true
+"""
 
 
 @dataclass(frozen=True)
@@ -61,7 +119,8 @@ class Tool:
     ``info_options`` are the options that make the tool print its help or
     version instead of testing; ``info_patterns`` recognise such outputs
     (regular expression, kind), so they are listed apart and not counted
-    as runs. ``unseen_think_time`` names a wait between a client's requests
+    as runs. ``drives`` say how ``lbanalysis sweep`` runs each of its
+    executables (:class:`Drive`; empty: the sweep cannot run it). ``unseen_think_time`` names a wait between a client's requests
     that the tool can be told to make without its output showing it (siege's
     ``.siegerc`` delay): fewer requests in flight than clients may then be
     that wait rather than a client that could not keep up.
@@ -81,6 +140,7 @@ class Tool:
     info_options: tuple[str, ...] = ()
     info_patterns: tuple[tuple[str, str], ...] = ()
     unseen_think_time: str = ""
+    drives: tuple[Drive, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -103,6 +163,15 @@ TOOLS: tuple[Tool, ...] = (
             (r"^This is ApacheBench, Version(?![\s\S]*^Benchmarking )", "version banner"),
             (r"^Usage: ab \[options\]", "help text"),
         ),
+        drives=(
+            Drive(
+                "ab",
+                ("-c", "{load}"),
+                ("-n", "{requests}"),
+                ("-t", "{seconds}"),
+                install="Debian package apache2-utils",
+            ),
+        ),
     ),
     Tool(
         "siege",
@@ -115,6 +184,18 @@ TOOLS: tuple[Tool, ...] = (
         info_options=("-h", "--help", "-V", "--version"),
         info_patterns=((r"^Usage: siege \[options\]", "help text"), (r"^SIEGE \d[\d.]*\s*$", "version banner")),
         unseen_think_time="a delay between requests set in .siegerc, which siege's output does not show",
+        drives=(
+            Drive(
+                "siege",
+                ("-c", "{load}"),
+                ("-r", "{requests_per_load}"),
+                ("-t", "{seconds}S"),
+                options=("-R", "{config}"),
+                install="Debian package siege",
+                config_file="siege.conf",
+                config_text=_SIEGERC,
+            ),
+        ),
     ),
     Tool(
         "gobench",
@@ -125,6 +206,16 @@ TOOLS: tuple[Tool, ...] = (
         "gobench: bytes read as the tool counts them",
         closed_loop=True,
         info_options=("-h", "--help", "-help"),
+        drives=(
+            Drive(
+                "gobench",
+                ("-c", "{load}"),
+                ("-r", "{requests_per_load}"),
+                ("-t", "{seconds}"),
+                url=("-u", "{url}"),
+                install="Go module github.com/cmpxchg16/gobench (not packaged in Debian)",
+            ),
+        ),
     ),
     Tool(
         "wrk",
@@ -139,6 +230,22 @@ TOOLS: tuple[Tool, ...] = (
             (r"^wrk \S+ \[\w+\] Copyright", "version banner"),
             (r"^Usage: wrk <options> <url>", "help text"),
         ),
+        drives=(
+            Drive(
+                "wrk",
+                ("-c", "{load}", "-t", "{threads}"),
+                duration=("-d", "{seconds}s"),
+                install="Debian package wrk",
+            ),
+            # wrk2's load is the rate it holds (-R); connections and threads: its defaults, or after --
+            Drive(
+                "wrk2",
+                ("-R", "{load}"),
+                duration=("-d", "{seconds}s"),
+                load_column="rate_target_per_s",
+                install="not packaged in Debian: build https://github.com/giltene/wrk2 and put it on PATH as wrk2",
+            ),
+        ),
     ),
     Tool(
         "hey",
@@ -150,6 +257,15 @@ TOOLS: tuple[Tool, ...] = (
         closed_loop=True,
         info_options=("-h", "--help"),
         info_patterns=((r"^Usage: hey \[options\.\.\.\] <url>", "help text"),),
+        drives=(
+            Drive(
+                "hey",
+                ("-c", "{load}"),
+                ("-n", "{requests}"),
+                ("-z", "{seconds}s"),
+                install="Debian package hey (or Go module github.com/rakyll/hey)",
+            ),
+        ),
     ),
     Tool(
         "haproxy",
@@ -210,6 +326,30 @@ def get_tool(name: str) -> Tool:
         if t.name == name:
             return t
     raise ValueError(f"unknown tool {name!r}; known tools: {', '.join(names())}")
+
+
+def drives() -> dict[str, Drive]:
+    """Executable -> how the sweep runs it, for every tool the sweep can run (registry order).
+
+    >>> list(drives())
+    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey']
+    """
+    return {d.executable: d for t in TOOLS for d in t.drives}
+
+
+def drive_of(name: str) -> Drive:
+    """How the sweep runs ``name`` (an executable, or a tool's name); an unknown one lists the known ones.
+
+    >>> drive_of("wrk2").load_column
+    'rate_target_per_s'
+    """
+    found = drives()
+    if name in found:
+        return found[name]
+    tool = next((t for t in TOOLS if t.name == name and t.drives), None)
+    if tool is not None:
+        return tool.drives[0]
+    raise ValueError(f"the sweep cannot run {name!r}; it runs: {', '.join(found)}")
 
 
 def command_patterns() -> dict[str, tuple[str, ...]]:

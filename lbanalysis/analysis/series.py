@@ -51,8 +51,9 @@ SETTING_COLUMNS: tuple[str, ...] = ("keepalive", "method", "content_type", "tls_
 #: a line, one more for Amdahl, two more for the USL; three for a knee.
 MIN_LOADS: dict[str, int] = {"linear": 3, "amdahl": 4, "usl": 5, "knee": 3}
 _TARGET = ("host", "port", "path")
+# ("end_time": when a run of `lbanalysis sweep` ended, in its manifest: a time, not a setting)
 _NOT_LABELS = frozenset(
-    {"series", "note", "notes", "comment", "comments", "description", "remark", "remarks", "file", "date"}
+    {"series", "note", "notes", "comment", "comments", "description", "remark", "remarks", "file", "date", "end_time"}
 )
 
 
