@@ -120,10 +120,10 @@ def test_the_saturation_lab_queues_past_maxconn():
 
 @pytest.mark.parametrize("folder", ["network/ab", "network/hey", "two-origins/with-iperf"])
 def test_the_shaped_link_is_what_bounds_the_network_lab(folder):
-    """At every load the payload moved is 90-101 % of what iperf3 measured on the same shaped path."""
+    """At every load the payload moved is 90-105 % of what iperf3 measured (2 s tests) on the same shaped path."""
     runs = lbanalysis.read(SCENARIOS / folder)
     capacity = link_capacity(runs)["capacity_bits_per_s"]
     assert len(capacity) == 1 and 45e6 < capacity.iloc[0] < 50e6  # the 50 Mbit/s token bucket, as goodput
     http = runs[assign_series(runs).notna()]
     share = http.groupby("concurrency")["bytes_per_s"].mean() * 8 / capacity.iloc[0]
-    assert share.between(0.9, 1.01).all(), share.to_dict()
+    assert share.between(0.9, 1.05).all(), share.to_dict()
