@@ -369,9 +369,27 @@ def _flow_row(t: _Test, role: str | None, protocol: str | None, cmd: dict, k: bo
     return row
 
 
+def _shown_role(t: _Test) -> str | None:
+    """The role a test's figures show when its ``Connecting to host`` line is missing.
+
+    A UDP sender's interval columns (``Total Datagrams``, no jitter) with a
+    ``receiver`` summary row are a client's: a server sending for ``-R``
+    prints only its own ``sender`` row.
+
+    >>> t = _Test(line=1, header_cols="Transfer     Bitrate         Total Datagrams")
+    >>> t.summaries.append(_Summary(None, "main", "5", "receiver", Side()))
+    >>> _shown_role(t)
+    'client'
+    """
+    udp_sender = "Total Datagrams" in t.header_cols and "Jitter" not in t.header_cols
+    if udp_sender and any(s.label == "receiver" and s.section == "main" for s in t.summaries):
+        return "client"
+    return None
+
+
 def _finish(t: _Test, cmd: dict) -> list[tuple[dict, list[dict]]]:
     """Run rows (with their interval rows) of one test: one per flow (two for --bidir)."""
-    role = t.role or cmd.get("role")
+    role = t.role or cmd.get("role") or _shown_role(t)
     protocol = _protocol(t, cmd)
     base_rev = _base_reverse(t, role, cmd)
 

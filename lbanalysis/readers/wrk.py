@@ -294,18 +294,28 @@ def parse_command(command: str) -> dict:
 
 
 def _split_runs(text: str) -> list[tuple[int, list[str]]]:
-    """Where runs start: a ``Running`` line, or an ``unable to connect`` line outside a run.
+    """Where runs start: a ``Running`` line, a threads line not right after one (an output
+    pasted without its first line), or an ``unable to connect`` line outside a run.
 
     >>> [n for n, _ in _split_runs("Running 1s test @ http://h/\\nx\\nRunning 1s test @ http://h/\\n")]
     [1, 3]
+    >>> [n for n, _ in _split_runs("  1 threads and 2 connections\\nx\\n\\n  1 threads and 4 connections\\n")]
+    [1, 4]
     """
     runs: list[tuple[int, list[str]]] = []
+    after_running = False  # the last non-empty line was a Running line
     for n, line in enumerate(text.split("\n"), 1):
-        starts = LINES["running"].match(line) or (LINES["refused"].match(line) and not runs)
+        starts = (
+            LINES["running"].match(line)
+            or (not after_running and LINES["threads"].match(line))
+            or (LINES["refused"].match(line) and not runs)
+        )
         if starts:
             runs.append((n, []))
         if runs:
             runs[-1][1].append(line)
+        if line.strip():
+            after_running = bool(LINES["running"].match(line))
     return runs
 
 
@@ -340,17 +350,24 @@ def parse(seg: Segment) -> Parsed:
 
 _REFUSED_RE = re.compile(r"^unable to connect to [^\s:]+:\d+ \S")
 _DETECT_RE = re.compile(r"^\s*Running \S+ test @ \S+\n\s*\d+ threads and \d+ connections", re.M)
+# pasted from the threads line on: that line, then the Thread Stats table's header
+_DETECT_THREADS_RE = re.compile(r"^\s*\d+ threads and \d+ connections\s*\n\s*Thread Stats\s+Avg\s", re.M)
 
 
 def detect(text: str) -> bool:
-    """True for wrk output: a ``Running … test @`` line followed by wrk's thread line.
+    """True for wrk output: a ``Running … test @`` line followed by wrk's thread line, or
+    the threads line followed by the ``Thread Stats`` header (an output pasted without its first line).
 
     >>> detect("Running 2s test @ http://127.0.0.1:18080/\\n  2 threads and 10 connections\\n")
+    True
+    >>> detect("  2 threads and 10 connections\\n  Thread Stats   Avg      Stdev     Max   +/- Stdev\\n")
     True
     >>> detect("Running tests...\\n")
     False
     """
     if "test @" in text and _DETECT_RE.search(text):
+        return True
+    if "connections" in text and _DETECT_THREADS_RE.search(text):
         return True
     first = next((ln for ln in text.split("\n") if ln.strip()), "")
     return bool(_REFUSED_RE.match(first))  # wrk's own wording for a run that could not start
