@@ -852,7 +852,7 @@ FORMATS = [
         "ab",
         detect,
         parse,
-        description="ApacheBench summary (ab 2.3, 2.2, 2.0.x, 1.3), whole, several pasted, or excerpts",
+        description="ApacheBench summary (ab 2.3, 2.2, 2.0.x, 1.3), whole, several pasted, or excerpts; -w HTML tables; stderr alone",
     )
 ]
 
