@@ -288,8 +288,10 @@ def _unquote(text: str) -> str:
         dedented = _dedent(lines) if indented else ""
         if not (changed or dedented):
             break
-        if not quotes and dedented != "mixed":
-            break  # a dedented block has no common indent left (a mixed one may: a TAB-indented output, quoted)
+        if not quotes:
+            if dedented != "mixed":
+                break  # a dedented block has no common indent left (a mixed one may: a TAB-indented output, quoted)
+            continue
         quotes = _QUOTES  # what the first level hid may be any quote
         indented = True
     return "\n".join(lines)

@@ -294,8 +294,8 @@ def parse_command(command: str) -> dict:
 
 
 def _split_runs(text: str) -> list[tuple[int, list[str]]]:
-    """Where runs start: a ``Running`` line, a threads line not right after one (an output
-    pasted without its first line), or an ``unable to connect`` line outside a run.
+    """Where runs start: a ``Running`` line, a threads line outside a run begun by one that
+    has none yet (an output pasted without its first line), or an ``unable to connect`` line outside a run.
 
     >>> [n for n, _ in _split_runs("Running 1s test @ http://h/\\nx\\nRunning 1s test @ http://h/\\n")]
     [1, 3]
@@ -303,19 +303,16 @@ def _split_runs(text: str) -> list[tuple[int, list[str]]]:
     [1, 4]
     """
     runs: list[tuple[int, list[str]]] = []
-    after_running = False  # the last non-empty line was a Running line
+    awaits_threads = False  # the current run began with a Running line and has no threads line yet
     for n, line in enumerate(text.split("\n"), 1):
-        starts = (
-            LINES["running"].match(line)
-            or (not after_running and LINES["threads"].match(line))
-            or (LINES["refused"].match(line) and not runs)
-        )
-        if starts:
+        running = LINES["running"].match(line)
+        threads = running is None and LINES["threads"].match(line)
+        if running or (threads and not awaits_threads) or (LINES["refused"].match(line) and not runs):
             runs.append((n, []))
         if runs:
             runs[-1][1].append(line)
-        if line.strip():
-            after_running = bool(LINES["running"].match(line))
+        if running or threads:
+            awaits_threads = bool(running)
     return runs
 
 
