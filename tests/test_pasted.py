@@ -34,9 +34,8 @@ def _same_figures(got: pd.Series, captured: str, skip: list[str]) -> None:
 
 def test_wrk_without_its_running_line_is_recognised():
     runs = _runs("wrk_no_running_line.txt")
-    assert runs[["tool", "threads", "concurrency", "requests", "requests_per_s"]].values.tolist() == [
-        ["wrk", 2, 10, 21665, 19698.55]
-    ]
+    assert runs[["tool", "threads", "concurrency"]].values.tolist() == [["wrk", 2, 10]]
+    assert runs[["requests", "requests_per_s", "latency_mean_s"]].notna().all(axis=None)
     _same_figures(runs.iloc[0], "captured_wrk_t2_c10.txt", _FROM_COMMAND)
     assert runs[["url", "time_limit_s"]].isna().all(axis=None)  # only the Running line shows them
 
@@ -69,8 +68,11 @@ def test_backslash_continued_command_keeps_all_its_lines():
 
 def test_bare_command_without_output_is_not_a_run():
     ds = lbanalysis.read(PASTED / "bare_command_notes.txt", table="all")
-    assert ds.runs[["tool", "line", "requests"]].values.tolist() == [["wrk", 7, 21665]]
+    assert ds.runs[["tool", "line", "command"]].values.tolist() == [
+        ["wrk", 7, "wrk -t2 -c10 -d1s http://127.0.0.1:18310/"]
+    ]
     assert ds.runs["error"].isna().all()
+    _same_figures(ds.runs.iloc[0], "captured_wrk_t2_c10.txt", [])
     assert ds.not_runs[["line", "tool", "command", "kind"]].values.tolist() == [
         [3, "hey", "hey -n 200 -c 10 http://127.0.0.1:18310/", "bare command (no output)"]
     ]
@@ -80,6 +82,15 @@ def test_iperf3_udp_client_without_connecting_line_is_the_client():
     run = _runs("iperf3_udp_client_no_connecting_line.txt").iloc[0]
     assert (run["role"], run["protocol"], run["reverse"]) == ("client", "udp", False)
     _same_figures(run, "captured_iperf3_udp_client.txt", ["host", "port", "line"])
+
+
+def test_iperf3_udp_client_after_the_server_half_is_the_client():
+    runs = _runs("iperf3_udp_server_then_client.txt")
+    assert runs[["role", "protocol", "reverse", "line"]].values.tolist() == [
+        ["server", "udp", False, 2], ["client", "udp", False, 13]
+    ]  # fmt: skip
+    _same_figures(runs.iloc[0], "captured_iperf3_udp_server.txt", [])
+    _same_figures(runs.iloc[1], "captured_iperf3_udp_client.txt", ["host", "port"])
 
 
 def test_show_stat_after_ohmyzsh_prompt_is_read():
