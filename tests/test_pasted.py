@@ -120,6 +120,12 @@ def test_hey_reindented_in_source_code_is_recognised():
     assert len(pcts) == len(lbanalysis.read(PASTED / "captured_hey_n200_c10.txt", table="percentiles")) == 7
 
 
+def test_hey_reindented_in_go_source_as_gvisor_ships_it():
+    """The shape's public source: gVisor's hey_test.go holds hey's output so (its test asserts these two)."""
+    run = lbanalysis.read(corpus("peers", "gvisor", "hey_sample.txt")).iloc[0]
+    assert (run["tool"], run["requests_per_s"], run["latency_mean_s"]) == ("hey", 89.3202, 0.5351)
+
+
 @pytest.mark.parametrize("path", [PASTED / "notes.tsv", "public2/SOURCES.tsv"], ids=["notes", "public2"])
 def test_tab_separated_notes_are_not_a_run(path):
     if isinstance(path, str):
