@@ -252,3 +252,15 @@ def test_public_outputs_read_in_place(name):
         assert {k: got[k] for k in want} == {
             k: pytest.approx(v) if isinstance(v, float) else v for k, v in want.items()
         }
+
+
+def test_shapes_are_what_the_script_makes():
+    """Every pasted shape is the real capture with only the framing the script writes (SOURCES.md too)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("derive_pasted", FIXTURES / "capture" / "derive_pasted.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    for name, (_how, make) in mod.SHAPES.items():
+        assert (PASTED / name).read_text(encoding="utf-8") == make(), name
+        assert f"| `{name}` |" in (PASTED / "SOURCES.md").read_text(encoding="utf-8"), name
