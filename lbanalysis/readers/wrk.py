@@ -327,14 +327,39 @@ def _read_run(lines: list[str]) -> _Run:
     return r
 
 
+# wrk's options and URL without the program name, on the line above a run (notes that keep only the flags)
+_FLAGS_RE = re.compile(r"^\s*(?:-{1,2}[A-Za-z][\w-]*(?:[ =][^\s-]\S*)?\s+)+(https?://\S+)\s*$")
+
+
+def _flags_above(text_lines: list[str], start: int, first: str) -> tuple[int, str] | None:
+    """(line, flags) when the line above a run's Running line holds wrk's options and the run's URL.
+
+    >>> _flags_above(["-t1 -c64 -R2000 --latency http://h:81", "Running 1m test @ http://h:81"], 2,
+    ...              "Running 1m test @ http://h:81")
+    (1, '-t1 -c64 -R2000 --latency http://h:81')
+    """
+    running = LINES["running"].match(first)
+    if running is None or start < 2:
+        return None
+    m = _FLAGS_RE.match(text_lines[start - 2])
+    if m is None or m.group(1) != running.group(2):
+        return None
+    return start - 1, text_lines[start - 2].strip()
+
+
 def parse(seg: Segment) -> Parsed:
     """Read every wrk/wrk2 run in a segment (one output, or several after each other)."""
     cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
+    text_lines = seg.text.split("\n")
     for start, lines in _split_runs(seg.text):
         r = _read_run(lines)
-        row = {**{k: v for k, v in cmd.items() if v is not None}, **{k: v for k, v in r.d.items() if v is not None}}
+        flags = None if seg.command else _flags_above(text_lines, start, lines[0])
+        own = parse_command(flags[1]) if flags else cmd
+        row = {**{k: v for k, v in own.items() if v is not None}, **{k: v for k, v in r.d.items() if v is not None}}
         row["line"] = start
+        if flags:
+            row["line"], row["command"] = flags
         if "requests" not in row and "error" not in row:
             row["error"] = "no result: the output stops before wrk's summary"
         elif row.get("requests") == 0 and "error" not in row:
