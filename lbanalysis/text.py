@@ -60,19 +60,34 @@ _PATTERN_RE = re.compile(
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 
 
+def _prefix_groups(names) -> dict[str, tuple[str, ...]]:
+    """Names to search a text for -> the longer names that begin with each (longest first).
+
+    >>> _prefix_groups(["iperf3", "hey_linux_amd64", "iperf", "hey", "ab"])
+    {'iperf': ('iperf3',), 'hey': ('hey_linux_amd64',), 'ab': ()}
+    """
+    names = list(names)
+    roots = [r for r in names if not any(r != m and r.startswith(m) for m in names)]
+    return {r: tuple(sorted((m for m in names if m != r and m.startswith(r)), key=len, reverse=True)) for r in roots}
+
+
+_SEARCHED = _prefix_groups(TOOL_COMMANDS)
+
+
 def _tool_line_starts(text: str) -> list[int]:
     """Starts of lines where a tool executable name stands as a word (fast: str.find)."""
     starts: set[int] = set()
     n = len(text)
-    for name in TOOL_COMMANDS:
-        i = text.find(name)
+    for root, longer in _SEARCHED.items():
+        i = text.find(root)
         while i >= 0:
+            name = next((m for m in longer if text.startswith(m, i)), root) if longer else root
             j = i + len(name)
             if text.startswith(".exe", j):
                 j += 4
             if (i == 0 or text[i - 1] not in _WORD_CHARS) and (j >= n or text[j] not in _WORD_CHARS):
                 starts.add(text.rfind("\n", 0, i) + 1)
-            i = text.find(name, i + 1)
+            i = text.find(root, i + 1)
     return sorted(starts)
 
 
