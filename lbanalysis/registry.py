@@ -250,7 +250,7 @@ TOOLS: tuple[Tool, ...] = (
     Tool(
         "hey",
         "http-load",
-        ("hey",),
+        ("hey", "hey_linux_amd64", "hey_darwin_amd64", "hey_windows_amd64"),  # and its release binaries' names
         ("hey_csv", "hey"),
         "hey",
         "hey: response bodies only (HTTP headers not counted)",
@@ -380,8 +380,8 @@ def info_kind(tool: str, text: str) -> str | None:
 def executables() -> dict[str, str]:
     """Executable name -> tool name, longest names first (for regex alternations).
 
-    >>> list(executables())[:3]
-    ['gobench', 'haproxy', 'iperf3']
+    >>> list(executables())[:2], executables()["hey_linux_amd64"]
+    (['hey_windows_amd64', 'hey_darwin_amd64'], 'hey')
     """
     pairs = [(exe, t.name) for t in TOOLS for exe in t.executables]
     return dict(sorted(pairs, key=lambda p: (-len(p[0]), p[0])))

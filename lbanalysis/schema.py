@@ -334,8 +334,8 @@ SERVERS = _cols(
     Column("connect_time_s", F, "s", "average connect time (ctime, ms)"),
     Column("response_time_s", F, "s", "average response time (rtime, ms)"),
     Column("total_time_s", F, "s", "average total session time (ttime, ms)"),
-    Column("address", S, "", "server address (addr / srv_addr)"),
-    Column("port", I, "", "server port, where the output gives it apart (show servers state)"),
+    Column("address", S, "", "server address (addr without its :port / srv_addr)"),
+    Column("port", I, "", "server port (show servers state's srv_port; show stat's addr after its colon)"),
 )
 
 TABLES: dict[str, dict[str, Column]] = {

@@ -41,6 +41,7 @@ FAMILIES = (
     "stall",
     "compare",
     "hostile",
+    "pasted",
 )
 FIRST_ROWS = 3
 
