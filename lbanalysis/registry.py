@@ -152,6 +152,28 @@ TOOLS: tuple[Tool, ...] = (
         info_patterns=((r"^Usage: hey \[options\.\.\.\] <url>", "help text"),),
     ),
     Tool(
+        "k6",
+        "http-load",
+        ("k6",),
+        ("k6_json", "k6_points", "k6"),
+        "Grafana k6",
+        "k6: bytes received incl. HTTP headers (data_received)",
+        closed_loop=True,  # VUs; an arrival-rate executor's runs carry rate_target_per_s (open loop)
+        info_options=("version", "--version", "-h", "--help", "help"),
+        info_patterns=((r"^k6 v\d+\.\d+\S* \(", "version banner"), (r"^Usage:\n\s+k6 \[command\]", "help text")),
+    ),
+    Tool(
+        "locust",
+        "http-load",
+        ("locust",),
+        ("locust_csv", "locust_json", "locust"),
+        "Locust",
+        "locust: response bodies only (Average Content Size)",
+        closed_loop=True,
+        info_options=("-V", "--version", "-h", "--help"),
+        info_patterns=((r"^locust \d+\.\d+\S* from ", "version banner"), (r"^Usage: locust \[options\]", "help text")),
+    ),
+    Tool(
         "haproxy",
         "lb-stats",
         ("haproxy",),
