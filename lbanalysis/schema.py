@@ -264,7 +264,7 @@ _RUNS_K6_LOCUST = (
     ),
     Column("checks_passed", I, "", "checks that passed (k6 check())", "k6"),
     Column("checks_failed", I, "", "checks that failed (k6 check())", "k6"),
-    Column("thresholds", S, "", "thresholds and their outcome ('metric expression: ok|failed'; joined by '; ')", "k6"),
+    Column("thresholds", S, "", "thresholds and their outcome ('metric expression: ok' or ': failed'; joined by '; ')", "k6"),
     Column("thresholds_failed", I, "", "thresholds that failed (k6 exits 99)", "k6"),
     Column("spawn_rate_per_s", F, "1/s", "users started per second during the ramp-up (locust -r)", "locust"),
     Column("exceptions", I, "", "errors raised by the test script itself, outside any request (Locust)", "locust"),

@@ -302,7 +302,9 @@ def parse(seg: Segment) -> Parsed:
 
     def close() -> None:
         if run is not None:
-            out.add_run({**cmd, **_row(run), "line": start}, percentiles=run.percentiles if run.stats else [])
+            row = _row(run)
+            answered = run.stats is not None and row.get("requests") != 0  # Locust times refusals too: not latencies
+            out.add_run({**cmd, **row, "line": start}, percentiles=run.percentiles if answered else [])
 
     for n, line in enumerate(seg.text.split("\n"), 1):
         if LINES["starting"].match(line) or (run is None and _opens(line)):

@@ -100,7 +100,7 @@ def parse(seg: Segment) -> Parsed:
             d["requests_per_s"] = d["requests"] / d["duration_s"]
     total_time = sum(_num(e, "total_response_time") or 0.0 for e in doc)
     percentiles = []
-    if d.get("requests"):
+    if reqs and d.get("requests") != 0:  # (unknown when some failed: the times are known all the same)
         d["latency_mean_s"] = total_time / reqs / 1e3
         lows = [v for e in doc if (v := _num(e, "min_response_time")) is not None]
         highs = [v for e in doc if (v := _num(e, "max_response_time")) is not None]
