@@ -213,7 +213,9 @@ def parse_history(seg: Segment) -> Parsed:
     stats = _sibling(seg.source, "_stats.csv")
     intervals, rows = _history_intervals(seg)
     if stats:
-        out.not_runs.append({"line": 1, "tool": "locust", "command": None, "kind": f"history of {os.path.basename(stats)}"})
+        out.not_runs.append(
+            {"line": 1, "tool": "locust", "command": None, "kind": f"history of {os.path.basename(stats)}"}
+        )
         return out
     agg = [(n, r) for n, r in rows if r.get("Name") in ("Aggregated", "Total")]
     if not agg:
