@@ -168,3 +168,34 @@ def test_other_tools_are_not_read_as_locust():
             continue
         found = detect(path.read_text(errors="replace"))
         assert found is None or not found.startswith("locust"), path
+
+
+# Locust 0.x (before 1.0) printed a Total row without times and '# reqs' before the percentiles
+# (its stats.print_stats); this is such an output, as published in a 2017 tutorial.
+OLD = """\
+ [2017-10-30 22:18:30,301] DESKTOP-SMGQBBM/INFO/locust.main: Time limit reached. Stopping Locust.
+ [2017-10-30 22:18:30,302] DESKTOP-SMGQBBM/INFO/locust.main: Shutting down (exit code 0), bye.
+  Name                                                          # reqs      # fails     Avg     Min     Max  |  Median   req/s
+ --------------------------------------------------------------------------------------------------------------------------------------------
+  GET /                                                            117     0(0.00%)      31      17      96  |      28    2.10
+ --------------------------------------------------------------------------------------------------------------------------------------------
+  Total                                                            117     0(0.00%)                                       2.10
+
+ Percentage of the requests completed within given times
+  Name                                                           # reqs    50%    66%    75%    80%    90%    95%    98%    99%   100%
+ --------------------------------------------------------------------------------------------------------------------------------------------
+  GET /                                                             117     28     30     36     37     49     62     69     72     96
+ --------------------------------------------------------------------------------------------------------------------------------------------
+  Total                                                             117     28     30     36     37     49     62     69     72     96
+"""
+
+
+def test_locust_0x_layout():
+    import io
+
+    ds = lbanalysis.read(io.StringIO(OLD), table="all")
+    r = ds.runs.iloc[0]
+    assert (r["tool"], r["requests"], r["failed"], r["requests_per_s"]) == ("locust", 117, 0, 2.10)
+    assert pd.isna(r["latency_mean_s"])  # the Total row of Locust 0.x has no times
+    assert ds.percentiles["percentile"].tolist() == [50.0, 66.0, 75.0, 80.0, 90.0, 95.0, 98.0, 99.0, 100.0]
+    assert ds.percentiles["latency_s"].tolist() == [0.028, 0.030, 0.036, 0.037, 0.049, 0.062, 0.069, 0.072, 0.096]

@@ -81,13 +81,15 @@ LINES: dict[str, re.Pattern] = {
     "spawned": re.compile(r"/INFO/locust\.runners: All users spawned: .*\((\d+) total users\)"),
     "exception": re.compile(r"^\[[^\]]+\] \S+/ERROR/locust\.user\.task: "),
     "shutting_down": re.compile(r"/INFO/locust\.main: Shutting down \(exit code (\d+)\)"),
-    "stats_header": re.compile(r"^\s*(?:Type\s+)?Name\s+# reqs\s+# fails\s*\|"),
+    "stats_header": re.compile(r"^\s*(?:Type\s+)?Name\s+# reqs\s+# fails\b"),
     "percentiles_header": re.compile(r"^\s*(?:Type\s+)?Name\s+((?:[\d.]+%\s+)+)# reqs\s*$"),
-    "error_header": re.compile(r"^\s*# occurrences\s+Error\s*$"),
+    "old_percentiles_header": re.compile(r"^\s*Name\s+# reqs\s+((?:[\d.]+%\s*)+)$"),
+    "error_header": re.compile(r"^\s*# occurr?ences\s+Error\s*$"),
     "aggregated_stats": re.compile(
         r"^\s*(?:None\s+)?(?:Aggregated|Total)\s+(\d+)\s+(\d+)\(([\d.]+)%\)\s*\|\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"
         r"\s*\|\s*([\d.]+)\s+([\d.]+)\s*$"
     ),
+    "old_total_stats": re.compile(r"^\s*Total\s+(\d+)\s+(\d+)\(([\d.]+)%\)\s+([\d.]+)\s*$"),
     "aggregated_percentiles": re.compile(r"^\s*(?:None\s+)?(?:Aggregated|Total)\s+((?:(?:\d+|N/A)\s+)+\d+)\s*$"),
     "error_row": re.compile(r"^\s*(\d+)\s{2,}(\S.*?)\s*$"),
     "rule": re.compile(r"^[-|]+\s*$"),
@@ -176,10 +178,21 @@ def _aggregated_stats(r: _Run, m: re.Match) -> None:
     r.errors = []  # a later table: its error report follows it
 
 
+def _old_percentiles_header(r: _Run, m: re.Match) -> None:
+    _percentiles_header(r, m)
+    r.section = "old percentiles"  # Locust 0.x: '# reqs' comes first
+
+
+def _old_total_stats(r: _Run, m: re.Match) -> None:
+    r.stats = m
+    r.errors = []
+
+
 def _aggregated_percentiles(r: _Run, m: re.Match) -> None:
-    if r.section != "percentiles":
+    if r.section not in ("percentiles", "old percentiles"):
         return
-    values = m.group(1).split()[:-1]  # the last is # reqs
+    values = m.group(1).split()
+    values = values[1:] if r.section == "old percentiles" else values[:-1]  # without '# reqs'
     r.percentiles = [
         {"percentile": p, "latency_s": int(v) / 1e3}
         for p, v in zip(r.percent_labels, values, strict=False)
@@ -273,14 +286,15 @@ def _row(r: _Run) -> dict:
         )
         return d
     reqs, fails = int(r.stats.group(1)), int(r.stats.group(2))
-    avg, low, high = (int(r.stats.group(i)) / 1e3 for i in (4, 5, 6))
-    rate = float(r.stats.group(8))
+    old = r.stats.re is LINES["old_total_stats"]  # Locust 0.x: the Total row has no times
+    times = None if old else tuple(int(r.stats.group(i)) / 1e3 for i in (4, 5, 6))
+    rate = float(r.stats.group(4 if old else 8))
     error_seen = bool(r.errors) or r.section == "errors"
     counts(d, reqs, fails, r.errors if error_seen or fails == 0 else None)
     if r.errors:
         d["warnings"] = "; ".join(f"{e} (x{n})" for n, e in r.errors)
-    if d.get("requests"):
-        d.update(latency_mean_s=avg, latency_min_s=low, latency_max_s=high, latency_mean_step_s=0.001)
+    if d.get("requests") and times is not None:
+        d.update(latency_mean_s=times[0], latency_min_s=times[1], latency_max_s=times[2], latency_mean_step_s=0.001)
     if rate > 0:
         d["duration_s"] = reqs / rate
         if "requests" in d:
@@ -328,11 +342,11 @@ def parse(seg: Segment) -> Parsed:
 
 
 def _opens(line: str) -> bool:
-    return bool(LINES["stats_header"].match(line) or LINES["percentiles_header"].match(line))
+    return any(LINES[k].match(line) for k in ("stats_header", "percentiles_header", "old_percentiles_header"))
 
 
 _DETECT_RE = re.compile(
-    r"^\[[\d-]+ [\d:,]+\] \S+/INFO/locust\.main: Starting Locust \S+|^\s*(?:Type\s+)?Name\s+# reqs\s+# fails\s*\|",
+    r"^\[[\d-]+ [\d:,]+\] \S+/INFO/locust\.main: Starting Locust \S+|^\s*(?:Type\s+)?Name\s+# reqs\s+# fails\s",
     re.M,
 )
 
