@@ -14,7 +14,8 @@ from lbanalysis.analysis.latency import is_closed_loop
 from lbanalysis.readers import detect
 
 K6 = Path(__file__).resolve().parent / "fixtures" / "k6"
-TEXTS = sorted(p.name for p in K6.glob("k6_*.txt") if p.name not in ("k6_version.txt", "k6_handle_summary_run.txt"))
+SKIP = ("k6_version.txt", "k6_handle_summary_run.txt", "k6_refused_stdout.txt", "k6_503_stdout.txt")
+TEXTS = sorted(p.name for p in K6.glob("k6_*.txt") if p.name not in SKIP)
 UNITS = {"ns": 1e-9, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0}
 
 
@@ -105,6 +106,15 @@ def test_refused_requests_are_failures_not_responses():
         assert (r["requests"], r["failed"], r["failed_network"], r["requests_ok"]) == (0, 10, 10, 0)
         assert "connection refused" in r["error"] and r["error"].endswith("(x10)")
         assert pd.isna(r["latency_mean_s"]) and r["requests_per_s"] == 0
+
+
+def test_stdout_alone_does_not_tell_refused_from_answered_failures():
+    # k6 writes the banner and the summary to stdout, its log (Request Failed) and progress to stderr
+    refused = run("k6_refused_stdout.txt").runs.iloc[0]
+    assert (refused["requests"], refused["failed_network"], refused["bytes_total"]) == (0, 10, 0)  # no byte came back
+    unavailable = run("k6_503_stdout.txt").runs.iloc[0]
+    assert pd.isna(unavailable["requests"]) and pd.isna(unavailable["failed_network"])
+    assert (unavailable["failed"], unavailable["requests_ok"]) == (20, 0) and unavailable["bytes_total"] > 0
 
 
 def test_error_statuses_are_responses_that_failed():

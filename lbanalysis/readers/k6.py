@@ -56,9 +56,11 @@ thresholds                           ``thresholds`` ('metric expr: ok|failed'),
 
 ``requests`` are responses received, as for every tool: k6's ``http_reqs``
 also counts requests that got no response (status 0, a ``Request Failed``
-warning on stderr each). Those warnings are counted when the output holds
-k6's log; without it (stdout only) and with failures, a run that received
-no byte had no response at all, and otherwise the split is unknown
+warning each in k6's log). k6 writes the banner and the summary to stdout,
+its log and the progress lines before the summary to stderr: where the
+output holds stderr, the warnings are counted; where it holds stdout only
+and some requests failed, a run that received no byte had no response at
+all, and otherwise which failures had a response is not shown
 (``requests`` empty). The printed figures are rounded (three or four
 digits): ``latency_*``, the percentiles and the byte counts hold them as
 printed. k6 runs are closed-loop (a VU sends its next request when the
@@ -143,6 +145,7 @@ LINES: dict[str, re.Pattern] = {
     "threshold_name": re.compile(r"^\s*([A-Za-z_]\w*(?:\{[^}]*\})?|\{[^}]*\})\s*$"),
     "request_failed": re.compile(r'(?:level=warning msg="Request Failed"|WARN\[\d+\] Request Failed)\s+error="(.*)"'),
     "log_error": re.compile(r'(?:level=error msg="(.*?)"|ERRO\[\d+\] (.*?)\s*$)'),
+    "log_line": re.compile(r'^time="[^"]*" level=\w+ msg=|^(?:INFO|WARN|ERRO|DEBU)\[\d+\] '),
     "running": re.compile(r"^\s*running \(((?:\d+m)?[\d.]+s)\), "),
 }
 _ARRIVAL = re.compile(r"^(?:Up to )?([\d.]+) iterations/s for (\S+)")
@@ -161,7 +164,7 @@ class _Run:
     scenarios: list[str] = field(default_factory=list)
     section: str = ""  # '' (classic block or banner), THRESHOLDS, TOTAL RESULTS, SCENARIO, GROUP
     v1: bool = False
-    log_seen: bool = False  # the output holds k6's log (stderr): Request Failed lines can be counted
+    log_seen: bool = False  # the output holds k6's stderr (log, progress): Request Failed lines can be counted
     no_response: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     running_s: float | None = None
@@ -169,12 +172,11 @@ class _Run:
 
 
 def _execution(r: _Run, m: re.Match) -> None:
-    r.log_seen = True
+    pass  # the banner is on stdout: it says nothing of whether k6's log (stderr) is here
 
 
 def _scenarios(r: _Run, m: re.Match) -> None:
     r.d["concurrency"] = int(m.group(2))
-    r.log_seen = True
 
 
 def _scenario(r: _Run, m: re.Match) -> None:
@@ -217,15 +219,22 @@ def _metric(r: _Run, m: re.Match) -> None:
 
 def _request_failed(r: _Run, m: re.Match) -> None:
     r.no_response.append(m.group(1).replace('\\"', '"'))
+    r.log_seen = True
 
 
 def _log_error(r: _Run, m: re.Match) -> None:
     r.errors.append((m.group(1) or m.group(2) or "").replace('\\"', '"'))
+    r.log_seen = True
+
+
+def _log_line(r: _Run, m: re.Match) -> None:
+    r.log_seen = True
 
 
 def _running(r: _Run, m: re.Match) -> None:
     r.running_s = k6_time(m.group(1))
-    r.log_seen = True
+    if not r.metrics and not r.section:
+        r.log_seen = True  # progress before the summary goes to stderr (the last line, after it, to stdout)
 
 
 _HANDLERS: dict[str, Callable[[_Run, re.Match], None]] = {name: globals()[f"_{name}"] for name in LINES}
@@ -313,7 +322,7 @@ def _checks(d: dict, metrics: dict[str, str]) -> None:
 def _thresholds(d: dict, r: _Run) -> None:
     items = r.thresholds or [f"{name}: {'ok' if mark == '✓' else 'failed'}" for name, mark in r.marks.items()]
     if items:
-        d["thresholds"] = "; ".join(items)
+        d["thresholds"] = "; ".join(sorted(items))
         d["thresholds_failed"] = sum(1 for t in items if t.endswith(": failed"))
 
 

@@ -192,7 +192,7 @@ def _row(doc: dict) -> tuple[dict, list[dict], list[dict]]:
     elif _num(m.get("vus_max", {}).get("value")) is not None:
         d["vus_max"] = d["concurrency"] = round(m["vus_max"]["value"])
     if thresholds:
-        d["thresholds"] = "; ".join(thresholds)
+        d["thresholds"] = "; ".join(sorted(thresholds))
         d["thresholds_failed"] = sum(1 for t in thresholds if t.endswith(": failed"))
     if d.get("requests") == 0:
         d["error"] = "no response: every request failed without a response (no byte received)"
