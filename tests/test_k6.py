@@ -14,7 +14,7 @@ from lbanalysis.analysis.latency import is_closed_loop
 from lbanalysis.readers import detect
 
 K6 = Path(__file__).resolve().parent / "fixtures" / "k6"
-SKIP = ("k6_version.txt", "k6_handle_summary_run.txt", "k6_refused_stdout.txt", "k6_503_stdout.txt")
+SKIP = ("k6_version.txt", "k6_help.txt", "k6_handle_summary_run.txt", "k6_refused_stdout.txt", "k6_503_stdout.txt")
 TEXTS = sorted(p.name for p in K6.glob("k6_*.txt") if p.name not in SKIP)
 UNITS = {"ns": 1e-9, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0}
 
@@ -158,9 +158,22 @@ def test_legacy_scenarios_marks_thresholds_on_metric_lines():
 
 def test_transcript_three_runs_and_stdout_only():
     runs = run("k6_transcript.txt", "runs")
-    assert runs["concurrency"].tolist() == [2, 4, 8] and runs["command"].str.startswith("k6 run").all()
+    assert runs["concurrency"].tolist() == [2, 4, 8] and runs["time_limit_s"].tolist() == [1.0] * 3
+    assert runs["command"].notna().all() and runs["command"].str.startswith("k6 run --").all()
     q = run("k6_quiet_stdout.txt").runs.iloc[0]
     assert q["failed_network"] == 0 and pd.isna(q["scenarios"])  # stdout only: no banner, no log
+
+
+def test_k6_commands_in_a_transcript():
+    import io
+
+    text = "$ k6 version\n" + (K6 / "k6_version.txt").read_text() + "$ k6 run -q -u 2 -d 1500ms x.js\n"
+    text += (K6 / "k6_quiet_stdout.txt").read_text() + "k6 is a load tester; k6 run needs a script\n"
+    ds = lbanalysis.read(io.StringIO(text), table="all")
+    assert ds.not_runs["kind"].tolist() == ["version banner"]
+    r = ds.runs.iloc[0]
+    assert len(ds.runs) == 1 and r["command"] == "k6 run -q -u 2 -d 1500ms x.js"
+    assert (r["concurrency"], r["time_limit_s"]) == (2, 1.5)  # the time limit from the command alone
 
 
 def test_handle_summary_run_without_summary_is_an_error_row():

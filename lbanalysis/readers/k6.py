@@ -80,10 +80,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..text import Segment
-from .base import Format, Parsed, error_row, to_float
+from ..text import Segment, command_argv
+from .base import Format, Parsed, error_row, to_float, to_int
 
-__all__ = ["FORMATS", "LINES", "PHASES", "detect", "k6_bytes", "k6_time", "parse"]
+__all__ = ["FORMATS", "LINES", "PHASES", "detect", "k6_bytes", "k6_time", "parse", "parse_command"]
 
 # ------------------------------------------------------------ the format ---
 _TIME_UNITS = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
@@ -392,6 +392,28 @@ def _row(r: _Run) -> tuple[dict, list[dict], list[dict]]:
     return d, percentiles, _phases(m)
 
 
+_OPTIONS = {"-u": "concurrency", "--vus": "concurrency", "-d": "time_limit_s", "--duration": "time_limit_s"}
+
+
+def parse_command(command: str) -> dict:
+    """Run fields from a ``k6 run`` command line (what the output shows wins).
+
+    >>> parse_command("k6 run --vus 10 --duration 30s script.js"), parse_command("k6 run -u=5 -d 1m30s s.js")
+    ({'concurrency': 10, 'time_limit_s': 30.0}, {'concurrency': 5, 'time_limit_s': 90.0})
+    """
+    argv = command_argv(command)
+    out: dict = {}
+    for i, tok in enumerate(argv):
+        key, eq, val = tok.partition("=")
+        if key in _OPTIONS and (eq or i + 1 < len(argv)):
+            val = val if eq else argv[i + 1]
+            col = _OPTIONS[key]
+            v = to_int(val) if col == "concurrency" else k6_time(val)
+            if v is not None:
+                out[col] = v
+    return out
+
+
 _OPENING = ("THRESHOLDS", "TOTAL RESULTS")
 
 
@@ -407,6 +429,7 @@ def _starts_run(line: str, r: _Run | None) -> bool:
 
 def parse(seg: Segment) -> Parsed:
     """Read every k6 summary in a segment."""
+    cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
     run: _Run | None = None
     start = 1
@@ -414,7 +437,7 @@ def parse(seg: Segment) -> Parsed:
     def close() -> None:
         if run is not None:
             row, pct, phases = _row(run)
-            out.add_run({**row, "line": start}, percentiles=pct, phases=phases)
+            out.add_run({**cmd, **row, "line": start}, percentiles=pct, phases=phases)
 
     for n, line in enumerate(seg.text.split("\n"), 1):
         if _starts_run(line, run):
@@ -429,7 +452,12 @@ def parse(seg: Segment) -> Parsed:
                 break
     close()
     if not out.runs and seg.command:
-        out.add_run(error_row("k6", "no output after the command"))
+        errors = [m.group(1) or m.group(2) for line in seg.text.split("\n") if (m := LINES["log_error"].search(line))]
+        if errors:
+            out.add_run(error_row("k6", f"no result: {errors[0]}", **cmd))
+        else:  # nothing k6 printed follows (an example line of a help text, a note): not a run
+            kind = "bare command (no k6 output)"
+            out.not_runs.append({"line": seg.line - 1, "tool": "k6", "command": seg.command, "kind": kind})
     return out
 
 
