@@ -80,6 +80,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..registry import get_tool
 from ..text import Segment, command_argv
 from .base import Format, Parsed, error_row, to_float, to_int
 
@@ -455,6 +456,8 @@ def parse(seg: Segment) -> Parsed:
         errors = [m.group(1) or m.group(2) for line in seg.text.split("\n") if (m := LINES["log_error"].search(line))]
         if errors:
             out.add_run(error_row("k6", f"no result: {errors[0]}", **cmd))
+        elif set(command_argv(seg.command)) & set(get_tool("k6").info_options):
+            out.add_run(error_row("k6", "no output after the command", **cmd))  # help or version: set aside as such
         else:  # nothing k6 printed follows (an example line of a help text, a note): not a run
             kind = "bare command (no k6 output)"
             out.not_runs.append({"line": seg.line - 1, "tool": "k6", "command": seg.command, "kind": kind})
