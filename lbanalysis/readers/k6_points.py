@@ -41,7 +41,9 @@ also sums ``data_received``/``data_sent`` (``bytes_total``, ``bytes_sent``),
 (``concurrency``) and ``vus_max``. k6's default CSV time is whole seconds
 (truncated): start times, ``duration_s`` and rates then stay empty; the
 ``K6_CSV_TIME_FORMAT`` values ``unix_milli``, ``unix_micro``,
-``unix_nano`` and ``rfc3339_nano`` keep them.
+``unix_nano`` and ``rfc3339_nano`` keep them. The points do not say
+which executor ran: a run of an arrival-rate executor (open loop) reads
+as closed-loop unless ``rate_target_per_s`` is given (a manifest column).
 
 >>> p = parse_csv(Segment(CSV_HEADER + "\\nhttp_reqs,1700000000000,1,,,,true,,GET,u,HTTP/1.1,default,,200,,,u,,\\n"
 ...   "http_req_duration,1700000000000,2.5,,,,true,,GET,u,HTTP/1.1,default,,200,,,u,,\\n"))
