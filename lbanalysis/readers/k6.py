@@ -164,7 +164,6 @@ class _Run:
     threshold_metric: str = ""
     scenarios: list[str] = field(default_factory=list)
     section: str = ""  # '' (classic block or banner), THRESHOLDS, TOTAL RESULTS, SCENARIO, GROUP
-    v1: bool = False
     log_seen: bool = False  # the output holds k6's stderr (log, progress): Request Failed lines can be counted
     no_response: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -186,7 +185,6 @@ def _scenario(r: _Run, m: re.Match) -> None:
 
 def _section(r: _Run, m: re.Match) -> None:
     r.section = m.group(1).strip()
-    r.v1 = True
 
 
 def _threshold(r: _Run, m: re.Match) -> None:
