@@ -256,11 +256,12 @@ def detect_json(text: str) -> bool:
 
     >>> detect_json('{"type":"Metric","data":{"name":"http_reqs","type":"counter"},"metric":"http_reqs"}\\n')
     True
+    >>> detect_json('{"type":"Point","data":{"time":"2026-11-25T18:43:36Z","value":1,"tags":{}},"metric":"vus"}\\n')
+    True
     """
     first = text.lstrip("\ufeff").split("\n", 1)[0]
-    return first.startswith(('{"type":"Metric","data":{"name":', '{"metric":')) and (
-        '"type":"Point"' in first or '"type":"Metric"' in first
-    )
+    starts = ('{"type":"Metric","data":{"name":', '{"type":"Point","data":{"time":', '{"metric":')  # k6 1.x; 0.x
+    return first.startswith(starts) and ('"type":"Point"' in first or '"type":"Metric"' in first)
 
 
 def _json_samples(seg: Segment) -> Iterator[_Sample]:
