@@ -38,6 +38,7 @@ __all__ = [
     "get_tool",
     "info_kind",
     "names",
+    "subcommands",
     "tool_of_executable",
 ]
 
@@ -123,7 +124,9 @@ class Tool:
     executables (:class:`Drive`; empty: the sweep cannot run it). ``unseen_think_time`` names a wait between a client's requests
     that the tool can be told to make without its output showing it (siege's
     ``.siegerc`` delay): fewer requests in flight than clients may then be
-    that wait rather than a client that could not keep up.
+    that wait rather than a client that could not keep up. ``subcommands``
+    are the words that may follow the executable in a command line (``k6
+    run``): with one of them a line is a command even without options.
 
     >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
     'http-load'
@@ -141,6 +144,7 @@ class Tool:
     info_patterns: tuple[tuple[str, str], ...] = ()
     unseen_think_time: str = ""
     drives: tuple[Drive, ...] = ()
+    subcommands: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -268,6 +272,29 @@ TOOLS: tuple[Tool, ...] = (
         ),
     ),
     Tool(
+        "k6",
+        "http-load",
+        ("k6",),
+        ("k6_json", "k6_points", "k6"),
+        "Grafana k6",
+        "k6: bytes received incl. HTTP headers (data_received)",
+        closed_loop=True,  # VUs; an arrival-rate executor's runs carry rate_target_per_s (open loop)
+        info_options=("version", "--version", "-h", "--help", "help"),
+        info_patterns=((r"^k6 v\d+\.\d+\S* \(", "version banner"), (r"^Usage:\n\s+k6 \[command\]", "help text")),
+        subcommands=("run", "cloud", "version", "help", "inspect", "archive", "new"),
+    ),
+    Tool(
+        "locust",
+        "http-load",
+        ("locust",),
+        ("locust_csv", "locust_json", "locust"),
+        "Locust",
+        "locust: response bodies only (Average Content Size)",
+        closed_loop=True,
+        info_options=("-V", "--version", "-h", "--help"),
+        info_patterns=((r"^locust \d+\.\d+\S* from ", "version banner"), (r"^Usage: locust \[options\]", "help text")),
+    ),
+    Tool(
         "haproxy",
         "lb-stats",
         ("haproxy",),
@@ -361,6 +388,15 @@ def command_patterns() -> dict[str, tuple[str, ...]]:
     True
     """
     return {t.name: t.command_patterns for t in TOOLS if t.command_patterns}
+
+
+def subcommands() -> dict[str, tuple[str, ...]]:
+    """Executable name -> the subcommands that may follow it (``k6 run``), for the tools that have them.
+
+    >>> subcommands()["k6"][:2]
+    ('run', 'cloud')
+    """
+    return {exe: t.subcommands for t in TOOLS if t.subcommands for exe in t.executables}
 
 
 def info_kind(tool: str, text: str) -> str | None:

@@ -113,8 +113,9 @@ _RUNS_COMMON = (
         "latency_mean_step_s",
         F,
         "s",
-        "the step the mean latency was printed to (siege: 0.01 s in secs); the true mean lies within half a step",
-        "siege",
+        "the step the mean latency was printed to (siege: 0.01 s in secs; Locust: 1 ms); the true mean lies within"
+        " half a step",
+        "siege,locust",
     ),
     Column("latency_min_s", F, "s", "shortest request"),
     Column("latency_max_s", F, "s", "longest request"),
@@ -168,7 +169,15 @@ _RUNS_SIEGE = (
 )
 
 # gobench.
-_RUNS_GOBENCH = (Column("failed_network", I, "", "gobench 'Network failed'", "gobench"),)
+_RUNS_GOBENCH = (
+    Column(
+        "failed_network",
+        I,
+        "",
+        "requests that got no response (gobench 'Network failed'; k6, Locust: refused, reset, timed out)",
+        "gobench,k6,locust",
+    ),
+)
 
 # iperf 2 and iperf3.
 _RUNS_IPERF = (
@@ -209,12 +218,24 @@ _RUNS_WRK = (
     Column("thread_requests_per_s_mean", F, "1/s", "requests per second of one thread: mean (Req/Sec Avg)", "wrk"),
     Column("thread_requests_per_s_stdev", F, "1/s", "requests per second of one thread: stdev", "wrk"),
     Column("thread_requests_per_s_max", F, "1/s", "requests per second of one thread: max", "wrk"),
-    Column("non_2xx_3xx", I, "", "responses with a status of 400 or more ('Non-2xx or 3xx responses')", "wrk"),
+    Column(
+        "non_2xx_3xx",
+        I,
+        "",
+        "responses with a status of 400 or more (wrk 'Non-2xx or 3xx responses'; Locust HTTPError failures)",
+        "wrk,locust",
+    ),
     Column("socket_errors_connect", I, "", "socket errors: connect", "wrk"),
     Column("socket_errors_read", I, "", "socket errors: read (includes a server closing the connection)", "wrk"),
     Column("socket_errors_write", I, "", "socket errors: write", "wrk"),
     Column("socket_errors_timeout", I, "", "socket errors: timeout (requests with no answer within --timeout)", "wrk"),
-    Column("rate_target_per_s", F, "1/s", "fixed request rate asked for (wrk2 -R)", "wrk"),
+    Column(
+        "rate_target_per_s",
+        F,
+        "1/s",
+        "fixed request rate asked for (wrk2 -R; k6 arrival-rate executors: iterations/s): an open-loop run",
+        "wrk,k6",
+    ),
     Column("hdr_latency_mean_s", F, "s", "HdrHistogram mean of the recorded (corrected) latency (wrk2)", "wrk"),
     Column("hdr_latency_stdev_s", F, "s", "HdrHistogram standard deviation (wrk2)", "wrk"),
     Column("hdr_latency_max_s", F, "s", "HdrHistogram max (wrk2)", "wrk"),
@@ -223,8 +244,36 @@ _RUNS_WRK = (
 
 # hey (rakyll/hey).
 _RUNS_HEY = (
-    Column("bytes_per_request", F, "B", "response body bytes per request (hey Size/request)", "hey"),
+    Column(
+        "bytes_per_request",
+        F,
+        "B",
+        "response body bytes per request (hey Size/request, Locust Average Content Size)",
+        "hey,locust",
+    ),
     Column("status_codes", S, "", "status code distribution as 'code: count; ...' (hey)", "hey"),
+)
+
+# k6 (end-of-test summary, summary JSON, metric points) and Locust.
+_RUNS_K6_LOCUST = (
+    Column("scenarios", S, "", "k6 scenarios as printed ('name: 3 looping VUs for 2s (...)'; joined by '; ')", "k6"),
+    Column("vus_max", I, "", "most VUs k6 allocated (vus_max)", "k6"),
+    Column("iterations", I, "", "iterations of the script completed (k6 iterations)", "k6"),
+    Column(
+        "iterations_dropped", I, "", "iterations an arrival-rate executor could not start (dropped_iterations)", "k6"
+    ),
+    Column("checks_passed", I, "", "checks that passed (k6 check())", "k6"),
+    Column("checks_failed", I, "", "checks that failed (k6 check())", "k6"),
+    Column(
+        "thresholds",
+        S,
+        "",
+        "thresholds and their outcome ('metric expression: ok' or ': failed'; joined by '; ')",
+        "k6",
+    ),
+    Column("thresholds_failed", I, "", "thresholds that failed (k6 exits 99)", "k6"),
+    Column("spawn_rate_per_s", F, "1/s", "users started per second during the ramp-up (locust -r)", "locust"),
+    Column("exceptions", I, "", "errors raised by the test script itself, outside any request (Locust)", "locust"),
 )
 
 # HAProxy statistics snapshots (show stat / show info): one run per snapshot file.
@@ -238,7 +287,15 @@ _RUNS_HAPROXY = (
 )
 
 RUNS = _cols(
-    *_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPERF, *_RUNS_WRK, *_RUNS_HEY, *_RUNS_HAPROXY
+    *_RUNS_COMMON,
+    *_RUNS_AB,
+    *_RUNS_SIEGE,
+    *_RUNS_GOBENCH,
+    *_RUNS_IPERF,
+    *_RUNS_WRK,
+    *_RUNS_HEY,
+    *_RUNS_K6_LOCUST,
+    *_RUNS_HAPROXY,
 )
 
 # ---------------------------------------------------------- detail ---
@@ -296,6 +353,9 @@ INTERVALS = _cols(
     Column("total_packets", I, "", "UDP datagrams"),
     Column("omitted", B, "", "interval inside the -O omit period"),
     Column("direction", S, "", "iperf: sender or receiver, the side that measured the interval"),
+    Column("users", I, "", "Locust users running at the end of the interval (_stats_history.csv User Count)"),
+    Column("requests_per_s", F, "1/s", "requests per second in the interval (Locust _stats_history.csv)"),
+    Column("failures_per_s", F, "1/s", "failed requests per second in the interval (Locust _stats_history.csv)"),
 )
 
 SERVERS = _cols(

@@ -26,6 +26,7 @@ __all__ = ["TOOL_COMMANDS", "Segment", "command_argv", "decode", "normalize", "s
 
 # Executable name -> tool, from the registry (longest names first, for alternations).
 TOOL_COMMANDS = registry.executables()
+_SUBCOMMANDS = registry.subcommands()  # executable -> words that may follow it ('k6 run')
 _EXE_ALTERNATION = "|".join(re.escape(exe) for exe in TOOL_COMMANDS)
 
 _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
@@ -344,7 +345,7 @@ def _plausible(m: re.Match) -> bool:
     if not args:
         return exe == "siege" and bool(m.group("prompt").strip())
     first = args.split()[0]
-    if first.startswith(("-", "http://", "https://", "/")):
+    if first.startswith(("-", "http://", "https://", "/")) or first in _SUBCOMMANDS.get(exe, ()):
         return True
     return exe == "siege" and bool(re.match(r"^[\w.-]+(:\d+)?(/\S*)?$", first)) and bool(m.group("prompt").strip())
 

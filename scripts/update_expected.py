@@ -35,6 +35,8 @@ FAMILIES = (
     "gobench",
     "wrk",
     "hey",
+    "k6",
+    "locust",
     "iperf2",
     "iperf3",
     "haproxy",
