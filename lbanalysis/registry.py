@@ -104,6 +104,29 @@ url-escaping = true
 """
 
 
+# What k6 and Locust run in a sweep: one GET of the sweep's URL per iteration, no think time (k6 runs one
+# iteration after another per VU; a Locust user without wait_time waits 0 s). The URL comes from the command line.
+_K6_SCRIPT = """\
+// written by lbanalysis sweep: one GET of the URL given with -e URL=... per iteration
+import http from "k6/http";
+
+export default function () {
+  http.get(__ENV.URL);
+}
+"""
+
+_LOCUSTFILE = """\
+# written by lbanalysis sweep: one GET of --host per task, no wait between tasks
+from locust import HttpUser, task
+
+
+class SweepUser(HttpUser):
+    @task
+    def get(self):
+        self.client.get("")
+"""
+
+
 @dataclass(frozen=True)
 class Tool:
     """One tool: its name, kind, the executables that start it, its reader modules.
@@ -282,6 +305,19 @@ TOOLS: tuple[Tool, ...] = (
         info_options=("version", "--version", "-h", "--help", "help"),
         info_patterns=((r"^k6 v\d+\.\d+\S* \(", "version banner"), (r"^Usage:\n\s+k6 \[command\]", "help text")),
         subcommands=("run", "cloud", "version", "help", "inspect", "archive", "new"),
+        drives=(
+            Drive(
+                "k6",
+                ("--vus", "{load}"),
+                ("--iterations", "{requests}"),
+                ("--duration", "{seconds}s"),
+                options=("run",),
+                url=("-e", "URL={url}", "{config}"),
+                install="Go module go.k6.io/k6 (go install go.k6.io/k6@latest)",
+                config_file="sweep-k6.js",
+                config_text=_K6_SCRIPT,
+            ),
+        ),
     ),
     Tool(
         "locust",
@@ -293,6 +329,18 @@ TOOLS: tuple[Tool, ...] = (
         closed_loop=True,
         info_options=("-V", "--version", "-h", "--help"),
         info_patterns=((r"^locust \d+\.\d+\S* from ", "version banner"), (r"^Usage: locust \[options\]", "help text")),
+        drives=(
+            Drive(
+                "locust",
+                ("-u", "{load}", "-r", "{load}"),
+                duration=("-t", "{seconds}s"),
+                options=("-f", "{config}", "--headless", "--only-summary"),
+                url=("--host", "{url}"),
+                install="PyPI package locust (pip install locust)",
+                config_file="sweep-locustfile.py",
+                config_text=_LOCUSTFILE,
+            ),
+        ),
     ),
     Tool(
         "haproxy",
