@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LBAnalysisError
+from .page import standalone
 from .project import find_project
 
 __all__ = [
@@ -259,20 +260,6 @@ def parameters_for(path: Path, parameters: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------- running ---
-_PAGE_CSS = """
-<style>
-  /* a report is read as a document: one column, tables that fit, no prompts */
-  body { max-width: 1200px; margin: 0 auto !important; }
-  .jp-Notebook { padding: 1em 2em !important; }
-  .jp-RenderedHTMLCommon table { font-size: 0.85em; table-layout: auto; max-width: 100%; }
-  .jp-RenderedHTMLCommon th { white-space: normal; }
-  .jp-RenderedHTMLCommon td { white-space: nowrap; }
-  .jp-OutputArea-output { overflow-x: auto; }
-  .jp-RenderedImage img { max-width: 100%; height: auto; }
-  details > summary { cursor: pointer; color: #555; }
-  table.lb-parameters { font-size: 0.8em; color: #444; }
-</style>
-"""
 
 
 def _shown_value(value: Any, root: Path) -> str:
@@ -323,6 +310,9 @@ def export_html(
     Code cells are left out unless ``no_input=False``; the parameters papermill
     recorded are shown as a small table under the title, with paths relative
     to the project ``root`` (never an absolute path of the build machine).
+    The page stands alone (:func:`lbanalysis.report.page.standalone`): no
+    script or request leaves it, its own small stylesheet, the report's title,
+    a table of contents, charts described by their captions.
     """
     import nbformat
     from nbconvert import HTMLExporter
@@ -346,7 +336,7 @@ def export_html(
         cell = nbformat.v4.new_markdown_cell(table)
         nb.cells.insert(0 if first is None else first + 1, cell)
     body, _ = exporter.from_notebook_node(nb)
-    body = body.replace("</head>", _PAGE_CSS + "</head>", 1)
+    body = standalone(body)
     html = Path(html)
     html.write_text(body, encoding="utf-8")
     return html
