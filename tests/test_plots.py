@@ -59,7 +59,7 @@ def test_throughput_vs_load_with_usl_fit(ax):
     assert len(ax.collections) == 1  # the confidence band
     band = ax.collections[0].get_paths()[0].vertices
     assert band[:, 1].max() > fit.x_peak
-    assert ax.get_xlabel() == "concurrency" and ax.get_ylabel() == "requests_per_s"
+    assert ax.get_xlabel() == "concurrency" and ax.get_ylabel() == "requests/s"
 
 
 def test_throughput_vs_load_without_band_or_fit(ax):
@@ -108,7 +108,7 @@ def test_latency_vs_load(ax):
     points, means = ax.lines
     assert points.get_xydata().shape == (len(runs), 2)
     assert means.get_ydata() == pytest.approx(runs.groupby("concurrency")["latency_mean_s"].mean().to_numpy())
-    assert ax.get_ylabel() == "latency_mean_s"
+    assert ax.get_ylabel() == "mean latency"
 
 
 def test_latency_percentiles_one_line_per_run(ax):
