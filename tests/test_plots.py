@@ -53,7 +53,7 @@ def test_throughput_vs_load_with_usl_fit(ax):
     assert got[:, 0].tolist() == sorted(runs["concurrency"].astype(float))
     fit = fit_scaling(runs)
     xs = curve.get_xdata()
-    assert xs[0] == 0.0 and xs[-1] == pytest.approx(64.0)
+    assert xs[0] == 1.0 and xs[-1] == pytest.approx(64.0)  # the measured loads only
     assert curve.get_ydata() == pytest.approx(fit.predict(xs).to_numpy())
     assert peak.get_xydata().tolist() == [[pytest.approx(fit.n_peak), pytest.approx(fit.x_peak)]]
     assert len(ax.collections) == 1  # the confidence band
