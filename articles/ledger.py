@@ -209,7 +209,7 @@ def load_claims(slug: str | None = None, path: str | os.PathLike | None = None) 
 
     >>> claims = load_claims("haproxy-wordpress-ab")
     >>> claims[0].claim, claims[0].relation
-    ('T1', 'shown')
+    ('T1', 'table')
     """
     src = paths.raw(slug, "claims.csv") if path is None else path
     frame = pd.read_csv(src, dtype=str, keep_default_na=False)
@@ -324,7 +324,7 @@ class Ledger:
         >>> led = Ledger([Claim("A", "s", "x", "≈", 1.0), Claim("B", "s", "y", "≈", 2.0), Claim("T", "s", "t", "table")])
         >>> led.record("A", 1.0); led.record("B", None); led.record("T", True)
         >>> led.summary()
-        'The article makes 2 checked claims: 1 reproduced, 1 not reproducible; 1 table rebuilt from its figures, checked apart: 1 table shown.'
+        'The article makes 2 checked claims: 1 reproduced, 1 not reproducible; 1 table rebuilt from its figures, checked apart: it matches the article.'
         """
         counts = self.counts()
         n = sum(counts.get(v, 0) for v in VERDICTS)
@@ -332,7 +332,12 @@ class Ledger:
         text = f"The article makes {n} checked claim{'s' if n != 1 else ''}: {parts}"
         k = sum(counts.get(v, 0) for v in TRANSCRIPTIONS)
         if k:
-            shown = ", ".join(f"{counts[v]} {v}" for v in TRANSCRIPTIONS if v in counts)
+            same, other = counts.get(TRANSCRIPTIONS[0], 0), counts.get(TRANSCRIPTIONS[1], 0)
+            shown = (
+                ("all match the article" if k > 1 else "it matches the article")
+                if not other
+                else (f"{same} match{'es' if same == 1 else ''} the article, {other} differ{'s' if other == 1 else ''}")
+            )
             text += f"; {k} table{'s' if k != 1 else ''} rebuilt from its figures, checked apart: {shown}"
         return text + "."
 
@@ -346,7 +351,9 @@ class Ledger:
         >>> print(led.conclusion())
         **The article makes 3 checked claims: 1 reproduced, 1 differs, 1 not reproducible.**
         <BLANKLINE>
-        **What holds:** Peak ([A](#claim-A)). **What does not:** [B](#claim-B) +50 %: our data gives 1.50 (differs). **What cannot be checked:** Site ([C](#claim-C)): the published data does not carry it; the ledger says why.
+        - **What holds:** Peak ([A](#claim-A)).
+        - **What does not:** [B](#claim-B) +50 %: our data gives 1.50 (differs).
+        - **What cannot be checked:** Site ([C](#claim-C)): the published data does not carry it; the ledger says why.
         """
         f = self.frame()
         claims = f[f["verdict"].isin(VERDICTS)]
@@ -378,7 +385,7 @@ class Ledger:
             )
         else:
             missing = "**What cannot be checked:** nothing; the published data carries every claim."
-        return f"**{self.summary()}**\n\n{held} {failed} {missing}"
+        return f"**{self.summary()}**\n\n- {held}\n- {failed}\n- {missing}"
 
     def style(self, caption: str | None = None) -> Any:
         """:meth:`frame` as a report table (:func:`lbanalysis.style`): the verdict beside the claim, in its

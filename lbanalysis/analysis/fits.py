@@ -221,6 +221,11 @@ PARAM_WORDS: dict[str, str] = {
     "kappa": "κ (coherency)",
     "intercept": "the intercept",
     "slope": "the slope",
+    "n_peak": "the load at the peak",
+    "x_peak": "the rate at the peak",
+    "asymptote": "the asymptote λ/σ",
+    "serial_fraction": "the serial fraction σ",
+    "speedup_limit": "the speed-up limit 1/σ",
 }
 
 
