@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-__all__ = ["STYLE", "Captions", "files_beside", "say"]
+__all__ = ["STYLE", "Captions", "files_beside", "plain_ticks", "say"]
 
 #: One look for every report's charts: light grid, no top/right frame, readable sizes, no e-notation.
 STYLE: dict[str, Any] = {
@@ -45,6 +45,15 @@ def say(text: str) -> None:
     from IPython.display import Markdown, display
 
     display(Markdown(text))
+
+
+def plain_ticks(fig: Any) -> Any:
+    """Every numeric linear axis of ``fig`` labelled in plain numbers with thousands separators."""
+    from lbanalysis.plots import plain_ticks as on_axes
+
+    for ax in fig.axes:
+        on_axes(ax)
+    return fig
 
 
 def files_beside(

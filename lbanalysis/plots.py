@@ -14,6 +14,7 @@ helper                      draws
 ``throughput_bars``         mean per configuration, one marker per run
 ``utilisation``             link utilisation per run, threshold and 100% lines
 ``scaling_fit``             one :class:`~lbanalysis.analysis.fits.ScalingFit`
+``plain_ticks``             plain tick labels with thousands separators
 ==========================  =================================================
 
 >>> import matplotlib
@@ -45,6 +46,7 @@ __all__ = [
     "corrected_tail",
     "latency_percentiles",
     "latency_vs_load",
+    "plain_ticks",
     "plot_rates",
     "scaling_fit",
     "throughput_bars",
@@ -95,11 +97,29 @@ def _tick(value: float, _pos: Any = None) -> str:
 
 def _thousands(ax: Axes, which: str = "xy") -> None:
     """Plain-number ticks (``100,000``, not ``1e5``) on the linear axes of ``ax`` named in ``which``."""
-    from matplotlib.ticker import FuncFormatter
+    from matplotlib.ticker import FuncFormatter, ScalarFormatter
 
     for name, axis, scale in (("x", ax.xaxis, ax.get_xscale()), ("y", ax.yaxis, ax.get_yscale())):
-        if name in which and scale == "linear":
+        if name in which and scale == "linear" and isinstance(axis.get_major_formatter(), ScalarFormatter):
             axis.set_major_formatter(FuncFormatter(_tick))
+
+
+def plain_ticks(ax: Axes | None = None) -> Axes:
+    """Tick labels in plain numbers with thousands separators (``20,000``, never ``2e4``) on the
+    linear numeric axes of ``ax``; category, log and fixed labels are left as they are.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.plot([0, 1], [0, 120000])
+    >>> plain_ticks(ax).yaxis.get_major_formatter()(120000.0)
+    '120,000'
+    >>> plt.close(fig)
+    """
+    ax = ax or plt.gca()
+    _thousands(ax)
+    return ax
 
 
 def _log_y(ax: Axes) -> None:
