@@ -470,9 +470,13 @@ def plot_rates(
     ax.barh(pos, rates[value].to_numpy(float), color="C0", alpha=0.7)
     ax.set_yticks(pos, rates[label].astype(str).tolist())
     ax.set_xscale("log")
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    ax.xaxis.set_major_formatter(FuncFormatter(_tick))  # 1,000 and 100,000, not 10³ and 10⁵
+    ax.xaxis.set_minor_formatter(NullFormatter())
     for i, (_, row) in enumerate(measured.iterrows() if measured is not None else []):
         ax.axvline(float(row[measured_value]), color=f"C{(i + 1) % 10}", linestyle="--", label=str(row[measured_label]))
     if measured is not None and len(measured):
         ax.legend(fontsize="small", loc="lower right")
-    ax.set_xlabel(f"{value} (1/s, log scale)" if value == "value" else value)
+    ax.set_xlabel("rate per second (log scale)" if value == "value" else f"{header(value)} (log scale)")
     return ax
