@@ -415,8 +415,11 @@ class Ledger:
         return styled.set_table_styles([{"selector": "th", "props": "text-align: left"}], overwrite=False)
 
     def to_csv(self, path: str | os.PathLike) -> None:
-        """Write :meth:`frame` (with a ``verdict`` column) to ``path``."""
-        self.frame().to_csv(path, index=False)
+        """Write :meth:`frame` (with a ``verdict`` column) to ``path``, and a ``kind`` column: ``claims``,
+        or ``tables`` for a transcription check (the report index counts them apart)."""
+        frame = self.frame()
+        frame["kind"] = frame["verdict"].map(lambda v: "tables" if v in TRANSCRIPTIONS else "claims")
+        frame.to_csv(path, index=False)
 
 
 def _md(text: str) -> str:
