@@ -246,7 +246,7 @@ def _prepare(runs: pd.DataFrame, x: str, y: str, model: Model, group: Any) -> pd
     if len(loads) < model.k + 1:
         raise FitError(
             f"the {model.name} model has {model.k} parameters and needs at least {model.k + 1} distinct "
-            f"values of {x!r}; got {len(loads)} ({', '.join(f'{v:g}' for v in loads)}){where}"
+            f"values of {x}; got {len(loads)} ({', '.join(f'{v:g}' for v in loads)}){where}"
         )
     return data
 
