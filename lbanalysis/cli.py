@@ -495,7 +495,7 @@ def compare_table(runs: pd.DataFrame, side: str, a: str, b: str, load: str = "co
     Uses :func:`lbanalysis.analysis.compare` (bootstrap interval of the
     ratio of means, stratified by load when both sides ran several loads);
     with fewer than its minimum runs on a side the verdict says "too few runs
-    to judge". Series run on one side only are listed with their side.
+    to tell". Series run on one side only are listed with their side.
     """
     from .analysis.comparison import compare
     from .analysis.series import assign_series
@@ -588,7 +588,7 @@ examples:
 For each series (same tool, target and settings) present on both sides: the
 change of mean throughput and of mean latency from A to B, with a 95%
 bootstrap interval of the ratio when each side has 3 runs or more (by load
-when both ran several loads), else "too few runs to judge".
+when both ran several loads), else "too few runs to tell".
 """
 
 
