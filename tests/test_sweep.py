@@ -44,6 +44,10 @@ from lbanalysis.text import split_transcript
 ROOT = Path(__file__).resolve().parent.parent
 CAPTURE = ROOT / "tests" / "fixtures" / "capture"
 
+# One xdist worker runs this module: each module-scoped lab takes the first free ports of the sweep's range,
+# and two labs started at once in two workers would take the same ones.
+pytestmark = pytest.mark.xdist_group("sweep")
+
 
 # ------------------------------------------------------------------ planning ---
 @pytest.mark.parametrize("order", ["shuffle", "alternate", "up"])
