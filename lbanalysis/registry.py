@@ -188,6 +188,20 @@ TOOLS: tuple[Tool, ...] = (
         info_options=("-h", "--help", "-v", "--version"),
         info_patterns=((r"^iperf version 2\.", "version banner"), (r"^Usage: iperf \[-s\|-c host\]", "help text")),
     ),
+    Tool(
+        "vegeta",
+        "http-load",
+        ("vegeta",),
+        ("vegeta_csv", "vegeta_json", "vegeta"),
+        "vegeta (open loop: -rate requests per second)",
+        "vegeta: response bodies only, at most -max-body each",
+        # `echo 'GET url' | vegeta attack ... | vegeta report`, and vegeta's subcommands
+        command_patterns=(
+            r"""(?:(?:echo|printf|cat|jq)\b[^|\n]*\|\s*)?(?:[\w.~/-]*/)?vegeta(?:\s+-\S+)*\s+(?:attack|report|encode)\b[^\n]*""",
+        ),
+        info_options=("-h", "--help", "-version", "--version"),
+        info_patterns=((r"^Version: .*\nCommit: .*\nRuntime: go", "version banner"), (r"^Usage: vegeta ", "help text")),
+    ),
 )
 
 

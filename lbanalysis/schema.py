@@ -237,9 +237,29 @@ _RUNS_HAPROXY = (
     Column("requests_total", I, "", "HTTP requests since start (show info CumReq)", "haproxy"),
 )
 
-RUNS = _cols(
-    *_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPERF, *_RUNS_WRK, *_RUNS_HEY, *_RUNS_HAPROXY
+# vegeta, oha and bombardier (their other figures fill the common, wrk and hey columns).
+_RUNS_VEGETA_OHA_BOMBARDIER = (
+    Column(
+        "rate_sent_per_s", F, "1/s", "requests sent per second while sending, answered or not (vegeta rate)", "vegeta"
+    ),
+    Column(
+        "requests_ok_per_s",
+        F,
+        "1/s",
+        "successful requests per second over the whole test as the tool counts them (vegeta throughput: 200-399)",
+        "vegeta",
+    ),
+    Column("success_pct", F, "%", "share of requests the tool counts as successful (vegeta Success ratio)", "vegeta"),
+    Column(
+        "send_duration_s", F, "s", "time spent sending: first to last request sent (vegeta Duration attack)", "vegeta"
+    ),
+    Column("wait_s", F, "s", "from the last request sent to its answer (vegeta Duration wait)", "vegeta"),
 )
+
+RUNS = _cols(
+    *_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPERF, *_RUNS_WRK, *_RUNS_HEY, *_RUNS_HAPROXY,
+    *_RUNS_VEGETA_OHA_BOMBARDIER,
+)  # fmt: skip
 
 # ---------------------------------------------------------- detail ---
 _KEYCOLS = (
@@ -280,6 +300,7 @@ REQUESTS = _cols(
     Column("bytes", F, "B", "response bytes (siege -v)"),
     Column("method", S, "", "HTTP method (siege -v)"),
     Column("url", S, "", "requested URL or path (siege -v)"),
+    Column("error", S, "", "the error the tool recorded (vegeta: no answer, or the text of a status of 400 or more)"),
 )
 
 INTERVALS = _cols(

@@ -41,6 +41,7 @@ FAMILIES = (
     "stall",
     "compare",
     "hostile",
+    "vegeta",
 )
 FIRST_ROWS = 3
 
