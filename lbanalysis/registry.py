@@ -202,6 +202,20 @@ TOOLS: tuple[Tool, ...] = (
         info_options=("-h", "--help", "-version", "--version"),
         info_patterns=((r"^Version: .*\nCommit: .*\nRuntime: go", "version banner"), (r"^Usage: vegeta ", "help text")),
     ),
+    Tool(
+        "bombardier",
+        "http-load",
+        ("bombardier",),
+        ("bombardier_json", "bombardier"),
+        "bombardier (codesenberg/bombardier)",
+        "bombardier: bytes read incl. HTTP headers; Throughput adds the bytes written",
+        closed_loop=True,
+        info_options=("--help", "--help-long", "--version"),
+        info_patterns=(
+            (r"^bombardier version \S+", "version banner"),
+            (r"^usage: bombardier \[<flags>\]", "help text"),
+        ),
+    ),
 )
 
 

@@ -254,6 +254,17 @@ _RUNS_VEGETA_OHA_BOMBARDIER = (
         "send_duration_s", F, "s", "time spent sending: first to last request sent (vegeta Duration attack)", "vegeta"
     ),
     Column("wait_s", F, "s", "from the last request sent to its answer (vegeta Duration wait)", "vegeta"),
+    Column(
+        "interval_requests_per_s_mean",
+        F,
+        "1/s",
+        "mean of the request rates sampled every 10 ms, errors included (bombardier Reqs/sec Avg)",
+        "bombardier",
+    ),
+    Column(
+        "interval_requests_per_s_stdev", F, "1/s", "their standard deviation (bombardier Reqs/sec Stdev)", "bombardier"
+    ),
+    Column("interval_requests_per_s_max", F, "1/s", "the highest of them (bombardier Reqs/sec Max)", "bombardier"),
 )
 
 RUNS = _cols(

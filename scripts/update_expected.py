@@ -42,6 +42,7 @@ FAMILIES = (
     "compare",
     "hostile",
     "vegeta",
+    "bombardier",
 )
 FIRST_ROWS = 3
 
