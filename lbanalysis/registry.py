@@ -203,6 +203,17 @@ TOOLS: tuple[Tool, ...] = (
         info_patterns=((r"^Version: .*\nCommit: .*\nRuntime: go", "version banner"), (r"^Usage: vegeta ", "help text")),
     ),
     Tool(
+        "oha",
+        "http-load",
+        ("oha",),
+        ("oha_json", "oha"),
+        "oha",
+        "oha: response bodies only (HTTP headers not counted)",
+        closed_loop=True,
+        info_options=("-h", "--help", "-V", "--version"),
+        info_patterns=((r"^oha \d+\.\d+\.\d+\s*$", "version banner"), (r"^Usage: oha \[OPTIONS\]", "help text")),
+    ),
+    Tool(
         "bombardier",
         "http-load",
         ("bombardier",),
@@ -269,7 +280,7 @@ def executables() -> dict[str, str]:
     """Executable name -> tool name, longest names first (for regex alternations).
 
     >>> list(executables())[:3]
-    ['gobench', 'haproxy', 'iperf3']
+    ['bombardier', 'gobench', 'haproxy']
     """
     pairs = [(exe, t.name) for t in TOOLS for exe in t.executables]
     return dict(sorted(pairs, key=lambda p: (-len(p[0]), p[0])))

@@ -249,7 +249,14 @@ _RUNS_VEGETA_OHA_BOMBARDIER = (
         "successful requests per second over the whole test as the tool counts them (vegeta throughput: 200-399)",
         "vegeta",
     ),
-    Column("success_pct", F, "%", "share of requests the tool counts as successful (vegeta Success ratio)", "vegeta"),
+    Column(
+        "success_pct",
+        F,
+        "%",
+        "share of requests the tool counts as successful (vegeta Success ratio: status 200-399; oha Success rate:"
+        " any response, requests cut off by -z left out)",
+        "vegeta,oha",
+    ),
     Column(
         "send_duration_s", F, "s", "time spent sending: first to last request sent (vegeta Duration attack)", "vegeta"
     ),

@@ -43,6 +43,7 @@ FAMILIES = (
     "hostile",
     "vegeta",
     "bombardier",
+    "oha",
 )
 FIRST_ROWS = 3
 
