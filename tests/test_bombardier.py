@@ -129,3 +129,24 @@ def test_a_second_distribution_of_2xx_only_is_not_kept():
         "  HTTP codes:", "  Latency Distribution (2xx)\n     50%    1.00ms\n  HTTP codes:"
     )
     assert len(parse(Segment(forked)).tables["percentiles"]) == 5
+
+
+def test_a_folder_mixing_the_new_tools_with_the_older_ones_reads_without_a_skipped_file(tmp_path):
+    fixtures = BOMB.parent
+    picks = [
+        "bombardier/bombardier_nginx.txt", "bombardier/bombardier_nginx.json", "oha/oha_nginx.txt",
+        "oha/oha_nginx.json", "oha/oha_slow.csv", "vegeta/vegeta_report.txt", "vegeta/vegeta_report.json",
+        "vegeta/vegeta_mixed.csv", "vegeta/vegeta_results.json", "vegeta/vegeta_hist.txt", "hey/hey_basic.txt",
+        "hey/hey_csv.csv", "wrk/wrk_basic.txt", "ab/ab_S.txt", "siege/siege_404.txt",
+    ]  # fmt: skip
+    for name in picks:
+        (tmp_path / name.replace("/", "__")).write_bytes((fixtures / name).read_bytes())
+    ds = lbanalysis.read(tmp_path, table="all")
+    assert ds.skipped.empty and len(ds.files) == len(picks)
+    assert set(ds.runs["tool"]) == {"bombardier", "oha", "vegeta", "hey", "wrk", "ab", "siege"}
+    by_format = ds.runs.groupby("format").size().to_dict()
+    for fmt in ("bombardier", "bombardier-json", "oha", "oha-json", "oha-csv", "vegeta", "vegeta-json",
+                "vegeta-csv", "vegeta-results-json", "hey", "hey-csv"):  # fmt: skip
+        assert by_format.get(fmt) >= 1, fmt
+    assert set(ds.requests["source"].map(lambda s: Path(s).name)) == {
+        "oha__oha_slow.csv", "vegeta__vegeta_mixed.csv", "vegeta__vegeta_results.json", "hey__hey_csv.csv"}  # fmt: skip
