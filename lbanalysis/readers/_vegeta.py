@@ -38,15 +38,17 @@ from __future__ import annotations
 
 import re
 import shlex
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+import numpy as np
 import pandas as pd
 
 from .base import to_float
 
 __all__ = [
-    "GO_UNITS", "count_fields", "go_duration", "messages", "parse_command", "rate_per_s", "rates", "request_rows",
-    "summarize", "target",
+    "GO_UNITS", "Results", "count_fields", "go_duration", "messages", "parse_command", "rate_per_s", "rates",
+    "requests_frame", "summarize", "target",
 ]  # fmt: skip
 
 # Go's time.Duration units (String() and ParseDuration) -> seconds
@@ -214,62 +216,121 @@ def messages(d: dict, errors: list[str]) -> None:
         d["warnings"] = text
 
 
-def summarize(rows: list[dict], errors: list[str]) -> dict:
-    """A run row from per-request results (``_ns``: start in ns since the epoch, ``latency_s``, ``status``,
-    ``bytes``, ``_bytes_out``), the way vegeta's report sums them up (its ``Metrics``).
+@dataclass
+class Results:
+    """Per-request results as columns: start (ns since the epoch), latency (s), status, bytes in and out, error…"""
 
-    >>> r = summarize([{"_ns": 0, "latency_s": 0.5, "status": 200, "bytes": 10, "_bytes_out": 0},
-    ...                {"_ns": 10**9, "latency_s": 1.0, "status": 0, "bytes": 0, "_bytes_out": 0}], ["x"])
+    ns: list[int] = field(default_factory=list)
+    latency_s: list[float] = field(default_factory=list)
+    status: list[int] = field(default_factory=list)
+    bytes_in: list[int] = field(default_factory=list)
+    bytes_out: list[int] = field(default_factory=list)
+    error: list[str | None] = field(default_factory=list)
+    method: list[str | None] = field(default_factory=list)
+    url: list[str | None] = field(default_factory=list)
+    attack: list[str | None] = field(default_factory=list)
+
+    def add(self, ns: int, latency_s: float, status: int, bytes_in: int, bytes_out: int, error: str | None = None,
+            method: str | None = None, url: str | None = None, attack: str | None = None) -> None:  # fmt: skip
+        """Append one result."""
+        self.ns.append(ns)
+        self.latency_s.append(latency_s)
+        self.status.append(status)
+        self.bytes_in.append(bytes_in)
+        self.bytes_out.append(bytes_out)
+        self.error.append(error or None)
+        self.method.append(method or None)
+        self.url.append(url or None)
+        self.attack.append(attack or None)
+
+    def __len__(self) -> int:
+        return len(self.ns)
+
+
+def _one(values: list[str | None]) -> str | None:
+    """The value every result shares, else None."""
+    first = values[0] if values else None
+    return first if first is not None and all(v == first for v in values) else None
+
+
+def summarize(res: Results) -> dict:
+    """A run row from per-request results, the way vegeta's report sums them up (its ``Metrics``).
+
+    >>> res = Results()
+    >>> res.add(0, 0.5, 200, 10, 0, url="http://h:81/x"); res.add(10**9, 1.0, 0, 0, 0, "refused", url="http://h:81/x")
+    >>> r = summarize(res)
     >>> r["requests"], r["failed_network"], r["duration_s"], r["send_duration_s"], r["latency_mean_s"], r["warnings"]
-    (1, 1, 2.0, 1.0, 0.75, 'x')
+    (1, 1, 2.0, 1.0, 0.75, 'refused')
+    >>> r["port"], r["path"]
+    (81, '/x')
     """
-    if not rows:
+    if not len(res):
         return {"error": "no result in the file"}
-    codes: dict[int, int] = {}
-    for r in rows:
-        codes[r["status"]] = codes.get(r["status"], 0) + 1
-    d = count_fields(len(rows), codes)
-    earliest = min(r["_ns"] for r in rows)
-    latest = max(r["_ns"] for r in rows)
-    end = max(r["_ns"] + round(r["latency_s"] * 1e9) for r in rows)
+    status = np.asarray(res.status, dtype=np.int64)
+    values, counts = np.unique(status, return_counts=True)
+    codes = {int(c): int(n) for c, n in zip(values, counts, strict=True)}
+    d = count_fields(len(res), codes)
+    ns = np.asarray(res.ns, dtype=np.int64)
+    lat = np.asarray(res.latency_s, dtype=float)
+    earliest, latest = int(ns.min()), int(ns.max())
+    end = int((ns + np.round(lat * 1e9).astype(np.int64)).max())
     send, wait = (latest - earliest) / 1e9, (end - latest) / 1e9
-    lat = [r["latency_s"] for r in rows]
-    good = sum(n for c, n in codes.items() if 200 <= c < 400)
+    good = int(((status >= 200) & (status < 400)).sum())
+    bytes_in = float(np.sum(np.asarray(res.bytes_in, dtype=float)))
     d.update(
         timestamp=pd.Timestamp(earliest, unit="ns"),
         duration_s=send + wait,
         send_duration_s=send,
         wait_s=wait,
-        latency_mean_s=sum(lat) / len(lat),
-        latency_min_s=min(lat),
-        latency_max_s=max(lat),
-        bytes_total=float(sum(r["bytes"] for r in rows)),
-        bytes_per_request=sum(r["bytes"] for r in rows) / len(rows),
-        bytes_sent=float(sum(r.get("_bytes_out", 0) for r in rows)),
-        success_pct=100.0 * good / len(rows),
+        latency_mean_s=float(lat.mean()),
+        latency_min_s=float(lat.min()),
+        latency_max_s=float(lat.max()),
+        bytes_total=bytes_in,
+        bytes_per_request=bytes_in / len(res),
+        bytes_sent=float(np.sum(np.asarray(res.bytes_out, dtype=float))),
+        success_pct=100.0 * good / len(res),
     )
     if send > 0:
-        d["rate_sent_per_s"] = len(rows) / send
+        d["rate_sent_per_s"] = len(res) / send
         d["requests_ok_per_s"] = good / (send + wait)
     rates(d, d.get("requests_ok_per_s"))
     if d["requests"] == 0:  # the times of attempts that got no answer (kept in the requests table)
         for k in ("bytes_per_request", "latency_mean_s", "latency_min_s", "latency_max_s"):
             d.pop(k, None)
-    messages(d, errors)
+    messages(d, list(dict.fromkeys(e for e in res.error if e)))
+    url, method, attack = _one(res.url), _one(res.method), _one(res.attack)
+    if url:
+        d.update(target(url))
+    if method:
+        d["method"] = method
+    if attack:
+        d["label"] = attack
     return d
 
 
-def request_rows(rows: list[dict]) -> list[dict]:
-    """Per-request rows in start order: ``seq``, ``start`` (UTC), ``start_s``; private keys dropped.
+def requests_frame(res: Results, run: int = 0) -> pd.DataFrame:
+    """The requests table of one run, in start order: ``seq``, ``start`` (UTC), ``start_s``, and the results.
 
-    >>> [(r["seq"], r["start_s"]) for r in request_rows([{"_ns": 2 * 10**9, "status": 200}, {"_ns": 10**9, "status": 0}])]
-    [(0, 0.0), (1, 1.0)]
+    >>> res = Results()
+    >>> res.add(2 * 10**9, 0.1, 200, 177, 0); res.add(10**9, 0.2, 0, 0, 0, "refused")
+    >>> f = requests_frame(res)
+    >>> f["start_s"].tolist(), f["status"].tolist(), f["error"].iloc[0]
+    ([0.0, 1.0], [0, 200], 'refused')
     """
-    rows = sorted(rows, key=lambda r: r["_ns"])
-    first = rows[0]["_ns"] if rows else 0
-    out = []
-    for i, r in enumerate(rows):
-        row = {k: v for k, v in r.items() if not k.startswith("_")}
-        row.update(seq=i, start=pd.Timestamp(r["_ns"], unit="ns"), start_s=(r["_ns"] - first) / 1e9)
-        out.append(row)
-    return out
+    ns = np.asarray(res.ns, dtype=np.int64)
+    order = np.argsort(ns, kind="stable")
+    ns = ns[order]
+    cols: dict = {
+        "run": run,
+        "seq": np.arange(len(ns)),
+        "start": pd.to_datetime(ns, unit="ns"),
+        "start_s": (ns - (ns[0] if len(ns) else 0)) / 1e9,
+        "latency_s": np.asarray(res.latency_s, dtype=float)[order],
+        "status": np.asarray(res.status, dtype=np.int64)[order],
+        "bytes": np.asarray(res.bytes_in, dtype=float)[order],
+    }
+    for name in ("method", "url", "error"):
+        values = np.asarray(getattr(res, name), dtype=object)[order]
+        if any(v is not None for v in values):
+            cols[name] = values
+    return pd.DataFrame(cols)

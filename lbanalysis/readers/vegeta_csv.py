@@ -29,7 +29,7 @@ figures are those of a report of the same file (the percentiles aside:
 vegeta estimates them, the requests table holds every latency).
 
 >>> p = parse(Segment("1795632279598066427,200,1252909,0,177,,,,1,GET,http://h:81/,\\n"))
->>> p.runs[0]["requests"], p.tables["requests"][0]["latency_s"], p.tables["requests"][0]["url"]
+>>> p.runs[0]["requests"], p.tables["requests"].loc[0, "latency_s"], p.tables["requests"].loc[0, "url"]
 (1, 0.001252909, 'http://h:81/')
 """
 
@@ -46,19 +46,19 @@ from .base import Format, Parsed
 
 __all__ = ["FIELDS", "FORMATS", "detect", "parse"]
 
-# position -> (requests column, kind); None: not kept
-FIELDS: tuple[tuple[str, str] | None, ...] = (
-    ("_ns", "int"),
-    ("status", "int"),
-    ("latency_s", "ns"),
-    ("_bytes_out", "int"),
-    ("bytes", "int"),
-    ("error", "str"),
+# position -> (what the field holds, whether it is a whole number); None: not kept
+FIELDS: tuple[tuple[str, bool] | None, ...] = (
+    ("timestamp", True),
+    ("code", True),
+    ("latency", True),
+    ("bytes out", True),
+    ("bytes in", True),
+    ("error", False),
     None,  # base64 body
-    ("_attack", "str"),
+    ("attack", False),
     None,  # vegeta's seq
-    ("method", "str"),
-    ("url", "str"),
+    ("method", False),
+    ("url", False),
     None,  # base64 headers
 )
 _MIN_FIELDS = 6
@@ -75,47 +75,38 @@ def detect(text: str) -> bool:
     return _DETECT_RE.match(first) is not None
 
 
-def _result(fields: list[str], source: str, line: int) -> dict:
+def _bad(fields: list[str], source: str, line: int) -> ParseError:
+    """The error for a line that is not a vegeta result: too few fields, or a number that is not one."""
+    text = ",".join(fields)
     if len(fields) < _MIN_FIELDS:
-        raise ParseError(f"a vegeta result has at least {_MIN_FIELDS} fields, found {len(fields)}", source=source,
-                         line=line, text=",".join(fields))  # fmt: skip
-    row: dict = {}
-    for spec, raw in zip(FIELDS, fields, strict=False):
-        if spec is None:
-            continue
-        col, kind = spec
-        if kind == "str":
-            if raw:
-                row[col] = raw
-            continue
-        if not raw.isdigit():
-            raise ParseError(f"not a whole number in field {col.lstrip('_')!r}: {raw!r}", source=source, line=line,
-                             text=",".join(fields))  # fmt: skip
-        row[col] = int(raw) / 1e9 if kind == "ns" else int(raw)
-    return row
+        return ParseError(f"a vegeta result has at least {_MIN_FIELDS} fields, found {len(fields)}", source=source,
+                          line=line, text=text)  # fmt: skip
+    name, raw = next((spec[0], raw) for spec, raw in zip(FIELDS, fields, strict=False)
+                     if spec and spec[1] and not raw.isdecimal())  # fmt: skip
+    return ParseError(f"not a whole number in field {name!r}: {raw!r}", source=source, line=line, text=text)
 
 
 def parse(seg: Segment) -> Parsed:
     """Read a vegeta CSV: one run, one requests row per result."""
-    rows: list[dict] = []
-    errors: dict[str, None] = {}
+    res = _vegeta.Results()
+    add = res.add
     for n, fields in enumerate(csv.reader(io.StringIO(seg.text.lstrip("\ufeff"))), 1):
         if not fields or not any(f.strip() for f in fields):
             continue
-        row = _result(fields, seg.source, seg.line - 1 + n)
-        if "error" in row:
-            errors.setdefault(row["error"], None)
-        rows.append(row)
-    run = {"tool": "vegeta", "line": 1, **_vegeta.summarize(rows, list(errors))}
-    attacks = {r.get("_attack") for r in rows}
-    if len(attacks) == 1 and None not in attacks:
-        run["label"] = attacks.pop()
-    for key in ("url", "method"):
-        values = {r.get(key) for r in rows}
-        if len(values) == 1 and None not in values:
-            run.update(_vegeta.target(values.pop()) if key == "url" else {key: values.pop()})
-    out = Parsed()
-    out.add_run(run, requests=_vegeta.request_rows(rows) if seg.wants("requests") else [])
+        try:
+            if len(fields) < _MIN_FIELDS:
+                raise ValueError
+            ts, code, lat, b_out, b_in = fields[0], fields[1], fields[2], fields[3], fields[4]
+            if not (ts.isdecimal() and code.isdecimal() and lat.isdecimal() and b_out.isdecimal() and b_in.isdecimal()):
+                raise ValueError
+            more = len(fields)
+            add(int(ts), int(lat) / 1e9, int(code), int(b_in), int(b_out), fields[5],
+                fields[9] if more > 9 else None, fields[10] if more > 10 else None, fields[7] if more > 7 else None)  # fmt: skip
+        except ValueError:
+            raise _bad(fields, seg.source, seg.line - 1 + n) from None
+    out = Parsed([{"tool": "vegeta", "line": 1, **_vegeta.summarize(res)}])
+    if len(res) and seg.wants("requests"):
+        out.tables["requests"] = _vegeta.requests_frame(res)
     return out
 
 

@@ -46,15 +46,11 @@ from ..text import Segment
 from . import _vegeta
 from .base import Format, Parsed, error_row
 
-__all__ = ["FORMATS", "LATENCIES", "RESULT_KEYS", "detect", "detect_results", "parse", "parse_results"]
+__all__ = ["FORMATS", "LATENCIES", "detect", "detect_results", "parse", "parse_results"]
 
 # latencies key -> column, or a percentile
 LATENCIES: dict[str, str | float] = {"mean": "latency_mean_s", "min": "latency_min_s", "max": "latency_max_s",
                                      "50th": 50.0, "90th": 90.0, "95th": 95.0, "99th": 99.0}  # fmt: skip
-# a result's key -> requests column
-RESULT_KEYS: dict[str, str] = {"code": "status", "bytes_in": "bytes", "bytes_out": "_bytes_out", "error": "error",
-                               "method": "method", "url": "url", "attack": "_attack"}  # fmt: skip
-
 _REPORT_RE = re.compile(r'^\s*\{\s*"latencies"\s*:\s*\{|"status_codes"\s*:\s*\{[^{}]*\}\s*,\s*"errors"\s*:')
 _RESULT_RE = re.compile(r'^\s*\{[^\n]*"code"\s*:\s*\d+[^\n]*"timestamp"\s*:\s*"[^\n]*"latency"\s*:\s*\d+')
 
@@ -160,38 +156,33 @@ def parse(seg: Segment) -> Parsed:
     return out
 
 
-def _result(obj: dict, source: str, line: int) -> dict:
-    try:
-        ns = pd.Timestamp(obj["timestamp"]).value
-        row = {"_ns": ns, "latency_s": int(obj["latency"]) / 1e9}
-    except (KeyError, TypeError, ValueError) as e:
-        raise ParseError(f"not a vegeta result ({type(e).__name__}: {e})", source=source, line=line) from None
-    for key, col in RESULT_KEYS.items():
-        v = obj.get(key)
-        if v not in (None, ""):
-            row[col] = v
-    row.setdefault("status", 0)
-    row.setdefault("bytes", 0)
-    return row
+def _text(obj: dict, key: str) -> str | None:
+    v = obj.get(key)
+    return v if isinstance(v, str) and v else None
+
+
+def _count(obj: dict, key: str) -> int:
+    v = obj.get(key, 0)
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        raise ValueError(f"{key} is not a count: {v!r}")
+    return v
 
 
 def parse_results(seg: Segment) -> Parsed:
     """Read vegeta's NDJSON results: one run, one requests row per result."""
-    rows, errors = [], {}
+    res = _vegeta.Results()
     for obj, n in _objects(seg):
-        row = _result(obj, seg.source, seg.line - 1 + n)
-        if "error" in row:
-            errors.setdefault(row["error"], None)
-        rows.append(row)
-    run = {"tool": "vegeta", "line": 1, **_vegeta.summarize(rows, list(errors))}
-    urls = {r.get("url") for r in rows}
-    if len(urls) == 1 and None not in urls:
-        run.update(_vegeta.target(urls.pop()))
-    methods = {r.get("method") for r in rows}
-    if len(methods) == 1 and None not in methods:
-        run["method"] = methods.pop()
-    out = Parsed()
-    out.add_run(run, requests=_vegeta.request_rows(rows) if seg.wants("requests") else [])
+        try:
+            ns = pd.Timestamp(obj["timestamp"]).value
+            res.add(ns, _count(obj, "latency") / 1e9, _count(obj, "code"), _count(obj, "bytes_in"),
+                    _count(obj, "bytes_out"), _text(obj, "error"), _text(obj, "method"), _text(obj, "url"),
+                    _text(obj, "attack"))  # fmt: skip
+        except (KeyError, TypeError, ValueError) as e:
+            raise ParseError(f"not a vegeta result ({type(e).__name__}: {e})", source=seg.source,
+                             line=seg.line - 1 + n) from None  # fmt: skip
+    out = Parsed([{"tool": "vegeta", "line": 1, **_vegeta.summarize(res)}])
+    if len(res) and seg.wants("requests"):
+        out.tables["requests"] = _vegeta.requests_frame(res)
     return out
 
 
