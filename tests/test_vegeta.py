@@ -150,3 +150,14 @@ def test_detection_is_not_confused():
     assert not registry.get_tool("vegeta").closed_loop  # open loop: a rate, not clients
     runs = lbanalysis.read(VEGETA / "vegeta_version.txt", errors="skip")
     assert runs.empty
+
+
+def test_hdrplot_into_the_percentiles_at_full_resolution():
+    ds = lbanalysis.read(VEGETA / "vegeta_hdrplot.txt", table="all")
+    p = ds.percentiles
+    assert len(p) == 94 and p["percentile"].iloc[[0, 1, -1]].tolist() == pytest.approx([0.0, 10.0, 100.0])
+    assert p["latency_s"].iloc[[0, -1]].tolist() == pytest.approx([0.256145e-3, 32.305457e-3])
+    assert p["count"].iloc[[1, -1]].tolist() == [10, 100]
+    report = lbanalysis.read(VEGETA / "vegeta_report.txt").iloc[0]  # the same results: the same min and max
+    assert report["latency_min_s"] == pytest.approx(p["latency_s"].iloc[0], abs=1e-9)
+    assert report["latency_max_s"] == pytest.approx(p["latency_s"].iloc[-1], abs=1e-6)

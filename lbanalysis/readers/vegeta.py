@@ -1,4 +1,4 @@
-"""vegeta ``report`` text: the default report and ``-type=hist[...]``.
+"""vegeta ``report`` text: the default report, ``-type=hist[...]`` and ``-type=hdrplot``.
 
 vegeta v12.13.0 prints (``vegeta report results.bin``)::
 
@@ -44,6 +44,8 @@ Error Set                      ``error`` / ``warnings``
 hist ``[low, high] # %``       percentiles table: the share at or     Go durations
                                below each finite upper bound, with
                                its ``count``
+hdrplot ``Value(ms)            percentiles table at full resolution   ms, fraction
+Percentile TotalCount``        (``percentile`` × 100, ``count``)
 =============================  =====================================  ==============
 
 ``Bytes Out [mean]`` is ``bytes_sent`` over the results and is not kept.
@@ -96,6 +98,8 @@ LINES: dict[str, re.Pattern] = {
     "error_set": re.compile(r"^\s*Error Set:\s*$"),
     "hist_header": re.compile(r"^\s*Bucket\s+#\s+%\s+Histogram\s*$"),
     "bucket": re.compile(r"^\s*\[([^,\]]+),\s*([^\]]+?)\]\s+(\d+)\s+([\d.]+)%"),
+    "hdrplot_header": re.compile(r"^\s*Value\(ms\)\s+Percentile\s+TotalCount\s+1/\(1-Percentile\)\s*$"),
+    "hdrplot_row": re.compile(r"^\s*(\d+(?:\.\d+)?)\s+([01]\.\d+)\s+(\d+)\s+\S+\s*$"),
 }
 _CODE_RE = re.compile(r"(\d+):(\d+)")
 
@@ -164,6 +168,16 @@ def _bucket(r: _Run, m: re.Match, where: tuple[str, int]) -> None:
     r.percentiles.append({"latency_s": _value("duration", high, where), "count": r.hist_total})
 
 
+def _hdrplot_header(r: _Run, m: re.Match, where: tuple[str, int]) -> None:
+    r.rows.add("HdrPlot")
+
+
+def _hdrplot_row(r: _Run, m: re.Match, where: tuple[str, int]) -> None:
+    if "HdrPlot" in r.rows:
+        r.percentiles.append({"percentile": float(m.group(2)) * 100.0, "latency_s": float(m.group(1)) / 1e3,
+                              "count": int(m.group(3))})  # fmt: skip
+
+
 _HANDLERS: dict[str, Callable[[_Run, re.Match, tuple[str, int]], None]] = {
     name: globals()[f"_{name}"] for name in LINES
 }
@@ -172,14 +186,18 @@ _HANDLERS: dict[str, Callable[[_Run, re.Match, tuple[str, int]], None]] = {
 # ----------------------------------------------------------------- reader ---
 def _starts_run(r: _Run | None, kind: str, m: re.Match) -> bool:
     """A run starts at a ``Requests`` row or a histogram header, or at a row the current run already has."""
-    if r is None or kind == "hist_header":
-        return kind in ("row", "status_codes", "hist_header")
+    if r is None or kind in ("hist_header", "hdrplot_header"):
+        return kind in ("row", "status_codes", "hist_header", "hdrplot_header")
+    if kind == "hdrplot_row":
+        return False
     name = m.group(1) if kind == "row" else "Status Codes" if kind == "status_codes" else None
     return name == "Requests" or name in r.rows
 
 
 def _row_of(r: _Run) -> dict:
     d = {k: v for k, v in r.d.items() if not k.startswith("_")}
+    if "HdrPlot" in r.rows:
+        return d
     if "Bucket" in r.rows:
         total = r.hist_total
         for p in r.percentiles:
@@ -228,7 +246,8 @@ def parse(seg: Segment) -> Parsed:
 
 
 _DETECT_RE = re.compile(
-    r"^\s*(?:(?:Requests|Duration|Latencies)\s+\[(?:total|min|mean)\b[^\]\n]*\]\s+\d|Bucket\s+#\s+%\s+Histogram\s*$)",
+    r"^\s*(?:(?:Requests|Duration|Latencies)\s+\[(?:total|min|mean)\b[^\]\n]*\]\s+\d|Bucket\s+#\s+%\s+Histogram\s*$"
+    r"|Value\(ms\)\s+Percentile\s+TotalCount\s)",
     re.M,
 )
 
@@ -239,7 +258,9 @@ def detect(text: str) -> bool:
     >>> detect("Requests      [total, rate]            6000, 200.03\\n"), detect("Requests/sec: 5\\n")
     (True, False)
     """
-    return "[" in text and _DETECT_RE.search(text) is not None
+    return ("[" in text or "Value(ms)" in text) and _DETECT_RE.search(text) is not None
 
 
-FORMATS = [Format("vegeta", "vegeta", detect, parse, description="vegeta report text (every layout) and -type=hist")]
+FORMATS = [
+    Format("vegeta", "vegeta", detect, parse, description="vegeta report text (every layout), -type=hist and hdrplot")
+]
