@@ -137,6 +137,8 @@ def parse_command(command: str) -> dict:
     (200.0, 2.0, 'GET', 18882)
     >>> parse_command("vegeta report -type=json results.bin")
     {}
+    >>> parse_command("vegeta attack -rate=0 -max-workers=64 -duration=5s -targets=t.txt")["concurrency"]
+    64
     """
     out: dict = {}
     t = _TARGET_RE.search(command)
@@ -154,6 +156,8 @@ def parse_command(command: str) -> dict:
         opts = _flags(argv[argv.index("attack") + 1 :])
         if "rate" in opts:
             out["rate_target_per_s"] = rate_per_s(opts["rate"])
+            if out["rate_target_per_s"] is None and "max-workers" in opts:  # -rate=0: as fast as the workers go
+                out["concurrency"] = int(opts["max-workers"]) if opts["max-workers"].isdecimal() else None
         if "duration" in opts:
             out["time_limit_s"] = go_duration(opts["duration"]) or None  # 0: until stopped
         if opts.get("keepalive") == "false":

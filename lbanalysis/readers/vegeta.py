@@ -50,11 +50,12 @@ Percentile TotalCount``        (``percentile`` × 100, ``count``)
 
 ``Bytes Out [mean]`` is ``bytes_sent`` over the results and is not kept.
 When no response came, the latencies are those of the failed attempts and
-are not kept either (as for hey).
-The bytes are the bodies vegeta read, at most ``-max-body`` of each. The
-rate asked for (``-rate``) and the time limit (``-duration``) come from the
-command line (``echo 'GET url' | vegeta attack -rate=50 -duration=2s |
-vegeta report``) into ``rate_target_per_s`` and ``time_limit_s``.
+are not kept either (as for hey). The bytes are the bodies vegeta read, at
+most ``-max-body`` of each. The rate asked for (``-rate``) and the time
+limit (``-duration``) come from the command line (``echo 'GET url' | vegeta
+attack -rate=50 -duration=2s | vegeta report``) into ``rate_target_per_s``
+and ``time_limit_s``; ``-rate=0 -max-workers=N`` (no rate: N workers as
+fast as they go) gives ``concurrency``.
 
 >>> p = parse(Segment("Requests      [total, rate, throughput]  10, 11.15, 4.49\\n"
 ...                   "Duration      [total, attack, wait]      1.114s, 896.586ms, 217.377ms\\n"
