@@ -150,3 +150,9 @@ def test_a_folder_mixing_the_new_tools_with_the_older_ones_reads_without_a_skipp
         assert by_format.get(fmt) >= 1, fmt
     assert set(ds.requests["source"].map(lambda s: Path(s).name)) == {
         "oha__oha_slow.csv", "vegeta__vegeta_mixed.csv", "vegeta__vegeta_results.json", "hey__hey_csv.csv"}  # fmt: skip
+
+
+def test_json_after_the_intro_and_progress_bar():
+    r = lbanalysis.read(BOMB / "bombardier_progress_json.txt").iloc[0]
+    assert r["format"] == "bombardier-json" and (r["requests"], r["failed"], r["concurrency"]) == (0, 20, 2)
+    assert "connection refused" in r["error"]

@@ -1,4 +1,4 @@
-"""bombardier's JSON result (``-o json``, with ``-p r`` alone or after the ``-p i`` intro line).
+"""bombardier's JSON result (``-o json``: alone with ``-p r``, else after the intro and progress bar).
 
 ::
 
@@ -49,22 +49,24 @@ from .bombardier import CLASSES, count_fields, parse_command, target
 __all__ = ["FORMATS", "detect", "parse"]
 
 _HINT_RE = re.compile(r'^\{\s*"spec"\s*:\s*\{\s*"numberOfConnections"|"result"\s*:\s*\{\s*"bytesRead"', re.M)
-_INTRO_RE = re.compile(r"^Bombarding \S+ .*connection\(s\)\s*$")
+# what bombardier prints before its JSON result: the intro (-p i), the progress bar (-p p; its carriage
+# returns read as line ends) and "Done!"
+_PRELUDE_RE = re.compile(r"(?:Bombarding \S+ .*connections?(?:\(s\))?|Done!|[\s\d/.%=>\[\]smh-]*)")
 
 
 def detect(text: str) -> bool:
-    """True for bombardier's JSON result, alone or after its intro line.
+    """True for bombardier's JSON result, alone or after its intro, progress bar and ``Done!``.
 
     >>> detect('{"spec":{"numberOfConnections":2}}'), detect('{"spec":{"a":1}}')
     (True, False)
+    >>> detect('Bombarding http://h/ with 20 request(s) using 2 connection(s)\\n 20 / 20  100.00% 97/s 0s\\n'
+    ...        'Done!\\n{"spec":{"numberOfConnections":2}}')
+    True
     """
-    s = text.lstrip()
-    if s.startswith("Bombarding "):
-        first, _, s = s.partition("\n")
-        if not _INTRO_RE.match(first):
-            return False
-        s = s.lstrip()
-    return s[:1] == "{" and _HINT_RE.search(s, 0, 1 << 14) is not None
+    start = text.find("{")
+    if start < 0 or _HINT_RE.search(text, start, start + (1 << 14)) is None:
+        return False
+    return all(_PRELUDE_RE.fullmatch(line) for line in text[:start].split("\n"))
 
 
 def _num(d: object, key: str) -> float | None:
