@@ -156,3 +156,11 @@ def test_json_after_the_intro_and_progress_bar():
     r = lbanalysis.read(BOMB / "bombardier_progress_json.txt").iloc[0]
     assert r["format"] == "bombardier-json" and (r["requests"], r["failed"], r["concurrency"]) == (0, 20, 2)
     assert "connection refused" in r["error"]
+
+
+def test_a_result_cut_short_counts_nothing_it_did_not_show(tmp_path):
+    text = (BOMB / "bombardier_nginx.txt").read_text()
+    cut = tmp_path / "cut.txt"
+    cut.write_text(text[: text.index("  HTTP codes")])
+    r = lbanalysis.read(cut).iloc[0]
+    assert pd.isna(r["requests"]) and pd.isna(r["requests_per_s"]) and "stops before" in r["error"]

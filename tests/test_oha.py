@@ -114,3 +114,14 @@ def test_detection_is_not_confused_with_hey():
     assert lbanalysis.read(FIXTURES / "hey" / "hey_basic.txt").iloc[0]["tool"] == "hey"
     assert registry.get_tool("oha").closed_loop
     assert lbanalysis.read(OHA / "oha_version.txt", errors="skip").empty
+
+
+def test_a_summary_cut_short_counts_nothing_it_did_not_show(tmp_path):
+    text = (OHA / "oha_refused.txt").read_text()
+    cut = tmp_path / "cut.txt"
+    cut.write_text(text[: text.index("Status code distribution")])
+    r = lbanalysis.read(cut).iloc[0]
+    assert pd.isna(r["requests"]) and pd.isna(r["failed"]) and "stops before" in r["error"]
+    cut.write_text(text[: text.index("Error distribution")])
+    r = lbanalysis.read(cut).iloc[0]
+    assert r["requests"] == 0 and pd.isna(r["failed"]) and "stops before its error distribution" in r["warnings"]

@@ -306,6 +306,8 @@ def parse(seg: Segment) -> Parsed:
         row = {**cmd, **_row(r), "line": r.line}
         if not r.has_stats and "error" not in row:
             row["error"] = "no result: the output stops before bombardier's statistics"
+        elif r.classes is None and "error" not in row:
+            row["error"] = "no result: the output stops before bombardier's HTTP codes"
         out.add_run(row, percentiles=r.percentiles)
     if not runs and seg.command:
         out.add_run(error_row("bombardier", "no output after the command", **cmd))

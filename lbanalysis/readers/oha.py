@@ -149,11 +149,13 @@ class _Run:
     statuses: dict[int, int] = field(default_factory=dict)
     errors: list[tuple[int, str]] = field(default_factory=list)
     section: str = ""
+    sections: set[str] = field(default_factory=set)
     breakdown: str | None = None  # "2xx only", "4xx + 5xx only": a distribution of some answers only
 
 
 def _section(r: _Run, m: re.Match) -> None:
     r.section, r.breakdown = m.group(1), m.group(2)
+    r.sections.add(r.section)
 
 
 def _summary(r: _Run, m: re.Match) -> None:
@@ -217,7 +219,14 @@ def count_fields(statuses: dict[int, int], errors: list[tuple[int, str]]) -> dic
 
 def _row(r: _Run) -> dict:
     d = {k: v for k, v in r.d.items() if not k.startswith("_") and v is not None}
+    if "Status code distribution" not in r.sections:
+        d["error"] = "no result: the output stops before oha's status code distribution"
+        return d
     d.update(count_fields(r.statuses, r.errors))
+    success = d.get("success_pct")
+    if not r.errors and success is not None and success < 100.0:  # cut short before its error distribution
+        d.pop("failed"), d.pop("failed_network")
+        d["warnings"] = "oha's success rate says some requests failed; the output stops before its error distribution"
     printed, total = r.d.get("_requests_per_s_printed"), d.get("duration_s")
     if not r.errors and printed is not None:
         d["requests_per_s"] = printed  # every request answered: oha's own figure
