@@ -205,7 +205,7 @@ def _row_of(r: _Run) -> dict:
             p["percentile"] = 100.0 * p["count"] / total if total else None
         return d
     success = r.d.get("_success")
-    d.update(_vegeta.count_fields(r.d.get("_total"), r.codes, None if success is None else success / 100.0))
+    d.update(_vegeta.count_fields(r.d.get("_total"), r.codes, None if success is None else success / 100.0, 1e-4))
     if success is not None:
         d["success_pct"] = success
     if r.d.get("_throughput") is not None:
