@@ -45,7 +45,7 @@ _CMD_RE = re.compile(
 # after the same prompts; one named group per tool.
 _TOOL_PATTERNS = registry.command_patterns()
 _PATTERN_RE = re.compile(
-    r"""^(?P<prompt>[^\n]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*|\s*)(?P<cmd>"""
+    r"""^(?P<prompt>\s*[➜❯λ]\s+(?:\S+\s+){0,3}?|[^\n]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*|\s*)(?P<cmd>"""
     + "|".join(f"(?P<{name}>{'|'.join(pats)})" for name, pats in _TOOL_PATTERNS.items())
     + r")\s*$",
     re.MULTILINE,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pandas as pd
@@ -161,3 +162,10 @@ def test_hdrplot_into_the_percentiles_at_full_resolution():
     report = lbanalysis.read(VEGETA / "vegeta_report.txt").iloc[0]  # the same results: the same min and max
     assert report["latency_min_s"] == pytest.approx(p["latency_s"].iloc[0], abs=1e-9)
     assert report["latency_max_s"] == pytest.approx(p["latency_s"].iloc[-1], abs=1e-6)
+
+
+def test_zsh_prompts_before_the_pipeline():
+    text = (VEGETA / "vegeta_sweep_transcript.txt").read_text().replace("$ echo", "➜  ~ echo")
+    runs = lbanalysis.read(io.StringIO(text))
+    assert runs["rate_target_per_s"].tolist() == [50.0, 200.0, 100.0, 100.0, 50.0]
+    assert runs["command"].str.startswith("echo 'GET http://127.0.0.1:1888").all()
