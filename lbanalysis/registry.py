@@ -379,6 +379,45 @@ TOOLS: tuple[Tool, ...] = (
         info_options=("-h", "--help", "-v", "--version"),
         info_patterns=((r"^iperf version 2\.", "version banner"), (r"^Usage: iperf \[-s\|-c host\]", "help text")),
     ),
+    Tool(
+        "vegeta",
+        "http-load",
+        ("vegeta",),
+        ("vegeta_csv", "vegeta_json", "vegeta"),
+        "vegeta (open loop: -rate requests per second)",
+        "vegeta: response bodies only, at most -max-body each",
+        # `echo 'GET url' | vegeta attack ... | vegeta report`, and vegeta's subcommands
+        command_patterns=(
+            r"""(?:(?:echo|printf|cat|jq)\b[^|\n]*\|\s*)?(?:[\w.~/-]*/)?vegeta(?:\s+-\S+)*\s+(?:attack|report|encode)\b[^\n]*""",
+        ),
+        info_options=("-h", "--help", "-version", "--version"),
+        info_patterns=((r"^Version: .*\nCommit: .*\nRuntime: go", "version banner"), (r"^Usage: vegeta ", "help text")),
+    ),
+    Tool(
+        "oha",
+        "http-load",
+        ("oha",),
+        ("oha_json", "oha"),
+        "oha",
+        "oha: response bodies only (HTTP headers not counted)",
+        closed_loop=True,
+        info_options=("-h", "--help", "-V", "--version"),
+        info_patterns=((r"^oha \d+\.\d+\.\d+\s*$", "version banner"), (r"^Usage: oha \[OPTIONS\]", "help text")),
+    ),
+    Tool(
+        "bombardier",
+        "http-load",
+        ("bombardier",),
+        ("bombardier_json", "bombardier"),
+        "bombardier (codesenberg/bombardier)",
+        "bombardier: bytes read incl. HTTP headers; Throughput adds the bytes written",
+        closed_loop=True,
+        info_options=("--help", "--help-long", "--version"),
+        info_patterns=(
+            (r"^bombardier version \S+", "version banner"),
+            (r"^usage: bombardier \[<flags>\]", "help text"),
+        ),
+    ),
 )
 
 
@@ -464,8 +503,8 @@ def info_kind(tool: str, text: str) -> str | None:
 def executables() -> dict[str, str]:
     """Executable name -> tool name, longest names first (for regex alternations).
 
-    >>> list(executables())[:2], executables()["hey_linux_amd64"]
-    (['hey_windows_amd64', 'hey_darwin_amd64'], 'hey')
+    >>> executables()["hey_linux_amd64"], executables()["bombardier"], executables()["k6"]
+    ('hey', 'bombardier', 'k6')
     """
     pairs = [(exe, t.name) for t in TOOLS for exe in t.executables]
     return dict(sorted(pairs, key=lambda p: (-len(p[0]), p[0])))

@@ -286,17 +286,47 @@ _RUNS_HAPROXY = (
     Column("requests_total", I, "", "HTTP requests since start (show info CumReq)", "haproxy"),
 )
 
-RUNS = _cols(
-    *_RUNS_COMMON,
-    *_RUNS_AB,
-    *_RUNS_SIEGE,
-    *_RUNS_GOBENCH,
-    *_RUNS_IPERF,
-    *_RUNS_WRK,
-    *_RUNS_HEY,
-    *_RUNS_K6_LOCUST,
-    *_RUNS_HAPROXY,
+# vegeta, oha and bombardier (their other figures fill the common, wrk and hey columns).
+_RUNS_VEGETA_OHA_BOMBARDIER = (
+    Column(
+        "rate_sent_per_s", F, "1/s", "requests sent per second while sending, answered or not (vegeta rate)", "vegeta"
+    ),
+    Column(
+        "requests_ok_per_s",
+        F,
+        "1/s",
+        "successful requests per second over the whole test as the tool counts them (vegeta throughput: 200-399)",
+        "vegeta",
+    ),
+    Column(
+        "success_pct",
+        F,
+        "%",
+        "share of requests the tool counts as successful (vegeta Success ratio: status 200-399; oha Success rate:"
+        " any response, requests cut off by -z left out)",
+        "vegeta,oha",
+    ),
+    Column(
+        "send_duration_s", F, "s", "time spent sending: first to last request sent (vegeta Duration attack)", "vegeta"
+    ),
+    Column("wait_s", F, "s", "from the last request sent to its answer (vegeta Duration wait)", "vegeta"),
+    Column(
+        "interval_requests_per_s_mean",
+        F,
+        "1/s",
+        "mean of the request rates sampled every 10 ms, errors included (bombardier Reqs/sec Avg)",
+        "bombardier",
+    ),
+    Column(
+        "interval_requests_per_s_stdev", F, "1/s", "their standard deviation (bombardier Reqs/sec Stdev)", "bombardier"
+    ),
+    Column("interval_requests_per_s_max", F, "1/s", "the highest of them (bombardier Reqs/sec Max)", "bombardier"),
 )
+
+RUNS = _cols(
+    *_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPERF, *_RUNS_WRK, *_RUNS_HEY, *_RUNS_K6_LOCUST,
+    *_RUNS_VEGETA_OHA_BOMBARDIER, *_RUNS_HAPROXY,
+)  # fmt: skip
 
 # ---------------------------------------------------------- detail ---
 _KEYCOLS = (
@@ -337,6 +367,7 @@ REQUESTS = _cols(
     Column("bytes", F, "B", "response bytes (siege -v)"),
     Column("method", S, "", "HTTP method (siege -v)"),
     Column("url", S, "", "requested URL or path (siege -v)"),
+    Column("error", S, "", "the error the tool recorded (vegeta: no answer, or the text of a status of 400 or more)"),
 )
 
 INTERVALS = _cols(

@@ -58,6 +58,9 @@ _PATTERN_RE = re.compile(
     + r")\s*$",
     re.MULTILINE,
 )
+# A word that every such command line holds, to skip the patterns on texts without one (HAProxy's
+# stats commands say "show"; the other tools' patterns name their executable).
+_PATTERN_WORDS = ("show", *(exe for name in _TOOL_PATTERNS for exe in registry.get_tool(name).executables))
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 
 
@@ -368,7 +371,7 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
         m = _CMD_RE.match(text, start, len(text) if end < 0 else end)
         if m and _plausible(m):
             matches.append(m)
-    if _TOOL_PATTERNS and "show" in text:
+    if _TOOL_PATTERNS and any(word in text for word in _PATTERN_WORDS):
         matches = sorted([*matches, *_PATTERN_RE.finditer(text)], key=lambda m: m.start())
     if not matches:
         return [Segment(text, source, 1)]

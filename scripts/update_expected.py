@@ -44,6 +44,9 @@ FAMILIES = (
     "compare",
     "hostile",
     "pasted",
+    "vegeta",
+    "bombardier",
+    "oha",
 )
 FIRST_ROWS = 3
 
