@@ -403,6 +403,16 @@ TOOLS: tuple[Tool, ...] = (
         closed_loop=True,
         info_options=("-h", "--help", "-V", "--version"),
         info_patterns=((r"^oha \d+\.\d+\.\d+\s*$", "version banner"), (r"^Usage: oha \[OPTIONS\]", "help text")),
+        drives=(
+            Drive(
+                "oha",
+                ("-c", "{load}"),
+                ("-n", "{requests}"),
+                ("-z", "{seconds}s"),
+                options=("--no-tui",),
+                install="crate oha (cargo install --locked oha)",
+            ),
+        ),
     ),
     Tool(
         "bombardier",
@@ -416,6 +426,16 @@ TOOLS: tuple[Tool, ...] = (
         info_patterns=(
             (r"^bombardier version \S+", "version banner"),
             (r"^usage: bombardier \[<flags>\]", "help text"),
+        ),
+        drives=(
+            Drive(
+                "bombardier",
+                ("-c", "{load}"),
+                ("-n", "{requests}"),
+                ("-d", "{seconds}s"),
+                options=("-l", "-p", "r"),
+                install="Go module github.com/codesenberg/bombardier (go install github.com/codesenberg/bombardier@latest)",
+            ),
         ),
     ),
 )
@@ -446,7 +466,7 @@ def drives() -> dict[str, Drive]:
     """Executable -> how the sweep runs it, for every tool the sweep can run (registry order).
 
     >>> list(drives())
-    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust']
+    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'oha', 'bombardier']
     """
     return {d.executable: d for t in TOOLS for d in t.drives}
 
