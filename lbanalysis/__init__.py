@@ -9,6 +9,9 @@ frames with SI units:
 >>> runs.loc[0, ["tool", "concurrency", "requests_per_s"]].tolist()
 ['ab', 30, 20272.52]
 
+``lbanalysis.sweep(...)`` runs a load tool over a list of loads into a folder
+that reads back (see :mod:`lbanalysis.sweep`).
+
 Analysis (fits, Little's law, saturation, network flags, comparisons) and
 charts live in :mod:`lbanalysis.analysis` and :mod:`lbanalysis.plots`; they
 are imported on first use, so ``import lbanalysis`` stays light (no
@@ -26,6 +29,7 @@ from .formatting import fmt, humanize, style
 from .reader import Dataset, read
 from .readers import detect, formats, parse_text
 from .schema import describe
+from .sweep import sweep  # the function: `from lbanalysis.sweep import ...` still reaches the module
 from .units import parse_capacity
 
 __version__ = "0.1.0"
@@ -48,6 +52,7 @@ __all__ = [
     "read",
     "schema",
     "style",
+    "sweep",
 ]
 
 # Heavy submodules and their public names, imported on first use.

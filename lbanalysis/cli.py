@@ -1,4 +1,4 @@
-"""The ``lbanalysis`` command line: ``read``, ``summary``, ``report`` and ``explore``.
+"""The ``lbanalysis`` command line: ``read``, ``summary``, ``compare``, ``report``, ``explore`` and ``sweep``.
 
 ``main(argv)`` returns the exit status instead of exiting, so it can be
 called in-process: 0 on success, 1 for data errors (an unreadable file, a
@@ -372,8 +372,9 @@ def summary_table(
     ['c10.txt', '0', 'ab', 'ab -c 10 -n 1000 http://h/', '10', '1000', '0', '2345.7', '4.26', '4.00', '11.00', '1.50 MB/s', '', '']
     """
     from . import schema
+    from .sweep import BOOKKEEPING
 
-    labels = [c for c in runs.columns if c not in schema.RUNS and not c.startswith("_")]
+    labels = [c for c in runs.columns if c not in schema.RUNS and c not in BOOKKEEPING and not c.startswith("_")]
     p50, p99 = _percentile_ms(percentiles, 50.0), _percentile_ms(percentiles, 99.0)
     cols: dict[str, list[str]] = {k: [] for k in (
         "source", "run", "tool", "label / command", "conc", "requests", "failed", "req/s", "mean ms", "p50 ms",
@@ -521,7 +522,7 @@ def compare_table(runs: pd.DataFrame, side: str, a: str, b: str, load: str = "co
     Uses :func:`lbanalysis.analysis.compare` (bootstrap interval of the
     ratio of means, stratified by load when both sides ran several loads);
     with fewer than its minimum runs on a side the verdict says "too few runs
-    to judge". Series run on one side only are listed with their side.
+    to tell". Series run on one side only are listed with their side.
     ``bound_a``/``bound_b``: what bounded the series on each side, as the
     study of that side says.
     """
@@ -642,7 +643,7 @@ examples:
 For each series (same tool, target and settings) present on both sides: the
 change of mean throughput and of mean latency from A to B, with a 95%
 bootstrap interval of the ratio when each side has 3 runs or more (by load
-when both ran several loads), else "too few runs to judge".
+when both ran several loads), else "too few runs to tell".
 """
 
 
@@ -842,6 +843,46 @@ def cmd_explore(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------- sweep ---
+def cmd_sweep(args: argparse.Namespace) -> int:
+    """Run the sweep, say what it wrote (and what did not read), then build the explore report if asked."""
+    from .reader import read
+    from .sweep import SweepRefused, run_sweep
+
+    try:
+        result = run_sweep(
+            args.tool, args.url, args.loads, output=args.output, repeat=args.repeat, requests=args.requests,
+            duration=args.duration, extra=args.extra, labels=args.label, iperf=args.iperf,
+            iperf_seconds=args.iperf_seconds,
+            haproxy_stats=args.haproxy_stats, order=args.order, seed=args.seed, timeout=args.timeout, yes=args.yes,
+            progress=False if args.no_progress else None, dry_run=args.dry_run,
+        )  # fmt: skip
+    except SweepRefused as e:
+        raise CLIError(str(e), 2) from None
+    if args.dry_run:
+        return 0
+    out = _rel(result.output)
+    if result.done:
+        ds = read(result.output, table="all", errors="skip")
+        failed = f"; {result.failed} failed or stopped (the manifest's note says why)" if result.failed else ""
+        print(f"{PROG}: {result.done} of {result.planned} runs in {out}/ (manifest.csv){failed}", file=sys.stderr)
+        _report_skipped(ds, "skip")
+        for note in ds.notes:
+            _warn(note)
+    if result.stopped:
+        print(f"{PROG}: {result.stopped}", file=sys.stderr)
+    if args.explore and result.done:
+        explore_args = build_parser().parse_args(["explore", str(result.output)])
+        status = cmd_explore(explore_args)
+        if status:
+            return status
+    if result.stopped.startswith("interrupted"):
+        return 130
+    if result.stopped:
+        return 1 if not result.stopped.startswith("at this pace") else 2
+    return 1 if result.failed else 0
+
+
 # --------------------------------------------------------------- parser ---
 _MAIN_EPILOG = """\
 examples:
@@ -849,6 +890,7 @@ examples:
   lbanalysis read logs/ --pattern '{setup}/{mode}' -o runs.csv
   lbanalysis report --all
   lbanalysis explore logs/ --group setup --capacity '1 Gbit/s'
+  lbanalysis sweep ab http://127.0.0.1:8080/ --loads 1,2,4,8 --repeat 2 --requests 2000 -o runs/
 
 Each command has its own --help. Exit status: 0 ok, 1 data error, 2 usage error.
 """
@@ -908,6 +950,25 @@ examples:
 
 Runs notebooks/00-explore.ipynb over the folder and writes explore.ipynb and
 explore.html (plus figures) to -o (default reports/explore-<folder>/).
+"""
+
+_SWEEP_EPILOG = """\
+examples:
+  lbanalysis sweep ab http://127.0.0.1:8080/ --loads 1,2,4,8 --repeat 2 --requests 2000 -o runs/
+  lbanalysis sweep ab http://lb/ --loads 1,2,4,8,16,32 --repeat 3 --requests 20000 \\
+      --iperf lb --haproxy-stats /run/haproxy/admin.sock -o runs/ --explore
+  lbanalysis sweep wrk http://lb/ --loads 8,16,32 --duration 10s --label setup=2-servers -o runs/ -- -H 'Accept: */*'
+  lbanalysis sweep hey http://lb/ --loads 1,4,16 --requests 5000 -o runs/ --dry-run
+
+Runs the installed tool once per load and repeat (repeat 1 at every load,
+then repeat 2, ...; loads shuffled within a repeat by default), each output
+written as printed under its command line, plus manifest.csv (file, tool,
+load, repeat, timestamp, end_time, exit_code, note, your labels). Options
+after -- go to the tool. Every run is bounded (--requests or --duration) and
+stopped at --timeout; a failed run is kept and not retried. Ctrl-C stops
+after the current run. Nothing is started on the server side: --iperf needs
+an `iperf3 -s` there. Exit status: 0 all runs ok, 1 a run failed, 2 refused
+(usage, missing tool, --yes needed), 130 interrupted.
 """
 
 
@@ -1074,6 +1135,39 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-input", dest="no_input", action="store_true", help=argparse.SUPPRESS)  # the default now
     p.set_defaults(func=cmd_explore)
+
+    from .registry import drives
+
+    p = sub.add_parser(
+        "sweep", help="run a load tool over a list of loads, with the evidence", epilog=_SWEEP_EPILOG,
+        formatter_class=fmt,
+    )  # fmt: skip
+    p.description = (
+        "Run a load tool at each load (and repeat) into a folder that lbanalysis reads: the outputs, a "
+        "manifest, and optionally iperf3 before/after and HAProxy statistics around each run."
+    )
+    p.add_argument("tool", choices=list(drives()), metavar="TOOL", help=f"one of: {', '.join(drives())}")
+    p.add_argument("url", metavar="URL", help="the target (http:// or https://)")
+    p.add_argument("--loads", required=True, metavar="N,N,...", help="loads: concurrency (wrk2: rate, -R)")
+    p.add_argument("--repeat", type=int, default=1, metavar="N", help="runs at each load (default 1)")
+    bound = p.add_mutually_exclusive_group(required=True)
+    bound.add_argument("--requests", type=int, metavar="N", help="requests per run (all clients together)")
+    bound.add_argument("--duration", metavar="TIME", help="length of each run: 10s, 2m")
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="a new (or empty) folder for the runs")
+    p.add_argument("--label", action="append", metavar="KEY=VALUE", help="a manifest column for every run")
+    p.add_argument("--iperf", metavar="HOST[:PORT]", help="measure the path with iperf3 -J before and after")
+    p.add_argument("--iperf-seconds", type=int, default=5, metavar="S", help="length of each iperf3 test (default 5)")
+    p.add_argument("--haproxy-stats", metavar="SOCKET|URL", help="HAProxy `show stat` before and after each run")
+    p.add_argument("--order", choices=("shuffle", "alternate", "up"), default="shuffle", help="loads within a repeat")
+    p.add_argument("--seed", type=int, help="seed of the shuffle (default: random, printed)")
+    p.add_argument(
+        "--timeout", type=float, metavar="S", help="stop a run after S seconds (default: duration + 30, or 300)"
+    )
+    p.add_argument("--yes", action="store_true", help="run a sweep estimated longer than 10 minutes")
+    p.add_argument("--explore", action="store_true", help="build the explore report of the folder when done")
+    p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
+    p.add_argument("--no-progress", action="store_true", help="a line per run instead of a progress bar")
+    p.set_defaults(func=cmd_sweep, extra=[])
     return parser
 
 
@@ -1081,8 +1175,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 data error, 2 usage error)."""
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra: list[str] = []
+    if argv[:1] == ["sweep"] and "--" in argv:  # the tool's own options, passed through
+        i = argv.index("--")
+        argv, extra = argv[:i], argv[i + 1 :]
     try:
         args = parser.parse_args(argv)
+        if extra:
+            args.extra = extra
     except CLIError as e:
         _err(str(e))
         return e.status

@@ -48,6 +48,7 @@ DEFAULT_IGNORE = (
     "*.rst",
     "*.sh",
     "*.py",
+    "*.js",
     "*.ipynb",
     "*.yml",
     "*.yaml",

@@ -29,12 +29,16 @@ from dataclasses import dataclass
 __all__ = [
     "KINDS",
     "TOOLS",
+    "Drive",
     "Tool",
     "command_patterns",
+    "drive_of",
+    "drives",
     "executables",
     "get_tool",
     "info_kind",
     "names",
+    "subcommands",
     "tool_of_executable",
 ]
 
@@ -43,6 +47,84 @@ KINDS = {
     "network": "network throughput tester (iperf): link capacity of a path",
     "lb-stats": "load-balancer statistics (per proxy and server counters, into the servers table)",
 }
+
+
+@dataclass(frozen=True)
+class Drive:
+    """How ``lbanalysis sweep`` runs one executable of a tool (see :mod:`lbanalysis.sweep`).
+
+    Each option is a tuple of argument templates; ``{load}``, ``{requests}``,
+    ``{requests_per_load}`` (requests per client, rounded up), ``{seconds}``
+    (whole seconds), ``{threads}`` (the load, at most the machine's cores),
+    ``{url}`` and ``{config}`` (the path of ``config_file`` in the output
+    folder) are filled in for each run. ``load`` sets the load, which the
+    runs table shows as ``load_column``; ``requests`` and ``duration`` bound
+    a run (empty: the tool cannot be bounded that way); ``options`` are
+    always given, first; ``url`` places the target (last by default).
+    ``install`` says what provides the executable, shown when it is
+    missing; ``config_text`` is written to ``config_file`` in the output
+    folder before the first run (siege reads ``~/.siegerc`` otherwise).
+
+    >>> d = drive_of("ab")
+    >>> d.executable, d.load, d.requests, d.install
+    ('ab', ('-c', '{load}'), ('-n', '{requests}'), 'Debian package apache2-utils')
+    """
+
+    executable: str
+    load: tuple[str, ...]
+    requests: tuple[str, ...] = ()
+    duration: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+    url: tuple[str, ...] = ("{url}",)
+    load_column: str = "concurrency"
+    install: str = ""
+    config_file: str = ""
+    config_text: str = ""
+
+
+# What siege reads with -R in a sweep: its defaults of 4.0.7 spelled out (no delay, no log file), so that a
+# ~/.siegerc never changes a sweep. -b (benchmark) only when the user passes it.
+_SIEGERC = """\
+# siege settings of this sweep, read with -R (written by lbanalysis sweep): ~/.siegerc is not read
+verbose = false
+color = off
+quiet = false
+json_output = false
+show-logfile = false
+logging = false
+protocol = HTTP/1.1
+chunked = true
+cache = false
+connection = close
+delay = 0.0
+internet = false
+benchmark = false
+accept-encoding = gzip, deflate
+url-escaping = true
+"""
+
+
+# What k6 and Locust run in a sweep: one GET of the sweep's URL per iteration, no think time (k6 runs one
+# iteration after another per VU; a Locust user without wait_time waits 0 s). The URL comes from the command line.
+_K6_SCRIPT = """\
+// written by lbanalysis sweep: one GET of the URL given with -e URL=... per iteration
+import http from "k6/http";
+
+export default function () {
+  http.get(__ENV.URL);
+}
+"""
+
+_LOCUSTFILE = """\
+# written by lbanalysis sweep: one GET of --host per task, no wait between tasks
+from locust import HttpUser, task
+
+
+class SweepUser(HttpUser):
+    @task
+    def get(self):
+        self.client.get("")
+"""
 
 
 @dataclass(frozen=True)
@@ -61,10 +143,13 @@ class Tool:
     ``info_options`` are the options that make the tool print its help or
     version instead of testing; ``info_patterns`` recognise such outputs
     (regular expression, kind), so they are listed apart and not counted
-    as runs. ``unseen_think_time`` names a wait between a client's requests
+    as runs. ``drives`` say how ``lbanalysis sweep`` runs each of its
+    executables (:class:`Drive`; empty: the sweep cannot run it). ``unseen_think_time`` names a wait between a client's requests
     that the tool can be told to make without its output showing it (siege's
     ``.siegerc`` delay): fewer requests in flight than clients may then be
-    that wait rather than a client that could not keep up.
+    that wait rather than a client that could not keep up. ``subcommands``
+    are the words that may follow the executable in a command line (``k6
+    run``): with one of them a line is a command even without options.
     ``latency_is_little`` says why the mean latency the tool prints cannot
     show an idle client (it is computed from the concurrency), empty when it
     can; ``debug_options`` are the options that make a run a debugging one
@@ -87,6 +172,8 @@ class Tool:
     unseen_think_time: str = ""
     latency_is_little: str = ""
     debug_options: tuple[str, ...] = ()
+    drives: tuple[Drive, ...] = ()
+    subcommands: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -112,6 +199,15 @@ TOOLS: tuple[Tool, ...] = (
             (r"^This is ApacheBench, Version(?![\s\S]*^Benchmarking )", "version banner"),
             (r"^Usage: ab \[options\]", "help text"),
         ),
+        drives=(
+            Drive(
+                "ab",
+                ("-c", "{load}"),
+                ("-n", "{requests}"),
+                ("-t", "{seconds}"),
+                install="Debian package apache2-utils",
+            ),
+        ),
     ),
     Tool(
         "siege",
@@ -125,6 +221,18 @@ TOOLS: tuple[Tool, ...] = (
         info_patterns=((r"^Usage: siege \[options\]", "help text"), (r"^SIEGE \d[\d.]*\s*$", "version banner")),
         unseen_think_time="a delay between requests set in .siegerc, which siege's output does not show",
         debug_options=("-D", "--debug"),
+        drives=(
+            Drive(
+                "siege",
+                ("-c", "{load}"),
+                ("-r", "{requests_per_load}"),
+                ("-t", "{seconds}S"),
+                options=("-R", "{config}"),
+                install="Debian package siege",
+                config_file="siege.conf",
+                config_text=_SIEGERC,
+            ),
+        ),
     ),
     Tool(
         "gobench",
@@ -135,6 +243,16 @@ TOOLS: tuple[Tool, ...] = (
         "gobench: bytes read as the tool counts them",
         closed_loop=True,
         info_options=("-h", "--help", "-help"),
+        drives=(
+            Drive(
+                "gobench",
+                ("-c", "{load}"),
+                ("-r", "{requests_per_load}"),
+                ("-t", "{seconds}"),
+                url=("-u", "{url}"),
+                install="Go module github.com/cmpxchg16/gobench (not packaged in Debian)",
+            ),
+        ),
     ),
     Tool(
         "wrk",
@@ -149,17 +267,90 @@ TOOLS: tuple[Tool, ...] = (
             (r"^wrk \S+ \[\w+\] Copyright", "version banner"),
             (r"^Usage: wrk <options> <url>", "help text"),
         ),
+        drives=(
+            Drive(
+                "wrk",
+                ("-c", "{load}", "-t", "{threads}"),
+                duration=("-d", "{seconds}s"),
+                install="Debian package wrk",
+            ),
+            # wrk2's load is the rate it holds (-R); connections and threads: its defaults, or after --
+            Drive(
+                "wrk2",
+                ("-R", "{load}"),
+                duration=("-d", "{seconds}s"),
+                load_column="rate_target_per_s",
+                install="not packaged in Debian: build https://github.com/giltene/wrk2 and put it on PATH as wrk2",
+            ),
+        ),
     ),
     Tool(
         "hey",
         "http-load",
-        ("hey",),
+        ("hey", "hey_linux_amd64", "hey_darwin_amd64", "hey_windows_amd64"),  # and its release binaries' names
         ("hey_csv", "hey"),
         "hey",
         "hey: response bodies only (HTTP headers not counted)",
         closed_loop=True,
         info_options=("-h", "--help"),
         info_patterns=((r"^Usage: hey \[options\.\.\.\] <url>", "help text"),),
+        drives=(
+            Drive(
+                "hey",
+                ("-c", "{load}"),
+                ("-n", "{requests}"),
+                ("-z", "{seconds}s"),
+                install="Debian package hey (or Go module github.com/rakyll/hey)",
+            ),
+        ),
+    ),
+    Tool(
+        "k6",
+        "http-load",
+        ("k6",),
+        ("k6_json", "k6_points", "k6"),
+        "Grafana k6",
+        "k6: bytes received incl. HTTP headers (data_received)",
+        closed_loop=True,  # VUs; an arrival-rate executor's runs carry rate_target_per_s (open loop)
+        info_options=("version", "--version", "-h", "--help", "help"),
+        info_patterns=((r"^k6 v\d+\.\d+\S* \(", "version banner"), (r"^Usage:\n\s+k6 \[command\]", "help text")),
+        subcommands=("run", "cloud", "version", "help", "inspect", "archive", "new"),
+        drives=(
+            Drive(
+                "k6",
+                ("--vus", "{load}"),
+                ("--iterations", "{requests}"),
+                ("--duration", "{seconds}s"),
+                options=("run",),
+                url=("-e", "URL={url}", "{config}"),
+                install="Go module go.k6.io/k6 (go install go.k6.io/k6@latest)",
+                config_file="sweep-k6.js",
+                config_text=_K6_SCRIPT,
+            ),
+        ),
+    ),
+    Tool(
+        "locust",
+        "http-load",
+        ("locust",),
+        ("locust_csv", "locust_json", "locust"),
+        "Locust",
+        "locust: response bodies only (Average Content Size)",
+        closed_loop=True,
+        info_options=("-V", "--version", "-h", "--help"),
+        info_patterns=((r"^locust \d+\.\d+\S* from ", "version banner"), (r"^Usage: locust \[options\]", "help text")),
+        drives=(
+            Drive(
+                "locust",
+                ("-u", "{load}", "-r", "{load}"),
+                duration=("-t", "{seconds}s"),
+                options=("-f", "{config}", "--headless", "--only-summary"),
+                url=("--host", "{url}"),
+                install="PyPI package locust (pip install locust)",
+                config_file="sweep-locustfile.py",
+                config_text=_LOCUSTFILE,
+            ),
+        ),
     ),
     Tool(
         "haproxy",
@@ -198,6 +389,65 @@ TOOLS: tuple[Tool, ...] = (
         info_options=("-h", "--help", "-v", "--version"),
         info_patterns=((r"^iperf version 2\.", "version banner"), (r"^Usage: iperf \[-s\|-c host\]", "help text")),
     ),
+    Tool(
+        "vegeta",
+        "http-load",
+        ("vegeta",),
+        ("vegeta_csv", "vegeta_json", "vegeta"),
+        "vegeta (open loop: -rate requests per second)",
+        "vegeta: response bodies only, at most -max-body each",
+        # `echo 'GET url' | vegeta attack ... | vegeta report`, and vegeta's subcommands
+        command_patterns=(
+            r"""(?:(?:echo|printf|cat|jq)\b[^|\n]*\|\s*)?(?:[\w.~/-]*/)?vegeta(?:\s+-\S+)*\s+(?:attack|report|encode)\b[^\n]*""",
+        ),
+        info_options=("-h", "--help", "-version", "--version"),
+        info_patterns=((r"^Version: .*\nCommit: .*\nRuntime: go", "version banner"), (r"^Usage: vegeta ", "help text")),
+    ),
+    Tool(
+        "oha",
+        "http-load",
+        ("oha",),
+        ("oha_json", "oha"),
+        "oha",
+        "oha: response bodies only (HTTP headers not counted)",
+        closed_loop=True,
+        info_options=("-h", "--help", "-V", "--version"),
+        info_patterns=((r"^oha \d+\.\d+\.\d+\s*$", "version banner"), (r"^Usage: oha \[OPTIONS\]", "help text")),
+        drives=(
+            Drive(
+                "oha",
+                ("-c", "{load}"),
+                ("-n", "{requests}"),
+                ("-z", "{seconds}s"),
+                options=("--no-tui",),
+                install="crate oha (cargo install --locked oha)",
+            ),
+        ),
+    ),
+    Tool(
+        "bombardier",
+        "http-load",
+        ("bombardier",),
+        ("bombardier_json", "bombardier"),
+        "bombardier (codesenberg/bombardier)",
+        "bombardier: bytes read incl. HTTP headers; Throughput adds the bytes written",
+        closed_loop=True,
+        info_options=("--help", "--help-long", "--version"),
+        info_patterns=(
+            (r"^bombardier version \S+", "version banner"),
+            (r"^usage: bombardier \[<flags>\]", "help text"),
+        ),
+        drives=(
+            Drive(
+                "bombardier",
+                ("-c", "{load}"),
+                ("-n", "{requests}"),
+                ("-d", "{seconds}s"),
+                options=("-l", "-p", "r"),
+                install="Go module github.com/codesenberg/bombardier (go install github.com/codesenberg/bombardier@latest)",
+            ),
+        ),
+    ),
 )
 
 
@@ -222,6 +472,30 @@ def get_tool(name: str) -> Tool:
     raise ValueError(f"unknown tool {name!r}; known tools: {', '.join(names())}")
 
 
+def drives() -> dict[str, Drive]:
+    """Executable -> how the sweep runs it, for every tool the sweep can run (registry order).
+
+    >>> list(drives())
+    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'oha', 'bombardier']
+    """
+    return {d.executable: d for t in TOOLS for d in t.drives}
+
+
+def drive_of(name: str) -> Drive:
+    """How the sweep runs ``name`` (an executable, or a tool's name); an unknown one lists the known ones.
+
+    >>> drive_of("wrk2").load_column
+    'rate_target_per_s'
+    """
+    found = drives()
+    if name in found:
+        return found[name]
+    tool = next((t for t in TOOLS if t.name == name and t.drives), None)
+    if tool is not None:
+        return tool.drives[0]
+    raise ValueError(f"the sweep cannot run {name!r}; it runs: {', '.join(found)}")
+
+
 def command_patterns() -> dict[str, tuple[str, ...]]:
     """Tool name -> regular expressions of command lines (besides its executables) that start its output.
 
@@ -231,6 +505,15 @@ def command_patterns() -> dict[str, tuple[str, ...]]:
     True
     """
     return {t.name: t.command_patterns for t in TOOLS if t.command_patterns}
+
+
+def subcommands() -> dict[str, tuple[str, ...]]:
+    """Executable name -> the subcommands that may follow it (``k6 run``), for the tools that have them.
+
+    >>> subcommands()["k6"][:2]
+    ('run', 'cloud')
+    """
+    return {exe: t.subcommands for t in TOOLS if t.subcommands for exe in t.executables}
 
 
 def info_kind(tool: str, text: str) -> str | None:
@@ -250,8 +533,8 @@ def info_kind(tool: str, text: str) -> str | None:
 def executables() -> dict[str, str]:
     """Executable name -> tool name, longest names first (for regex alternations).
 
-    >>> list(executables())[:3]
-    ['gobench', 'haproxy', 'iperf3']
+    >>> executables()["hey_linux_amd64"], executables()["bombardier"], executables()["k6"]
+    ('hey', 'bombardier', 'k6')
     """
     pairs = [(exe, t.name) for t in TOOLS for exe in t.executables]
     return dict(sorted(pairs, key=lambda p: (-len(p[0]), p[0])))

@@ -113,8 +113,9 @@ _RUNS_COMMON = (
         "latency_mean_step_s",
         F,
         "s",
-        "the step the mean latency was printed to (siege: 0.01 s in secs); the true mean lies within half a step",
-        "siege",
+        "the step the mean latency was printed to (siege: 0.01 s in secs; Locust: 1 ms); the true mean lies within"
+        " half a step",
+        "siege,locust",
     ),
     Column("latency_min_s", F, "s", "shortest request"),
     Column("latency_max_s", F, "s", "longest request"),
@@ -168,7 +169,15 @@ _RUNS_SIEGE = (
 )
 
 # gobench.
-_RUNS_GOBENCH = (Column("failed_network", I, "", "gobench 'Network failed'", "gobench"),)
+_RUNS_GOBENCH = (
+    Column(
+        "failed_network",
+        I,
+        "",
+        "requests that got no response (gobench 'Network failed'; k6, Locust: refused, reset, timed out)",
+        "gobench,k6,locust",
+    ),
+)
 
 # iperf 2 and iperf3.
 _RUNS_IPERF = (
@@ -209,12 +218,24 @@ _RUNS_WRK = (
     Column("thread_requests_per_s_mean", F, "1/s", "requests per second of one thread: mean (Req/Sec Avg)", "wrk"),
     Column("thread_requests_per_s_stdev", F, "1/s", "requests per second of one thread: stdev", "wrk"),
     Column("thread_requests_per_s_max", F, "1/s", "requests per second of one thread: max", "wrk"),
-    Column("non_2xx_3xx", I, "", "responses with a status of 400 or more ('Non-2xx or 3xx responses')", "wrk"),
+    Column(
+        "non_2xx_3xx",
+        I,
+        "",
+        "responses with a status of 400 or more (wrk 'Non-2xx or 3xx responses'; Locust HTTPError failures)",
+        "wrk,locust",
+    ),
     Column("socket_errors_connect", I, "", "socket errors: connect", "wrk"),
     Column("socket_errors_read", I, "", "socket errors: read (includes a server closing the connection)", "wrk"),
     Column("socket_errors_write", I, "", "socket errors: write", "wrk"),
     Column("socket_errors_timeout", I, "", "socket errors: timeout (requests with no answer within --timeout)", "wrk"),
-    Column("rate_target_per_s", F, "1/s", "fixed request rate asked for (wrk2 -R)", "wrk"),
+    Column(
+        "rate_target_per_s",
+        F,
+        "1/s",
+        "fixed request rate asked for (wrk2 -R; k6 arrival-rate executors: iterations/s): an open-loop run",
+        "wrk,k6",
+    ),
     Column("hdr_latency_mean_s", F, "s", "HdrHistogram mean of the recorded (corrected) latency (wrk2)", "wrk"),
     Column("hdr_latency_stdev_s", F, "s", "HdrHistogram standard deviation (wrk2)", "wrk"),
     Column("hdr_latency_max_s", F, "s", "HdrHistogram max (wrk2)", "wrk"),
@@ -223,8 +244,36 @@ _RUNS_WRK = (
 
 # hey (rakyll/hey).
 _RUNS_HEY = (
-    Column("bytes_per_request", F, "B", "response body bytes per request (hey Size/request)", "hey"),
+    Column(
+        "bytes_per_request",
+        F,
+        "B",
+        "response body bytes per request (hey Size/request, Locust Average Content Size)",
+        "hey,locust",
+    ),
     Column("status_codes", S, "", "status code distribution as 'code: count; ...' (hey)", "hey"),
+)
+
+# k6 (end-of-test summary, summary JSON, metric points) and Locust.
+_RUNS_K6_LOCUST = (
+    Column("scenarios", S, "", "k6 scenarios as printed ('name: 3 looping VUs for 2s (...)'; joined by '; ')", "k6"),
+    Column("vus_max", I, "", "most VUs k6 allocated (vus_max)", "k6"),
+    Column("iterations", I, "", "iterations of the script completed (k6 iterations)", "k6"),
+    Column(
+        "iterations_dropped", I, "", "iterations an arrival-rate executor could not start (dropped_iterations)", "k6"
+    ),
+    Column("checks_passed", I, "", "checks that passed (k6 check())", "k6"),
+    Column("checks_failed", I, "", "checks that failed (k6 check())", "k6"),
+    Column(
+        "thresholds",
+        S,
+        "",
+        "thresholds and their outcome ('metric expression: ok' or ': failed'; joined by '; ')",
+        "k6",
+    ),
+    Column("thresholds_failed", I, "", "thresholds that failed (k6 exits 99)", "k6"),
+    Column("spawn_rate_per_s", F, "1/s", "users started per second during the ramp-up (locust -r)", "locust"),
+    Column("exceptions", I, "", "errors raised by the test script itself, outside any request (Locust)", "locust"),
 )
 
 # HAProxy statistics snapshots (show stat / show info): one run per snapshot file.
@@ -237,9 +286,47 @@ _RUNS_HAPROXY = (
     Column("requests_total", I, "", "HTTP requests since start (show info CumReq)", "haproxy"),
 )
 
-RUNS = _cols(
-    *_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPERF, *_RUNS_WRK, *_RUNS_HEY, *_RUNS_HAPROXY
+# vegeta, oha and bombardier (their other figures fill the common, wrk and hey columns).
+_RUNS_VEGETA_OHA_BOMBARDIER = (
+    Column(
+        "rate_sent_per_s", F, "1/s", "requests sent per second while sending, answered or not (vegeta rate)", "vegeta"
+    ),
+    Column(
+        "requests_ok_per_s",
+        F,
+        "1/s",
+        "successful requests per second over the whole test as the tool counts them (vegeta throughput: 200-399)",
+        "vegeta",
+    ),
+    Column(
+        "success_pct",
+        F,
+        "%",
+        "share of requests the tool counts as successful (vegeta Success ratio: status 200-399; oha Success rate:"
+        " any response, requests cut off by -z left out)",
+        "vegeta,oha",
+    ),
+    Column(
+        "send_duration_s", F, "s", "time spent sending: first to last request sent (vegeta Duration attack)", "vegeta"
+    ),
+    Column("wait_s", F, "s", "from the last request sent to its answer (vegeta Duration wait)", "vegeta"),
+    Column(
+        "interval_requests_per_s_mean",
+        F,
+        "1/s",
+        "mean of the request rates sampled every 10 ms, errors included (bombardier Reqs/sec Avg)",
+        "bombardier",
+    ),
+    Column(
+        "interval_requests_per_s_stdev", F, "1/s", "their standard deviation (bombardier Reqs/sec Stdev)", "bombardier"
+    ),
+    Column("interval_requests_per_s_max", F, "1/s", "the highest of them (bombardier Reqs/sec Max)", "bombardier"),
 )
+
+RUNS = _cols(
+    *_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPERF, *_RUNS_WRK, *_RUNS_HEY, *_RUNS_K6_LOCUST,
+    *_RUNS_VEGETA_OHA_BOMBARDIER, *_RUNS_HAPROXY,
+)  # fmt: skip
 
 # ---------------------------------------------------------- detail ---
 _KEYCOLS = (
@@ -280,6 +367,7 @@ REQUESTS = _cols(
     Column("bytes", F, "B", "response bytes (siege -v)"),
     Column("method", S, "", "HTTP method (siege -v)"),
     Column("url", S, "", "requested URL or path (siege -v)"),
+    Column("error", S, "", "the error the tool recorded (vegeta: no answer, or the text of a status of 400 or more)"),
 )
 
 INTERVALS = _cols(
@@ -296,6 +384,9 @@ INTERVALS = _cols(
     Column("total_packets", I, "", "UDP datagrams"),
     Column("omitted", B, "", "interval inside the -O omit period"),
     Column("direction", S, "", "iperf: sender or receiver, the side that measured the interval"),
+    Column("users", I, "", "Locust users running at the end of the interval (_stats_history.csv User Count)"),
+    Column("requests_per_s", F, "1/s", "requests per second in the interval (Locust _stats_history.csv)"),
+    Column("failures_per_s", F, "1/s", "failed requests per second in the interval (Locust _stats_history.csv)"),
 )
 
 SERVERS = _cols(
@@ -334,8 +425,8 @@ SERVERS = _cols(
     Column("connect_time_s", F, "s", "average connect time (ctime, ms)"),
     Column("response_time_s", F, "s", "average response time (rtime, ms)"),
     Column("total_time_s", F, "s", "average total session time (ttime, ms)"),
-    Column("address", S, "", "server address (addr / srv_addr)"),
-    Column("port", I, "", "server port, where the output gives it apart (show servers state)"),
+    Column("address", S, "", "server address (addr without its :port / srv_addr)"),
+    Column("port", I, "", "server port (show servers state's srv_port; show stat's addr after its colon)"),
 )
 
 TABLES: dict[str, dict[str, Column]] = {

@@ -26,13 +26,19 @@ __all__ = ["TOOL_COMMANDS", "Segment", "command_argv", "decode", "normalize", "s
 
 # Executable name -> tool, from the registry (longest names first, for alternations).
 TOOL_COMMANDS = registry.executables()
+_SUBCOMMANDS = registry.subcommands()  # executable -> words that may follow it ('k6 run')
 _EXE_ALTERNATION = "|".join(re.escape(exe) for exe in TOOL_COMMANDS)
 
 _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
-# One command invocation: optional prompt ending in a prompt character, optional
-# wrappers, then a tool executable (maybe with a path or .exe) and arguments.
+# A shell prompt: oh-my-zsh's or starship's arrow and up to three words (`➜  dir git:(main) ✗ `), or any
+# text without a TAB (a TAB is a table's cell, not a prompt) ending in a prompt character.
+_PROMPT = r"""\s*[➜❯λ]\s+(?:\S+\s+){0,3}?|[^\n\t]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*"""
+# One command invocation: optional prompt (or list item), optional wrappers,
+# then a tool executable (maybe with a path or .exe) and arguments.
 _CMD_RE = re.compile(
-    r"""^(?P<prompt>\s*[➜❯λ]\s+(?:\S+\s+){0,3}?|[^\n]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*
+    r"""^(?P<prompt>"""
+    + _PROMPT
+    + r"""
         |\s*(?:\d{1,3}[.)]|[-*+])\s+(?:[A-Za-z][\w ]{0,30}:\s+)?`?|\s*)
         (?P<cmd>(?:(?:sudo|time|nohup|command|exec|docker\s+(?:compose\s+)?(?:run|exec)(?:\s+-\S+)*\s+\S+)\s+)*
         (?:[\w.~:\\/-]*[\\/])?(?P<exe>"""
@@ -45,27 +51,47 @@ _CMD_RE = re.compile(
 # after the same prompts; one named group per tool.
 _TOOL_PATTERNS = registry.command_patterns()
 _PATTERN_RE = re.compile(
-    r"""^(?P<prompt>[^\n]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*|\s*)(?P<cmd>"""
+    r"""^(?P<prompt>"""
+    + _PROMPT
+    + r"""|\s*)(?P<cmd>"""
     + "|".join(f"(?P<{name}>{'|'.join(pats)})" for name, pats in _TOOL_PATTERNS.items())
     + r")\s*$",
     re.MULTILINE,
 )
+# A word that every such command line holds, to skip the patterns on texts without one (HAProxy's
+# stats commands say "show"; the other tools' patterns name their executable).
+_PATTERN_WORDS = ("show", *(exe for name in _TOOL_PATTERNS for exe in registry.get_tool(name).executables))
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+
+
+def _prefix_groups(names) -> dict[str, tuple[str, ...]]:
+    """Names to search a text for -> the longer names that begin with each (longest first).
+
+    >>> _prefix_groups(["iperf3", "hey_linux_amd64", "iperf", "hey", "ab"])
+    {'iperf': ('iperf3',), 'hey': ('hey_linux_amd64',), 'ab': ()}
+    """
+    names = list(names)
+    roots = [r for r in names if not any(r != m and r.startswith(m) for m in names)]
+    return {r: tuple(sorted((m for m in names if m != r and m.startswith(r)), key=len, reverse=True)) for r in roots}
+
+
+_SEARCHED = _prefix_groups(TOOL_COMMANDS)
 
 
 def _tool_line_starts(text: str) -> list[int]:
     """Starts of lines where a tool executable name stands as a word (fast: str.find)."""
     starts: set[int] = set()
     n = len(text)
-    for name in TOOL_COMMANDS:
-        i = text.find(name)
+    for root, longer in _SEARCHED.items():
+        i = text.find(root)
         while i >= 0:
+            name = next((m for m in longer if text.startswith(m, i)), root) if longer else root
             j = i + len(name)
             if text.startswith(".exe", j):
                 j += 4
             if (i == 0 or text[i - 1] not in _WORD_CHARS) and (j >= n or text[j] not in _WORD_CHARS):
                 starts.add(text.rfind("\n", 0, i) + 1)
-            i = text.find(name, i + 1)
+            i = text.find(root, i + 1)
     return sorted(starts)
 
 
@@ -95,7 +121,8 @@ class Segment:
     (without prompt, trailing comment or the other commands of a
     ``cmd1 && cmd2`` line), ``tool`` the tool it names; ``commands`` every
     command of the tool's on that line, in order (their outputs follow one
-    another in ``text``). ``tables`` names the detail
+    another in ``text``); ``command_line`` the line the command starts on
+    (it may continue over several lines ending in ``\\``). ``tables`` names the detail
     tables the caller will use (None: all), so a reader may skip building
     rows nobody asked for (:meth:`wants`).
 
@@ -111,6 +138,7 @@ class Segment:
     prompt: str | None = None
     tables: frozenset[str] | None = None
     commands: tuple[str, ...] = ()
+    command_line: int | None = None
 
     def wants(self, table: str) -> bool:
         """Whether the rows of detail table ``table`` will be used."""
@@ -196,20 +224,43 @@ def _blocks(lines: list[str], carries) -> list[tuple[int, int]]:
     return out
 
 
-def _dedent(lines: list[str]) -> bool:
-    """Remove the common indentation (a TAB, or four spaces or more) of each indented block."""
-    changed = False
+def _dedent(lines: list[str]) -> str:
+    """Remove the common indentation (a TAB, or four spaces or more) of each indented block.
+
+    Returns what was done: ``""`` (nothing), ``"plain"``, or ``"mixed"`` when
+    a block indented by TABs on some lines and spaces on others (an output
+    re-indented in source code) was read with a TAB as eight columns, or is
+    left by the block around it (its lines are indented still):
+
+    >>> lines = ["\\tSummary:", "          Total:\\t0.03 secs"]
+    >>> _dedent(lines), lines
+    ('mixed', ['Summary:', '  Total:\\t0.03 secs'])
+    """
+    done = ""
     for a, b in _blocks(lines, _INDENT_RE.match):
         body = [ln for ln in lines[a:b] if ln.strip()]
         width = min(len(ln) - len(ln.lstrip(" \t")) for ln in body)
         if all(ln.startswith("\t") for ln in body):
             width = 1
-        elif any(ln[:width].strip(" ") for ln in body):  # spaces and TABs mixed: leave the block alone
+        elif any(ln[:width].strip(" ") for ln in body):  # spaces and TABs mixed: a TAB is eight columns
+            _dedent_mixed(lines, a, b)
+            done = "mixed"
             continue
         for k in range(a, b):
             lines[k] = lines[k][width:]
-        changed = True
-    return changed
+        inner = [ln for ln in lines[a:b] if ln.strip()]
+        if any(ln.startswith("\t") for ln in inner) and not all(ln.startswith("\t") for ln in inner):
+            done = "mixed"  # a TAB-indented output inside the block: its lines are indented still
+        done = done or "plain"
+    return done
+
+
+def _dedent_mixed(lines: list[str], a: int, b: int) -> None:
+    """Remove the common indentation of lines ``a:b``, their leading TABs taken as eight columns."""
+    leads = [len(ln) - len(ln.lstrip(" \t")) for ln in lines[a:b]]
+    width = min(len(ln[:n].expandtabs(8)) for ln, n in zip(lines[a:b], leads, strict=True) if ln.strip())
+    for k, n in zip(range(a, b), leads, strict=True):
+        lines[k] = lines[k][:n].expandtabs(8)[width:] + lines[k][n:]
 
 
 def _unquote_once(lines: list[str], quotes: tuple[tuple[re.Pattern, str], ...]) -> bool:
@@ -253,12 +304,13 @@ def _unquote(text: str) -> str:
     indented = any(m[:1] in ("\t", " ") for m in marks)
     for _ in range(4):  # quotes inside quotes: `> ` around an indented block, `> > `
         changed = _unquote_once(lines, quotes) if quotes else False
-        if indented:
-            changed = _dedent(lines) or changed
-        if not changed:
+        dedented = _dedent(lines) if indented else ""
+        if not (changed or dedented):
             break
         if not quotes:
-            break  # a dedented block has no common indent left
+            if dedented != "mixed":
+                break  # a dedented block has no common indent left (a mixed one may: a TAB-indented output, quoted)
+            continue
         quotes = _QUOTES  # what the first level hid may be any quote
         indented = True
     return "\n".join(lines)
@@ -296,7 +348,7 @@ def _plausible(m: re.Match) -> bool:
     if not args:
         return exe == "siege" and bool(m.group("prompt").strip())
     first = args.split()[0]
-    if first.startswith(("-", "http://", "https://", "/")):
+    if first.startswith(("-", "http://", "https://", "/")) or first in _SUBCOMMANDS.get(exe, ()):
         return True
     return exe == "siege" and bool(re.match(r"^[\w.-]+(:\d+)?(/\S*)?$", first)) and bool(m.group("prompt").strip())
 
@@ -319,7 +371,7 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
         m = _CMD_RE.match(text, start, len(text) if end < 0 else end)
         if m and _plausible(m):
             matches.append(m)
-    if _TOOL_PATTERNS and "show" in text:
+    if _TOOL_PATTERNS and any(word in text for word in _PATTERN_WORDS):
         matches = sorted([*matches, *_PATTERN_RE.finditer(text)], key=lambda m: m.start())
     if not matches:
         return [Segment(text, source, 1)]
@@ -329,25 +381,44 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
         segments.append(Segment(text[: first.start()], source, 1))
     line = text.count("\n", 0, first.start()) + 1
     pos = first.start()
+    cmd_end = -1
     for i, m in enumerate(matches):
+        if m.start() <= cmd_end:
+            continue  # a line continuing the command before
         line += text.count("\n", pos, m.start())
         pos = m.start()
-        end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
-        body_start = m.end() + 1 if m.end() < len(text) else m.end()
-        command = _drop_note(_RIGHT_PROMPT_RE.split(m.group("cmd").strip(), 1)[0])
+        shown, cmd_end = _continued(text, m.group("cmd"), m.end())
+        end = next((n.start() for n in matches[i + 1 :] if n.start() > cmd_end), len(text))
+        body_start = cmd_end + 1 if cmd_end < len(text) else cmd_end
+        command = _drop_note(_RIGHT_PROMPT_RE.split(shown.strip(), 1)[0])
         commands = _tool_commands(command) if "exe" in m.re.groupindex else []
         segments.append(
             Segment(
                 text[body_start:end],
                 source,
-                line + 1,
+                line + 1 + text.count("\n", m.end(), cmd_end),
                 command=commands[0] if commands else command,
                 tool=_tool_of(m),
                 prompt=m.group("prompt").rstrip() or None,
                 commands=tuple(commands) or (command,),
+                command_line=line,
             )
         )
     return segments
+
+
+def _continued(text: str, command: str, end: int) -> tuple[str, int]:
+    """A command with the lines it continues on (each before ending in a backslash), and where it ends.
+
+    >>> _continued("hey -n 10 \\\\\\n    -m POST \\\\\\n    http://h/\\nout", "hey -n 10 \\\\", 11)
+    ('hey -n 10 -m POST http://h/', 39)
+    """
+    while command.rstrip().endswith("\\") and end < len(text):
+        nxt = text.find("\n", end + 1)
+        nxt = len(text) if nxt < 0 else nxt
+        command = command.rstrip()[:-1].rstrip() + " " + text[end + 1 : nxt].strip()
+        end = nxt
+    return command, end
 
 
 # `cmd1 && cmd2`, `cmd1; cmd2`, `cmd1 || cmd2` outside quotes; a trailing `# note` or `// note`.

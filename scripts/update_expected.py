@@ -35,12 +35,18 @@ FAMILIES = (
     "gobench",
     "wrk",
     "hey",
+    "k6",
+    "locust",
     "iperf2",
     "iperf3",
     "haproxy",
     "stall",
     "compare",
     "hostile",
+    "pasted",
+    "vegeta",
+    "bombardier",
+    "oha",
 )
 FIRST_ROWS = 3
 

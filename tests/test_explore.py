@@ -469,7 +469,7 @@ def test_explore_notebook_on_a_mixed_folder(mixed_folder, tmp_path):
     assert (
         "setup-b vs " in text
         or "setup-b is" in text
-        or "too few runs to judge run-to-run noise (gobench: 2, setup-b: 4" in text
+        or "too few runs to tell (gobench: 2 runs, setup-b: 4 runs" in text
     )
     for absent in ("requests", "percentiles", "capacity", "group"):
         assert plain(explore.ABSENT[absent]) not in text

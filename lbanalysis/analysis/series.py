@@ -57,8 +57,9 @@ MIN_LOADS: dict[str, int] = {"linear": 3, "amdahl": 4, "usl": 5, "knee": 3}
 _TARGET = ("host", "port", "path")
 #: Keys the series computes from the runs: the query string, the request body, TLS and the origin.
 _DERIVED = ("_query", "_body", "_tls", "_origin")
+# ("end_time": when a run of `lbanalysis sweep` ended, in its manifest: a time, not a setting)
 _NOT_LABELS = frozenset(
-    {"series", "note", "notes", "comment", "comments", "description", "remark", "remarks", "file", "date"}
+    {"series", "note", "notes", "comment", "comments", "description", "remark", "remarks", "file", "date", "end_time"}
 )
 
 

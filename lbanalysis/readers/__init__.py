@@ -124,23 +124,34 @@ def _finish(p: Parsed, f: Format, seg: Segment, commands: list[str | None] | Non
             r["command"] = command
         rel = r.get("line")
         if seg.command and i == 0:
-            r["line"] = seg.line - 1  # the run starts at its command line
+            r["line"] = seg.command_line or seg.line - 1  # the run starts at its command line
         else:
             r["line"] = base + rel if rel is not None else seg.line
     return p
 
 
 # What stands between two results of one segment and ends the reach of the command above them:
-# a Markdown heading, rule or fence, or a note in words (three words or more, no figures).
+# a Markdown heading, rule or fence, or a note in words of any language (three words or more, or
+# four characters of a script written without spaces; no figures).
+_LETTER = r"[^\W\d_]"
+_PUNCT = r"[,'()/.:;!?«»“”‘’…、。，：；！？（）-]"
+_CJK = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
 _SEPARATOR_RE = re.compile(
-    r"^\s*(?:#{1,6}\s|[=*_-]{3,}\s*$|```|~~~|[A-Za-z][A-Za-z,'()/-]*(?:\s+[A-Za-z,'()/.:!?-]+){2,}\s*$)"
+    rf"^\s*(?:#{{1,6}}\s|[=*_-]{{3,}}\s*$|```|~~~"
+    rf"|{_LETTER}(?:{_LETTER}|[,'()/-])*(?:\s+(?:{_LETTER}|{_PUNCT})+){{2,}}\s*$"
+    rf"|{_CJK}(?:{_CJK}|{_PUNCT}|\s){{3,}}$)"
 )
 # Fields a command and an output can both state: when they differ, the output is another test's.
 _IDENTITY = ("url", "host", "port", "path", "tls_protocol")
 
 
 def _separated(lines: list[str], rel: int | None) -> bool:
-    """Whether the last non-empty line before segment line ``rel`` (1-based) is a heading or a note."""
+    """Whether the last non-empty line before segment line ``rel`` (1-based) is a heading or a note.
+
+    >>> [_separated([note, "", "Transactions: 5 hits"], 3)
+    ...  for note in ("Then with more users:", "Теперь увеличим нагрузку:", "然后把并发提高：", "-c 20 -r 10")]
+    [True, True, True, False]
+    """
     if rel is None:
         return False
     for line in reversed(lines[: max(rel - 1, 0)]):
@@ -232,7 +243,7 @@ def _not_a_test(r: dict, seg: Segment) -> str | None:
     error = str(r.get("error") or "")
     if error.startswith("usage error") and not argv:
         return "help text"
-    if error == "no output after the command" and not seg.text.strip():
+    if error == "no output after the command":  # nothing of the tool's output follows (maybe notes)
         return "bare command (no output)"
     return None
 

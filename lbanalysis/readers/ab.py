@@ -48,6 +48,7 @@ pasted outputs): a repeated label starts a new run. Versions checked: ab 2.3
 
 from __future__ import annotations
 
+import html
 import operator
 import re
 from collections.abc import Callable
@@ -114,12 +115,18 @@ _WARNING_RE = re.compile(r"^(WARNING: .*|\s+These results are probably not that 
 
 # Keys that may legitimately appear twice in one run.
 _REPEATABLE = {"time per request"}
-# Any of these labels marks ab output (used by detect()).
+# Any of these labels marks ab output (used by detect()); so does ab's stderr alone (an APR error
+# with its errno, ``Test aborted after 10 failures``) and ``-w``'s HTML table cell of a summary label.
 _DETECT_RE = re.compile(
     r"^(?:This is ApacheBench, Version|ab: |Usage: ab |Requests per second:\s+[\d.]+ \[#/sec\]|Complete requests:\s+\d|"
-    r"Time taken for tests:\s+[\d.]+ seconds|Percentage of the requests served within)",
+    r"Time taken for tests:\s+[\d.]+ seconds|Percentage of the requests served within|"
+    r"apr_\w+(?:\(\))?: [^\n]*\(\d+\)[ \t]*$|Test aborted after \d+ failures|"
+    r"<tr[^>]*><th[^>]*>(?:Complete requests|Requests per second):</th>)",
     re.MULTILINE,
 )
+# ab -w: results as HTML table rows, one label and value per row; the banner in <p> with entities
+_HTML_CELL_RE = re.compile(r"<t[hd][^>]*>(.*?)</t[hd]>")
+_HTML_TAG_RE = re.compile(r"<[^>]*>")
 
 _OPTS_WITH_ARG = set("ncstbBpuTvxyzCHAPXgemZfE")
 _BREAKDOWN_COLS = ("failed_connect", "failed_receive", "failed_length", "failed_exceptions")
@@ -790,6 +797,29 @@ def _run_row(r: _Run, cmd: dict) -> dict:
     return d
 
 
+def from_html(text: str) -> str:
+    """ab ``-w`` output (HTML tables) as ab prints it without ``-w``, line for line.
+
+    Its ``kb/s received`` is the same figure as ``[Kbytes/sec] received``
+    (bytes / 1024 / seconds: 40900 bytes at 7947.23 requests/s of 100 print
+    3174.24), not ab 1.3's bytes per millisecond of the same words.
+
+    >>> print(from_html(" This is ApacheBench, Version 2.3 <i>&lt;$Revision$&gt;</i><br>\\n"
+    ...   "<tr ><th colspan=2 bgcolor=white>Complete requests:</th><td colspan=2 bgcolor=white>100</td></tr>"))
+    This is ApacheBench, Version 2.3 <$Revision$>
+    Complete requests:    100
+    """
+    out = []
+    for line in text.split("\n"):
+        cells = _HTML_CELL_RE.findall(line)
+        if cells:
+            line = "    ".join(html.unescape(c).strip() for c in cells).strip().replace(" kb/s ", " [Kbytes/sec] ")
+        elif "<" in line or "&" in line:
+            line = html.unescape(_HTML_TAG_RE.sub("", line)).strip()
+        out.append(line)
+    return "\n".join(out)
+
+
 def parse(seg: Segment, *, fast: bool = True) -> Parsed:
     """Read every ab result in a segment (one run, several pasted ones, or an excerpt).
 
@@ -798,9 +828,10 @@ def parse(seg: Segment, *, fast: bool = True) -> Parsed:
     """
     cmd = parse_command(seg.command) if seg.command else {}
     want = {"phases": seg.wants("phases"), "percentiles": seg.wants("percentiles")}
-    runs = _scan_fast(seg.text, want["phases"] or want["percentiles"]) if fast else None
+    text = from_html(seg.text) if "</th>" in seg.text else seg.text
+    runs = _scan_fast(text, want["phases"] or want["percentiles"]) if fast else None
     if runs is None:
-        runs = _scan_lines(seg.text)
+        runs = _scan_lines(text)
     if not runs and seg.command:
         runs.append(_Run(1))
         runs[0].d["error"] = "no output after the command"
@@ -821,8 +852,8 @@ FORMATS = [
         "ab",
         detect,
         parse,
-        description="ApacheBench summary (ab 2.3, 2.2, 2.0.x, 1.3), whole, several pasted, or excerpts",
+        description="ApacheBench summary (ab 2.3, 2.2, 2.0.x, 1.3), whole, several pasted, or excerpts; -w HTML tables; stderr alone",
     )
 ]
 
-__all__ = ["FORMATS", "detect", "error_row", "parse", "parse_command"]
+__all__ = ["FORMATS", "detect", "error_row", "from_html", "parse", "parse_command"]

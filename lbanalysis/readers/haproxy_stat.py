@@ -40,7 +40,7 @@ from ..errors import ParseError
 from ..text import Segment
 from .base import Format, Parsed, to_float, to_int
 
-__all__ = ["FIELDS", "FORMATS", "TYPES", "records_csv", "records_json", "records_typed"]
+__all__ = ["FIELDS", "FORMATS", "TYPES", "records_csv", "records_json", "records_typed", "split_addr"]
 
 # HAProxy field -> (servers column, kind): kind int, float, ms (milliseconds -> s) or str
 FIELDS: dict[str, tuple[str, str]] = {
@@ -121,12 +121,32 @@ def _value(raw: object, kind: str) -> object:
     return None if v is None else (v / 1000.0 if kind == "ms" else v)
 
 
+_ADDR_RE = re.compile(r"\[([0-9A-Fa-f:.]+)\]:(\d+)|([^:\s]+):(\d+)")
+
+
+def split_addr(addr: str) -> tuple[str, int | None]:
+    """HAProxy's ``addr`` field (``host:port``, ``[v6]:port``) as the address and the port.
+
+    >>> split_addr("127.0.0.1:18310"), split_addr("[::1]:8080"), split_addr("unix@/run/app.sock")
+    (('127.0.0.1', 18310), ('::1', 8080), ('unix@/run/app.sock', None))
+    """
+    m = _ADDR_RE.fullmatch(addr)
+    if not m:
+        return addr, None
+    host, port = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return host, int(port)
+
+
 def _parsed(records: list[dict], source: str) -> Parsed:
     rows = []
     for rec in records:
         row = {col: _value(rec.get(name), kind) for name, (col, kind) in FIELDS.items() if name in rec}
         if row.get("proxy") is None:
             continue
+        if row.get("address"):
+            row["address"], port = split_addr(row["address"])
+            if port is not None:
+                row["port"] = port
         rows.append(row)
     if not rows:
         raise ParseError("HAProxy statistics without any proxy line", source=source)

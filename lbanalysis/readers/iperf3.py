@@ -209,6 +209,7 @@ class _Test:
     streams_cfg: int | None = None
     time_limit_s: float | None = None
     server_test: int | None = None
+    role_carried: bool = False  # the role is the test before's (a server's), not shown by this test's lines
     conns: dict = field(default_factory=dict)  # (section, id) -> (lh, lp, rh, rp)
     intervals: list[_Interval] = field(default_factory=list)
     summaries: list[_Summary] = field(default_factory=list)
@@ -369,9 +370,31 @@ def _flow_row(t: _Test, role: str | None, protocol: str | None, cmd: dict, k: bo
     return row
 
 
+def _shown_role(t: _Test) -> str | None:
+    """The role a test's figures show when its ``Connecting to host`` line is missing.
+
+    A UDP sender's interval columns (``Total Datagrams``, no jitter) with a
+    ``receiver`` summary row are a client's: a server sending for ``-R``
+    prints only its own ``sender`` row. This outweighs a server's role
+    carried over from the test before (a client's output pasted after the
+    server's).
+
+    >>> t = _Test(line=1, header_cols="Transfer     Bitrate         Total Datagrams")
+    >>> t.summaries.append(_Summary(None, "main", "5", "receiver", Side()))
+    >>> _shown_role(t)
+    'client'
+    """
+    udp_sender = "Total Datagrams" in t.header_cols and "Jitter" not in t.header_cols
+    if udp_sender and any(s.label == "receiver" and s.section == "main" for s in t.summaries):
+        return "client"
+    return None
+
+
 def _finish(t: _Test, cmd: dict) -> list[tuple[dict, list[dict]]]:
     """Run rows (with their interval rows) of one test: one per flow (two for --bidir)."""
     role = t.role or cmd.get("role")
+    if role is None or t.role_carried:
+        role = _shown_role(t) or role
     protocol = _protocol(t, cmd)
     base_rev = _base_reverse(t, role, cmd)
 
@@ -453,7 +476,7 @@ def _carried(kind: str, cur: _Test | None) -> dict:
     if cur is None or cur.role != "server":
         return {}
     if kind in ("data", "connected"):
-        return {"role": "server"}
+        return {"role": "server", "role_carried": True}
     return {"port": cur.port} if kind == "accept" else {}
 
 
@@ -541,7 +564,7 @@ class _Reader:
         if self.cur is not None and self.cur.section == "server":
             return  # the server's own banner inside --get-server-output
         t = self.test_for("listen", n)
-        t.role, t.port = "server", int(m.group("port"))
+        t.role, t.port, t.role_carried = "server", int(m.group("port")), False
         if m.group("test"):
             t.server_test = int(m.group("test"))
 
@@ -549,7 +572,7 @@ class _Reader:
         if self.cur is not None and self.cur.section == "server":
             return
         t = self.test_for("accept", n)
-        t.role = "server"
+        t.role, t.role_carried = "server", False
         _stamp(t, ts)
 
     def server_output(self, n: int, m: re.Match, ts: datetime | None) -> None:

@@ -294,18 +294,25 @@ def parse_command(command: str) -> dict:
 
 
 def _split_runs(text: str) -> list[tuple[int, list[str]]]:
-    """Where runs start: a ``Running`` line, or an ``unable to connect`` line outside a run.
+    """Where runs start: a ``Running`` line, a threads line outside a run begun by one that
+    has none yet (an output pasted without its first line), or an ``unable to connect`` line outside a run.
 
     >>> [n for n, _ in _split_runs("Running 1s test @ http://h/\\nx\\nRunning 1s test @ http://h/\\n")]
     [1, 3]
+    >>> [n for n, _ in _split_runs("  1 threads and 2 connections\\nx\\n\\n  1 threads and 4 connections\\n")]
+    [1, 4]
     """
     runs: list[tuple[int, list[str]]] = []
+    awaits_threads = False  # the current run began with a Running line and has no threads line yet
     for n, line in enumerate(text.split("\n"), 1):
-        starts = LINES["running"].match(line) or (LINES["refused"].match(line) and not runs)
-        if starts:
+        running = LINES["running"].match(line)
+        threads = running is None and LINES["threads"].match(line)
+        if running or (threads and not awaits_threads) or (LINES["refused"].match(line) and not runs):
             runs.append((n, []))
         if runs:
             runs[-1][1].append(line)
+        if running or threads:
+            awaits_threads = bool(running)
     return runs
 
 
@@ -320,14 +327,39 @@ def _read_run(lines: list[str]) -> _Run:
     return r
 
 
+# wrk's options and URL without the program name, on the line above a run (notes that keep only the flags)
+_FLAGS_RE = re.compile(r"^\s*(?:-{1,2}[A-Za-z][\w-]*(?:[ =][^\s-]\S*)?\s+)+(https?://\S+)\s*$")
+
+
+def _flags_above(text_lines: list[str], start: int, first: str) -> tuple[int, str] | None:
+    """(line, flags) when the line above a run's Running line holds wrk's options and the run's URL.
+
+    >>> _flags_above(["-t1 -c64 -R2000 --latency http://h:81", "Running 1m test @ http://h:81"], 2,
+    ...              "Running 1m test @ http://h:81")
+    (1, '-t1 -c64 -R2000 --latency http://h:81')
+    """
+    running = LINES["running"].match(first)
+    if running is None or start < 2:
+        return None
+    m = _FLAGS_RE.match(text_lines[start - 2])
+    if m is None or m.group(1) != running.group(2):
+        return None
+    return start - 1, text_lines[start - 2].strip()
+
+
 def parse(seg: Segment) -> Parsed:
     """Read every wrk/wrk2 run in a segment (one output, or several after each other)."""
     cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
+    text_lines = seg.text.split("\n")
     for start, lines in _split_runs(seg.text):
         r = _read_run(lines)
-        row = {**{k: v for k, v in cmd.items() if v is not None}, **{k: v for k, v in r.d.items() if v is not None}}
+        flags = None if seg.command else _flags_above(text_lines, start, lines[0])
+        own = parse_command(flags[1]) if flags else cmd
+        row = {**{k: v for k, v in own.items() if v is not None}, **{k: v for k, v in r.d.items() if v is not None}}
         row["line"] = start
+        if flags:
+            row["line"], row["command"] = flags
         if "requests" not in row and "error" not in row:
             row["error"] = "no result: the output stops before wrk's summary"
         elif row.get("requests") == 0 and "error" not in row:
@@ -340,17 +372,24 @@ def parse(seg: Segment) -> Parsed:
 
 _REFUSED_RE = re.compile(r"^unable to connect to [^\s:]+:\d+ \S")
 _DETECT_RE = re.compile(r"^\s*Running \S+ test @ \S+\n\s*\d+ threads and \d+ connections", re.M)
+# pasted from the threads line on: that line, then the Thread Stats table's header
+_DETECT_THREADS_RE = re.compile(r"^\s*\d+ threads and \d+ connections\s*\n\s*Thread Stats\s+Avg\s", re.M)
 
 
 def detect(text: str) -> bool:
-    """True for wrk output: a ``Running … test @`` line followed by wrk's thread line.
+    """True for wrk output: a ``Running … test @`` line followed by wrk's thread line, or
+    the threads line followed by the ``Thread Stats`` header (an output pasted without its first line).
 
     >>> detect("Running 2s test @ http://127.0.0.1:18080/\\n  2 threads and 10 connections\\n")
+    True
+    >>> detect("  2 threads and 10 connections\\n  Thread Stats   Avg      Stdev     Max   +/- Stdev\\n")
     True
     >>> detect("Running tests...\\n")
     False
     """
     if "test @" in text and _DETECT_RE.search(text):
+        return True
+    if "connections" in text and _DETECT_THREADS_RE.search(text):
         return True
     first = next((ln for ln in text.split("\n") if ln.strip()), "")
     return bool(_REFUSED_RE.match(first))  # wrk's own wording for a run that could not start
