@@ -499,6 +499,27 @@ def _short_sources(sources: Sequence[str]) -> list[str]:
     return [s[len(prefix) :].lstrip("/") if prefix else s for s in norm]
 
 
+def _file_names(sources: Sequence[str]) -> list[str]:
+    """Each source by its file name alone where that names it uniquely, else without the common folder.
+
+    >>> _file_names(["/x/a/run.txt", "/x/b/run.txt", "/x/b/c.txt"])
+    ['a/run.txt', 'b/run.txt', 'c.txt']
+    """
+    short = _short_sources(sources)
+    names = [os.path.basename(s) for s in short]
+    twice = {n for n in names if names.count(n) > 1}
+    return [s if n in twice else n for s, n in zip(short, names, strict=True)]
+
+
+def _plain_log_y(ax: Any) -> Any:
+    """A log y axis labelled ``0.1``, ``10``, ``10,000`` (never ``1e-01``)."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.10g}" if v >= 1 else f"{v:.10g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    return ax
+
+
 def _reason(source: str, reason: str) -> str:
     """One line of a skip reason, without the file name it starts with.
 
@@ -596,11 +617,12 @@ def conclusion_table(st: Any, percentiles: pd.DataFrame | None = None) -> pd.Dat
     cols = ["series", "verdict", "confidence", "best requests/s", f"at {load}", "p99 latency (ms)", "errors (%)"]
     if not len(frame):
         return pd.DataFrame(columns=cols)
-    runs = st.runs
-    used = runs[runs["used"].to_numpy(bool)] if "used" in runs else runs
+    runs = st.runs.dropna(subset=["series"])
     p99 = _p99_by_run(percentiles)
     best, at, tail = {}, {}, {}
-    for name, g in used.dropna(subset=["series"]).groupby("series", sort=False):
+    for name, every in runs.groupby("series", sort=False):
+        used = every[every["used"].to_numpy(bool)] if "used" in every else every
+        g = used if len(used) else every  # the runs the curves use; else every run that measured a rate
         x = pd.to_numeric(g.get(load), errors="coerce")
         y = pd.to_numeric(g["requests_per_s"], errors="coerce")
         means = y.groupby(x.to_numpy()).mean().dropna()
@@ -628,7 +650,8 @@ def conclusion_table(st: Any, percentiles: pd.DataFrame | None = None) -> pd.Dat
     )
     order = {name: i for i, name in enumerate(_VERDICT_ORDER)}
     rank = out["verdict"].map(lambda x: order.get(x, len(order)))
-    return out.assign(_rank=rank).sort_values(["_rank", "series"], kind="stable").drop(columns="_rank")
+    out = out.assign(_rank=rank, _rate=-out["best requests/s"].fillna(-1.0))
+    return out.sort_values(["_rank", "_rate", "series"], kind="stable").drop(columns=["_rank", "_rate"])
 
 
 def _p99_by_run(percentiles: pd.DataFrame | None) -> dict[tuple[str, int], float]:
@@ -665,14 +688,19 @@ def conclusion_section(
         "where the tool printed one, and the largest share of failed requests at any load. The evidence for "
         "each verdict follows."
     )
-    unsure = table["verdict"] == "cannot tell"
-    if unsure.any() and (~unsure).any() and unsure.sum() > 10:
-        s.add(table[~unsure.to_numpy(bool)].reset_index(drop=True))
+    if len(table) <= _OPEN_ROWS:
+        return s.add(table.reset_index(drop=True))
+    unsure = (table["verdict"] == "cannot tell").to_numpy(bool)
+    no_rate = table["best requests/s"].isna().to_numpy(bool) & ~unsure
+    s.add(table[~unsure & ~no_rate].reset_index(drop=True))
+    if no_rate.any():
+        s.add(f"{_plural(int(no_rate.sum()), 'series')} measured no throughput (every run failed, was refused "
+              "or printed no rate):")  # fmt: skip
+        s.add(Collapsed(table[no_rate].reset_index(drop=True)))
+    if unsure.any():
         s.add(f"{_plural(int(unsure.sum()), 'series')} with too little to tell (too few loads, runs too short, "
               "latency printed too coarsely: the next section says which):")  # fmt: skip
-        s.add(Collapsed(table[unsure.to_numpy(bool)].reset_index(drop=True)))
-    else:
-        s.add(table.reset_index(drop=True))
+        s.add(Collapsed(table[unsure].reset_index(drop=True)))
     return s
 
 
@@ -1024,6 +1052,8 @@ def scaling_section(
         table = pd.concat([table, pd.DataFrame(missing)], ignore_index=True).sort_values("series", ignore_index=True)
     if "fitted" in table:
         table["fitted"] = table["fitted"].map({True: "yes", False: "no"}).fillna("")
+    if "model" in table:
+        table["model"] = table["model"].map(lambda m: _MODELS.get(m, m))
     s = Section(title, intro=INTROS["scaling"].format(model=_MODELS.get(model, model)))
     n_series = http_all["series"].nunique()
     drawn = sorted(several)
@@ -1050,7 +1080,7 @@ def scaling_section(
             {"x": pd.to_numeric(g[load], errors="coerce"), "y": pd.to_numeric(g["requests_per_s"], errors="coerce")}
         ).dropna()
         kept = g.loc[xy.index, "used"].to_numpy(bool)
-        ax1.plot(xy["x"][kept], xy["y"][kept], "o", color=color, label=str(name), alpha=0.8)
+        ax1.plot(xy["x"][kept], xy["y"][kept], "o", color=color, label=str(name) if kept.any() else None, alpha=0.8)
         if not kept.all():
             ax1.plot(xy["x"][~kept], xy["y"][~kept], "o", mfc="none", color=color, alpha=0.8,
                      label=None if kept.any() else str(name))  # fmt: skip
@@ -1138,13 +1168,14 @@ def percentiles_section(ds: Any, group: str | None = None, output_dir: str | os.
         s.add(f"{len(keys)} runs have percentiles; the chart shows the {_MAX_PCT_LINES} with the slowest "
               "highest percentile, the table has them all.")  # fmt: skip
     sources = list(dict.fromkeys(ds.percentiles["source"].astype(str)))
-    short = dict(zip(sources, _short_sources(sources), strict=True))
+    short = dict(zip(sources, _file_names(sources), strict=True))
     pct = pct.assign(name=[f"{short[str(a)]}" + (f" (run {b})" if n > 1 else "") for a, b, n in
                            zip(pct["source"], pct["run"], pct.groupby("source")["run"].transform("nunique"),
                                strict=True)])  # fmt: skip
     fig, (ax,) = _figure(width=7, height=4.0 + 0.2 * pct["name"].nunique())
     plots.latency_percentiles(pct, y="latency_ms", hue="name", logy=True, ax=ax)
     ax.set(ylabel="latency (ms)", title="Latency by percentile")
+    _plain_log_y(ax)
     handles, labels = ax.get_legend_handles_labels()
     if ax.get_legend() is not None:
         ax.get_legend().remove()
@@ -1237,12 +1268,13 @@ def tail_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Sectio
         requests = requests[requests["source"].astype(str).isin(list(wanted))][["source", "run", "latency_s"]].compute()
     req = requests.astype({"source": str}).merge(keys, on=["source", "run"])
     curves = corrected_percentiles(req, (50, 90, 99, 99.9))
-    curves["name"] = _short_sources(curves["source"].astype(str).tolist())
+    curves["name"] = _file_names(curves["source"].astype(str).tolist())
     if len(tail) > len(shown):
         s.add(f"{len(tail)} runs have per-request logs; the chart shows the first {len(shown)}.")
     fig, (ax,) = _figure(width=7)
     plots.corrected_tail(curves, label="name", ax=ax)
     ax.set_title("Printed and corrected tail")
+    _plain_log_y(ax)
     s.add(fig)
     s.add(tail_table(tail))
     s.save(output_dir, "latency_tail")
