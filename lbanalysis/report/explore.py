@@ -1214,7 +1214,7 @@ def tail_table(tail: pd.DataFrame) -> pd.DataFrame:
     [{'source': 'a.tsv', 'run': 0, 'requests': 10, 'expected interval (ms)': 2.0, 'p99 (ms)': 4.0, \
 'p99 corrected (ms)': 500.0, 'slow requests': 1, 'note': 'n'}]
     """
-    out = pd.DataFrame({"source": _short_sources(tail["source"].astype(str).tolist()), "run": tail["run"]})
+    out = pd.DataFrame({"source": _file_names(tail["source"].astype(str).tolist()), "run": tail["run"]})
     for col in [c for c in ["tool", "concurrency", "requests"] if c in tail]:
         out[col] = tail[col].to_numpy()
     out["expected interval (ms)"] = tail["expected_interval_s"].to_numpy() * 1e3
@@ -1254,7 +1254,7 @@ def tail_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Sectio
     if len(lower):
         names = ", ".join(f"`{n}`" for n in _short_sources(lower["source"].astype(str).tolist())[:3])
         s.add(
-            f"{_plural(len(lower), 'run')} ({names}{', ...' if len(lower) > 3 else ''}) have a corrected 99th percentile "
+            f"{_plural(len(lower), 'run')} ({names}{', ...' if len(lower) > 3 else ''}) {'has' if len(lower) == 1 else 'have'} a corrected 99th percentile "
             "below the printed one: the correction adds the requests a stall kept from being sent, each with a "
             "latency below the stalled request's; where slow requests are many, these added ones outnumber the "
             "printed tail and pull the high percentiles down. Both tails are shown, with the number of slow "
@@ -1336,7 +1336,6 @@ def timeseries_section(
     ds: Any, freq: str = "1s", output_dir: str | os.PathLike | None = None, max_runs: int = _MAX_LINES
 ) -> Section:
     """Requests per second and latency over time for runs with per-request logs."""
-    from .. import plots
 
     title = "Per-request time series"
     on_dask = is_dask(ds.requests)
@@ -1359,28 +1358,13 @@ def timeseries_section(
     if len(keys) > max_runs:
         s.add(f"{len(keys)} runs have per-request logs; the charts show the first {max_runs}.")
         ts = ts.merge(keys.head(max_runs), on=["source", "run"])
-    fig, (ax1, ax2) = _figure(ncols=2)
-    labels = dict(
-        zip(zip(keys["source"], keys["run"], strict=True), _short_sources(keys["source"].tolist()), strict=True)
-    )
-    for i, ((src, run), rows) in enumerate(ts.groupby(["source", "run"], sort=False)):
-        label, color = f"{labels[(src, run)]}:{run}", f"C{i % 10}"
-        full, part = rows[~rows["partial"]], rows[rows["partial"]]
-        ax1.plot(full["t_s"], full["requests_per_s"], "-o", color=color, label=label, markersize=3)
-        ax1.plot(part["t_s"], part["requests_per_s"], "o", color=color, markerfacecolor="none", markersize=4)
-        ax2.plot(rows["t_s"], rows["latency_mean_s"] * 1e3, "-o", color=color, label=label, markersize=3)
-    ax1.set(xlabel="time since first request (s)", ylabel=f"requests per second (bins of {freq})")
-    ax2.set(xlabel="time since first request (s)", ylabel="mean latency (ms)")
-    for ax in (ax1, ax2):
-        plots.plain_ticks(ax)
-    fig.legend(*ax1.get_legend_handles_labels(), loc="outside lower center", fontsize="small", frameon=False,
-               ncols=2 if len(keys) > 2 else 1)  # fmt: skip
-    s.add(
-        "Hollow points are bins the run covers only in part (it ended within its last bin, and, where start times "
-        "are logged to the second, began somewhere in its first): their rate is not comparable, so the rates below "
-        "are of full bins only."
-    )
-    s.add(fig)
+    bins = ts.groupby(["source", "run"], sort=False)["t_s"].transform("nunique")
+    if (bins >= 2).any():
+        _timeseries_chart(s, ts[(bins >= 2).to_numpy(bool)], freq)
+    else:
+        who = "The run" if len(keys) == 1 else f"Each of the {len(keys)} runs"
+        s.add(f"{who} with start times lasted under two bins of {freq}: nothing to draw over time; the table gives "
+              "each run's length and counts.")  # fmt: skip
     full = ts[~ts["partial"]]
     per_run = ts.groupby(["source", "run"], sort=False).agg(
         seconds=("t_s", lambda v: v.max() + pd.to_timedelta(freq).total_seconds()),
@@ -1393,10 +1377,43 @@ def timeseries_section(
     per_run["min_req_per_s"] = rates["min"].reindex(per_run.index)
     per_run = per_run[["seconds", "requests", "full_bins", "peak_req_per_s", "min_req_per_s", "latency_max_ms"]]
     per_run = per_run.reset_index()
-    per_run["source"] = _short_sources(per_run["source"].astype(str).tolist())
+    per_run["source"] = _file_names(per_run["source"].astype(str).tolist())
     s.add(per_run)
     s.save(output_dir, "timeseries")
     return s
+
+
+def _timeseries_chart(s: Section, ts: pd.DataFrame, freq: str) -> None:
+    """Requests per second and mean latency over time, one line per run (named by its file), into ``s``."""
+    from .. import plots
+
+    keys = ts[["source", "run"]].drop_duplicates()
+    names = _file_names(keys["source"].astype(str).tolist())
+    several = keys.groupby("source")["run"].transform("nunique").to_numpy() > 1
+    labels = {(src, run): f"{n} (run {run})" if many else n
+              for (src, run), n, many in zip(zip(keys["source"], keys["run"], strict=True), names, several,
+                                             strict=True)}  # fmt: skip
+    fig, (ax1, ax2) = _figure(ncols=2)
+    for i, ((src, run), rows) in enumerate(ts.groupby(["source", "run"], sort=False)):
+        label, color = labels[(src, run)], f"C{i % 10}"
+        full, part = rows[~rows["partial"]], rows[rows["partial"]]
+        ax1.plot(full["t_s"], full["requests_per_s"], "-o", color=color, label=label, markersize=3)
+        ax1.plot(part["t_s"], part["requests_per_s"], "o", color=color, markerfacecolor="none", markersize=4)
+        ax2.plot(rows["t_s"], rows["latency_mean_s"] * 1e3, "-o", color=color, markersize=3)
+    ax1.set(xlabel="time since first request (s)", ylabel=f"requests per second (bins of {freq})")
+    ax2.set(xlabel="time since first request (s)", ylabel="mean latency (ms)")
+    ax1.set_title("Throughput over time")
+    ax2.set_title("Mean latency over time")
+    for ax in (ax1, ax2):
+        plots.plain_ticks(ax)
+    fig.legend(*ax1.get_legend_handles_labels(), loc="outside lower center", fontsize="small", frameon=False,
+               ncols=2 if len(keys) > 2 else 1)  # fmt: skip
+    s.add(
+        "Hollow points are bins the run covers only in part (it ended within its last bin, and, where start times "
+        "are logged to the second, began somewhere in its first): their rate is not comparable, so the rates below "
+        "are of full bins only."
+    )
+    s.add(fig)
 
 
 # -------------------------------------------------------------------- study ---
@@ -1631,7 +1648,9 @@ def network_section(
     if len(st.paths):
         s.add(f"iperf measured {_plural(len(st.paths), 'path')}; each HTTP run is compared with the path to its own "
               "host:")  # fmt: skip
-        s.add(st.paths)
+        matched = pd.to_numeric(http["utilisation"], errors="coerce").notna().any()
+        paths = _paths_table(st.paths)
+        s.add(paths if matched or len(paths) <= 5 else Collapsed(paths))
     u = pd.to_numeric(http["utilisation"], errors="coerce")
     over = st.thresholds["mismatch_above"]
     mismatch, unmatched = (u > over).to_numpy(bool), u.isna().to_numpy(bool)
@@ -1689,6 +1708,27 @@ def network_section(
         s.add(shown.reset_index(drop=True))
     s.save(output_dir, "utilisation")
     return s
+
+
+def _paths_table(paths: pd.DataFrame) -> pd.DataFrame:
+    """The study's iperf paths for people: the runs counted, their files named in short (three at most).
+
+    >>> t = _paths_table(pd.DataFrame({"n_runs": [4], "consistent": [True], "tests": ["/x/a.json, /x/b.json, "
+    ...                                "/x/c.json, /x/d.json"]}))
+    >>> t.to_dict("records")
+    [{'iperf runs': 4, 'consistent': 'yes', 'tests': 'a.json, b.json, c.json and 1 more'}]
+    """
+    out = paths.rename(columns={"n_runs": "iperf runs"}).copy()
+    if "consistent" in out:
+        out["consistent"] = out["consistent"].map({True: "yes", False: "no"}).fillna("")
+    if "tests" in out:
+
+        def short(text: Any) -> str:
+            names = [os.path.basename(t.strip()) for t in str(text or "").split(",") if t.strip()]
+            return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+        out["tests"] = out["tests"].map(short)
+    return out
 
 
 def load_iperf(folder: str | os.PathLike) -> pd.DataFrame:
@@ -1783,6 +1823,12 @@ def _backend_sentence(where: str, proxy: str, rows: pd.DataFrame) -> str:
     )
 
 
+def _snapshot_key(table: pd.DataFrame) -> tuple:
+    """What makes two balance tables the same: each server's backend, name, requests and weight."""
+    cols = [c for c in ("proxy", "server", "requests", "weight") if c in table]
+    return tuple(map(tuple, table[cols].astype(str).to_numpy()))
+
+
 def load_balancer_section(ds: Any) -> Section:
     """HAProxy statistics: per load-test run where snapshots bracket it, and each distinct snapshot once.
 
@@ -1811,6 +1857,7 @@ def load_balancer_section(ds: Any) -> Section:
             s.add(f"The snapshots around each run could not be paired: {e}.")
     sources = list(dict.fromkeys(servers["source"].astype(str)))
     short = dict(zip(sources, _short_sources(sources), strict=True))
+    per_run_keys: set[tuple] = set()
     if len(per_run):
         n = len(per_run[["run_source", "run_run"]].drop_duplicates())
         s.add(f"### Per load-test run ({_plural(n, 'run')} with a snapshot just before and just after)")
@@ -1826,6 +1873,7 @@ def load_balancer_section(ds: Any) -> Section:
                     continue
                 s.add(_backend_sentence(f"{name}, ", str(proxy), b))
                 rows.append(_balance_rows(b).assign(run=name, backend=str(proxy)))
+                per_run_keys.add(_snapshot_key(b))
         if rows:
             table = pd.concat(rows, ignore_index=True)
             s.add(table[["run", "backend", *[c for c in table.columns if c not in ("run", "backend")]]])
@@ -1842,7 +1890,7 @@ def load_balancer_section(ds: Any) -> Section:
             except ValueError as e:
                 notes.append(f"`{name}`: {e}.")
                 continue
-            key = tuple(map(tuple, table[["proxy", "server", "requests", "weight"]].astype(str).to_numpy()))
+            key = _snapshot_key(table)
             seen.setdefault(key, []).append(name)
             tables.setdefault(key, table)
     if len(seen) < sum(len(v) for v in seen.values()):
@@ -1851,6 +1899,9 @@ def load_balancer_section(ds: Any) -> Section:
     for key, names in seen.items():
         table = tables[key]
         where = f"`{names[0]}`" if len(names) == 1 else f"{_plural(len(names), 'file')} ({', '.join(names)})"
+        if key in per_run_keys:  # the snapshot after a run that counted from zero: the run's table above
+            s.add(f"{where}: the same counts as the load-test run above (its snapshot before counted none).")
+            continue
         for proxy, rows in table.groupby("proxy", sort=True):
             if str(rows.iloc[0]["note"] or ""):
                 s.add(f"{where}, backend `{proxy}`: {rows.iloc[0]['note']}.")
