@@ -43,7 +43,7 @@ import html
 import math
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from .. import registry
+from ..capacity import capacity_per_run, within
 from .latency import is_closed_loop
 from .rules import THRESHOLDS, Evidence, _reasons, judge
 from .series import _origins
@@ -145,7 +146,6 @@ def error_shares(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ series ---
-_LOCAL = {"localhost": "127.0.0.1", "::1": "127.0.0.1", "[::1]": "127.0.0.1"}
 
 
 def _target(runs: pd.DataFrame) -> pd.Series:
@@ -238,104 +238,6 @@ def _known(tool: object) -> bool:
 def _short(source: object) -> str:
     s = str(source)
     return os.path.join(os.path.basename(os.path.dirname(s)), os.path.basename(s)) if "/" in s else s
-
-
-# ----------------------------------------------------------------- capacity ---
-@dataclass
-class _Capacity:
-    """Each HTTP run's capacity (bit/s), its basis, what it rests on, and a note (why none)."""
-
-    bits: pd.Series
-    basis: pd.Series
-    source: pd.Series
-    note: pd.Series
-    paths: pd.DataFrame
-
-
-def _host_key(h: object) -> str:
-    s = str(h).strip().lower()
-    return _LOCAL.get(s, s)
-
-
-def _under(folder: str, root: str) -> bool:
-    """Whether ``folder`` is ``root`` or below it (origins relative to one root; '' is the root)."""
-    return root == "" or folder == root or folder.startswith(root.rstrip("/") + "/")
-
-
-def _resolve_capacity(
-    http: pd.DataFrame, capacity: Any, basis: str, iperf: pd.DataFrame | None, explicit: bool
-) -> _Capacity:
-    from ..capacity import capacity as parse
-    from ..capacity import link_capacity
-    from ..errors import LBAnalysisError
-
-    idx = http.index
-    bits = pd.Series(np.nan, index=idx, dtype=float)
-    src = pd.Series("", index=idx, dtype=object)
-    note = pd.Series("", index=idx, dtype=object)
-    paths = pd.DataFrame()
-    given_basis = "wire" if basis == "auto" else basis
-    host = http["host"].map(_host_key) if "host" in http else pd.Series("", index=idx)
-    if isinstance(capacity, pd.DataFrame):  # link_capacity() output: the paths that end at each run's host
-        iperf, capacity, explicit = None, None, True
-        paths = capacity
-    if isinstance(capacity, (str, int, float)) and not isinstance(capacity, bool):
-        bits[:] = parse(capacity)
-        src[:] = f"given: {capacity}"
-        return _Capacity(bits, pd.Series(given_basis, index=idx, dtype=object), src, note, paths)
-    if isinstance(capacity, Mapping):
-        table = {_host_key(k): (parse(v), str(v)) for k, v in capacity.items()}
-        for i, h in host.items():
-            if h in table:
-                bits[i], src[i] = table[h][0], f"given for {h}: {table[h][1]}"
-            else:
-                note[i] = f"no capacity given for host {h}"
-        return _Capacity(bits, pd.Series(given_basis, index=idx, dtype=object), src, note, paths)
-    if capacity is None and "capacity" in http and http["capacity"].notna().any():  # a manifest column
-        for i, v in http["capacity"].items():
-            if pd.notna(v):
-                bits[i], src[i] = parse(v), f"manifest: {v}"
-        b = http["capacity_basis"].astype("string").fillna(given_basis) if "capacity_basis" in http else given_basis
-        return _Capacity(bits, pd.Series(b, index=idx, dtype=object), src, note, paths)
-    if capacity is not None:
-        raise TypeError(f"capacity must be a number, a string like '94 Mbit/s', a mapping or a frame, not {capacity!r}")
-    if not len(paths):
-        if iperf is None or not len(iperf):
-            return _Capacity(bits, pd.Series("", index=idx, dtype=object), src, note, paths)
-        by = ["_origin", "local_host", "remote_host"] if not explicit else ["local_host", "remote_host"]
-        try:
-            paths = link_capacity(iperf, by=by)
-        except (LBAnalysisError, KeyError, ValueError):  # iperf rows without hosts: no path to match
-            return _Capacity(bits, pd.Series("", index=idx, dtype=object), src, note, paths)
-    paths = paths.dropna(subset=[c for c in ("local_host", "remote_host") if c in paths])
-    ends = paths.assign(_a=paths["local_host"].map(_host_key), _b=paths["remote_host"].map(_host_key))
-    origin = http["_origin"] if "_origin" in http else pd.Series("", index=idx)
-    for i in idx:
-        h = host[i]
-        if not isinstance(h, str) or not h or h == "nan":
-            continue
-        mine = ends[(ends["_a"] == h) | (ends["_b"] == h)]
-        if "_origin" in mine and not explicit:
-            mine = mine[[_under(str(origin[i]), str(o)) for o in mine["_origin"]]]
-            if not len(mine) and (ends["_a"].eq(h) | ends["_b"].eq(h)).any():
-                note[i] = f"iperf measured {h} only from another origin: not applied"
-        if not len(mine):
-            continue
-        back = mine[mine["_a"] == h]  # responses flow from the target: prefer the path that leaves it
-        mine = back if len(back) else mine
-        if "consistent" in mine and not mine["consistent"].fillna(True).all():
-            bad = mine[~mine["consistent"].fillna(True).to_numpy(bool)].iloc[0]
-            note[i] = (f"iperf tests of the path to {h} disagree (from {bad['min_bits_per_s'] / 1e6:,.1f} to "
-                       f"{bad['max_bits_per_s'] / 1e6:,.1f} Mbit/s, more than 2x): inconsistent, not averaged")  # fmt: skip
-            continue
-        best = mine.loc[mine["capacity_bits_per_s"].idxmin()]
-        bits[i] = float(best["capacity_bits_per_s"])
-        tests = str(best.get("tests", "")) if pd.notna(best.get("tests", "")) else ""
-        src[i] = f"iperf {best['local_host']}→{best['remote_host']}" + (f", {tests}" if tests else "")
-    b = "payload" if basis == "auto" else basis
-    return _Capacity(
-        bits, pd.Series(b, index=idx, dtype=object), src, note, paths.rename(columns={"_origin": "origin"})
-    )
 
 
 # -------------------------------------------------------------------- study ---
@@ -559,7 +461,10 @@ def study(
     http = pd.concat([http, error_shares(http)], axis=1)
     http["twin_of"] = _twins(http, requests)
     http = _left_out(http, t)
-    cap = _resolve_capacity(http, capacity, capacity_basis, iperf_runs, explicit)
+    cap = capacity_per_run(
+        http, capacity, basis=capacity_basis, iperf=iperf_runs,
+        run_origin=None if explicit else http["_origin"], iperf_origin=None if explicit else iperf_runs["_origin"],
+    )  # fmt: skip
     http["capacity_bits_per_s"] = cap.bits
     http["capacity_basis"] = cap.basis
     http["capacity_source"] = cap.source
@@ -668,11 +573,7 @@ def _server_side(g: pd.DataFrame, servers: pd.DataFrame | None) -> str:
     if servers is None or not len(servers) or "source" not in g or "source" not in servers:
         return ""
     folders = {os.path.dirname(str(x)) for x in g["source"]}
-    here = (
-        servers["source"]
-        .astype(str)
-        .map(lambda s: any(_under(f, os.path.dirname(s)) or f == os.path.dirname(s) for f in folders))
-    )
+    here = servers["source"].astype(str).map(lambda s: any(within(f, os.path.dirname(s)) for f in folders))
     rows = servers[here.to_numpy(bool)]
     if "server" in rows:
         rows = rows[~rows["server"].astype("string").isin(_NOT_QUEUES).fillna(False).to_numpy(bool)]
