@@ -58,6 +58,8 @@ How runs become capacities
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -362,6 +364,17 @@ def within(folder: str, root: str) -> bool:
     return root == "" or folder == root or folder.startswith(root.rstrip("/") + "/")
 
 
+def _test_folders(tests: object) -> set[str]:
+    """The folders of the iperf files a path's figure rests on (its ``tests``: file:line, ...).
+
+    >>> sorted(_test_folders("a/x.json:1, a/y.json:1, b/z.txt#0"))
+    ['a', 'b']
+    """
+    if not isinstance(tests, str) or not tests:
+        return {""}
+    return {os.path.dirname(re.sub(r"(:\d+|#\d+)$", "", t.strip())) for t in tests.split(", ") if t.strip()}
+
+
 def capacity_per_run(
     runs: pd.DataFrame,
     capacity: object = None,
@@ -379,7 +392,9 @@ def capacity_per_run(
     the runs (a manifest; basis from a ``capacity_basis`` column), else the
     ``iperf`` runs. With ``run_origin`` and ``iperf_origin`` (folders, as
     :func:`lbanalysis.analysis.series.with_identity` names them), an iperf
-    path counts only for runs of its folder or below; without, for every run.
+    path counts only for runs of its folder or below; without, for every run
+    (a :func:`link_capacity` frame: for runs in the folders of the iperf files
+    its ``tests`` name, or below them).
     ``basis``: ``"payload"`` (a goodput), ``"wire"`` (a link's rate) or
     ``"auto"`` (iperf: payload; given: wire). Of a path's two directions the
     one leaving the target (its responses) is preferred; tests of one path
@@ -397,8 +412,10 @@ def capacity_per_run(
     given_basis = "wire" if basis == "auto" else basis
     host = runs["host"].map(_host_key) if "host" in runs else pd.Series("", index=idx)
     same_origin = run_origin is not None and iperf_origin is not None
+    by_files = False
     if isinstance(capacity, pd.DataFrame):  # link_capacity() output: the paths that end at each run's host
         paths, capacity, iperf, same_origin = capacity, None, None, False
+        by_files = "tests" in paths and "source" in runs  # the folders of its iperf files are its origin
     if isinstance(capacity, (str, int, float)) and not isinstance(capacity, bool):
         bits[:] = _rate(capacity)
         src[:] = f"given: {capacity}"
@@ -435,8 +452,10 @@ def capacity_per_run(
         if not isinstance(h, str) or not h or h == "nan":
             continue
         mine = ends[(ends["_a"] == h) | (ends["_b"] == h)]
-        if same_origin:
-            mine = mine[[within(str(run_origin[i]), str(o)) for o in mine["origin"]]]
+        if same_origin or by_files:
+            here = os.path.dirname(str(runs.at[i, "source"])) if by_files else ""
+            mine = mine[[within(str(run_origin[i]), str(o)) for o in mine["origin"]] if same_origin else
+                        [any(within(here, f) for f in _test_folders(t)) for t in mine["tests"]]]  # fmt: skip
             if not len(mine) and (ends["_a"].eq(h) | ends["_b"].eq(h)).any():
                 note[i] = f"iperf measured {h} only from another origin: not applied"
         if not len(mine):
