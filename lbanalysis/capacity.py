@@ -58,7 +58,10 @@ How runs become capacities
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -67,7 +70,7 @@ from . import registry
 from .errors import LBAnalysisError
 from .units import parse_capacity
 
-__all__ = ["capacities", "capacity", "capacity_parameter", "link_capacity"]
+__all__ = ["RunCapacity", "capacities", "capacity", "capacity_parameter", "capacity_per_run", "link_capacity", "within"]
 
 IPERF_TOOLS = registry.names(kind="network")
 #: Largest ratio between the tests of one path for their figure to count as one capacity.
@@ -96,6 +99,9 @@ def capacity(value: str | float | int) -> float:
     if not v >= 0:
         raise LBAnalysisError(f"a link capacity must be a positive number of bit/s, not {value!r}")
     return v
+
+
+_rate = capacity  # the parser, under a name the per-run function's `capacity` argument does not hide
 
 
 def capacity_parameter(text: str | float | None) -> str | float | dict[str, str] | None:
@@ -320,3 +326,151 @@ def link_capacity(
         if c in runs and str(runs[c].dtype) in ("string", "Int64", "boolean"):
             out[c] = out[c].astype(runs[c].dtype)
     return out.reset_index(drop=True)
+
+
+# ------------------------------------------------------------ per run ---
+_LOCAL = {"localhost": "127.0.0.1", "::1": "127.0.0.1", "[::1]": "127.0.0.1"}
+
+
+@dataclass
+class RunCapacity:
+    """Each run's capacity (``bits``, bit/s), its ``basis`` (``payload`` or ``wire``), what it rests on
+    (``source``: given, manifest, or the iperf runs as file:line), a ``note`` (why none), and the iperf
+    ``paths`` measured."""
+
+    bits: pd.Series
+    basis: pd.Series
+    source: pd.Series
+    note: pd.Series
+    paths: pd.DataFrame
+
+
+def _host_key(h: object) -> str:
+    """A host as a path end: lower case, loopback names as 127.0.0.1.
+
+    >>> _host_key("LocalHost"), _host_key("10.0.0.2")
+    ('127.0.0.1', '10.0.0.2')
+    """
+    s = str(h).strip().lower()
+    return _LOCAL.get(s, s)
+
+
+def within(folder: str, root: str) -> bool:
+    """Whether ``folder`` is ``root`` or below it ('' is the top of every folder).
+
+    >>> within("a/b", "a"), within("a", "a/b"), within("ab", "a"), within("x", "")
+    (True, False, False, True)
+    """
+    return root == "" or folder == root or folder.startswith(root.rstrip("/") + "/")
+
+
+def _test_folders(tests: object) -> set[str]:
+    """The folders of the iperf files a path's figure rests on (its ``tests``: file:line, ...).
+
+    >>> sorted(_test_folders("a/x.json:1, a/y.json:1, b/z.txt#0"))
+    ['a', 'b']
+    """
+    if not isinstance(tests, str) or not tests:
+        return {""}
+    return {os.path.dirname(re.sub(r"(:\d+|#\d+)$", "", t.strip())) for t in tests.split(", ") if t.strip()}
+
+
+def capacity_per_run(
+    runs: pd.DataFrame,
+    capacity: object = None,
+    *,
+    basis: str = "auto",
+    iperf: pd.DataFrame | None = None,
+    run_origin: pd.Series | None = None,
+    iperf_origin: pd.Series | None = None,
+) -> RunCapacity:
+    """The capacity of each HTTP run's path, as one value with its basis and what it rests on.
+
+    ``capacity``: a rate for every path (``"1 Gbit/s"``, a number in bit/s),
+    a mapping from target host to rate, :func:`link_capacity` output (the
+    paths that end at each run's host), or ``None``: a ``capacity`` column of
+    the runs (a manifest; basis from a ``capacity_basis`` column), else the
+    ``iperf`` runs. With ``run_origin`` and ``iperf_origin`` (folders, as
+    :func:`lbanalysis.analysis.series.with_identity` names them), an iperf
+    path counts only for runs of its folder or below; without, for every run
+    (a :func:`link_capacity` frame: for runs in the folders of the iperf files
+    its ``tests`` name, or below them).
+    ``basis``: ``"payload"`` (a goodput), ``"wire"`` (a link's rate) or
+    ``"auto"`` (iperf: payload; given: wire). Of a path's two directions the
+    one leaving the target (its responses) is preferred; tests of one path
+    more than :data:`MAX_SPREAD` apart give no capacity but a note.
+
+    >>> runs = pd.DataFrame({"host": ["localhost", "web"]})
+    >>> capacity_per_run(runs, {"127.0.0.1": "50 Mbit/s"}).bits.tolist()
+    [50000000.0, nan]
+    """
+    idx = runs.index
+    bits = pd.Series(np.nan, index=idx, dtype=float)
+    src = pd.Series("", index=idx, dtype=object)
+    note = pd.Series("", index=idx, dtype=object)
+    paths = pd.DataFrame()
+    given_basis = "wire" if basis == "auto" else basis
+    host = runs["host"].map(_host_key) if "host" in runs else pd.Series("", index=idx)
+    same_origin = run_origin is not None and iperf_origin is not None
+    by_files = False
+    if isinstance(capacity, pd.DataFrame):  # link_capacity() output: the paths that end at each run's host
+        paths, capacity, iperf, same_origin = capacity, None, None, False
+        by_files = "tests" in paths and "source" in runs  # the folders of its iperf files are its origin
+    if isinstance(capacity, (str, int, float)) and not isinstance(capacity, bool):
+        bits[:] = _rate(capacity)
+        src[:] = f"given: {capacity}"
+        return RunCapacity(bits, pd.Series(given_basis, index=idx, dtype=object), src, note, paths)
+    if isinstance(capacity, Mapping):
+        table = {_host_key(k): (_rate(v), str(v)) for k, v in capacity.items()}
+        for i, h in host.items():
+            if h in table:
+                bits[i], src[i] = table[h][0], f"given for {h}: {table[h][1]}"
+            else:
+                note[i] = f"no capacity given for host {h}"
+        return RunCapacity(bits, pd.Series(given_basis, index=idx, dtype=object), src, note, paths)
+    if capacity is None and "capacity" in runs and runs["capacity"].notna().any():  # a manifest column
+        for i, v in runs["capacity"].items():
+            if pd.notna(v):
+                bits[i], src[i] = _rate(v), f"manifest: {v}"
+        b = runs["capacity_basis"].astype("string").fillna(given_basis) if "capacity_basis" in runs else given_basis
+        return RunCapacity(bits, pd.Series(b, index=idx, dtype=object), src, note, paths)
+    if capacity is not None:
+        raise TypeError(f"capacity must be a number, a string like '94 Mbit/s', a mapping or a frame, not {capacity!r}")
+    if not len(paths):
+        if iperf is None or not len(iperf):
+            return RunCapacity(bits, pd.Series("", index=idx, dtype=object), src, note, paths)
+        frame = iperf.assign(origin=iperf_origin.to_numpy()) if same_origin else iperf
+        try:
+            paths = link_capacity(frame, by=["origin", "local_host", "remote_host"] if same_origin else
+                                  ["local_host", "remote_host"])  # fmt: skip
+        except (LBAnalysisError, KeyError, ValueError):  # iperf rows without hosts: no path to match
+            return RunCapacity(bits, pd.Series("", index=idx, dtype=object), src, note, paths)
+    paths = paths.dropna(subset=[c for c in ("local_host", "remote_host") if c in paths])
+    ends = paths.assign(_a=paths["local_host"].map(_host_key), _b=paths["remote_host"].map(_host_key))
+    for i in idx:
+        h = host[i]
+        if not isinstance(h, str) or not h or h == "nan":
+            continue
+        mine = ends[(ends["_a"] == h) | (ends["_b"] == h)]
+        if same_origin or by_files:
+            here = os.path.dirname(str(runs.at[i, "source"])) if by_files else ""
+            mine = mine[[within(str(run_origin[i]), str(o)) for o in mine["origin"]] if same_origin else
+                        [any(within(here, f) for f in _test_folders(t)) for t in mine["tests"]]]  # fmt: skip
+            if not len(mine) and (ends["_a"].eq(h) | ends["_b"].eq(h)).any():
+                note[i] = f"iperf measured {h} only from another origin: not applied"
+        if not len(mine):
+            continue
+        back = mine[mine["_a"] == h]  # responses flow from the target: prefer the path that leaves it
+        mine = back if len(back) else mine
+        if "consistent" in mine and not mine["consistent"].fillna(True).all():
+            bad = mine[~mine["consistent"].fillna(True).to_numpy(bool)].iloc[0]
+            note[i] = (f"iperf tests of the path to {h} disagree (from {bad['min_bits_per_s'] / 1e6:,.1f} to "
+                       f"{bad['max_bits_per_s'] / 1e6:,.1f} Mbit/s, more than {MAX_SPREAD:g}x): inconsistent, "
+                       "not averaged")  # fmt: skip
+            continue
+        best = mine.loc[mine["capacity_bits_per_s"].idxmin()]
+        bits[i] = float(best["capacity_bits_per_s"])
+        tests = str(best.get("tests", "")) if pd.notna(best.get("tests", "")) else ""
+        src[i] = f"iperf {best['local_host']}→{best['remote_host']}" + (f", {tests}" if tests else "")
+    b = "payload" if basis == "auto" else basis
+    return RunCapacity(bits, pd.Series(b, index=idx, dtype=object), src, note, paths)

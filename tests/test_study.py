@@ -250,3 +250,15 @@ def test_empty_and_toolless_inputs():
     assert study(pd.DataFrame({"tool": ["iperf3"], "bits_per_s": [1e9]})).summary_frame().empty
     bare = pd.DataFrame({"concurrency": [1, 2, 4], "requests_per_s": [1.0, 2, 3], "latency_mean_s": 0.1})
     assert study(bare).summary_frame().loc[0, "verdict"] == "no bound reached"
+
+
+def test_a_link_capacity_frame_counts_only_for_runs_beside_its_iperf_files():
+    iperf = pd.DataFrame({"tool": "iperf3", "role": "client", "direction": "receiver", "local_host": "10.0.0.1",
+                          "remote_host": "10.0.0.2", "bits_per_s": [90e6], "source": "x/iperf.txt", "line": 1,
+                          "run": 0})  # fmt: skip
+    http = pd.DataFrame({"tool": "ab", "host": "10.0.0.2", "concurrency": [1, 2, 4], "requests_per_s": 100.0,
+                         "bytes_per_s": 1e6, "requests": 1000, "duration_s": 10.0, "run": [0, 1, 2]})  # fmt: skip
+    two = pd.concat([http.assign(source="x/ab.txt"), http.assign(source="y/ab.txt")], ignore_index=True)
+    s = study(two, capacity=link_capacity(iperf))
+    caps = s.runs.groupby("origin")["capacity_bits_per_s"].max()
+    assert caps["x"] == 90e6 and pd.isna(caps["y"])

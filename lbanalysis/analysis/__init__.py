@@ -8,8 +8,8 @@ function                    what it does
 ``required_connections``    maxconn ≥ rate × service time
 ``find_knee``               the load past which throughput stops growing
 ``network_utilisation``     wire bits vs link capacity, network-bound flags
-``study``                   one answer for a folder: series, errors, capacity,
-                            fits, knees and a verdict per series (``Study``)
+``study``                   one answer for a folder: series, errors,
+                            capacity, fits, knees, a verdict per series
 ``verdicts``                the study's verdict table
 ``compare``                 B/A ratio of means with a bootstrap interval
 ``balance``                 load-balancer shares vs weights, fairness, queues

@@ -43,7 +43,7 @@ import html
 import math
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +51,7 @@ import numpy as np
 import pandas as pd
 
 from .. import registry
+from ..capacity import capacity_per_run, within
 from .latency import is_closed_loop
 from .rules import THRESHOLDS, Evidence, _reasons, judge
 from .series import _origins
@@ -145,7 +146,6 @@ def error_shares(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------ series ---
-_LOCAL = {"localhost": "127.0.0.1", "::1": "127.0.0.1", "[::1]": "127.0.0.1"}
 
 
 def _target(runs: pd.DataFrame) -> pd.Series:
@@ -191,42 +191,45 @@ def _twins(runs: pd.DataFrame, requests: pd.DataFrame | None) -> pd.Series:
     out = pd.Series(pd.NA, index=runs.index, dtype="object")
     if "tool" not in runs or not len(runs):
         return out
-    load = _num(runs, "concurrency")
     target = runs["_target"]
-    is_log = (target == "") & load.isna() & (_num(runs, "requests") > 0)
-    summaries = runs[~is_log & (target != "")]
-    if not is_log.any() or not len(summaries):
+    is_log = ((target == "") & _num(runs, "concurrency").isna() & (_num(runs, "requests") > 0)).to_numpy(bool)
+    is_summary = ~is_log & (target != "").to_numpy(bool)
+    if not is_log.any() or not is_summary.any():
         return out
+    cols = {c: _num(runs, c).to_numpy() for c in ("requests", "failed", "duration_s", "requests_per_s")}
+    total = runs["_total_mean_s"].to_numpy(float) if "_total_mean_s" in runs else np.full(len(runs), np.nan)
+    tool = runs["tool"].astype("string").fillna("").to_numpy()
+    origin = runs["_origin"].astype(str).to_numpy()
+    source = runs["source"].astype(str).to_numpy() if "source" in runs else np.full(len(runs), "")
+    command = runs["command"].astype("string").fillna("").to_numpy() if "command" in runs else np.full(len(runs), "")
+    run_no = _num(runs, "run").fillna(0).astype(int).to_numpy()
+    groups: dict[tuple, list[int]] = {}
+    for k in np.flatnonzero(is_summary):
+        groups.setdefault((tool[k], origin[k], cols["requests"][k]), []).append(k)
     log_mean: dict[tuple[str, int], float] = {}
     if requests is not None and len(requests) and "latency_s" in requests:
         m = requests.groupby(["source", "run"], observed=True)["latency_s"].mean()
-        log_mean = {(str(s), int(r)): float(v) for (s, r), v in m.items()}
-    taken: set[Any] = set()
-    for i in runs.index[is_log.to_numpy(bool)]:
-        row = runs.loc[i]
-        cand = summaries[(summaries["tool"] == row["tool"]) & (summaries["_origin"] == row["_origin"])]
-        for col, nd in (("requests", 0), ("failed", 0), ("duration_s", 2), ("requests_per_s", 1)):
-            a = _num(runs.loc[[i]], col).iloc[0]
-            if pd.isna(a) or not len(cand):
-                continue
-            b = _num(cand, col)
-            cand = cand[(b.isna() | ((b - a).abs() <= 0.5 * 10.0**-nd)).to_numpy(bool)]
-        cand = cand[~cand.index.isin(list(taken))]
-        name = os.path.basename(str(row.get("source")))
-        if len(cand) > 1 and "command" in cand:  # a summary whose command names this file (ab -g FILE)
-            named = cand["command"].astype("string").fillna("").str.contains(re.escape(name), regex=True)
-            cand = cand[named.to_numpy(bool)] if named.any() else cand
-        if len(cand) > 1 and "_total_mean_s" in cand:
-            mean = log_mean.get((str(row.get("source")), int(row.get("run", 0))), math.nan)
-            close = (cand["_total_mean_s"] - mean).abs() <= 0.001
-            cand = cand[close.fillna(False).to_numpy(bool)]
+        log_mean = {(str(src), int(r)): float(v) for (src, r), v in m.items()}
+    taken: set[int] = set()
+    for k in np.flatnonzero(is_log):
+        cand = [j for j in groups.get((tool[k], origin[k], cols["requests"][k]), []) if j not in taken]
+        for col, nd in (("failed", 0), ("duration_s", 2), ("requests_per_s", 1)):
+            a_ = cols[col][k]
+            if not np.isnan(a_):
+                cand = [j for j in cand if np.isnan(cols[col][j]) or abs(cols[col][j] - a_) <= 0.5 * 10.0**-nd]
+        name = os.path.basename(source[k])
+        if len(cand) > 1:  # a summary whose command names this file (ab -g FILE)
+            named = [j for j in cand if name and name in command[j]]
+            cand = named or cand
+        if len(cand) > 1:
+            mean = log_mean.get((source[k], int(run_no[k])), math.nan)
+            cand = [j for j in cand if abs(total[j] - mean) <= 0.001]
         if len(cand) > 1:  # one more hint: the same file name stem
-            stem = os.path.splitext(os.path.basename(str(row.get("source"))))[0]
-            same = cand["source"].astype(str).map(lambda s, stem=stem: os.path.splitext(os.path.basename(s))[0] == stem)
-            cand = cand[same.to_numpy(bool)]
+            stem = os.path.splitext(name)[0]
+            cand = [j for j in cand if os.path.splitext(os.path.basename(source[j]))[0] == stem]
         if len(cand) == 1:
-            out[i] = cand.index[0]
-            taken.add(cand.index[0])
+            out.iloc[k] = runs.index[cand[0]]
+            taken.add(cand[0])
     return out
 
 
@@ -238,104 +241,6 @@ def _known(tool: object) -> bool:
 def _short(source: object) -> str:
     s = str(source)
     return os.path.join(os.path.basename(os.path.dirname(s)), os.path.basename(s)) if "/" in s else s
-
-
-# ----------------------------------------------------------------- capacity ---
-@dataclass
-class _Capacity:
-    """Each HTTP run's capacity (bit/s), its basis, what it rests on, and a note (why none)."""
-
-    bits: pd.Series
-    basis: pd.Series
-    source: pd.Series
-    note: pd.Series
-    paths: pd.DataFrame
-
-
-def _host_key(h: object) -> str:
-    s = str(h).strip().lower()
-    return _LOCAL.get(s, s)
-
-
-def _under(folder: str, root: str) -> bool:
-    """Whether ``folder`` is ``root`` or below it (origins relative to one root; '' is the root)."""
-    return root == "" or folder == root or folder.startswith(root.rstrip("/") + "/")
-
-
-def _resolve_capacity(
-    http: pd.DataFrame, capacity: Any, basis: str, iperf: pd.DataFrame | None, explicit: bool
-) -> _Capacity:
-    from ..capacity import capacity as parse
-    from ..capacity import link_capacity
-    from ..errors import LBAnalysisError
-
-    idx = http.index
-    bits = pd.Series(np.nan, index=idx, dtype=float)
-    src = pd.Series("", index=idx, dtype=object)
-    note = pd.Series("", index=idx, dtype=object)
-    paths = pd.DataFrame()
-    given_basis = "wire" if basis == "auto" else basis
-    host = http["host"].map(_host_key) if "host" in http else pd.Series("", index=idx)
-    if isinstance(capacity, pd.DataFrame):  # link_capacity() output: the paths that end at each run's host
-        iperf, capacity, explicit = None, None, True
-        paths = capacity
-    if isinstance(capacity, (str, int, float)) and not isinstance(capacity, bool):
-        bits[:] = parse(capacity)
-        src[:] = f"given: {capacity}"
-        return _Capacity(bits, pd.Series(given_basis, index=idx, dtype=object), src, note, paths)
-    if isinstance(capacity, Mapping):
-        table = {_host_key(k): (parse(v), str(v)) for k, v in capacity.items()}
-        for i, h in host.items():
-            if h in table:
-                bits[i], src[i] = table[h][0], f"given for {h}: {table[h][1]}"
-            else:
-                note[i] = f"no capacity given for host {h}"
-        return _Capacity(bits, pd.Series(given_basis, index=idx, dtype=object), src, note, paths)
-    if capacity is None and "capacity" in http and http["capacity"].notna().any():  # a manifest column
-        for i, v in http["capacity"].items():
-            if pd.notna(v):
-                bits[i], src[i] = parse(v), f"manifest: {v}"
-        b = http["capacity_basis"].astype("string").fillna(given_basis) if "capacity_basis" in http else given_basis
-        return _Capacity(bits, pd.Series(b, index=idx, dtype=object), src, note, paths)
-    if capacity is not None:
-        raise TypeError(f"capacity must be a number, a string like '94 Mbit/s', a mapping or a frame, not {capacity!r}")
-    if not len(paths):
-        if iperf is None or not len(iperf):
-            return _Capacity(bits, pd.Series("", index=idx, dtype=object), src, note, paths)
-        by = ["_origin", "local_host", "remote_host"] if not explicit else ["local_host", "remote_host"]
-        try:
-            paths = link_capacity(iperf, by=by)
-        except (LBAnalysisError, KeyError, ValueError):  # iperf rows without hosts: no path to match
-            return _Capacity(bits, pd.Series("", index=idx, dtype=object), src, note, paths)
-    paths = paths.dropna(subset=[c for c in ("local_host", "remote_host") if c in paths])
-    ends = paths.assign(_a=paths["local_host"].map(_host_key), _b=paths["remote_host"].map(_host_key))
-    origin = http["_origin"] if "_origin" in http else pd.Series("", index=idx)
-    for i in idx:
-        h = host[i]
-        if not isinstance(h, str) or not h or h == "nan":
-            continue
-        mine = ends[(ends["_a"] == h) | (ends["_b"] == h)]
-        if "_origin" in mine and not explicit:
-            mine = mine[[_under(str(origin[i]), str(o)) for o in mine["_origin"]]]
-            if not len(mine) and (ends["_a"].eq(h) | ends["_b"].eq(h)).any():
-                note[i] = f"iperf measured {h} only from another origin: not applied"
-        if not len(mine):
-            continue
-        back = mine[mine["_a"] == h]  # responses flow from the target: prefer the path that leaves it
-        mine = back if len(back) else mine
-        if "consistent" in mine and not mine["consistent"].fillna(True).all():
-            bad = mine[~mine["consistent"].fillna(True).to_numpy(bool)].iloc[0]
-            note[i] = (f"iperf tests of the path to {h} disagree (from {bad['min_bits_per_s'] / 1e6:,.1f} to "
-                       f"{bad['max_bits_per_s'] / 1e6:,.1f} Mbit/s, more than 2x): inconsistent, not averaged")  # fmt: skip
-            continue
-        best = mine.loc[mine["capacity_bits_per_s"].idxmin()]
-        bits[i] = float(best["capacity_bits_per_s"])
-        tests = str(best.get("tests", "")) if pd.notna(best.get("tests", "")) else ""
-        src[i] = f"iperf {best['local_host']}→{best['remote_host']}" + (f", {tests}" if tests else "")
-    b = "payload" if basis == "auto" else basis
-    return _Capacity(
-        bits, pd.Series(b, index=idx, dtype=object), src, note, paths.rename(columns={"_origin": "origin"})
-    )
 
 
 # -------------------------------------------------------------------- study ---
@@ -559,13 +464,19 @@ def study(
     http = pd.concat([http, error_shares(http)], axis=1)
     http["twin_of"] = _twins(http, requests)
     http = _left_out(http, t)
-    cap = _resolve_capacity(http, capacity, capacity_basis, iperf_runs, explicit)
+    cap = capacity_per_run(
+        http, capacity, basis=capacity_basis, iperf=iperf_runs,
+        run_origin=None if explicit else http["_origin"], iperf_origin=None if explicit else iperf_runs["_origin"],
+    )  # fmt: skip
     http["capacity_bits_per_s"] = cap.bits
     http["capacity_basis"] = cap.basis
     http["capacity_source"] = cap.source
     http["capacity_note"] = cap.note
     http = _with_utilisation(http)
     http["series"] = _series_names(http[own], by=by if by is not None else group, exclude=exclude)
+    twins = http["twin_of"].notna().to_numpy(bool)
+    if twins.any():  # one run seen in two files: the log joins its summary's series
+        http.loc[twins, "series"] = http.loc[http.loc[twins, "twin_of"].to_numpy(), "series"].to_numpy()
     verdicts, knees, fits = _judge_all(http, load, t, servers)
     http = http.drop(columns=["origin", "_target", "_total_mean_s"], errors="ignore").rename(
         columns={"_origin": "origin"}
@@ -668,11 +579,7 @@ def _server_side(g: pd.DataFrame, servers: pd.DataFrame | None) -> str:
     if servers is None or not len(servers) or "source" not in g or "source" not in servers:
         return ""
     folders = {os.path.dirname(str(x)) for x in g["source"]}
-    here = (
-        servers["source"]
-        .astype(str)
-        .map(lambda s: any(_under(f, os.path.dirname(s)) or f == os.path.dirname(s) for f in folders))
-    )
+    here = servers["source"].astype(str).map(lambda s: any(within(f, os.path.dirname(s)) for f in folders))
     rows = servers[here.to_numpy(bool)]
     if "server" in rows:
         rows = rows[~rows["server"].astype("string").isin(_NOT_QUEUES).fillna(False).to_numpy(bool)]
@@ -689,6 +596,9 @@ def _server_side(g: pd.DataFrame, servers: pd.DataFrame | None) -> str:
     return "load-balancer statistics show a server-side queue: " + ", ".join(said) if said else ""
 
 
+_NO_LOADS = pd.DataFrame(columns=["runs", "x", "r", "step", "util", "used_bits", "cap", "rate", "delay"], dtype=float)
+
+
 def _judge_all(
     http: pd.DataFrame, load: str, t: dict[str, float], servers: pd.DataFrame | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -703,7 +613,7 @@ def _judge_all(
         info = registry.get_tool(tool) if _known(tool) else None
         rate = _num(used, "rate_target_per_s")
         closed = is_closed_loop(tool, rate.mean() if rate.notna().any() else None)
-        loads = _per_load(used, load) if load in used else pd.DataFrame(columns=["runs", "x", "r"])
+        loads = _per_load(used, load) if load in used and len(used) else _NO_LOADS
         notes_l = used["_latency_note"][used["_latency_note"] != ""]
         basis_txt = ", ".join(dict.fromkeys(b for b in not_twin["capacity_basis"] if isinstance(b, str) and b))
         src = ", ".join(dict.fromkeys(s for s in not_twin["capacity_source"] if isinstance(s, str) and s))
@@ -711,12 +621,14 @@ def _judge_all(
         e = Evidence(
             load=load,
             loads=loads,
-            network=_per_load(measured, load) if load in measured else None,
+            network=_per_load(measured, load)
+            if load in measured and measured["capacity_bits_per_s"].notna().any()
+            else None,
             errors=_errors_per_load(not_twin, load),
             tool=tool,
             closed=closed,
             latency_note=str(notes_l.iloc[0]) if len(notes_l) else "",
-            excluded=[str(w) for w in g["left_out"] if w],
+            excluded=[str(w) for w in not_twin["left_out"] if w],
             unseen_think_time=info.unseen_think_time if info else "",
             basis=basis_txt,
             capacity_source=src,
@@ -735,9 +647,11 @@ def _judge_all(
                 notes.append(e.latency_note)
         cap_notes = [n for n in dict.fromkeys(g["capacity_note"]) if n]
         notes += cap_notes
-        n_out = int((~g["used"]).sum())
+        n_out = int((~not_twin["used"]).sum())
         if n_out and len(loads):
-            notes.append(f"{n_out} of {len(g)} run(s) left out of curves: {_reasons(e.excluded)}")
+            notes.append(f"{n_out} of {len(not_twin)} run(s) left out of curves: {_reasons(e.excluded)}")
+        if len(g) > len(not_twin):
+            notes.append(f"{len(g) - len(not_twin)} run(s) also read from their own log (counted once)")
         zero = used[_num(used, "latency_mean_s").eq(0) & ~(_num(used, "latency_mean_step_s") > 0)]
         if len(zero):
             from .little import ZERO_LATENCY
@@ -747,7 +661,7 @@ def _judge_all(
         top = loads.index.max() if len(loads) else math.nan
         rows.append(
             {
-                "series": name, "origin": str(g["_origin"].iloc[0]), "tool": tool, "runs": len(g),
+                "series": name, "origin": str(g["_origin"].iloc[0]), "tool": tool, "runs": len(not_twin),
                 "used": len(used), "loads": len(loads), "verdict": out["verdict"], "confidence": out["confidence"],
                 "evidence": evidence, "rule": out["rule"], "notes": notes, "figures": out["figures"],
                 f"top {load}": top,
