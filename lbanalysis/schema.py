@@ -9,10 +9,11 @@ Tables
 ------
 runs
     one row per tool run (the key is ``source`` + ``run``).
-percentiles, phases, requests, intervals, servers
+percentiles, phases, requests, intervals, servers, streams
     long-form detail tables; each row carries ``source`` and ``run`` so it
     joins to ``runs`` (``servers``: one row per proxy and server of an
-    HAProxy statistics snapshot).
+    HAProxy statistics snapshot; ``streams``: the final summary of each
+    stream of an iperf ``-P`` test).
 
 Example
 -------
@@ -41,6 +42,7 @@ __all__ = [
     "REQUESTS",
     "RUNS",
     "SERVERS",
+    "STREAMS",
     "TABLES",
     "Column",
     "conform",
@@ -168,7 +170,17 @@ _RUNS_SIEGE = (
 )
 
 # gobench.
-_RUNS_GOBENCH = (Column("failed_network", I, "", "gobench 'Network failed'", "gobench"),)
+_RUNS_GOBENCH = (
+    Column("failed_network", I, "", "gobench 'Network failed'", "gobench"),
+    Column(
+        "requests_attempted",
+        I,
+        "",
+        "requests made, answered or not, as gobench prints them ('Requests: N hits'; ``requests`` is this minus"
+        " Network failed)",
+        "gobench",
+    ),
+)
 
 # iperf 2 and iperf3.
 _RUNS_IPERF = (
@@ -193,6 +205,16 @@ _RUNS_IPERF = (
     Column("total_packets", I, "", "UDP datagrams sent", "iperf,iperf3"),
     Column("lost_percent", F, "%", "UDP loss", "iperf,iperf3"),
     Column("out_of_order", I, "", "UDP datagrams received out of order", "iperf,iperf3"),
+    Column(
+        "rtt_mean_s",
+        F,
+        "s",
+        "the sender's mean TCP round-trip time (iperf3 JSON mean_rtt; iperf 2 -e: the RTT of the total line),"
+        " averaged over the streams",
+        "iperf,iperf3",
+    ),
+    Column("rtt_min_s", F, "s", "the sender's shortest TCP round-trip time over the streams (iperf3 JSON min_rtt)", "iperf3"),
+    Column("rtt_max_s", F, "s", "the sender's longest TCP round-trip time over the streams (iperf3 JSON max_rtt)", "iperf3"),
     Column("cpu_local_pct", F, "%", "CPU utilisation of the local host (total)", "iperf3"),
     Column("cpu_remote_pct", F, "%", "CPU utilisation of the remote host (total)", "iperf3"),
     Column("local_host", S, "", "local address", "iperf,iperf3"),
@@ -251,7 +273,14 @@ PERCENTILES = _cols(
     *_KEYCOLS,
     Column("percentile", F, "%", "percentage of requests (0-100)"),
     Column("latency_s", F, "s", "requests served within this time"),
-    Column("kind", S, "", "which latency: empty for the tool's only one; wrk2 'recorded' or 'uncorrected'"),
+    Column(
+        "kind",
+        S,
+        "",
+        "which latency: empty for the tool's only one; wrk2 'recorded' or 'uncorrected', and 'recorded printed' or"
+        " 'uncorrected printed' for the 50 ... 100 % lines wrk2 prints above a Detailed Percentile spectrum of the"
+        " same distribution (the spectrum rows keep 'recorded'/'uncorrected')",
+    ),
     Column("count", I, "", "requests at or below this latency (wrk2 spectrum TotalCount)"),
 )
 
@@ -269,6 +298,12 @@ REQUESTS = _cols(
     *_KEYCOLS,
     Column("seq", I, "", "0-based position in start-time order"),
     Column("start", T, "", "wall-clock start of the request (UTC), where logged"),
+    Column(
+        "logged",
+        T,
+        "",
+        "wall-clock time the tool printed the request's line, as printed (siege -v CSV form: its local time)",
+    ),
     Column("start_s", F, "s", "start relative to the first request of the run"),
     Column("connect_s", F, "s", "connect time (ab -g ctime; hey DNS+dialup)"),
     Column("processing_s", F, "s", "processing time (ab -g dtime)"),
@@ -291,11 +326,33 @@ INTERVALS = _cols(
     Column("bits_per_s", F, "bit/s", "throughput (1 Mbit = 10^6 bit)"),
     Column("retransmits", I, "", "TCP retransmits"),
     Column("cwnd_bytes", F, "B", "congestion window"),
+    Column("rtt_s", F, "s", "TCP round-trip time the sender saw at the end of the interval (iperf3 JSON rtt, iperf 2 -e)"),
     Column("jitter_s", F, "s", "UDP jitter"),
     Column("lost_packets", I, "", "UDP datagrams lost"),
     Column("total_packets", I, "", "UDP datagrams"),
     Column("omitted", B, "", "interval inside the -O omit period"),
     Column("direction", S, "", "iperf: sender or receiver, the side that measured the interval"),
+)
+
+STREAMS = _cols(
+    *_KEYCOLS,
+    Column("stream", S, "", "stream id as printed ('5'); one row per stream and side of its final summary"),
+    Column("direction", S, "", "sender or receiver: the side whose summary this is"),
+    Column("start_s", F, "s", "summary start"),
+    Column("end_s", F, "s", "summary end"),
+    Column("bytes", F, "B", "bytes transferred (iperf binary prefixes: 1 MByte = 2^20 B)"),
+    Column("bits_per_s", F, "bit/s", "throughput (1 Mbit = 10^6 bit)"),
+    Column("retransmits", I, "", "TCP retransmits"),
+    Column("cwnd_bytes", F, "B", "congestion window (iperf 2 -e total line; iperf3 JSON max_snd_cwnd)"),
+    Column("rtt_s", F, "s", "TCP round-trip time on the total line (iperf 2 -e)"),
+    Column("rtt_min_s", F, "s", "shortest TCP round-trip time (iperf3 JSON min_rtt)"),
+    Column("rtt_max_s", F, "s", "longest TCP round-trip time (iperf3 JSON max_rtt)"),
+    Column("rtt_mean_s", F, "s", "mean TCP round-trip time (iperf3 JSON mean_rtt)"),
+    Column("jitter_s", F, "s", "UDP jitter"),
+    Column("lost_packets", I, "", "UDP datagrams lost"),
+    Column("total_packets", I, "", "UDP datagrams"),
+    Column("lost_percent", F, "%", "UDP loss"),
+    Column("out_of_order", I, "", "UDP datagrams received out of order"),
 )
 
 SERVERS = _cols(
@@ -334,6 +391,45 @@ SERVERS = _cols(
     Column("connect_time_s", F, "s", "average connect time (ctime, ms)"),
     Column("response_time_s", F, "s", "average response time (rtime, ms)"),
     Column("total_time_s", F, "s", "average total session time (ttime, ms)"),
+    Column("active_servers", I, "", "active servers UP (act; a server: 1 if active)"),
+    Column("backup_servers", I, "", "backup servers UP (bck; a server: 1 if backup)"),
+    Column("check_failures", I, "", "failed health checks (chkfail)"),
+    Column("check_downs", I, "", "UP to DOWN transitions (chkdown)"),
+    Column("last_change_s", F, "s", "time since the last UP/DOWN transition (lastchg)"),
+    Column("downtime_s", F, "s", "total downtime (downtime)"),
+    Column("process_id", I, "", "HAProxy process number (pid)"),
+    Column("proxy_id", I, "", "proxy id (iid)"),
+    Column("server_id", I, "", "server id inside the proxy (sid)"),
+    Column("throttle_pct", F, "%", "slow-start throttle (throttle)"),
+    Column("tracked", S, "", "the server whose checks this one tracks (tracked)"),
+    Column("rate_limit", F, "1/s", "configured limit on new sessions per second (rate_lim)"),
+    Column("check_status", S, "", "status of the last health check (check_status, e.g. L7OK)"),
+    Column("check_code", I, "", "layer 5-7 code of the last health check (check_code)"),
+    Column("check_duration_s", F, "s", "time the last health check took (check_duration, ms)"),
+    Column("check_failed_details", I, "", "failed health checks details (hanafail)"),
+    Column("request_rate", F, "1/s", "HTTP requests per second over the last second (req_rate)"),
+    Column("request_rate_max", F, "1/s", "highest HTTP requests per second seen (req_rate_max)"),
+    Column("requests_total", I, "", "HTTP requests received (req_tot)"),
+    Column("aborts_client", I, "", "data transfers aborted by the client (cli_abrt)"),
+    Column("aborts_server", I, "", "data transfers aborted by the server (srv_abrt)"),
+    Column("compressed_in", F, "B", "bytes fed to the compressor (comp_in)"),
+    Column("compressed_out", F, "B", "bytes the compressor emitted (comp_out)"),
+    Column("compression_bypassed", F, "B", "bytes that bypassed the compressor (comp_byp)"),
+    Column("compressed_responses", I, "", "HTTP responses that were compressed (comp_rsp)"),
+    Column("last_session_s", F, "s", "time since the last session was assigned (lastsess)"),
+    Column("last_check", S, "", "last health check contents or textual error (last_chk)"),
+    Column("last_agent_check", S, "", "last agent check contents or textual error (last_agt)"),
+    Column("check_rise", I, "", "checks to pass before a server is UP (check_rise)"),
+    Column("check_fall", I, "", "checks to fail before a server is DOWN (check_fall)"),
+    Column("check_health", I, "", "current health-check counter (check_health)"),
+    Column("mode", S, "", "proxy mode: http, tcp, health (mode)"),
+    Column("algorithm", S, "", "load-balancing algorithm (algo)"),
+    Column("connection_rate", F, "1/s", "connections per second over the last second (conn_rate)"),
+    Column("connection_rate_max", F, "1/s", "highest connections per second seen (conn_rate_max)"),
+    Column("connections_total", I, "", "connections accepted (conn_tot)"),
+    Column("intercepted", I, "", "requests intercepted by the frontend: stats, redirects (intercepted)"),
+    Column("denied_connection", I, "", "connections denied by tcp-request connection rules (dcon)"),
+    Column("denied_session", I, "", "sessions denied by tcp-request session rules (dses)"),
     Column("address", S, "", "server address (addr / srv_addr)"),
     Column("port", I, "", "server port, where the output gives it apart (show servers state)"),
 )
@@ -345,6 +441,7 @@ TABLES: dict[str, dict[str, Column]] = {
     "requests": REQUESTS,
     "intervals": INTERVALS,
     "servers": SERVERS,
+    "streams": STREAMS,
 }
 
 

@@ -39,6 +39,9 @@ WRK_BASIC = {
     "latency_mean_s": 0.01910, "latency_stdev_s": 0.03884, "latency_max_s": 0.21686,
     "latency_within_stdev_pct": 90.13, "thread_requests_per_s_mean": 478.33,
     "thread_requests_per_s_stdev": 316.16, "thread_requests_per_s_max": 1180.0,
+    # printed only when non-zero, between the summary line and Requests/sec: the output shows they were 0
+    "socket_errors_connect": 0, "socket_errors_read": 0, "socket_errors_write": 0, "socket_errors_timeout": 0,
+    "non_2xx_3xx": 0,
 }  # fmt: skip
 
 
@@ -100,9 +103,12 @@ def test_wrk2_rate_spectrum_and_hdr_summary():
         39500,
     )
     assert r["requests"] == 60018 and r["bytes_total"] == pytest.approx(19.81 * 2**20)
-    pct = ds.percentiles
-    assert len(pct) == 16 and set(pct["kind"]) == {"recorded"}  # the full spectrum, not the 8-line summary
+    pct = ds.percentiles[ds.percentiles["kind"] == "recorded"]  # the full spectrum
+    assert len(pct) == 16
     assert pct["percentile"].iloc[-1] == 100.0 and pct["latency_s"].iloc[-1] == pytest.approx(0.012503)
+    printed = ds.percentiles[ds.percentiles["kind"] == "recorded printed"]  # the 8 lines above it, kept beside
+    assert printed["percentile"].tolist() == [50.0, 75.0, 90.0, 99.0, 99.9, 99.99, 99.999, 100.0]
+    assert printed["count"].isna().all()
     assert pct["count"].tolist()[:3] == [1, 3951, 7921]
 
 
