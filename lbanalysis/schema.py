@@ -213,8 +213,16 @@ _RUNS_IPERF = (
         " averaged over the streams",
         "iperf,iperf3",
     ),
-    Column("rtt_min_s", F, "s", "the sender's shortest TCP round-trip time over the streams (iperf3 JSON min_rtt)", "iperf3"),
-    Column("rtt_max_s", F, "s", "the sender's longest TCP round-trip time over the streams (iperf3 JSON max_rtt)", "iperf3"),
+    Column(
+        "rtt_min_s",
+        F,
+        "s",
+        "the sender's shortest TCP round-trip time over the streams (iperf3 JSON min_rtt)",
+        "iperf3",
+    ),
+    Column(
+        "rtt_max_s", F, "s", "the sender's longest TCP round-trip time over the streams (iperf3 JSON max_rtt)", "iperf3"
+    ),
     Column("cpu_local_pct", F, "%", "CPU utilisation of the local host (total)", "iperf3"),
     Column("cpu_remote_pct", F, "%", "CPU utilisation of the remote host (total)", "iperf3"),
     Column("local_host", S, "", "local address", "iperf,iperf3"),
@@ -326,7 +334,9 @@ INTERVALS = _cols(
     Column("bits_per_s", F, "bit/s", "throughput (1 Mbit = 10^6 bit)"),
     Column("retransmits", I, "", "TCP retransmits"),
     Column("cwnd_bytes", F, "B", "congestion window"),
-    Column("rtt_s", F, "s", "TCP round-trip time the sender saw at the end of the interval (iperf3 JSON rtt, iperf 2 -e)"),
+    Column(
+        "rtt_s", F, "s", "TCP round-trip time the sender saw at the end of the interval (iperf3 JSON rtt, iperf 2 -e)"
+    ),
     Column("jitter_s", F, "s", "UDP jitter"),
     Column("lost_packets", I, "", "UDP datagrams lost"),
     Column("total_packets", I, "", "UDP datagrams"),

@@ -3,7 +3,9 @@
 One snapshot file is one run (tool ``haproxy``); its proxies and servers go
 to the ``servers`` table, one row each. The three forms carry the same
 fields; each is turned into records (field name -> value) and one table,
-:data:`FIELDS`, maps them to the schema::
+:data:`FIELDS`, maps them to the schema (every field of the 1.4 ... 2.x CSV
+that a stats collector reads: counters, rates, health checks, downtime,
+``lastchg`` and ``lastsess`` in seconds, ``check_duration`` in ms)::
 
     # pxname,svname,qcur,qmax,scur,smax,slim,stot,bin,bout,...
     app,s1,0,0,0,2,2,762,66132,89154,,0,,0,0,0,0,no check,1,1,0,...
@@ -56,6 +58,21 @@ FIELDS: dict[str, tuple[str, str]] = {
     "rate": ("rate", "float"), "rate_max": ("rate_max", "float"), "qtime": ("queue_time_s", "ms"),
     "ctime": ("connect_time_s", "ms"), "rtime": ("response_time_s", "ms"), "ttime": ("total_time_s", "ms"),
     "addr": ("address", "str"), "type": ("type", "type"),
+    "act": ("active_servers", "int"), "bck": ("backup_servers", "int"), "chkfail": ("check_failures", "int"),
+    "chkdown": ("check_downs", "int"), "lastchg": ("last_change_s", "float"), "downtime": ("downtime_s", "float"),
+    "pid": ("process_id", "int"), "iid": ("proxy_id", "int"), "sid": ("server_id", "int"),
+    "throttle": ("throttle_pct", "float"), "tracked": ("tracked", "str"), "rate_lim": ("rate_limit", "float"),
+    "check_status": ("check_status", "str"), "check_code": ("check_code", "int"),
+    "check_duration": ("check_duration_s", "ms"), "hanafail": ("check_failed_details", "int"),
+    "req_rate": ("request_rate", "float"), "req_rate_max": ("request_rate_max", "float"),
+    "req_tot": ("requests_total", "int"), "cli_abrt": ("aborts_client", "int"), "srv_abrt": ("aborts_server", "int"),
+    "comp_in": ("compressed_in", "float"), "comp_out": ("compressed_out", "float"),
+    "comp_byp": ("compression_bypassed", "float"), "comp_rsp": ("compressed_responses", "int"),
+    "lastsess": ("last_session_s", "float"), "last_chk": ("last_check", "str"), "last_agt": ("last_agent_check", "str"),
+    "check_rise": ("check_rise", "int"), "check_fall": ("check_fall", "int"), "check_health": ("check_health", "int"),
+    "mode": ("mode", "str"), "algo": ("algorithm", "str"), "conn_rate": ("connection_rate", "float"),
+    "conn_rate_max": ("connection_rate_max", "float"), "conn_tot": ("connections_total", "int"),
+    "intercepted": ("intercepted", "int"), "dcon": ("denied_connection", "int"), "dses": ("denied_session", "int"),
 }  # fmt: skip
 #: HAProxy's ``type`` field (0-3) and the typed form's object letter, in words.
 TYPES = {"0": "frontend", "1": "backend", "2": "server", "3": "listener",
@@ -74,7 +91,7 @@ def records_csv(text: str) -> list[dict[str, str]]:
     >>> records_csv("# pxname,svname,stot,\\napp,s1,5,\\n```\\nnext,note\\n")
     [{'pxname': 'app', 'svname': 's1', 'stot': '5'}]
     """
-    lines = text.lstrip("\ufeff").split("\n")
+    lines = text.lstrip("\ufeff").lstrip("\r\n").split("\n")  # the stats page's ;csv may start with an empty line
     header = lines[0].lstrip("#").strip().rstrip(",").split(",")
     out = []
     for values in csv.reader(io.StringIO("\n".join(lines[1:]))):
@@ -159,7 +176,12 @@ def parse(seg: Segment) -> Parsed:
 
 
 def _detect_csv(text: str) -> bool:
-    return text.lstrip("\ufeff").startswith("# pxname,svname,")
+    """The ``# pxname,svname,`` header first, after empty lines (a saved stats page starts with one).
+
+    >>> _detect_csv("\\n# pxname,svname,qcur\\n"), _detect_csv("note\\n# pxname,svname,qcur\\n")
+    (True, False)
+    """
+    return text.lstrip("\ufeff").lstrip("\r\n").startswith("# pxname,svname,")
 
 
 def _detect_json(text: str) -> bool:
