@@ -323,6 +323,7 @@ REQUESTS = _cols(
     Column("bytes", F, "B", "response bytes (siege -v)"),
     Column("method", S, "", "HTTP method (siege -v)"),
     Column("url", S, "", "requested URL or path (siege -v)"),
+    Column("client", I, "", "the simulated user that made the request (siege display-id)"),
 )
 
 INTERVALS = _cols(
