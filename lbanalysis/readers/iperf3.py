@@ -40,7 +40,8 @@ CPU Utilization       ``cpu_local_pct``, ``cpu_remote_pct``  % (``-V``)
 
 Rows: one run row per flow, receiver figures first, sender figures in
 ``sender_*`` columns — see :mod:`lbanalysis.readers._iperf`. ``[SUM]`` lines
-give the run figures with ``-P``; ``--bidir`` (``[  5][TX-C]``) gives one row
+give the run figures with ``-P``, each stream's own summary lines go to the
+``streams`` table; ``--bidir`` (``[  5][TX-C]``) gives one row
 per direction; ``--get-server-output`` adds the server's intervals
 (``direction`` ``receiver``) and fills a missing summary side.
 
@@ -100,6 +101,7 @@ from ._iperf import (
     number,
     parse_command,
     rate,
+    stream_total,
     strip_v4mapped,
 )
 from .base import Format, Parsed
@@ -327,10 +329,14 @@ def _flow_intervals(t: _Test, k: bool | None, flow_rev: Any, role: str | None, f
 
 
 def _flow_summaries(sums: list, flow: Flow) -> None:
-    """The flow's sender and receiver totals: the SUM line of each section, or its one stream's."""
+    """The flow's sender and receiver totals: the SUM line of each section, or its one stream's.
+
+    Each stream's own summary lines also go to ``flow.totals`` (the streams table).
+    """
     for s in sums:
         if s.section == "main" and s.id != "SUM":
             flow.streams.add(s.id)
+            flow.totals.append(stream_total(s.id, s.label, s.side))
     for section in ("main", "server"):
         sec = [s for s in sums if s.section == section]
         ids = {s.id for s in sec}
@@ -369,8 +375,8 @@ def _flow_row(t: _Test, role: str | None, protocol: str | None, cmd: dict, k: bo
     return row
 
 
-def _finish(t: _Test, cmd: dict) -> list[tuple[dict, list[dict]]]:
-    """Run rows (with their interval rows) of one test: one per flow (two for --bidir)."""
+def _finish(t: _Test, cmd: dict) -> list[tuple[dict, list[dict], list[dict]]]:
+    """Run rows (with their interval and stream-total rows) of one test: one per flow (two for --bidir)."""
     role = t.role or cmd.get("role")
     protocol = _protocol(t, cmd)
     base_rev = _base_reverse(t, role, cmd)
@@ -382,13 +388,13 @@ def _finish(t: _Test, cmd: dict) -> list[tuple[dict, list[dict]]]:
     if not keys:
         row = _base_row(t, role, protocol, cmd, base_rev)
         row["error"] = "; ".join(t.messages) or "no data"
-        return [(row, [])]
+        return [(row, [], [])]
     out = []
     for k in keys:
         flow = Flow(reverse=k)
         ivs = _flow_intervals(t, k, flow_rev, role, flow)
         _flow_summaries([s for s in t.summaries if flow_rev(s.tag) == k], flow)
-        out.append((_flow_row(t, role, protocol, cmd, k, flow), ivs))
+        out.append((_flow_row(t, role, protocol, cmd, k, flow), ivs, flow.totals))
     return out
 
 
@@ -647,8 +653,8 @@ def parse(seg: Segment) -> Parsed:
                 break
     out = Parsed()
     for t in reader.finished(seg.command):
-        for row, ivs in _finish(t, cmd):
-            out.add_run(row, intervals=ivs)
+        for row, ivs, totals in _finish(t, cmd):
+            out.add_run(row, intervals=ivs, streams=totals)
     return out
 
 
