@@ -44,7 +44,8 @@ from .base import Format, Parsed, to_float, to_int
 
 __all__ = ["FIELDS", "FORMATS", "TYPES", "records_csv", "records_json", "records_typed"]
 
-# HAProxy field -> (servers column, kind): kind int, float, ms (milliseconds -> s) or str
+# HAProxy field -> (servers column, kind): kind int, float, ms (milliseconds -> s), age (seconds; -1, never,
+# is empty) or str
 FIELDS: dict[str, tuple[str, str]] = {
     "pxname": ("proxy", "str"), "svname": ("server", "str"), "status": ("status", "str"),
     "weight": ("weight", "float"), "scur": ("sessions_current", "int"), "smax": ("sessions_max", "int"),
@@ -68,7 +69,7 @@ FIELDS: dict[str, tuple[str, str]] = {
     "req_tot": ("requests_total", "int"), "cli_abrt": ("aborts_client", "int"), "srv_abrt": ("aborts_server", "int"),
     "comp_in": ("compressed_in", "float"), "comp_out": ("compressed_out", "float"),
     "comp_byp": ("compression_bypassed", "float"), "comp_rsp": ("compressed_responses", "int"),
-    "lastsess": ("last_session_s", "float"), "last_chk": ("last_check", "str"), "last_agt": ("last_agent_check", "str"),
+    "lastsess": ("last_session_s", "age"), "last_chk": ("last_check", "str"), "last_agt": ("last_agent_check", "str"),
     "check_rise": ("check_rise", "int"), "check_fall": ("check_fall", "int"), "check_health": ("check_health", "int"),
     "mode": ("mode", "str"), "algo": ("algorithm", "str"), "conn_rate": ("connection_rate", "float"),
     "conn_rate_max": ("connection_rate_max", "float"), "conn_tot": ("connections_total", "int"),
@@ -135,7 +136,9 @@ def _value(raw: object, kind: str) -> object:
     if kind == "int":
         return to_int(text)
     v = to_float(text)
-    return None if v is None else (v / 1000.0 if kind == "ms" else v)
+    if v is None or (kind == "age" and v < 0):  # lastsess -1: no session yet
+        return None
+    return v / 1000.0 if kind == "ms" else v
 
 
 def _parsed(records: list[dict], source: str) -> Parsed:
