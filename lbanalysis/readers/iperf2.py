@@ -364,7 +364,11 @@ def _flow_total(ids: list[str], totals: dict[str, Side], notes: list[str]) -> Si
         # one stream: its own total (a 2.1.8 server may print a [SUM] spanning two tests)
         return totals.get(ids[0], totals.get("SUM"))
     if "SUM" in totals:
-        return totals["SUM"]
+        total = totals["SUM"]
+        jit = [totals[i].jitter_s for i in ids if i in totals and totals[i].jitter_s is not None]
+        if total.jitter_s is None and jit:
+            total.jitter_s = max(jit)  # iperf 2's [SUM] prints no jitter: the worst stream's, as when adding up
+        return total
     if ids and all(i in totals for i in ids):
         notes.append("no [SUM] total: per-stream totals added up")
         return _sum_sides([totals[i] for i in ids])
@@ -399,7 +403,11 @@ def _add_report(t: _Test2, ids: list[str], own: str | None, flow: Flow, notes: l
         rep.out_of_order = 0  # printed after the report, and only when non-zero
     if len(ids) > 1:
         other = "receiver" if own == "sender" else "sender"
-        flow.totals.extend(stream_total(i.lstrip("*"), other, t.reports[i]) for i in ids if i in t.reports)
+        for i in ids:
+            if i in t.reports:
+                r = t.reports[i]
+                ooo = t.ooo.get(i, 0 if r.lost_packets is not None else None)
+                flow.totals.append(stream_total(i.lstrip("*"), other, r, out_of_order=ooo))
     if own == "sender":
         flow.receiver = rep
     else:
