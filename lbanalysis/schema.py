@@ -239,6 +239,13 @@ _RUNS_WRK = (
     Column("thread_requests_per_s_mean", F, "1/s", "requests per second of one thread: mean (Req/Sec Avg)", "wrk"),
     Column("thread_requests_per_s_stdev", F, "1/s", "requests per second of one thread: stdev", "wrk"),
     Column("thread_requests_per_s_max", F, "1/s", "requests per second of one thread: max", "wrk"),
+    Column(
+        "thread_requests_per_s_within_stdev_pct",
+        F,
+        "%",
+        "share of thread samples within one stdev of the mean (Req/Sec +/- Stdev)",
+        "wrk",
+    ),
     Column("non_2xx_3xx", I, "", "responses with a status of 400 or more ('Non-2xx or 3xx responses')", "wrk"),
     Column("socket_errors_connect", I, "", "socket errors: connect", "wrk"),
     Column("socket_errors_read", I, "", "socket errors: read (includes a server closing the connection)", "wrk"),
@@ -249,12 +256,24 @@ _RUNS_WRK = (
     Column("hdr_latency_stdev_s", F, "s", "HdrHistogram standard deviation (wrk2)", "wrk"),
     Column("hdr_latency_max_s", F, "s", "HdrHistogram max (wrk2)", "wrk"),
     Column("hdr_count", I, "", "HdrHistogram total count (wrk2)", "wrk"),
+    Column("hdr_uncorrected_latency_mean_s", F, "s", "HdrHistogram mean of the uncorrected latency (wrk2 -U)", "wrk"),
+    Column("hdr_uncorrected_latency_stdev_s", F, "s", "HdrHistogram standard deviation, uncorrected (wrk2 -U)", "wrk"),
+    Column("hdr_uncorrected_latency_max_s", F, "s", "HdrHistogram max, uncorrected (wrk2 -U)", "wrk"),
+    Column("hdr_uncorrected_count", I, "", "HdrHistogram total count, uncorrected (wrk2 -U)", "wrk"),
 )
 
 # hey (rakyll/hey).
 _RUNS_HEY = (
     Column("bytes_per_request", F, "B", "response body bytes per request (hey Size/request)", "hey"),
     Column("status_codes", S, "", "status code distribution as 'code: count; ...' (hey)", "hey"),
+    Column(
+        "requests_attempted_per_s",
+        F,
+        "1/s",
+        "requests made per second, answered or not, as hey prints them (Requests/sec; ``requests_per_s`` counts"
+        " responses)",
+        "hey",
+    ),
 )
 
 # HAProxy statistics snapshots (show stat / show info): one run per snapshot file.

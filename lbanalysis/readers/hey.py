@@ -44,7 +44,8 @@ line                            column                                     unit
 ==============================  =========================================  =========
 
 hey's ``Requests/sec`` divides every result, errors included, by the total
-time; ``requests_per_s`` holds responses per second (equal to hey's figure
+time (kept in ``requests_attempted_per_s``); ``requests_per_s`` holds
+responses per second (equal to hey's figure
 when nothing failed), so a refused run is not a fast one. ``Total data`` is
 response bodies only. The histogram is not kept: the latency distribution
 and the per-request CSV (``-o csv``, :mod:`lbanalysis.readers.hey_csv`) hold
@@ -204,6 +205,8 @@ def _row(r: _Run) -> dict:
     d["status_codes"] = "; ".join(f"{code}: {n}" for code, n in sorted(r.statuses.items())) or None
     total = d.get("duration_s")
     d["requests_per_s"] = responses / total if total else r.d.get("_requests_per_s_printed")
+    if r.d.get("_requests_per_s_printed") is not None:
+        d["requests_attempted_per_s"] = r.d["_requests_per_s_printed"]  # hey's own figure, errors included
     if not failed and r.d.get("_requests_per_s_printed") is not None:
         d["requests_per_s"] = r.d["_requests_per_s_printed"]  # the same figure, as printed
     if total and d.get("bytes_total") is not None:

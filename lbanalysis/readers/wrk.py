@@ -25,7 +25,7 @@ line                                   column                          unit as p
                                        ``latency_stdev_s``,
                                        ``latency_max_s``,
                                        ``latency_within_stdev_pct``
-``Req/Sec avg stdev max +/-``          ``thread_requests_per_s_*``     k, M (decimal)
+``Req/Sec avg stdev max +/-``          ``thread_requests_per_s_*``     k, M (decimal), %
 ``N% value`` (Latency Distribution)    percentiles table               us, ms, s
 ``N requests in T, B read``            ``requests``, ``duration_s``,   B, KB, MB, GB
                                        ``bytes_total``                 (binary: 1 KB = 1024 B)
@@ -49,7 +49,7 @@ percentile as a fraction, total count: into the percentiles table at full
 resolution, ``kind`` ``recorded``) closed by ``#[Mean = …, StdDeviation =
 …]``, ``#[Max = …, Total count = …]`` and ``#[Buckets …]`` lines (into
 ``hdr_latency_*``), and with ``--u_latency`` the same for the
-``Uncorrected Latency`` (``kind`` ``uncorrected``). The 50 ... 100 % lines
+``Uncorrected Latency`` (``kind`` ``uncorrected``, ``hdr_uncorrected_*``). The 50 ... 100 % lines
 wrk2 prints above a spectrum are kept beside it with ``kind`` ``recorded
 printed`` (``uncorrected printed``): 99 %, 99.9 % ... are not ticks of the
 spectrum, and one distribution per run is ``kind`` ``recorded`` (see
@@ -187,6 +187,7 @@ def _reqsec_stats(r: _Run, m: re.Match) -> None:
     r.d["thread_requests_per_s_mean"] = wrk_rate(m.group(1))
     r.d["thread_requests_per_s_stdev"] = wrk_rate(m.group(2))
     r.d["thread_requests_per_s_max"] = wrk_rate(m.group(3))
+    r.d["thread_requests_per_s_within_stdev_pct"] = to_float(m.group(4))
 
 
 def _distribution(r: _Run, m: re.Match) -> None:
@@ -218,16 +219,19 @@ def _spectrum_row(r: _Run, m: re.Match) -> None:
     )
 
 
+def _hdr(r: _Run) -> str:
+    """Column prefix of the HdrHistogram summary being read: recorded, or wrk2 -U's uncorrected one."""
+    return "hdr_" if (r.kind or "recorded") == "recorded" else "hdr_uncorrected_"
+
+
 def _hdr_mean(r: _Run, m: re.Match) -> None:
-    if (r.kind or "recorded") == "recorded":
-        r.d["hdr_latency_mean_s"] = float(m.group(1)) / 1e3
-        r.d["hdr_latency_stdev_s"] = float(m.group(2)) / 1e3
+    r.d[_hdr(r) + "latency_mean_s"] = float(m.group(1)) / 1e3
+    r.d[_hdr(r) + "latency_stdev_s"] = float(m.group(2)) / 1e3
 
 
 def _hdr_max(r: _Run, m: re.Match) -> None:
-    if (r.kind or "recorded") == "recorded":
-        r.d["hdr_latency_max_s"] = float(m.group(1)) / 1e3
-        r.d["hdr_count"] = int(m.group(2))
+    r.d[_hdr(r) + "latency_max_s"] = float(m.group(1)) / 1e3
+    r.d[_hdr(r) + "count"] = int(m.group(2))
     r.spectrum = False
 
 
@@ -269,6 +273,10 @@ def _transfer(r: _Run, m: re.Match) -> None:
 
 def _refused(r: _Run, m: re.Match) -> None:
     r.d["error"] = f"unable to connect to {m.group(1)}: {m.group(2)}"
+    host, _, port = m.group(1).rpartition(":")
+    if host and port.isdigit():
+        r.d.setdefault("host", host.strip("[]"))
+        r.d.setdefault("port", int(port))
 
 
 _HANDLERS: dict[str, Callable[[_Run, re.Match], None]] = {name: globals()[f"_{name}"] for name in LINES}
