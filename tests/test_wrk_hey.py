@@ -65,8 +65,13 @@ def test_wrk_refused_is_a_run_with_its_error():
     whole_row(
         lbanalysis.read(WRK / "wrk_refused.txt"),
         0,
-        {"tool": "wrk", "format": "wrk", "error": "unable to connect to 127.0.0.1:18099: Connection refused",
-         "host": "127.0.0.1", "port": 18099},  # fmt: skip
+        {
+            "tool": "wrk",
+            "format": "wrk",
+            "error": "unable to connect to 127.0.0.1:18099: Connection refused",
+            "host": "127.0.0.1",
+            "port": 18099,
+        },
     )
 
 
