@@ -199,6 +199,9 @@ _RUNS_IPERF = (
     Column("sender_bits_per_s", F, "bit/s", "the sender's own summary throughput, when printed", "iperf,iperf3"),
     Column("sender_bytes_total", F, "B", "the sender's own summary transfer, when printed", "iperf,iperf3"),
     Column("sender_duration_s", F, "s", "the sender's own summary interval length, when printed", "iperf,iperf3"),
+    Column(
+        "sender_total_packets", I, "", "UDP datagrams the sender's own summary counts, when printed", "iperf,iperf3"
+    ),
     Column("retransmits", I, "", "TCP retransmits (Retr)", "iperf,iperf3"),
     Column("jitter_s", F, "s", "UDP jitter", "iperf,iperf3"),
     Column("lost_packets", I, "", "UDP datagrams lost", "iperf,iperf3"),
@@ -360,6 +363,7 @@ INTERVALS = _cols(
     Column("jitter_s", F, "s", "UDP jitter"),
     Column("lost_packets", I, "", "UDP datagrams lost"),
     Column("total_packets", I, "", "UDP datagrams"),
+    Column("lost_percent", F, "%", "UDP loss"),
     Column("omitted", B, "", "interval inside the -O omit period"),
     Column("direction", S, "", "iperf: sender or receiver, the side that measured the interval"),
 )
@@ -383,6 +387,8 @@ STREAMS = _cols(
     Column("total_packets", I, "", "UDP datagrams"),
     Column("lost_percent", F, "%", "UDP loss"),
     Column("out_of_order", I, "", "UDP datagrams received out of order"),
+    Column("local_port", I, "", "the stream's local port, as this side printed its connection"),
+    Column("remote_port", I, "", "the stream's remote port"),
 )
 
 SERVERS = _cols(

@@ -220,6 +220,8 @@ def flow_fields(flow: Flow, protocol: str | None) -> tuple[dict, list[str]]:
         d["sender_bits_per_s"] = s.bits_per_s
         d["sender_bytes_total"] = s.bytes
         d["sender_duration_s"] = s.duration
+        if s.total_packets is not None and protocol == "udp":
+            d["sender_total_packets"] = s.total_packets
         if s.retransmits is not None:
             d["retransmits"] = s.retransmits
     if r is not None:

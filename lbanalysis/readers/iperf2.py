@@ -261,12 +261,18 @@ def _sum_sides(sides: list[Side]) -> Side:
 def _interval_row(sid: str, e: _Entry) -> dict:
     s = e.side
     row = {"stream": sid, "start_s": s.start, "end_s": s.end, "bytes": s.bytes, "bits_per_s": s.bits_per_s}
-    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets"):
+    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent"):
         v = getattr(s, k)
         if v is not None:
             row[k] = v
     row.update(e.extra)
     return row
+
+
+def _ports(t: _Test2, sid: str) -> dict:
+    """A stream's local and remote port, from its connection line."""
+    conn = t.conns.get(sid.lstrip("*"))
+    return {"local_port": conn[1], "remote_port": conn[3]} if conn else {}
 
 
 def _join(msgs: list[str]) -> str:
@@ -351,7 +357,12 @@ def _split_totals(t: _Test2, keys: list[str], own: str | None, flow: Flow) -> di
         if _is_total(es):
             totals[sid] = es[-1].side
             if sid != "SUM":
-                flow.totals.append(stream_total(sid.lstrip("*"), own, es[-1].side, **es[-1].extra))
+                sent = t.sent.get(sid) if own == "sender" else None  # '[  1] Sent 1342 datagrams'
+                flow.totals.append(
+                    stream_total(
+                        sid.lstrip("*"), own, es[-1].side, total_packets=sent, **es[-1].extra, **_ports(t, sid)
+                    )
+                )
             es = es[:-1]
         for e in es:
             flow.intervals.append({**_interval_row(sid.lstrip("*"), e), "direction": own})
@@ -407,7 +418,7 @@ def _add_report(t: _Test2, ids: list[str], own: str | None, flow: Flow, notes: l
             if i in t.reports:
                 r = t.reports[i]
                 ooo = t.ooo.get(i, 0 if r.lost_packets is not None else None)
-                flow.totals.append(stream_total(i.lstrip("*"), other, r, out_of_order=ooo))
+                flow.totals.append(stream_total(i.lstrip("*"), other, r, out_of_order=ooo, **_ports(t, i)))
     if own == "sender":
         flow.receiver = rep
     else:

@@ -264,7 +264,7 @@ def _interval_row(sid: str, s: Side, extra: dict, omitted: bool) -> dict:
         "bits_per_s": s.bits_per_s,
         "omitted": omitted,
     }
-    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets"):
+    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent"):
         v = getattr(s, k)
         if v is not None:
             row[k] = v
@@ -328,7 +328,7 @@ def _flow_intervals(t: _Test, k: bool | None, flow_rev: Any, role: str | None, f
     return ivs
 
 
-def _flow_summaries(sums: list, flow: Flow) -> None:
+def _flow_summaries(sums: list, flow: Flow, conns: dict) -> None:
     """The flow's sender and receiver totals: the SUM line of each section, or its one stream's.
 
     Each stream's own summary lines also go to ``flow.totals`` (the streams table).
@@ -336,7 +336,9 @@ def _flow_summaries(sums: list, flow: Flow) -> None:
     for s in sums:
         if s.section == "main" and s.id != "SUM":
             flow.streams.add(s.id)
-            flow.totals.append(stream_total(s.id, s.label, s.side))
+            conn = conns.get(("main", s.id))
+            ports = {"local_port": conn[1], "remote_port": conn[3]} if conn else {}
+            flow.totals.append(stream_total(s.id, s.label, s.side, **ports))
     for section in ("main", "server"):
         sec = [s for s in sums if s.section == section]
         ids = {s.id for s in sec}
@@ -393,7 +395,7 @@ def _finish(t: _Test, cmd: dict) -> list[tuple[dict, list[dict], list[dict]]]:
     for k in keys:
         flow = Flow(reverse=k)
         ivs = _flow_intervals(t, k, flow_rev, role, flow)
-        _flow_summaries([s for s in t.summaries if flow_rev(s.tag) == k], flow)
+        _flow_summaries([s for s in t.summaries if flow_rev(s.tag) == k], flow, t.conns)
         out.append((_flow_row(t, role, protocol, cmd, k, flow), ivs, flow.totals))
     return out
 

@@ -312,6 +312,8 @@ def _interval(d: dict, stream: str) -> dict:
         v = _int(d, src)
         if v is not None:
             row[dst] = v
+    if _num(d, "lost_percent") is not None:
+        row["lost_percent"] = _num(d, "lost_percent")
     if _num(d, "snd_cwnd") is not None:
         row["cwnd_bytes"] = _num(d, "snd_cwnd")
     if _num(d, "rtt") is not None:
@@ -561,6 +563,11 @@ def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict,
     if doc.get("_truncated"):
         error = f"JSON document cut short at line {seg.line - 1 + doc['_truncated']}"
     flows = _flows(doc, role)
+    for flow in flows.values():
+        for t in flow.totals:
+            conn = conns.get(t["stream"])
+            if conn:
+                t["local_port"], t["remote_port"] = conn[1], conn[3]
     _merge_server_output(doc, flows, seg)
     return [(_flow_row(base, k, flow, ts, conns, error), flow.intervals, flow.totals) for k, flow in flows.items()]
 
