@@ -32,7 +32,7 @@ import pytest
 import lbanalysis
 from lbanalysis.text import normalize
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, corpus
 
 _P = [10.0**k for k in range(-12, 13, 3)] + [1024.0**k for k in range(-4, 5) if k]
 FACTORS = np.array(sorted({f * g for f in _P for g in (1.0, 8.0, 1 / 8)} | {100.0, 1 / 60, 1 / 3600}))
@@ -59,7 +59,8 @@ NOT_FIGURES = [
     r"^(\s*[\d.]+\s+[01]\.\d+\s+\d+)\s+(?:[\d.]+|inf)\s*$",  # wrk2 spectrum: 1/(1-Percentile) is the percentile
     r"#\[Buckets\s*=.*$",  # wrk2's HdrHistogram layout
     r"^\s*\[.\] \[\d{3}\] .*$",  # the gobench fork's -p echo of each response
-    r"(?s:Usage: .*)",  # usage and help texts: options, not figures
+    r"(?s:Usage(?: of \S+)?: .*)",  # usage and help texts: options, not figures
+    r"\d(?:xx|XX)\b",  # status classes (2xx, Non-2xx or 3xx)
     r"(?:ApacheBench|iperf|SIEGE|HA-Proxy|HAProxy)[ ,]+(?:[Vv]ersion )?\d[\w.+-]*",  # versions
     r"\$Revision: \d+ \$|Copyright .*$|Licensed to .*$",
 ]
@@ -180,13 +181,21 @@ def lost_numbers(path: Path, family: str) -> list[str] | None:
 
 
 FAMILIES = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir() and p.name != "capture")
+#: Families captured on this project's machines and kept in ../shared/corpus (read in place).
+CAPTURED = {"lab-gobench": ("lab", "gobench")}
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", FAMILIES + sorted(CAPTURED))
 def test_every_printed_number_is_in_the_dataset(family):
+    if family in CAPTURED:
+        folder = corpus(*CAPTURED[family])
+        paths = sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.endswith(_SKIP_SUFFIXES))
+        family = CAPTURED[family][-1]
+    else:
+        paths = _files(family)
     lost: list[str] = []
     read = 0
-    for path in _files(family):
+    for path in paths:
         found = lost_numbers(path, family)
         if found is not None:
             read += 1
