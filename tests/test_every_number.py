@@ -59,7 +59,7 @@ NOT_FIGURES = [
     r"^(\s*[\d.]+\s+[01]\.\d+\s+\d+)\s+(?:[\d.]+|inf)\s*$",  # wrk2 spectrum: 1/(1-Percentile) is the percentile
     r"#\[Buckets\s*=.*$",  # wrk2's HdrHistogram layout
     r"^\s*\[.\] \[\d{3}\] .*$",  # the gobench fork's -p echo of each response
-    r"(?s:Usage(?: of \S+)?: .*)",  # usage and help texts: options, not figures
+    r"(?s:Usage(?: of \S+)?:\s.*)",  # usage and help texts: options, not figures
     r"\d(?:xx|XX)\b",  # status classes (2xx, Non-2xx or 3xx)
     r"(?:ApacheBench|iperf|SIEGE|HA-Proxy|HAProxy)[ ,]+(?:[Vv]ersion )?\d[\w.+-]*",  # versions
     r"\$Revision: \d+ \$|Copyright .*$|Licensed to .*$",
