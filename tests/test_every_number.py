@@ -164,12 +164,12 @@ def lost_numbers(path: Path, family: str) -> list[str] | None:
         return None
     values, texts = _pool(ds)
     text = normalize(path.read_text(errors="replace"))
-    for t in sorted(set(texts), key=len, reverse=True):
-        if len(t) >= 4:
-            text = text.replace(t, " ")  # a command line, a URL, a message kept as it is
     for pattern, _ in NOT_KEPT.get(family, []):
         text = re.sub(pattern, " ", text, flags=re.M)
     text = _NOT_FIGURES_RE.sub(" ", text)
+    for t in sorted(set(texts), key=len, reverse=True):
+        if len(t) >= 4:
+            text = text.replace(t, " ")  # a command line, a URL, a message kept as it is
     lost = []
     for n, line in enumerate(text.split("\n"), 1):
         for m in _NUM_RE.finditer(line):
