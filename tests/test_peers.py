@@ -350,26 +350,30 @@ def test_pkb_iperf2_intervals_multi():
     assert ds.streams.set_index("stream")["bits_per_s"].div(1e6).to_dict() == {"5": 330.0, "3": 410.0, "4": 469.0}
 
 
-_TAF_CLIENT_1 = [(0, 1, 3.95, 34.0), (9, 10, 3.85, 33.1)]
-_TAF_MULTI = [(0, 1, 7.8, 67.0), (8, 9, 8.11, 69.6)]
+# the peer's Line((start, end), GBytes*1024 as MBytes, Gbits*1000 as Mbits) per second, GBytes and Gbits here
+_TAF_SINGLE = [(0, 3.95, 34.0), (1, 3.97, 34.1), (2, 3.75, 32.2), (3, 3.91, 33.6), (4, 3.92, 33.7), (5, 3.94, 33.9),
+               (6, 3.95, 33.9), (7, 3.85, 33.1), (8, 3.86, 33.1), (9, 3.85, 33.1)]  # fmt: skip
+_TAF_MULTI = [(0, 7.8, 67.0), (1, 8.2, 70.5), (2, 8.02, 68.9), (3, 7.64, 65.6), (4, 8.07, 69.3), (5, 7.8, 67.0),
+              (6, 7.72, 66.3), (7, 8.46, 72.7), (8, 8.11, 69.6)]  # fmt: skip
 
 
 @pytest.mark.parametrize(
     ("name", "stream", "lines", "total"),
     [
-        ("iperf_client_singlethread.txt", "3", _TAF_CLIENT_1, (39.0, 33.5)),
-        ("iperf_server_singlethread.txt", "4", _TAF_CLIENT_1, (39.0, 33.4)),
+        ("iperf_client_singlethread.txt", "3", _TAF_SINGLE, (39.0, 33.5)),
+        ("iperf_server_singlethread.txt", "4", _TAF_SINGLE, (39.0, 33.4)),
         ("iperf_client_multithread.txt", "SUM", _TAF_MULTI, (79.8, 68.5)),
-        ("iperf_server_multithread.txt", "SUM", [*_TAF_MULTI, (9, 10, 8.0, 68.7)], (79.8, 68.5)),
+        ("iperf_server_multithread.txt", "SUM", [*_TAF_MULTI, (9, 8.0, 68.7)], (79.8, 68.5)),
     ],
 )
 def test_taf_iperf(name, stream, lines, total):
     ds = read("taf", name)
     iv = ds.intervals[ds.intervals["stream"] == stream]
-    for start, end, gbytes, gbits in lines:
+    assert len(iv) == len(lines)
+    for start, gbytes, gbits in lines:
         row = one(iv, start_s=float(start))
         assert (row["end_s"], row["bytes"] / MIB, row["bits_per_s"] / 1e6) == pytest.approx(
-            (end, gbytes * 1024, gbits * 1000)
+            (start + 1, gbytes * 1024, gbits * 1000)
         )
     r = ds.runs.iloc[0]
     assert (r["bytes_total"] / MIB, r["bits_per_s"] / 1e6) == pytest.approx((total[0] * 1024, total[1] * 1000))
