@@ -13,7 +13,8 @@ percentiles, phases, requests, intervals, servers, streams
     long-form detail tables; each row carries ``source`` and ``run`` so it
     joins to ``runs`` (``servers``: one row per proxy and server of an
     HAProxy statistics snapshot; ``streams``: the final summary of each
-    stream of an iperf ``-P`` test).
+    stream of an iperf ``-P`` test; ``histogram``: hey's response time
+    histogram).
 
 Example
 -------
@@ -41,6 +42,7 @@ __all__ = [
     "PHASES",
     "REQUESTS",
     "RUNS",
+    "HISTOGRAM",
     "SERVERS",
     "STREAMS",
     "TABLES",
@@ -470,6 +472,12 @@ SERVERS = _cols(
     Column("port", I, "", "server port, where the output gives it apart (show servers state)"),
 )
 
+HISTOGRAM = _cols(
+    *_KEYCOLS,
+    Column("latency_s", F, "s", "the bucket's upper edge: requests slower than the bucket before, up to this (hey)"),
+    Column("count", I, "", "requests in the bucket"),
+)
+
 TABLES: dict[str, dict[str, Column]] = {
     "runs": RUNS,
     "percentiles": PERCENTILES,
@@ -478,6 +486,7 @@ TABLES: dict[str, dict[str, Column]] = {
     "intervals": INTERVALS,
     "servers": SERVERS,
     "streams": STREAMS,
+    "histogram": HISTOGRAM,
 }
 
 

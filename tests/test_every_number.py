@@ -68,7 +68,6 @@ _NOT_FIGURES_RE = re.compile("|".join(f"(?:{p})" for p in NOT_FIGURES), re.M)
 
 #: Figures printed but not kept yet, per family: what they are.
 NOT_KEPT: dict[str, list[tuple[str, str]]] = {
-    "hey": [(r"^\s*[\d.]+ \[\d+\]\s*\|.*$", "the response time histogram (bucket upper bound, count)")],
     "iperf2": [
         (
             r"\((?:icwnd/mss/irtt|ct|sock|peer)[^)]*\)",

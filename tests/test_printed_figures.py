@@ -92,3 +92,9 @@ def test_haproxy_csv_after_an_empty_line():
     s = read(io.StringIO(text)).servers.iloc[0]
     assert (s["active_servers"], s["backup_servers"], s["sessions_total"]) == (1, 0, 10)
     assert pd.isna(s["last_session_s"])  # -1: no session yet
+
+
+def test_hey_response_time_histogram():
+    h = read(FIXTURES / "hey" / "hey_basic.txt").histogram
+    assert len(h) == 11 and h["count"].sum() == 200  # every request in one bucket
+    assert h["latency_s"].is_monotonic_increasing
