@@ -36,13 +36,13 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
+    "HISTOGRAM",
     "INTERVALS",
     "KEY",
     "PERCENTILES",
     "PHASES",
     "REQUESTS",
     "RUNS",
-    "HISTOGRAM",
     "SERVERS",
     "STREAMS",
     "TABLES",
