@@ -30,6 +30,7 @@ import pandas as pd
 import pytest
 
 import lbanalysis
+from lbanalysis.readers.haproxy_stat import FIELDS as STAT_FIELDS
 from lbanalysis.text import normalize
 
 from .conftest import FIXTURES, corpus
@@ -107,9 +108,12 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
         (r"^(?:\s+-.*|.*Default is.*|\s{5,}.*)$", "iperf3's help text after an error"),
     ],
     "haproxy": [
-        (r"(?s)^# pxname.*", "show stat fields not modelled (2.x module counters, *_max times, connection pools)"),
         (r'(?s)^\s*\[.*"objType".*', "show stat json: field positions and ids, fields not modelled"),
-        (r"^[FBSL]\.\d+\.\d+\.\d+\.\w+\.\d+:.*$", "show stat typed: fields not modelled"),
+        (
+            r"^[FBSL]\.\d+\.\d+\.\d+\.(?!(?:" + "|".join(STAT_FIELDS) + r")\.)\w+\.\d+:.*$",
+            "show stat typed: fields not modelled",
+        ),
+        (r"^[FBSL]\.\d+\.\d+\.\d+\.\w+\.\d+:\w*:\w+:", "show stat typed: the object, position and type of a value"),
         (r"(?s)^[\s\S]*\"Name\".*", "show info json: fields beyond the six kept"),
         (
             r"^(?!(?:Uptime_sec|Nbthread|Maxconn|CurrConns|CumConns|CumReq):)[\w-]+: .*$",
@@ -118,6 +122,25 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
         (r"^\d+ \S+ \d+ \S+ .*$", "show servers state: fields beyond address, port, weight and state"),
     ],
 }
+
+
+def _stat_cells_not_modelled(text: str) -> str:
+    """``show stat`` CSV rows with the cells of fields no column models blanked (2.x module counters after '-')."""
+    out, header = [], None
+    for line in text.split("\n"):
+        if line.lstrip().startswith("# pxname,"):
+            header = line.strip().lstrip("# ").split(",")
+        elif header is not None and line.count(",") >= 3:
+            cells = line.split(",")
+            line = ",".join(c if i < len(header) and header[i] in STAT_FIELDS else "" for i, c in enumerate(cells))
+        else:
+            header = None
+        out.append(line)
+    return "\n".join(out)
+
+
+#: Transformations of a family's text before the check (fields no column models, by name).
+NOT_KEPT_FIELDS = {"haproxy": _stat_cells_not_modelled}
 
 _SKIP_SUFFIXES = (".md", ".in", ".sh", ".py", ".html", ".json.gz")
 
@@ -163,6 +186,8 @@ def lost_numbers(path: Path, family: str) -> list[str] | None:
         return None
     values, texts = _pool(ds)
     text = normalize(path.read_text(errors="replace"))
+    if family in NOT_KEPT_FIELDS:
+        text = NOT_KEPT_FIELDS[family](text)
     for pattern, _ in NOT_KEPT.get(family, []):
         text = re.sub(pattern, " ", text, flags=re.M)
     text = _NOT_FIGURES_RE.sub(" ", text)

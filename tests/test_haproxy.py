@@ -37,7 +37,10 @@ def test_show_stat_csv_whole_server_rows():
         "response_time_s": 0.183, "total_time_s": 0.569, "address": "127.0.0.1:18101",
         "active_servers": 1, "backup_servers": 0, "last_change_s": 79.0, "process_id": 1, "proxy_id": 3,
         "server_id": 1, "requests_total": 762, "aborts_client": 0, "aborts_server": 0, "last_session_s": 0.0,
-        "mode": "http",
+        "mode": "http", "rewrite_failures": 0, "connect_attempts": 762, "connection_reuses": 0,
+        "idle_connections_current": 3, "queue_time_max_s": 4.486, "connect_time_max_s": 0.009,
+        "response_time_max_s": 1.512, "total_time_max_s": 5.989, "errors_internal": 0, "unsafe_idle_connections": 3,
+        "safe_idle_connections": 0, "used_connections": 0, "needed_connections": 3, "weight_user": 1.0,
     }  # fmt: skip
     for col in COLS:
         if col in want:
