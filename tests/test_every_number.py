@@ -95,7 +95,7 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
     "iperf3": [
         (
             r'"(?:snd_wnd|max_snd_wnd|pmtu|rttvar|tcp_mss_default|sndbuf_actual|rcvbuf_actual|target_bitrate|blksize'
-            r"|socket|timesecs|seconds|host_user|host_system|remote_user|remote_system|local_port|remote_port|cookie"
+            r"|socket|timesecs|seconds|local_port|remote_port|cookie"
             r"|sock_bufsize|tos|bytes|omit|duration|num_streams|reverse|bidir|fq_rate|interval|max_rtt|min_rtt"
             r"|mean_rtt|rtt|snd_cwnd|max_snd_cwnd|retransmits|start|end|bits_per_second|packets|lost_packets"
             r"|lost_percent|jitter_ms|out_of_order|sender|omitted|host_total|remote_total|port|blocks"
@@ -104,7 +104,6 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
         ),
         (r"Accepted connection from.*?port \d+", "the client's control-connection port"),
         (r"local \S* ?port \d+ connected to \S* ?port \d+", "ports of the connections of a server log's other tests"),
-        (r"\([\d.]+%u/[\d.]+%s\)", "CPU user/system split"),
         (r"^(?:\s+-.*|.*Default is.*|\s{5,}.*)$", "iperf3's help text after an error"),
     ],
     "haproxy": [

@@ -35,7 +35,7 @@ Jitter                ``jitter_s``          ms printed, stored in s
 Lost/Total Datagrams  ``lost_packets``, ``total_packets``, ``lost_percent`` (%)
 Total Datagrams       ``total_packets``     UDP sender intervals
 (omitted)             ``omitted``           ``-O`` warm-up interval
-CPU Utilization       ``cpu_local_pct``, ``cpu_remote_pct``  % (``-V``)
+CPU Utilization       ``cpu_local_pct``, ``cpu_remote_pct``  % (``-V``; ``cpu_*_user_pct``, ``cpu_*_system_pct``)
 ===================== ===================== ================================
 
 Rows: one run row per flow, receiver figures first, sender figures in
@@ -130,7 +130,12 @@ _STARTING_RE = re.compile(
     r"Starting Test: protocol: (?P<proto>\w+), (?P<n>\d+) streams,.*?"
     r"(?:(?P<t>[\d.]+) second test|(?P<bytes>\d+) bytes to send|(?P<blocks>\d+) blocks to send)"
 )
-_CPU_RE = re.compile(rf"CPU Utilization: local/\w+ (?P<local>{NUM})%.*?remote/\w+ (?P<remote>{NUM})%")
+_CPU_RE = re.compile(
+    rf"CPU Utilization: local/\w+ (?P<local>{NUM})%(?: \((?P<lu>{NUM})%u/(?P<ls>{NUM})%s\))?.*?"
+    rf"remote/\w+ (?P<remote>{NUM})%(?: \((?P<ru>{NUM})%u/(?P<rs>{NUM})%s\))?"
+)
+_CPU_PARTS = {"lu": "cpu_local_user_pct", "ls": "cpu_local_system_pct", "ru": "cpu_remote_user_pct",
+              "rs": "cpu_remote_system_pct"}  # fmt: skip
 _MSG_RE = re.compile(r"(?:^|\s)iperf3: (?P<msg>.+?)\s*$")
 _DONE_RE = re.compile(r"(?:^|\s)iperf Done\.\s*$")
 _SERVER_OUTPUT_RE = re.compile(r"(?:^|\s)Server output:\s*$")
@@ -216,6 +221,7 @@ class _Test:
     summaries: list[_Summary] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     cpu: tuple[float, float] | None = None
+    cpu_parts: dict = field(default_factory=dict)  # user/system split of the CPU line
     header_cols: str = ""
     section: str = "main"
     sep: bool = False
@@ -425,6 +431,7 @@ def _base_row(t: _Test, role, protocol, cmd: dict, reverse) -> dict:
         row["concurrency"] = t.streams_cfg
     if t.cpu:
         row["cpu_local_pct"], row["cpu_remote_pct"] = t.cpu
+        row.update(t.cpu_parts)
     return row
 
 
@@ -589,6 +596,7 @@ class _Reader:
         if self.cur is None:
             return False
         self.cur.cpu = (number(m.group("local")), number(m.group("remote")))
+        self.cur.cpu_parts = {col: number(m.group(g)) for g, col in _CPU_PARTS.items() if m.group(g) is not None}
         return True
 
     def message(self, n: int, m: re.Match, ts: datetime | None) -> None:

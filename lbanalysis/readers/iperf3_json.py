@@ -37,7 +37,7 @@ bytes                              ``bytes``, ``bytes_total`` B (as is)
 start/end (seconds)                ``start_s``, ``end_s``, ``duration_s`` = end - start  s
 jitter_ms                          ``jitter_s``              ms -> s
 lost_packets, packets, lost_percent ``lost_packets``, ``total_packets``, ``lost_percent`` (%)
-cpu_utilization_percent            ``cpu_local_pct`` (host_total), ``cpu_remote_pct`` (remote_total)
+cpu_utilization_percent            ``cpu_local_pct`` (host_total), ``cpu_remote_pct`` (remote_total), ``cpu_*_user_pct``, ``cpu_*_system_pct``
 snd_cwnd                           ``cwnd_bytes``            B
 rtt (intervals), min/max/mean_rtt  ``rtt_s``; ``rtt_min_s``, ``rtt_max_s``, ``rtt_mean_s``  us -> s
 end.streams (each stream)          ``streams`` table         as above
@@ -492,9 +492,13 @@ def _cpu_fields(base: dict, end: dict) -> None:
         return
     if _num(cpu, "host_total") is not None:
         base["cpu_local_pct"] = _num(cpu, "host_total")
+        for k, col in (("host_user", "cpu_local_user_pct"), ("host_system", "cpu_local_system_pct")):
+            if _num(cpu, k) is not None:
+                base[col] = _num(cpu, k)
     remote = [_num(cpu, k) for k in ("remote_total", "remote_user", "remote_system")]
     if remote[0] is not None and any(v for v in remote if v):
         base["cpu_remote_pct"] = remote[0]
+        base["cpu_remote_user_pct"], base["cpu_remote_system_pct"] = remote[1], remote[2]
 
 
 def _connections(start: dict) -> dict[str, tuple]:
