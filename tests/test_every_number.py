@@ -88,9 +88,7 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             "a full-duplex [SUM] of both directions (not used)",
         ),
         (r"^\[SUM\] 0\.0+-\d+\.\d+ sec.*$", "a server's [SUM] total spanning tests (a one-stream test keeps its own)"),
-        (r"connected with \S* ?port \d+|local \S* ?port \d+", "ports of the connections of a server log's other tests"),
         (r"\d+=\d+:\d+:.*$", "-e server read-size histogram"),
-        (r"^\d{14}(?:\.\d+)?,.*$", "-y C report lines (fields beside the ones read)"),
     ],
     "iperf3": [
         (
@@ -103,7 +101,6 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             "JSON fields read and not read, checked by test_iperf3",
         ),
         (r"Accepted connection from.*?port \d+", "the client's control-connection port"),
-        (r"local \S* ?port \d+ connected to \S* ?port \d+", "ports of the connections of a server log's other tests"),
         (r"^(?:\s+-.*|.*Default is.*|\s{5,}.*)$", "iperf3's help text after an error"),
     ],
     "haproxy": [
