@@ -107,13 +107,11 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
         (r"^(?:\s+-.*|.*Default is.*|\s{5,}.*)$", "iperf3's help text after an error"),
     ],
     "haproxy": [
-        (r'(?s)^\s*\[.*"objType".*', "show stat json: field positions and ids, fields not modelled"),
         (
             r"^[FBSL]\.\d+\.\d+\.\d+\.(?!(?:" + "|".join(STAT_FIELDS) + r")\.)\w+\.\d+:.*$",
             "show stat typed: fields not modelled",
         ),
         (r"^[FBSL]\.\d+\.\d+\.\d+\.\w+\.\d+:\w*:\w+:", "show stat typed: the object, position and type of a value"),
-        (r"(?s)^[\s\S]*\"Name\".*", "show info json: fields beyond the six kept"),
         (
             r"^(?!(?:Uptime_sec|Nbthread|Maxconn|CurrConns|CumConns|CumReq):)[\w-]+: .*$",
             "show info: fields beyond the six",
@@ -138,8 +136,30 @@ def _stat_cells_not_modelled(text: str) -> str:
     return "\n".join(out)
 
 
+def _json_fields_modelled(text: str) -> str:
+    """``show stat json`` / ``show info json``: only the values of fields a column models (the rest: ids, positions)."""
+    import json
+
+    from lbanalysis.readers.haproxy_info import INFO
+
+    stripped = text.strip()
+    if not stripped.startswith("[") or '"field"' not in stripped:
+        return text
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        return text
+    objs = [o for obj in data for o in (obj if isinstance(obj, list) else [obj])]
+    kept = [str(o["value"].get("value")) for o in objs if o.get("field", {}).get("name") in {*STAT_FIELDS, *INFO}]
+    return "\n".join(kept)
+
+
+def _haproxy_not_modelled(text: str) -> str:
+    return _json_fields_modelled(_stat_cells_not_modelled(text))
+
+
 #: Transformations of a family's text before the check (fields no column models, by name).
-NOT_KEPT_FIELDS = {"haproxy": _stat_cells_not_modelled}
+NOT_KEPT_FIELDS = {"haproxy": _haproxy_not_modelled}
 
 _SKIP_SUFFIXES = (".md", ".in", ".sh", ".py", ".html", ".json.gz")
 
