@@ -104,7 +104,6 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             "ports of the connections of streams that printed no summary (a killed run)",
         ),
         (r"Accepted connection from.*?port \d+", "the client's control-connection port"),
-        (r"^(?:\s+-.*|.*Default is.*|\s{5,}.*)$", "iperf3's help text after an error"),
     ],
     "haproxy": [
         (
