@@ -111,10 +111,6 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             "show stat typed: fields not modelled",
         ),
         (r"^[FBSL]\.\d+\.\d+\.\d+\.\w+\.\d+:\w*:\w+:", "show stat typed: the object, position and type of a value"),
-        (
-            r"^(?!(?:Uptime_sec|Nbthread|Maxconn|CurrConns|CumConns|CumReq):)[\w-]+: .*$",
-            "show info: fields beyond the six",
-        ),
         (r"^\d+ \S+ \d+ \S+ .*$", "show servers state: fields beyond address, port, weight and state"),
     ],
 }
@@ -153,8 +149,20 @@ def _json_fields_modelled(text: str) -> str:
     return "\n".join(kept)
 
 
+def _info_lines_not_modelled(text: str) -> str:
+    """``show info`` text (from its ``Name: HAProxy`` line to the next empty line): fields beyond the six kept."""
+    from lbanalysis.readers.haproxy_info import INFO
+
+    out, inside = [], False
+    for line in text.split("\n"):
+        inside = (inside and bool(line.strip())) or line.startswith("Name: HAProxy")
+        out.append("" if inside and line.split(":", 1)[0] not in INFO else line)
+    return "\n".join(out)
+
+
 def _haproxy_not_modelled(text: str) -> str:
-    return _json_fields_modelled(_stat_cells_not_modelled(text))
+    """Show info fields beyond the six, and show stat fields no column models (module counters, positions, ids)."""
+    return _json_fields_modelled(_info_lines_not_modelled(_stat_cells_not_modelled(text)))
 
 
 #: Transformations of a family's text before the check (fields no column models, by name).
