@@ -343,7 +343,8 @@ def _percentile_ms(percentiles: pd.DataFrame | None, p: float) -> dict[tuple[str
         return {}
     from .analysis.latency import recorded_percentiles
 
-    percentiles = recorded_percentiles(percentiles)  # one distribution per run (not wrk2's uncorrected one too)
+    # one distribution per run (not wrk2's uncorrected one too); the p99 wrk2 printed where its spectrum has no tick
+    percentiles = recorded_percentiles(percentiles, printed=True)
     rows = percentiles[pd.to_numeric(percentiles["percentile"], errors="coerce") == p]
     return {
         (str(s), int(r)): float(v) * 1e3 for s, r, v in zip(rows["source"], rows["run"], rows["latency_s"], strict=True)

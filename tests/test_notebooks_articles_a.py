@@ -302,6 +302,8 @@ def test_03_runs_table_carries_every_gobench_output(run):
     assert runs["failed_network"].tolist() == [0, 0, 0, 0, 0, 86, 66, 55, 40, 0]
     # responses received: gobench's printed Requests (266, 426, 595, 760) minus its Network failed
     assert runs["requests"].tolist() == [627867, 527141, 180, 180, 180, 180, 360, 540, 720, 900]
+    # and the Requests gobench printed, as the article's table shows them
+    assert runs["requests_attempted"].tolist() == [627867, 527141, 180, 180, 180, 266, 426, 595, 760, 900]
     assert runs["maxconn"].tolist() == [20, 20, 20, 20, 20, 20, 40, 60, 80, 100]
     assert runs["fullconn"].tolist() == [20, 1, 20, 1, 20, 20, 20, 20, 20, 20]
     assert runs["connections"].tolist() == [20] * 5 + [100] * 5

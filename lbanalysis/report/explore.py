@@ -1153,11 +1153,12 @@ def percentiles_section(ds: Any, group: str | None = None, output_dir: str | os.
     from ..analysis.latency import recorded_percentiles
 
     recorded = recorded_percentiles(pct)
-    if len(recorded) < len(pct):  # wrk2 -U: a second distribution of the same run
-        n = len(pct.drop(recorded.index)[["source", "run"]].drop_duplicates())
+    uncorrected = pct["kind"].astype("string").str.startswith("uncorrected").fillna(False).to_numpy(bool)
+    if uncorrected.any():  # wrk2 -U: a second distribution of the same run
+        n = len(pct[uncorrected][["source", "run"]].drop_duplicates())
         s.add(f"wrk2 also printed, for {_plural(n, 'run')}, the latencies it measured without correcting for "
               "delayed starts; the chart and table show the corrected ones it records.")  # fmt: skip
-        pct = recorded
+    pct = recorded
     keys = pct[["source", "run"]].drop_duplicates()
     pct = pct.assign(latency_ms=pct["latency_s"] * 1e3)
     if len(keys) > _MAX_PCT_LINES:  # the runs with the highest 99th percentile: the tails worth a look
@@ -1183,7 +1184,7 @@ def percentiles_section(ds: Any, group: str | None = None, output_dir: str | os.
         fig.legend(handles, labels, loc="outside lower center", fontsize="small", frameon=False,
                    ncols=2 if len(handles) > 3 else 1)  # fmt: skip
     s.add(fig)
-    s.add(percentile_table(ds.percentiles, ds.runs))
+    s.add(percentile_table(recorded_percentiles(ds.percentiles, printed=True), ds.runs))
     if _closed_loop_sources(ds.runs, pct):
         from ..analysis.latency import CLOSED_LOOP_NOTE
 
