@@ -623,8 +623,8 @@ def conclusion_table(st: Any, percentiles: pd.DataFrame | None = None) -> pd.Dat
     for name, every in runs.groupby("series", sort=False):
         used = every[every["used"].to_numpy(bool)] if "used" in every else every
         g = used if len(used) else every  # the runs the curves use; else every run that measured a rate
-        x = pd.to_numeric(g.get(load), errors="coerce")
-        y = pd.to_numeric(g["requests_per_s"], errors="coerce")
+        x = _floats(g, load)
+        y = _floats(g, "requests_per_s")
         means = y.groupby(x.to_numpy()).mean().dropna()
         if not len(means):
             continue
@@ -652,6 +652,20 @@ def conclusion_table(st: Any, percentiles: pd.DataFrame | None = None) -> pd.Dat
     rank = out["verdict"].map(lambda x: order.get(x, len(order)))
     out = out.assign(_rank=rank, _rate=-out["best requests/s"].fillna(-1.0))
     return out.sort_values(["_rank", "_rate", "series"], kind="stable").drop(columns=["_rank", "_rate"])
+
+
+def _floats(frame: pd.DataFrame, column: str) -> pd.Series:
+    """A column as plain floats (missing values NaN; an absent column all NaN).
+
+    >>> _floats(pd.DataFrame({"a": pd.array([1, None], "Int64")}), "a").tolist()
+    [1.0, nan]
+    """
+    if column not in frame:
+        return pd.Series(math.nan, index=frame.index, dtype=float)
+    v = frame[column]
+    if isinstance(v.dtype, pd.BooleanDtype) or v.dtype == bool:
+        v = v.astype("Float64")
+    return pd.to_numeric(v, errors="coerce").astype("Float64").astype(float)
 
 
 def _p99_by_run(percentiles: pd.DataFrame | None) -> dict[tuple[str, int], float]:
