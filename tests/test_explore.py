@@ -123,7 +123,7 @@ def test_read_summary_lists_skipped_files_and_why(tmp_path):
     assert skipped["file"].tolist() == ["notes.dat"]
     assert skipped["why"].tolist() == ["line 1: no known format recognised"]
     # a version banner is read, but it is not a test: listed apart, not counted, not skipped
-    assert "1 output(s) are not tests" in " ".join(s.text)
+    assert "1 output is not a test" in " ".join(s.text)
     assert not_runs[["file", "tool", "what"]].to_dict("records") == [
         {"file": "ab_version.txt", "tool": "ab", "what": "version banner"}
     ]
@@ -401,7 +401,9 @@ def test_network_section_capacity_from_iperf_folder(tmp_path):
     shutil.copy(src, iperf)
     measured = lbanalysis.read(iperf)
     s = explore.network_section(explore.load(WORDPRESS), iperf=iperf)
-    assert f"measured by {len(measured)} iperf run(s) in `{iperf}`, per path" in s.text[0]
+    assert (
+        f"measured by {len(measured)} iperf run{'' if len(measured) == 1 else 's'} in `{iperf}`, per path" in s.text[0]
+    )
     # that iperf file measured other people's hosts: nothing is pooled into "the" capacity of these runs
     assert "8 runs have no measured path to their host: no utilisation." in s.text[-1]
     # the path iperf measured is listed; no run has a utilisation, so no run table is shown
@@ -474,7 +476,7 @@ def test_explore_notebook_on_a_mixed_folder(mixed_folder, tmp_path):
         assert title in text
     assert "Traceback" not in text
     assert "notes.dat line 1: no known format recognised" in text
-    assert re.search(r"Capacity measured by \d+ iperf run\(s\) among these files", text)
+    assert re.search(r"Capacity measured by \d+ iperf runs? among these files", text)
     assert "each HTTP run is compared with the path to its own host" in text
     # two gobench runs: compare() says it cannot judge (needs 3 a side) instead of claiming a difference
     assert (
@@ -490,8 +492,14 @@ def test_explore_notebook_on_a_mixed_folder(mixed_folder, tmp_path):
     # the iperf folder is a sibling of the HTTP runs' folders: another origin, so its paths are shown but
     # applied to no run (no utilisation chart)
     assert "only from another origin: not applied" in text
-    for png in ("throughput-latency", "percentiles", "timeseries", "comparison"):
+    for png in ("throughput-latency", "percentiles", "comparison"):
         assert (out / f"{png}.png").exists(), png
+    # ab -g's run lasted under two one-second bins: said, not drawn
+    assert "The run with start times lasted under two bins of 1s" in text
+    # the conclusion first, the evidence, then the appendix; no programmer's notation in sight
+    assert text.index("Conclusion") < text.index("What bounded each series") < text.index("Appendix")
+    assert text.index("Appendix") < text.index("What was read") < text.index("Runs")
+    assert not re.search(r"\d\.?\d*e[+-]\d\d", text) and "summary_frame" not in text
     executed = nbformat.read(out / "explore.ipynb", as_version=4)
     assert executed.metadata["papermill"]["parameters"]["group"] == "setup"
 

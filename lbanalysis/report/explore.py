@@ -763,12 +763,12 @@ def read_summary(ds: Any) -> Section:
 
         series = series_table(http)
         s.add(
-            f"The {len(http)} HTTP load-test run(s) form {len(series)} series (same tool, target and settings, "
+            f"The {_plural(len(http), 'HTTP load-test run')} form {_plural(len(series), 'series')} (same tool, target and settings, "
             "differing only in load); curves, knees and verdicts are computed within a series only:"
         )
         s.add(series)
     if len(ds.skipped):
-        s.add(f"{len(ds.skipped)} file(s) skipped:")
+        s.add(f"{_plural(len(ds.skipped), 'file')} skipped:")
         short = _short_sources(ds.skipped["source"].astype(str).tolist())
         reasons = [_reason(str(src), str(r)) for src, r in zip(ds.skipped["source"], ds.skipped["reason"], strict=True)]
         s.add(pd.DataFrame({"file": short, "why": reasons}))
@@ -777,7 +777,7 @@ def read_summary(ds: Any) -> Section:
     not_runs = getattr(ds, "not_runs", None)
     if not_runs is not None and len(not_runs):
         s.add(
-            f"{len(not_runs)} output(s) are not tests (help texts, version banners, commands without output), not counted as runs:"
+            f"{_plural(len(not_runs), 'output')} {'is not a test' if len(not_runs) == 1 else 'are not tests'} (help texts, version banners, commands without output), not counted as runs:"
         )
         s.add(
             pd.DataFrame(
@@ -792,7 +792,7 @@ def read_summary(ds: Any) -> Section:
         )
     if ds.ignored:
         names = ", ".join(os.path.basename(p) for p in ds.ignored[:10])
-        s.add(f"{len(ds.ignored)} file(s) passed over by name (notes, scripts, manifests): {names}.")
+        s.add(f"{_plural(len(ds.ignored), 'file')} passed over by name (notes, scripts, manifests): {names}.")
     for note in ds.notes:
         s.add(f"Note: {note}")
     return s
@@ -1629,7 +1629,7 @@ def _capacity_words(st: Any, link_capacity: Any, iperf: Any) -> str:
         return "given per run by the `capacity` column (manifest)"
     where = f"in `{iperf}`" if iperf is not None else "among these files, each applied to runs of its own folder"
     n = int(st.paths["n_runs"].sum()) if len(st.paths) and "n_runs" in st.paths else 0
-    return f"measured by {n} iperf run(s) {where}, per path (TCP tests; payload against goodput)"
+    return f"measured by {_plural(n, 'iperf run')} {where}, per path (TCP tests; payload against goodput)"
 
 
 def network_section(
@@ -1676,7 +1676,7 @@ def network_section(
         else f"No run reaches {threshold:.0%} of its path: none is network-bound."
     ]
     if mismatch.any():
-        parts.append(f"{int(mismatch.sum())} run(s) carried more than the capacity matched to their path: capacity "
+        parts.append(f"{_plural(int(mismatch.sum()), 'run')} carried more than the capacity matched to their path: capacity "
                      "mismatch, not a verdict.")  # fmt: skip
     if unmatched.any():
         parts.append(f"{_plural(int(unmatched.sum()), 'run')} have no measured path to their host: no utilisation"
