@@ -305,6 +305,7 @@ def _table_html(df: pd.DataFrame, open_rows: int = 0) -> str:
     shown = df.head(_MAX_ROWS)
     if not isinstance(shown.index, pd.RangeIndex):
         shown = shown.reset_index()
+    shown = _numbers_as_numbers(shown)
     text = humanize(shown, hide_index=True)
     numeric = [i for i, c in enumerate(shown.columns) if pd.api.types.is_numeric_dtype(shown[c].dtype)
                and not pd.api.types.is_bool_dtype(shown[c].dtype)]  # fmt: skip
@@ -324,9 +325,26 @@ def _table_html(df: pd.DataFrame, open_rows: int = 0) -> str:
     return out
 
 
+def _numbers_as_numbers(df: pd.DataFrame) -> pd.DataFrame:
+    """Object columns that hold only numbers (a table put together from rows with None) as numbers, so
+    they are rounded like the others.
+
+    >>> _numbers_as_numbers(pd.DataFrame({"r2": pd.Series([0.3416441708547435, None], dtype=object)}))["r2"].dtype
+    dtype('float64')
+    """
+    out = df.copy()
+    for col in out.columns:
+        v = out[col]
+        if v.dtype == object:
+            values = [x for x in v if x is not None and not (isinstance(x, float) and math.isnan(x))]
+            if values and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in values):
+                out[col] = pd.to_numeric(v, errors="coerce")
+    return out
+
+
 #: The few rules explore's tables and notes need, once per section.
 _CSS = (
-    "<style>table.lb-explore td.n{text-align:right}table.lb-explore td.w{white-space:normal;min-width:20em}"
+    "<style>table.lb-explore td.n{text-align:right}table.lb-explore td.w{white-space:normal;min-width:14em;max-width:32em;overflow-wrap:anywhere}"
     "table.lb-explore th{text-align:left;white-space:normal;max-width:14em}p.lb-intro{color:#57606a}</style>"
 )
 
