@@ -1726,11 +1726,16 @@ def network_section(
     if len(shown):
         fig, (ax,) = _figure(width=max(6.0, min(14.0, 0.4 * min(len(shown), 30))))
         first = shown.head(30)
-        labelled = first.assign(label=[f"{a}:{b}" for a, b in zip(first["source"], first["run"], strict=True)],
+        names = _file_names(http["source"].astype(str).tolist())
+        per_file = http.groupby(http["source"].astype(str))["run"].transform("nunique").to_numpy()
+        label = pd.Series([f"{n} (run {r})" if k > 1 else n for n, r, k in zip(names, http["run"], per_file,
+                                                                                 strict=True)])  # fmt: skip
+        labelled = first.assign(label=label[~unmatched].head(30).to_numpy(),
                                 utilisation=first["utilisation (%)"] / 100,
                                 network_bound=(first["bound by"] == "network").to_numpy())  # fmt: skip
         plots.utilisation(labelled, x="label", threshold=threshold, ax=ax)
         ax.set_title("Share of each run's path capacity used")
+        ax.set_xlabel("")
         ax.tick_params(axis="x", labelrotation=30)
         for tick in ax.get_xticklabels():
             tick.set_horizontalalignment("right")
@@ -1926,21 +1931,35 @@ def load_balancer_section(ds: Any) -> Section:
             key = _snapshot_key(table)
             seen.setdefault(key, []).append(name)
             tables.setdefault(key, table)
-    if len(seen) < sum(len(v) for v in seen.values()):
+    judged = [k for k in seen if (tables[k]["note"].fillna("").astype(str) == "").any() and k not in per_run_keys]
+    if any(len(seen[k]) > 1 for k in judged):
         s.add(f"{_plural(sum(len(v) for v in seen.values()), 'snapshot')} in {_plural(len(seen), 'distinct form')}: "
               "files that show the same servers with the same counts are one table below.")  # fmt: skip
+    unjudged: dict[tuple[str, str], list[str]] = {}  # (backend, why) -> snapshots: said once
     for key, names in seen.items():
         table = tables[key]
-        where = f"`{names[0]}`" if len(names) == 1 else f"{_plural(len(names), 'file')} ({', '.join(names)})"
+        where = f"`{names[0]}`" if len(names) == 1 else f"{_plural(len(names), 'file')} ({_few(names)})"
         if key in per_run_keys:  # the snapshot after a run that counted from zero: the run's table above
             s.add(f"{where}: the same counts as the load-test run above (its snapshot before counted none).")
             continue
         for proxy, rows in table.groupby("proxy", sort=True):
             if str(rows.iloc[0]["note"] or ""):
-                s.add(f"{where}, backend `{proxy}`: {rows.iloc[0]['note']}.")
+                unjudged.setdefault((str(proxy), str(rows.iloc[0]["note"])), []).extend(names)
                 continue
             s.add(_backend_sentence(f"{where}, ", str(proxy), rows))
             s.add(_balance_rows(rows))
+    for (proxy, why), names in unjudged.items():
+        where = f"`{names[0]}`" if len(names) == 1 else f"{_plural(len(names), 'snapshot')} ({_few(names)})"
+        s.add(f"Backend `{proxy}` in {where}: {why}.")
     for note in notes:
         s.add(note)
     return s
+
+
+def _few(names: Sequence[str], n: int = 3) -> str:
+    """The first ``n`` names and how many more.
+
+    >>> _few(["a", "b"]), _few(["a", "b", "c", "d", "e"])
+    ('a, b', 'a, b, c and 2 more')
+    """
+    return ", ".join(names[:n]) + (f" and {len(names) - n} more" if len(names) > n else "")
