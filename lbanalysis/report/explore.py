@@ -317,7 +317,8 @@ def _table_html(df: pd.DataFrame, open_rows: int = 0) -> str:
         "<tr>" + "".join(f"{c}{html.escape(str(v))}</td>" for c, v in zip(cells, row, strict=True)) + "</tr>"
         for row in text.itertuples(index=False, name=None)
     )
-    out = f'<table class="lb-explore"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    many = " lb-many" if len(text.columns) > 12 else ""  # a wide table in a smaller type, to fit the page
+    out = f'<table class="lb-explore{many}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
     if len(df) > _MAX_ROWS:
         out += f"<p><i>first {_MAX_ROWS} of {len(df)} rows</i></p>"
     if collapse:
@@ -345,7 +346,11 @@ def _numbers_as_numbers(df: pd.DataFrame) -> pd.DataFrame:
 #: The few rules explore's tables and notes need, once per section.
 _CSS = (
     "<style>table.lb-explore td.n{text-align:right}table.lb-explore td.w{white-space:normal;min-width:14em;max-width:32em;overflow-wrap:anywhere}"
-    "table.lb-explore th{text-align:left;white-space:normal;max-width:14em}p.lb-intro{color:#57606a}</style>"
+    "table.lb-explore th{text-align:left;white-space:normal;max-width:14em}p.lb-intro{color:#57606a}"
+    ".lb-table table.lb-many{font-size:0.75em}table.lb-many th{max-width:8em}"
+    "table.lb-explore td:first-child{white-space:normal;min-width:10em;max-width:24em;overflow-wrap:anywhere}"
+    "@media (max-width:700px){table.lb-explore td:first-child{min-width:7em;max-width:11em}"
+    "table.lb-explore td.w{min-width:12em}}</style>"
 )
 
 
@@ -1084,8 +1089,8 @@ def scaling_section(
         table = pd.concat([table, pd.DataFrame(missing)], ignore_index=True).sort_values("series", ignore_index=True)
     if "fitted" in table:
         table["fitted"] = table["fitted"].map({True: "yes", False: "no"}).fillna("")
-    if "model" in table:
-        table["model"] = table["model"].map(lambda m: _MODELS.get(m, m))
+    if "model" in table and table["model"].nunique() <= 1:  # the sentence above names the model
+        table = table.drop(columns="model")
     s = Section(title, intro=INTROS["scaling"].format(model=_MODELS.get(model, model)))
     n_series = http_all["series"].nunique()
     drawn = sorted(several)
