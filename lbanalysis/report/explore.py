@@ -348,8 +348,8 @@ _CSS = (
     "<style>table.lb-explore td.n{text-align:right}table.lb-explore td.w{white-space:normal;min-width:14em;max-width:32em;overflow-wrap:anywhere}"
     "table.lb-explore th{text-align:left;white-space:normal;max-width:14em}p.lb-intro{color:#57606a}"
     ".lb-table table.lb-many{font-size:0.75em}table.lb-many th{max-width:8em}"
-    "table.lb-explore td:first-child{white-space:normal;min-width:10em;max-width:24em;overflow-wrap:anywhere}"
-    "@media (max-width:700px){table.lb-explore td:first-child{min-width:7em;max-width:11em}"
+    "table.lb-explore td:first-child:not(.n){white-space:normal;min-width:10em;max-width:24em;overflow-wrap:anywhere}"
+    "@media (max-width:700px){table.lb-explore td:first-child:not(.n){min-width:7em;max-width:11em}"
     "table.lb-explore td.w{min-width:12em}}</style>"
 )
 
@@ -1521,7 +1521,8 @@ _MAX_SERIES_CHARTS = 4  # with more, the series get no chart of their own (the s
 
 
 def series_table_of(runs: pd.DataFrame, load: str = "concurrency") -> pd.DataFrame:
-    """One series' runs by load: how many, mean throughput, mean latency, failures.
+    """One series' runs by load: how many, mean throughput, mean latency, failures (the study's ``errors``,
+    failed or not 2xx, where the runs carry them; else the tool's ``failed``).
 
     >>> runs = pd.DataFrame({"concurrency": [1, 1, 10], "requests_per_s": [10.0, 12.0, 90.0],
     ...                      "latency_mean_s": [0.1, 0.08, 0.11], "failed": [0, 0, 2]})
@@ -1533,7 +1534,7 @@ def series_table_of(runs: pd.DataFrame, load: str = "concurrency") -> pd.DataFra
             load: pd.to_numeric(runs[load], errors="coerce"),
             "requests_per_s": pd.to_numeric(runs["requests_per_s"], errors="coerce"),
             "latency_mean_s": pd.to_numeric(runs.get("latency_mean_s"), errors="coerce"),
-            "failed": pd.to_numeric(runs.get("failed"), errors="coerce"),
+            "failed": pd.to_numeric(runs["errors"] if "errors" in runs else runs.get("failed"), errors="coerce"),
         }
     ).dropna(subset=[load])
     out = data.groupby(load).agg(
@@ -1543,7 +1544,8 @@ def series_table_of(runs: pd.DataFrame, load: str = "concurrency") -> pd.DataFra
         failed=("failed", "sum"),
     )
     out["failed"] = out["failed"].astype("Int64")
-    return out.reset_index()
+    out = out.reset_index()
+    return out.rename(columns={"failed": "failed or not 2xx"}) if "errors" in runs else out
 
 
 def series_section(
