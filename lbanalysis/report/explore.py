@@ -599,14 +599,18 @@ def opening_section(ds: Any, logs: Any = None, output_dir: str | os.PathLike | N
     >>> import io
     >>> ds = load(io.StringIO("ab -c 10 -n 100 http://web/\\nRequests per second:    1000.5 [#/sec] (mean)\\n"))
     >>> opening_section(ds, ["/logs"]).text[0]
-    'Read `/logs`: 1 file, 1 run (ab 1).'
+    'Read `/logs`: 1 file, 1 test run (ab 1).'
     """
     s = Section("", level=0)
     counts = tool_counts(ds)
     n_files = int(ds.runs["source"].nunique()) if len(ds.runs) else 0
-    tools = ", ".join(f"{r.tool} {r.runs}" for r in counts.itertuples())
-    line = f"Read {_paths_words(logs)}: {_plural(n_files, 'file')}, {_plural(len(ds.runs), 'run')}"
-    line += f" ({tools})." if tools else "."
+    stats = set(registry.names(kind="lb-stats"))
+    tests = counts[~counts["tool"].isin(stats)]
+    snaps = int(counts.loc[counts["tool"].isin(stats), "runs"].sum())
+    tools = ", ".join(f"{r.tool} {r.runs}" for r in tests.itertuples())
+    line = f"Read {_paths_words(logs)}: {_plural(n_files, 'file')}, {_plural(int(tests['runs'].sum()), 'test run')}"
+    line += f" ({tools})" if tools else ""
+    line += f" and {_plural(snaps, 'load-balancer statistics snapshot')}." if snaps else "."
     if len(ds.skipped):
         line += f" {_plural(len(ds.skipped), 'file')} could not be read (listed in the appendix)."
     s.add(line)
