@@ -815,7 +815,8 @@ def _explore_has_runs(args: argparse.Namespace) -> None:
         why = "; ".join(f"{Path(str(r.source)).name}: {str(r.reason).strip().splitlines()[0].split('; known formats')[0]}"
                         for r in ds.skipped.head(3).itertuples())  # fmt: skip
         more = f" and {len(ds.skipped) - 3} more" if len(ds.skipped) > 3 else ""
-        note = f" ({len(ds.skipped)} file(s) could not be read: {why}{more})" if len(ds.skipped) else ""
+        n = len(ds.skipped)
+        note = f" ({n} file{'' if n == 1 else 's'} could not be read: {why}{more})" if n else ""
         raise CLIError(f"no runs found in {', '.join(args.paths)}{note}: no report written", 1)
 
 

@@ -532,3 +532,13 @@ def test_check_parameters_fails_early():
         explore.check_parameters(ds, fit_model="cubic")
     with pytest.raises(LBAnalysisError, match="between 0 and 1"):
         explore.check_parameters(ds, threshold=80)
+
+
+def test_explore_command_fails_when_nothing_was_read(tmp_path, capsys):
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "notes.dat").write_text("not the output of a tool\n")
+    out = tmp_path / "report"
+    assert cli.main(["explore", str(tmp_path / "logs"), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "no runs found in" in err and "1 file could not be read: notes.dat" in err and "no report written" in err
+    assert not out.exists()
