@@ -1872,6 +1872,23 @@ def _backend_sentence(where: str, proxy: str, rows: pd.DataFrame) -> str:
     )
 
 
+def _paired_snapshots(runs: pd.DataFrame, servers: pd.DataFrame) -> set[tuple[str, Any]]:
+    """The (source, run) of every snapshot taken just before or after a load-test run, paired as
+    :func:`lbanalysis.analysis.balance.balance_per_run` pairs them."""
+    from ..analysis.balance import _pair_by_time, _pair_in_transcript
+
+    runs = runs if "timestamp" in runs else runs.assign(timestamp=pd.NaT)
+    snapshots = servers[["source", "run"]].drop_duplicates().astype({"source": str})
+    stats = runs[runs["tool"] == "haproxy"][["source", "run", "timestamp"]].astype({"source": str})
+    stats = stats.merge(snapshots, on=["source", "run"])
+    out: set[tuple[str, Any]] = set()
+    for _, r in runs[runs["tool"] != "haproxy"].iterrows():
+        pair = _pair_in_transcript(r, stats) or _pair_by_time(r, stats)
+        for snap in pair or ():
+            out.add((str(snap["source"]), snap["run"]))
+    return out
+
+
 def _snapshot_key(table: pd.DataFrame) -> tuple:
     """What makes two balance tables the same: each server's backend, name, requests and weight."""
     cols = [c for c in ("proxy", "server", "requests", "weight") if c in table]
@@ -1926,13 +1943,21 @@ def load_balancer_section(ds: Any) -> Section:
         if rows:
             table = pd.concat(rows, ignore_index=True)
             s.add(table[["run", "backend", *[c for c in table.columns if c not in ("run", "backend")]]])
-        s.add("### Snapshots")
     seen: dict[tuple, list[str]] = {}
     tables: dict[tuple, pd.DataFrame] = {}
     notes: list[str] = []
+    paired = _paired_snapshots(ds.runs, servers) if len(per_run) else set()
+    if paired:
+        s.add(f"The {_plural(len(paired), 'snapshot')} taken around these runs count from HAProxy's start; the "
+              "runs' own figures above are their differences.")  # fmt: skip
+    everyone = {(str(src), run) for src, run in servers[["source", "run"]].drop_duplicates().itertuples(index=False)}
+    if paired and everyone - paired:
+        s.add("### Other snapshots")
     for source, snap in servers.groupby(servers["source"].astype(str), sort=True):
         parts = list(snap.groupby("run", sort=True)) if "run" in snap else [(0, snap)]
-        for i, (_, one) in enumerate(parts, 1):
+        for i, (run, one) in enumerate(parts, 1):
+            if (source, run) in paired:
+                continue
             name = short[source] + (f" (snapshot {i} of {len(parts)})" if len(parts) > 1 else "")
             try:
                 table = balance(one)
