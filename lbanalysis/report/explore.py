@@ -206,7 +206,7 @@ class Section:
         paths = []
         for i, fig in enumerate(self.figures, 1):
             p = out / (f"{stem}.png" if i == 1 else f"{stem}-{i}.png")
-            fig.savefig(p, dpi=100)
+            p.write_bytes(_png(fig))
             paths.append(p)
         return paths
 
@@ -354,11 +354,20 @@ _CSS = (
 )
 
 
+def _png(fig: Any) -> bytes:
+    """The figure drawn once as PNG (kept on the figure: the file written and the page show the same bytes)."""
+    cached = getattr(fig, "_lbanalysis_png", None)
+    if cached is None:
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=100)
+        cached = buf.getvalue()
+        fig._lbanalysis_png = cached
+    return cached
+
+
 def _figure_html(fig: Any, section: str = "") -> str:
     """The figure as an inline PNG; its alt text is its axes' titles, else the section's name."""
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    data = base64.b64encode(_png(fig)).decode("ascii")
     titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
     alt = "; ".join(titles) if titles else (f"Chart: {section}" if section else "Chart")
     return f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt)}" style="max-width:100%"/>'
