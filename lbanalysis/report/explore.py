@@ -1881,6 +1881,22 @@ def _backend_sentence(where: str, proxy: str, rows: pd.DataFrame) -> str:
     )
 
 
+def _pairable(runs: pd.DataFrame, servers: pd.DataFrame) -> pd.DataFrame:
+    """The runs :func:`lbanalysis.analysis.balance.balance_per_run` can pair with snapshots: the snapshots,
+    and test runs in a transcript that holds some or with a start time when some snapshot has one."""
+    stats = runs[(runs["tool"] == "haproxy").to_numpy(bool)]
+    with_servers = set(servers["source"].astype(str))
+    stats = stats[stats["source"].astype(str).isin(with_servers).to_numpy(bool)]
+    if not len(stats):
+        return runs.iloc[0:0]
+    timed = "timestamp" in runs and stats["timestamp"].notna().any()
+    tests = runs["tool"] != "haproxy"
+    near = runs["source"].astype(str).isin(set(stats["source"].astype(str)))
+    if timed:
+        near = near | runs["timestamp"].notna()
+    return runs[((~tests) | (tests & near)).to_numpy(bool)]
+
+
 def _paired_snapshots(runs: pd.DataFrame, servers: pd.DataFrame) -> set[tuple[str, Any]]:
     """The (source, run) of every snapshot taken just before or after a load-test run, paired as
     :func:`lbanalysis.analysis.balance.balance_per_run` pairs them."""
@@ -1925,9 +1941,10 @@ def load_balancer_section(ds: Any) -> Section:
         return Section.empty(title, ABSENT["haproxy"])
     s = Section(title, intro=INTROS["balance"])
     per_run = pd.DataFrame()
-    if len(ds.runs) and "tool" in ds.runs:
+    pairable = _pairable(ds.runs, servers) if len(ds.runs) and "tool" in ds.runs else ds.runs.iloc[0:0]
+    if len(pairable):
         try:
-            per_run = balance_per_run(ds.runs, servers)
+            per_run = balance_per_run(pairable, servers)
         except (ValueError, KeyError) as e:
             s.add(f"The snapshots around each run could not be paired: {e}.")
     sources = list(dict.fromkeys(servers["source"].astype(str)))
@@ -1955,7 +1972,7 @@ def load_balancer_section(ds: Any) -> Section:
     seen: dict[tuple, list[str]] = {}
     tables: dict[tuple, pd.DataFrame] = {}
     notes: list[str] = []
-    paired = _paired_snapshots(ds.runs, servers) if len(per_run) else set()
+    paired = _paired_snapshots(pairable, servers) if len(per_run) else set()
     if paired:
         s.add(f"The {_plural(len(paired), 'snapshot')} taken around these runs count from HAProxy's start; the "
               "runs' own figures above are their differences.")  # fmt: skip
