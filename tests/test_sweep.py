@@ -204,20 +204,16 @@ def need(tool: str) -> str:
     return path
 
 
-def free_ports(n: int, low: int = 18100, high: int = 18199) -> list[int]:
-    """``n`` ports of 127.0.0.1 that nothing listens on, from the sweep's range."""
-    ports = []
-    for port in range(low, high + 1):
-        with socket.socket() as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-        ports.append(port)
-        if len(ports) == n:
-            return ports
-    pytest.skip(f"no {n} free ports in {low}-{high}")
+def free_ports(n: int) -> list[int]:
+    """``n`` distinct ports of 127.0.0.1 that nothing listens on, chosen by the kernel (no two labs share them)."""
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
 
 
 def wait_port(port: int, timeout: float = 10.0) -> None:
