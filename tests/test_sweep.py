@@ -371,9 +371,11 @@ def test_sweep_with_haproxy_snapshots_and_iperf(lab, tmp_path):
     cap = link_capacity(runs)
     assert cap[["local_host", "remote_host", "n_runs"]].values.tolist() == [["127.0.0.1", "127.0.0.1", 2]]
     assert cap["capacity_bits_per_s"].iloc[0] > 1e8
-    from lbanalysis.report.explore import _verdict_capacity
-
-    assert set(_verdict_capacity(ds, None, None)) == {"127.0.0.1"}  # what explore's verdicts match to the runs
+    # the study (what explore, summary and the verdicts show) gives every HTTP run of the sweep that capacity
+    s = lbanalysis.study(ds)
+    http = s.runs[s.runs["tool"] == "ab"]
+    assert http["capacity_bits_per_s"].notna().all() and (http["capacity_basis"] == "payload").all()
+    assert http["capacity_source"].str.contains("iperf3-before.json").all()
 
 
 @pytest.mark.live
