@@ -197,6 +197,8 @@ _BLOCK_TAGS: tuple[tuple[str, str | None], ...] = (
     ("requests per second", "requests_per_s"), ("time per request", "latency"),
     ("time per request all", "latency_all"), ("transfer rate", "rate"),
 )  # fmt: skip
+_BLOCK_ALWAYS = tuple(tag for tag, group in _BLOCK_TAGS if group is None)
+_BLOCK_OPTIONAL = tuple((tag, group) for tag, group in _BLOCK_TAGS if group is not None)
 
 
 _PCT_VALUES = {str(p): float(p) for p in (50, 66, 75, 80, 90, 95, 98, 99, 100)}
@@ -355,16 +357,17 @@ def _starts_run(kind: str, cur: _Run, tags: Collection[str] = ()) -> bool:
     >>> _starts_run("label", r, ["concurrency level"]), _starts_run("label", r, ["time taken for tests"])
     (True, False)
     """
-    return kind == "banner" or any(t in cur.keys for t in tags)
+    return kind == "banner" or not cur.keys.isdisjoint(tags)
 
 
 class _Reader:
     """The runs of one text, read line by line: one handler per line kind (see ``LINE_KINDS``)."""
 
-    def __init__(self, detail: bool = True) -> None:
+    def __init__(self, phases: bool = True, percentiles: bool = True) -> None:
         self.runs: list[_Run] = []
         self.cur = _Run(1)
-        self.detail = detail  # build the percentile rows (the Total row of Connection Times is always read)
+        # the detail rows to build: the Total row of Connection Times is always read (latency min and max)
+        self.phases, self.percentiles = phases, percentiles
 
     def new_run(self, n: int) -> None:
         """Close the current run and begin one at line ``n``.
@@ -397,7 +400,7 @@ def _banner(rd: _Reader, n: int, m: re.Match) -> None:
 
 def _results(rd: _Reader, n: int, m: re.Match) -> Step:
     """ab 2.x's whole results block; False (read label by label) when the run already has one of its labels."""
-    tags = [tag for tag, group in _BLOCK_TAGS if group is None or m.group(group) is not None]
+    tags = [*_BLOCK_ALWAYS, *(tag for tag, group in _BLOCK_OPTIONAL if m.group(group) is not None)]
     if _starts_run("label", rd.cur, tags):
         return False
     rd.cur.keys.update(tags)
@@ -408,12 +411,15 @@ def _results(rd: _Reader, n: int, m: re.Match) -> Step:
 
 def _phase_table(rd: _Reader, n: int, m: re.Match) -> None:
     rd.cur.has_result = True
-    rd.cur.phases.extend(_phase_row(name, rest) for name, rest in _PHASE_ROW_RE.findall(m.group(0)))
+    rows = _PHASE_ROW_RE.findall(m.group(0))
+    if not rd.phases:
+        rows = [row for row in rows if row[0] == "Total"]
+    rd.cur.phases.extend(_phase_row(name, rest) for name, rest in rows)
 
 
 def _pct_table(rd: _Reader, n: int, m: re.Match) -> None:
     rd.cur.has_result = True
-    if rd.detail:
+    if rd.percentiles:
         rd.cur.pcts.extend(
             {"percentile": _pct(p), "latency_s": float(v) * _MS} for p, v in _PCT_ROW_RE.findall(m.group(0))
         )
@@ -500,9 +506,9 @@ LINE_KINDS: list[LineKind] = [
 ]
 
 
-def _scan(text: str, detail: bool = True) -> list[_Run]:
-    """The runs of a text (one result, several pasted, excerpts, errors, usage)."""
-    return scan(text, LINE_KINDS, _Reader(detail)).finished()
+def _scan(text: str, phases: bool = True, percentiles: bool = True) -> list[_Run]:
+    """The runs of a text (one result, several pasted, excerpts, errors, usage); the detail rows asked for."""
+    return scan(text, LINE_KINDS, _Reader(phases, percentiles)).finished()
 
 
 def _set(r: _Run, key: str, tag: str, val: str) -> None:
@@ -613,7 +619,7 @@ def parse(seg: Segment) -> Parsed:
     cmd = parse_command(seg.command) if seg.command else {}
     want = {"phases": seg.wants("phases"), "percentiles": seg.wants("percentiles")}
     text = from_html(seg.text) if "</th>" in seg.text else seg.text
-    runs = _scan(text, want["percentiles"])
+    runs = _scan(text, want["phases"], want["percentiles"])
     if not runs and seg.command:
         runs.append(_Run(1))
         runs[0].d["error"] = "no output after the command"
