@@ -196,37 +196,43 @@ def scan(
     [(1, 'a', 1), (4, 'b', 2)]
     """
     table = _compiled(kinds)
+    find = text.find
     n, pos, end = 1, 0, len(text)
     while pos <= end:
-        eol = text.find("\n", pos)
+        eol = find("\n", pos)
         if eol < 0:
             eol = end
         line = text[pos:eol].rstrip()
         if prepare is not None:
             line = prepare(n, line)
-        nxt, npos = n + 1, eol + 1
-        if line:
-            for hint, find, block, handler in table:
-                if hint not in line:
-                    continue
-                m = find(text, pos) if block else find(line)
-                if m is None:
-                    continue
-                step = handler(reader, n, m)
-                if step is False:
-                    continue
-                if block and m.end() > npos:  # pass over the lines the block spans
-                    npos = m.end() if text[m.end() - 1] == "\n" else text.find("\n", m.end()) + 1 or end + 1
-                    nxt = n + text.count("\n", pos, npos)
-                elif step is not None and step is not True:
-                    while nxt < step and npos <= end:
-                        npos = (text.find("\n", npos) + 1) or end + 1
-                        nxt += 1
-                break
-            else:
-                if other is not None:
-                    other(n, line)
-        n, pos = nxt, npos
+        if not line:
+            n += 1
+            pos = eol + 1
+            continue
+        nxt = n + 1
+        npos = eol + 1
+        for hint, match, block, handler in table:
+            if hint not in line:
+                continue
+            m = match(text, pos) if block else match(line)
+            if m is None:
+                continue
+            step = handler(reader, n, m)
+            if step is False:
+                continue
+            if block and m.end() > npos:  # pass over the lines the block spans
+                npos = m.end() if text[m.end() - 1] == "\n" else find("\n", m.end()) + 1 or end + 1
+                nxt = n + text.count("\n", pos, npos)
+            elif step is not None and step is not True:
+                while nxt < step and npos <= end:
+                    npos = (find("\n", npos) + 1) or end + 1
+                    nxt += 1
+            break
+        else:
+            if other is not None:
+                other(n, line)
+        n = nxt
+        pos = npos
     return reader
 
 
