@@ -187,9 +187,10 @@ def scan(
     """Read ``text`` line by line: the first kind whose hint and pattern match calls its handler.
 
     Lines are right-stripped; ``prepare(n, line)`` may change a line first
-    (strip a prompt or a timestamp); blank lines are passed over;
-    ``kinds`` is a list fixed when its module loads (its form for the loop is kept);
-    ``other(n, line)`` gets the lines no kind reads. Returns ``reader``.
+    (strip a prompt or a timestamp; it sees blank lines too); lines blank
+    after it are passed over; ``other(n, line)`` gets the lines no kind
+    reads. ``kinds`` is a list fixed when its module loads (its form for the
+    loop is kept). Returns ``reader``.
 
     >>> kinds = [LineKind("pair", "=", re.compile(r"(\\w+)=(\\d+)"), lambda r, n, m: r.append((n, m[1], int(m[2]))))]
     >>> scan("a=1\\n\\nnoise\\nb=2", kinds, [])
@@ -204,7 +205,7 @@ def scan(
             eol = end
         line = text[pos:eol].rstrip()
         if prepare is not None:
-            line = prepare(n, line)
+            line = prepare(n, line).rstrip()
         if not line:
             n += 1
             pos = eol + 1
