@@ -138,6 +138,13 @@ _PCTS_BLOCK_RE = re.compile(
 _PCT_ROW_RE = re.compile(r"^[ \t]*(\d+(?:\.\d+)?)%[ \t]+(\d+(?:\.\d+)?)", re.MULTILINE)
 # The usage text: every line up to the next banner.
 _USAGE_BLOCK_RE = re.compile(r"Usage: ab [^\n]*(?:\n(?![^\n]*This is ApacheBench, Version\s+\S)[^\n]*)*")
+# ab 2.x's header as it prints it, up to the Benchmarking line of a run that went ahead.
+_HEADER_RE = re.compile(
+    r"This is ApacheBench, Version[ \t]+(\S+)(?:[ \t]+<\$Revision:[ \t]*(\S+)[ \t]*\$>)?[^\n]*"
+    r"\nCopyright 1996 Adam Twiss, Zeus Technology Ltd, http://www\.zeustech\.net/[ \t]*"
+    r"\nLicensed to The Apache Software Foundation, http://www\.apache\.org/[ \t]*\n"
+    r"\nBenchmarking (\S+) \(be patient\)(?:\.\.\.\.\.done)?[ \t]*(?=\n|$)"
+)
 _LABEL_RE = re.compile(r"([^:]*):(.*)")
 _PROGRESS_RE = re.compile(r"(?:Completed|Finished) [^\n]*(?:\n(?:Completed|Finished) [^\n]*)*")
 _BOILERPLATE_RE = re.compile(r"(?:Copyright |Licensed to |This is ApacheBench)")
@@ -398,6 +405,12 @@ def _banner(rd: _Reader, n: int, m: re.Match) -> None:
         rd.cur.d["tool_build"] = m.group(2)
 
 
+def _header(rd: _Reader, n: int, m: re.Match) -> None:
+    """The banner, copyright lines and Benchmarking line in one match (as those kinds read them one by one)."""
+    _banner(rd, n, m)
+    rd.cur.d.setdefault("host", m.group(3))
+
+
 def _results(rd: _Reader, n: int, m: re.Match) -> Step:
     """ab 2.x's whole results block; False (read label by label) when the run already has one of its labels."""
     tags = [*_BLOCK_ALWAYS, *(tag for tag, group in _BLOCK_OPTIONAL if m.group(group) is not None)]
@@ -487,6 +500,7 @@ def _benchmarking(rd: _Reader, n: int, m: re.Match) -> None:
 
 #: The lines ab prints, in the order they are tried (first match wins; see :class:`LineKind`).
 LINE_KINDS: list[LineKind] = [
+    LineKind("header", "This is ApacheBench, Version", _HEADER_RE, _header, block=True),
     LineKind("banner", "This is ApacheBench", _BANNER_RE, _banner, search=True),
     LineKind("results", "Server Software:", _RESULTS_RE, _results, block=True),
     LineKind("phases", "ection Times (ms)", _PHASES_BLOCK_RE, _phase_table, block=True),
