@@ -19,7 +19,7 @@ import pandas as pd
 
 from lbanalysis.tables import ColumnTarget, TableSpec
 
-__all__ = ["CLIENT_LINK", "FRAMING", "SERVER_LINKS", "TABLE", "VALUE_COLUMNS", "link_loads", "repeated_runs"]
+__all__ = ["CLIENT_LINK", "FRAMING", "HEADERS", "SERVER_LINKS", "TABLE", "VALUE_COLUMNS", "link_loads", "repeated_runs"]
 
 
 def _half(suffix: str) -> dict[str, ColumnTarget]:
@@ -31,6 +31,17 @@ def _half(suffix: str) -> dict[str, ColumnTarget]:
         f"vol{suffix}": ("bytes_per_s", "MO/sec"),
     }
 
+
+def _headers() -> dict[str, str]:
+    words = {"req": "transactions", "moy": "mean (s)", "mini": "shortest (s)", "maxi": "longest (s)", "vol": "MO/s"}
+    out = {"line": "line", "flux": "clients"}
+    for suffix, servers in (("", "one server"), ("_2", "two servers")):
+        out.update({f"{k}{suffix}": f"{servers}: {v}" for k, v in words.items()})
+    return out
+
+
+#: The printed table's French column names in words (``moy_2`` -> "two servers: mean (s)").
+HEADERS: dict[str, str] = _headers()
 
 TABLE = TableSpec(
     columns={"flux": ("concurrency", "nombre")},

@@ -98,6 +98,24 @@ RULES: dict[str, tuple[tuple[str, str], tuple[str, str], str]] = {
     ),
 }
 
+#: The guide's metrics in words, for the reference table.
+METRIC_WORDS: dict[str, str] = {
+    "cpu_share_haproxy": "CPU share in HAProxy",
+    "cpu_share_kernel": "CPU share in the kernel",
+    "max_bandwidth": "maximum bandwidth",
+    "tcp_connections_per_s": "TCP connections per second",
+    "http_connections_per_s": "HTTP connections per second",
+    "http_requests_per_s": "HTTP requests per second",
+    "filtered_tcp_connections_per_s": "filtered TCP connections per second",
+    "https_requests_per_s": "HTTPS requests per second",
+    "https_connections_per_s": "HTTPS connections per second",
+    "concurrent_connections_per_gb": "concurrent connections per GB",
+    "aes_gcm_bandwidth_per_core": "AES-GCM bandwidth per core",
+    "rate_ratio": "rate ratio (a rule of thumb)",
+    "saturable_servers_low": "servers one core can saturate, low",
+    "saturable_servers_high": "servers one core can saturate, high",
+}
+
 _COLUMNS = ["metric", "value", "unit", "mode", "note"]
 
 

@@ -344,7 +344,8 @@ def _percentile_ms(percentiles: pd.DataFrame | None, p: float) -> dict[tuple[str
         return {}
     from .analysis.latency import recorded_percentiles
 
-    percentiles = recorded_percentiles(percentiles)  # one distribution per run (not wrk2's uncorrected one too)
+    # one distribution per run (not wrk2's uncorrected one too); the p99 wrk2 printed where its spectrum has no tick
+    percentiles = recorded_percentiles(percentiles, printed=True)
     rows = percentiles[pd.to_numeric(percentiles["percentile"], errors="coerce") == p]
     return {
         (str(s), int(r)): float(v) * 1e3 for s, r, v in zip(rows["source"], rows["run"], rows["latency_s"], strict=True)
@@ -496,7 +497,7 @@ def compare_table(runs: pd.DataFrame, side: str, a: str, b: str, load: str = "co
     Uses :func:`lbanalysis.analysis.compare` (bootstrap interval of the
     ratio of means, stratified by load when both sides ran several loads);
     with fewer than its minimum runs on a side the verdict says "too few runs
-    to judge". Series run on one side only are listed with their side.
+    to tell". Series run on one side only are listed with their side.
     """
     from .analysis.comparison import compare
     from .analysis.series import assign_series
@@ -589,7 +590,7 @@ examples:
 For each series (same tool, target and settings) present on both sides: the
 change of mean throughput and of mean latency from A to B, with a 95%
 bootstrap interval of the ratio when each side has 3 runs or more (by load
-when both ran several loads), else "too few runs to judge".
+when both ran several loads), else "too few runs to tell".
 """
 
 

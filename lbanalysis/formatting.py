@@ -79,6 +79,24 @@ _SCALES: dict[str, tuple[tuple[str, float, float], ...]] = {
     "%": (("%", 1.0, 0.0),),
     "1/s": (("/s", 1.0, 0.0),),
 }
+#: Words for the tokens of fit and statistics columns (``sigma_lower`` -> "σ lower", ``r2`` -> "R²").
+_TOKEN_WORDS: dict[str, str] = {
+    "lambda": "λ",
+    "sigma": "σ",
+    "kappa": "κ",
+    "r2": "R²",
+    "aic": "AIC",
+    "bic": "BIC",
+    "dof": "residual degrees of freedom",
+    "bse": "standard error",
+    "n": "runs",
+    "gb": "GB",
+    "mb": "MB",
+    "kb": "kB",
+    "cpu": "CPU",
+    "rep": "repeat",
+    "ram": "RAM",
+}
 _STAT_WORDS = ("mean", "min", "max", "median", "std", "stdev", "p50", "p90", "p95", "p99", "p999")
 
 
@@ -181,7 +199,7 @@ def _words(column: str, unit: str) -> str:
     tokens = name.split("_")
     if len(tokens) > 1 and tokens[-1] in _STAT_WORDS:
         tokens = [tokens[-1], *tokens[:-1]]
-    return " ".join(tokens)
+    return " ".join(_TOKEN_WORDS.get(t, t) for t in tokens)
 
 
 def header(column: str, unit_label: str = "") -> str:
@@ -189,6 +207,8 @@ def header(column: str, unit_label: str = "") -> str:
 
     >>> header("latency_mean_s", "ms"), header("requests_per_s", "/s"), header("bits_per_s", "Mbit/s")
     ('mean latency (ms)', 'requests/s', 'rate (Mbit/s)')
+    >>> header("sigma_lower"), header("r2"), header("ram_gb"), header("other_cpu_pct", "%")
+    ('σ lower', 'R²', 'RAM GB', 'other CPU (%)')
     """
     words = _words(str(column), unit_of(str(column)))
     if not unit_label or unit_label == "/s" or (words.endswith("/s") and unit_label in ("/s", "1/s")):

@@ -97,6 +97,28 @@ def read_manifest(path: str | Path) -> pd.DataFrame:
     return df
 
 
+def _agree(shown: pd.Series, given: pd.Series) -> pd.Series:
+    """Where a manifest value says the same as the output: equal, or a time within what the output printed.
+
+    A time printed to the second (Locust, k6) agrees with a manifest time in
+    that second or the next (the output may round), not only with the same text.
+
+    >>> shown = pd.Series(pd.to_datetime(["2026-01-01 10:00:05", "2026-01-01 10:00:05"]))
+    >>> _agree(shown, pd.Series(["2026-01-01 10:00:04.6", "2026-01-01 10:00:07"])).tolist()
+    [True, False]
+    """
+    same = shown.astype(str) == given.astype(str)
+    if not pd.api.types.is_datetime64_any_dtype(shown):
+        return same
+    try:
+        g = pd.to_datetime(given, errors="coerce")
+        whole = shown == shown.dt.floor("s")
+        near = (shown - g).abs() < pd.Timedelta(seconds=1)
+        return same | (shown == g) | (whole & near).fillna(False)
+    except (TypeError, ValueError):  # one side with a time zone, the other without: compared as text
+        return same
+
+
 def apply_manifest(runs: pd.DataFrame, manifest: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """Attach manifest columns to runs; returns the frame and notes on conflicts.
 
@@ -125,7 +147,7 @@ def apply_manifest(runs: pd.DataFrame, manifest: pd.DataFrame) -> tuple[pd.DataF
             filled = add[c]
             both = shown.notna() & filled.notna()
             if both.any():
-                diff = both & (shown.astype(str) != filled.astype(str))
+                diff = both & ~_agree(shown, filled)
                 for i in diff[diff].index:
                     notes.append(
                         f"{runs.at[i, 'source']} run {runs.at[i, 'run']}: manifest says {c}={filled[i]!r}, "

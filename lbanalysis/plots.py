@@ -14,6 +14,7 @@ helper                      draws
 ``throughput_bars``         mean per configuration, one marker per run
 ``utilisation``             link utilisation per run, threshold and 100% lines
 ``scaling_fit``             one :class:`~lbanalysis.analysis.fits.ScalingFit`
+``plain_ticks``             plain tick labels with thousands separators
 ==========================  =================================================
 
 >>> import matplotlib
@@ -39,10 +40,13 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import LogFormatter, PercentFormatter
 
+from .formatting import header
+
 __all__ = [
     "corrected_tail",
     "latency_percentiles",
     "latency_vs_load",
+    "plain_ticks",
     "plot_rates",
     "scaling_fit",
     "throughput_bars",
@@ -70,10 +74,51 @@ def _xy(rows: pd.DataFrame, x: str, y: str) -> pd.DataFrame:
 
 
 def _finish(ax: Axes, x: str, y: str, hue: str | None) -> Axes:
-    ax.set_xlabel(x)
-    ax.set_ylabel(y)
+    ax.set_xlabel(header(x))
+    ax.set_ylabel(header(y))
+    _thousands(ax)
     if hue is not None and ax.get_legend_handles_labels()[0]:
-        ax.legend(title=hue)
+        ax.legend(title=header(hue))
+    return ax
+
+
+def _tick(value: float, _pos: Any = None) -> str:
+    """An axis tick in plain numbers: thousands separators, no e-notation.
+
+    >>> _tick(100000.0), _tick(2500.0), _tick(0.5), _tick(0.000125)
+    ('100,000', '2,500', '0.5', '0.000125')
+    """
+    if value == 0:
+        return "0"
+    if abs(value) >= 1000 or float(value).is_integer():
+        return f"{value:,.0f}"
+    return f"{value:,.6f}".rstrip("0").rstrip(".")
+
+
+def _thousands(ax: Axes, which: str = "xy") -> None:
+    """Plain-number ticks (``100,000``, not ``1e5``) on the linear axes of ``ax`` named in ``which``."""
+    from matplotlib.ticker import FuncFormatter, ScalarFormatter
+
+    for name, axis, scale in (("x", ax.xaxis, ax.get_xscale()), ("y", ax.yaxis, ax.get_yscale())):
+        if name in which and scale == "linear" and isinstance(axis.get_major_formatter(), ScalarFormatter):
+            axis.set_major_formatter(FuncFormatter(_tick))
+
+
+def plain_ticks(ax: Axes | None = None) -> Axes:
+    """Tick labels in plain numbers with thousands separators (``20,000``, never ``2e4``) on the
+    linear numeric axes of ``ax``; category, log and fixed labels are left as they are.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.plot([0, 1], [0, 120000])
+    >>> plain_ticks(ax).yaxis.get_major_formatter()(120000.0)
+    '120,000'
+    >>> plt.close(fig)
+    """
+    ax = ax or plt.gca()
+    _thousands(ax)
     return ax
 
 
@@ -114,8 +159,9 @@ def scaling_fit(
     Lines are added in that order: the runs (markers only), the curve, and
     (USL with a finite peak inside the drawn range) a star at ``(n_peak,
     x_peak)``; the 95% confidence band is a filled area in ``ax.collections``.
-    The curve spans 0 to the largest load (or the peak, when it lies within
-    twice the largest load).
+    The curve spans the measured loads only, smallest to largest: a model
+    says nothing a run did not measure (a peak outside them is not drawn).
+    Axis labels are the columns in words.
 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
@@ -134,22 +180,21 @@ def scaling_fit(
     data = fit.data
     if points:
         ax.plot(data[fit.x], data[fit.y], "o", color=color, label=label if label else None, alpha=0.8)
-    top = float(data[fit.x].max())
+    left, right = float(data[fit.x].min()), float(data[fit.x].max())
     n_peak = fit.n_peak if fit.model.name == "usl" else np.inf
-    right = max(top, n_peak) if np.isfinite(n_peak) and n_peak <= 2 * top else top
-    left = 0.0 if fit.model.positive_load else float(data[fit.x].min())
     grid = np.linspace(left, right, num)
     curve = fit.predict(grid, interval=True)
     curve_label = label if label and not points else None
     ax.plot(grid, curve["predicted"], "-", color=color, label=curve_label)
     if band:
         ax.fill_between(grid, curve["lower"], curve["upper"], color=color, alpha=0.2, linewidth=0)
-    if peak and np.isfinite(n_peak) and n_peak <= right:
+    if peak and np.isfinite(n_peak) and left <= n_peak <= right:
         ax.plot([n_peak], [fit.x_peak], "*", color=color, markersize=14, markeredgecolor="black")
         ax.annotate(f"peak {_plain(fit.x_peak)} at {_plain(n_peak)}", (n_peak, fit.x_peak), textcoords="offset points",
                     xytext=(5, 8), fontsize="small")  # fmt: skip
-    ax.set_xlabel(fit.x)
-    ax.set_ylabel(fit.y)
+    ax.set_xlabel(header(fit.x))
+    ax.set_ylabel(header(fit.y))
+    _thousands(ax)
     return ax
 
 
@@ -336,8 +381,9 @@ def throughput_bars(
     ax.bar(range(len(levels)), means.to_numpy(), color="C0", alpha=0.6, label="mean")
     ax.plot(data["x"].map(pos).to_numpy(float), data["y"].to_numpy(), "o", color="black", markersize=4, label="runs")
     ax.set_xticks(range(len(levels)), [str(v) for v in levels])
-    ax.set_xlabel(x)
-    ax.set_ylabel(y)
+    ax.set_xlabel(header(x))
+    ax.set_ylabel(header(y))
+    _thousands(ax, "y")
     return ax
 
 
@@ -424,9 +470,13 @@ def plot_rates(
     ax.barh(pos, rates[value].to_numpy(float), color="C0", alpha=0.7)
     ax.set_yticks(pos, rates[label].astype(str).tolist())
     ax.set_xscale("log")
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    ax.xaxis.set_major_formatter(FuncFormatter(_tick))  # 1,000 and 100,000, not 10³ and 10⁵
+    ax.xaxis.set_minor_formatter(NullFormatter())
     for i, (_, row) in enumerate(measured.iterrows() if measured is not None else []):
         ax.axvline(float(row[measured_value]), color=f"C{(i + 1) % 10}", linestyle="--", label=str(row[measured_label]))
     if measured is not None and len(measured):
         ax.legend(fontsize="small", loc="lower right")
-    ax.set_xlabel(f"{value} (1/s, log scale)" if value == "value" else value)
+    ax.set_xlabel("rate per second (log scale)" if value == "value" else f"{header(value)} (log scale)")
     return ax

@@ -38,6 +38,7 @@ __all__ = [
     "get_tool",
     "info_kind",
     "names",
+    "subcommands",
     "tool_of_executable",
 ]
 
@@ -103,6 +104,29 @@ url-escaping = true
 """
 
 
+# What k6 and Locust run in a sweep: one GET of the sweep's URL per iteration, no think time (k6 runs one
+# iteration after another per VU; a Locust user without wait_time waits 0 s). The URL comes from the command line.
+_K6_SCRIPT = """\
+// written by lbanalysis sweep: one GET of the URL given with -e URL=... per iteration
+import http from "k6/http";
+
+export default function () {
+  http.get(__ENV.URL);
+}
+"""
+
+_LOCUSTFILE = """\
+# written by lbanalysis sweep: one GET of --host per task, no wait between tasks
+from locust import HttpUser, task
+
+
+class SweepUser(HttpUser):
+    @task
+    def get(self):
+        self.client.get("")
+"""
+
+
 @dataclass(frozen=True)
 class Tool:
     """One tool: its name, kind, the executables that start it, its reader modules.
@@ -123,7 +147,9 @@ class Tool:
     executables (:class:`Drive`; empty: the sweep cannot run it). ``unseen_think_time`` names a wait between a client's requests
     that the tool can be told to make without its output showing it (siege's
     ``.siegerc`` delay): fewer requests in flight than clients may then be
-    that wait rather than a client that could not keep up.
+    that wait rather than a client that could not keep up. ``subcommands``
+    are the words that may follow the executable in a command line (``k6
+    run``): with one of them a line is a command even without options.
 
     >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
     'http-load'
@@ -141,6 +167,7 @@ class Tool:
     info_patterns: tuple[tuple[str, str], ...] = ()
     unseen_think_time: str = ""
     drives: tuple[Drive, ...] = ()
+    subcommands: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -268,6 +295,54 @@ TOOLS: tuple[Tool, ...] = (
         ),
     ),
     Tool(
+        "k6",
+        "http-load",
+        ("k6",),
+        ("k6_json", "k6_points", "k6"),
+        "Grafana k6",
+        "k6: bytes received incl. HTTP headers (data_received)",
+        closed_loop=True,  # VUs; an arrival-rate executor's runs carry rate_target_per_s (open loop)
+        info_options=("version", "--version", "-h", "--help", "help"),
+        info_patterns=((r"^k6 v\d+\.\d+\S* \(", "version banner"), (r"^Usage:\n\s+k6 \[command\]", "help text")),
+        subcommands=("run", "cloud", "version", "help", "inspect", "archive", "new"),
+        drives=(
+            Drive(
+                "k6",
+                ("--vus", "{load}"),
+                ("--iterations", "{requests}"),
+                ("--duration", "{seconds}s"),
+                options=("run",),
+                url=("-e", "URL={url}", "{config}"),
+                install="Go module go.k6.io/k6 (go install go.k6.io/k6@latest)",
+                config_file="sweep-k6.js",
+                config_text=_K6_SCRIPT,
+            ),
+        ),
+    ),
+    Tool(
+        "locust",
+        "http-load",
+        ("locust",),
+        ("locust_csv", "locust_json", "locust"),
+        "Locust",
+        "locust: response bodies only (Average Content Size)",
+        closed_loop=True,
+        info_options=("-V", "--version", "-h", "--help"),
+        info_patterns=((r"^locust \d+\.\d+\S* from ", "version banner"), (r"^Usage: locust \[options\]", "help text")),
+        drives=(
+            Drive(
+                "locust",
+                ("-u", "{load}", "-r", "{load}"),
+                duration=("-t", "{seconds}s"),
+                options=("-f", "{config}", "--headless", "--only-summary"),
+                url=("--host", "{url}"),
+                install="PyPI package locust (pip install locust)",
+                config_file="sweep-locustfile.py",
+                config_text=_LOCUSTFILE,
+            ),
+        ),
+    ),
+    Tool(
         "haproxy",
         "lb-stats",
         ("haproxy",),
@@ -304,6 +379,65 @@ TOOLS: tuple[Tool, ...] = (
         info_options=("-h", "--help", "-v", "--version"),
         info_patterns=((r"^iperf version 2\.", "version banner"), (r"^Usage: iperf \[-s\|-c host\]", "help text")),
     ),
+    Tool(
+        "vegeta",
+        "http-load",
+        ("vegeta",),
+        ("vegeta_csv", "vegeta_json", "vegeta"),
+        "vegeta (open loop: -rate requests per second)",
+        "vegeta: response bodies only, at most -max-body each",
+        # `echo 'GET url' | vegeta attack ... | vegeta report`, and vegeta's subcommands
+        command_patterns=(
+            r"""(?:(?:echo|printf|cat|jq)\b[^|\n]*\|\s*)?(?:[\w.~/-]*/)?vegeta(?:\s+-\S+)*\s+(?:attack|report|encode)\b[^\n]*""",
+        ),
+        info_options=("-h", "--help", "-version", "--version"),
+        info_patterns=((r"^Version: .*\nCommit: .*\nRuntime: go", "version banner"), (r"^Usage: vegeta ", "help text")),
+    ),
+    Tool(
+        "oha",
+        "http-load",
+        ("oha",),
+        ("oha_json", "oha"),
+        "oha",
+        "oha: response bodies only (HTTP headers not counted)",
+        closed_loop=True,
+        info_options=("-h", "--help", "-V", "--version"),
+        info_patterns=((r"^oha \d+\.\d+\.\d+\s*$", "version banner"), (r"^Usage: oha \[OPTIONS\]", "help text")),
+        drives=(
+            Drive(
+                "oha",
+                ("-c", "{load}"),
+                ("-n", "{requests}"),
+                ("-z", "{seconds}s"),
+                options=("--no-tui",),
+                install="crate oha (cargo install --locked oha)",
+            ),
+        ),
+    ),
+    Tool(
+        "bombardier",
+        "http-load",
+        ("bombardier",),
+        ("bombardier_json", "bombardier"),
+        "bombardier (codesenberg/bombardier)",
+        "bombardier: bytes read incl. HTTP headers; Throughput adds the bytes written",
+        closed_loop=True,
+        info_options=("--help", "--help-long", "--version"),
+        info_patterns=(
+            (r"^bombardier version \S+", "version banner"),
+            (r"^usage: bombardier \[<flags>\]", "help text"),
+        ),
+        drives=(
+            Drive(
+                "bombardier",
+                ("-c", "{load}"),
+                ("-n", "{requests}"),
+                ("-d", "{seconds}s"),
+                options=("-l", "-p", "r"),
+                install="Go module github.com/codesenberg/bombardier (go install github.com/codesenberg/bombardier@latest)",
+            ),
+        ),
+    ),
 )
 
 
@@ -332,7 +466,7 @@ def drives() -> dict[str, Drive]:
     """Executable -> how the sweep runs it, for every tool the sweep can run (registry order).
 
     >>> list(drives())
-    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey']
+    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'oha', 'bombardier']
     """
     return {d.executable: d for t in TOOLS for d in t.drives}
 
@@ -363,6 +497,15 @@ def command_patterns() -> dict[str, tuple[str, ...]]:
     return {t.name: t.command_patterns for t in TOOLS if t.command_patterns}
 
 
+def subcommands() -> dict[str, tuple[str, ...]]:
+    """Executable name -> the subcommands that may follow it (``k6 run``), for the tools that have them.
+
+    >>> subcommands()["k6"][:2]
+    ('run', 'cloud')
+    """
+    return {exe: t.subcommands for t in TOOLS if t.subcommands for exe in t.executables}
+
+
 def info_kind(tool: str, text: str) -> str | None:
     """What a tool's output that is not a test is: "help text", "version banner", or None.
 
@@ -380,8 +523,8 @@ def info_kind(tool: str, text: str) -> str | None:
 def executables() -> dict[str, str]:
     """Executable name -> tool name, longest names first (for regex alternations).
 
-    >>> list(executables())[:2], executables()["hey_linux_amd64"]
-    (['hey_windows_amd64', 'hey_darwin_amd64'], 'hey')
+    >>> executables()["hey_linux_amd64"], executables()["bombardier"], executables()["k6"]
+    ('hey', 'bombardier', 'k6')
     """
     pairs = [(exe, t.name) for t in TOOLS for exe in t.executables]
     return dict(sorted(pairs, key=lambda p: (-len(p[0]), p[0])))

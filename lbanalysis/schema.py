@@ -9,10 +9,12 @@ Tables
 ------
 runs
     one row per tool run (the key is ``source`` + ``run``).
-percentiles, phases, requests, intervals, servers
+percentiles, phases, requests, intervals, servers, streams
     long-form detail tables; each row carries ``source`` and ``run`` so it
     joins to ``runs`` (``servers``: one row per proxy and server of an
-    HAProxy statistics snapshot).
+    HAProxy statistics snapshot; ``streams``: the final summary of each
+    stream of an iperf ``-P`` test; ``histogram``: hey's response time
+    histogram).
 
 Example
 -------
@@ -34,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
+    "HISTOGRAM",
     "INTERVALS",
     "KEY",
     "PERCENTILES",
@@ -41,6 +44,7 @@ __all__ = [
     "REQUESTS",
     "RUNS",
     "SERVERS",
+    "STREAMS",
     "TABLES",
     "Column",
     "conform",
@@ -113,8 +117,9 @@ _RUNS_COMMON = (
         "latency_mean_step_s",
         F,
         "s",
-        "the step the mean latency was printed to (siege: 0.01 s in secs); the true mean lies within half a step",
-        "siege",
+        "the step the mean latency was printed to (siege: 0.01 s in secs; Locust: 1 ms); the true mean lies within"
+        " half a step",
+        "siege,locust",
     ),
     Column("latency_min_s", F, "s", "shortest request"),
     Column("latency_max_s", F, "s", "longest request"),
@@ -168,7 +173,23 @@ _RUNS_SIEGE = (
 )
 
 # gobench.
-_RUNS_GOBENCH = (Column("failed_network", I, "", "gobench 'Network failed'", "gobench"),)
+_RUNS_GOBENCH = (
+    Column(
+        "failed_network",
+        I,
+        "",
+        "requests that got no response (gobench 'Network failed'; k6, Locust: refused, reset, timed out)",
+        "gobench,k6,locust",
+    ),
+    Column(
+        "requests_attempted",
+        I,
+        "",
+        "requests made, answered or not, as gobench prints them ('Requests: N hits'; ``requests`` is this minus"
+        " Network failed)",
+        "gobench",
+    ),
+)
 
 # iperf 2 and iperf3.
 _RUNS_IPERF = (
@@ -187,14 +208,39 @@ _RUNS_IPERF = (
     Column("sender_bits_per_s", F, "bit/s", "the sender's own summary throughput, when printed", "iperf,iperf3"),
     Column("sender_bytes_total", F, "B", "the sender's own summary transfer, when printed", "iperf,iperf3"),
     Column("sender_duration_s", F, "s", "the sender's own summary interval length, when printed", "iperf,iperf3"),
+    Column(
+        "sender_total_packets", I, "", "UDP datagrams the sender's own summary counts, when printed", "iperf,iperf3"
+    ),
     Column("retransmits", I, "", "TCP retransmits (Retr)", "iperf,iperf3"),
     Column("jitter_s", F, "s", "UDP jitter", "iperf,iperf3"),
     Column("lost_packets", I, "", "UDP datagrams lost", "iperf,iperf3"),
     Column("total_packets", I, "", "UDP datagrams sent", "iperf,iperf3"),
     Column("lost_percent", F, "%", "UDP loss", "iperf,iperf3"),
     Column("out_of_order", I, "", "UDP datagrams received out of order", "iperf,iperf3"),
+    Column(
+        "rtt_mean_s",
+        F,
+        "s",
+        "the sender's mean TCP round-trip time (iperf3 JSON mean_rtt; iperf 2 -e: the RTT of the total line),"
+        " averaged over the streams",
+        "iperf,iperf3",
+    ),
+    Column(
+        "rtt_min_s",
+        F,
+        "s",
+        "the sender's shortest TCP round-trip time over the streams (iperf3 JSON min_rtt)",
+        "iperf3",
+    ),
+    Column(
+        "rtt_max_s", F, "s", "the sender's longest TCP round-trip time over the streams (iperf3 JSON max_rtt)", "iperf3"
+    ),
     Column("cpu_local_pct", F, "%", "CPU utilisation of the local host (total)", "iperf3"),
     Column("cpu_remote_pct", F, "%", "CPU utilisation of the remote host (total)", "iperf3"),
+    Column("cpu_local_user_pct", F, "%", "CPU utilisation of the local host: user", "iperf3"),
+    Column("cpu_local_system_pct", F, "%", "CPU utilisation of the local host: system", "iperf3"),
+    Column("cpu_remote_user_pct", F, "%", "CPU utilisation of the remote host: user", "iperf3"),
+    Column("cpu_remote_system_pct", F, "%", "CPU utilisation of the remote host: system", "iperf3"),
     Column("local_host", S, "", "local address", "iperf,iperf3"),
     Column("local_port", I, "", "local port", "iperf,iperf3"),
     Column("remote_host", S, "", "remote address", "iperf,iperf3"),
@@ -209,22 +255,81 @@ _RUNS_WRK = (
     Column("thread_requests_per_s_mean", F, "1/s", "requests per second of one thread: mean (Req/Sec Avg)", "wrk"),
     Column("thread_requests_per_s_stdev", F, "1/s", "requests per second of one thread: stdev", "wrk"),
     Column("thread_requests_per_s_max", F, "1/s", "requests per second of one thread: max", "wrk"),
-    Column("non_2xx_3xx", I, "", "responses with a status of 400 or more ('Non-2xx or 3xx responses')", "wrk"),
+    Column(
+        "thread_requests_per_s_within_stdev_pct",
+        F,
+        "%",
+        "share of thread samples within one stdev of the mean (Req/Sec +/- Stdev)",
+        "wrk",
+    ),
+    Column(
+        "non_2xx_3xx",
+        I,
+        "",
+        "responses with a status of 400 or more (wrk 'Non-2xx or 3xx responses'; Locust HTTPError failures)",
+        "wrk,locust",
+    ),
     Column("socket_errors_connect", I, "", "socket errors: connect", "wrk"),
     Column("socket_errors_read", I, "", "socket errors: read (includes a server closing the connection)", "wrk"),
     Column("socket_errors_write", I, "", "socket errors: write", "wrk"),
     Column("socket_errors_timeout", I, "", "socket errors: timeout (requests with no answer within --timeout)", "wrk"),
-    Column("rate_target_per_s", F, "1/s", "fixed request rate asked for (wrk2 -R)", "wrk"),
+    Column(
+        "rate_target_per_s",
+        F,
+        "1/s",
+        "fixed request rate asked for (wrk2 -R; k6 arrival-rate executors: iterations/s): an open-loop run",
+        "wrk,k6",
+    ),
     Column("hdr_latency_mean_s", F, "s", "HdrHistogram mean of the recorded (corrected) latency (wrk2)", "wrk"),
     Column("hdr_latency_stdev_s", F, "s", "HdrHistogram standard deviation (wrk2)", "wrk"),
     Column("hdr_latency_max_s", F, "s", "HdrHistogram max (wrk2)", "wrk"),
     Column("hdr_count", I, "", "HdrHistogram total count (wrk2)", "wrk"),
+    Column("hdr_uncorrected_latency_mean_s", F, "s", "HdrHistogram mean of the uncorrected latency (wrk2 -U)", "wrk"),
+    Column("hdr_uncorrected_latency_stdev_s", F, "s", "HdrHistogram standard deviation, uncorrected (wrk2 -U)", "wrk"),
+    Column("hdr_uncorrected_latency_max_s", F, "s", "HdrHistogram max, uncorrected (wrk2 -U)", "wrk"),
+    Column("hdr_uncorrected_count", I, "", "HdrHistogram total count, uncorrected (wrk2 -U)", "wrk"),
 )
 
 # hey (rakyll/hey).
 _RUNS_HEY = (
-    Column("bytes_per_request", F, "B", "response body bytes per request (hey Size/request)", "hey"),
+    Column(
+        "bytes_per_request",
+        F,
+        "B",
+        "response body bytes per request (hey Size/request, Locust Average Content Size)",
+        "hey,locust",
+    ),
     Column("status_codes", S, "", "status code distribution as 'code: count; ...' (hey)", "hey"),
+    Column(
+        "requests_attempted_per_s",
+        F,
+        "1/s",
+        "requests made per second, answered or not, as hey prints them (Requests/sec; ``requests_per_s`` counts"
+        " responses)",
+        "hey",
+    ),
+)
+
+# k6 (end-of-test summary, summary JSON, metric points) and Locust.
+_RUNS_K6_LOCUST = (
+    Column("scenarios", S, "", "k6 scenarios as printed ('name: 3 looping VUs for 2s (...)'; joined by '; ')", "k6"),
+    Column("vus_max", I, "", "most VUs k6 allocated (vus_max)", "k6"),
+    Column("iterations", I, "", "iterations of the script completed (k6 iterations)", "k6"),
+    Column(
+        "iterations_dropped", I, "", "iterations an arrival-rate executor could not start (dropped_iterations)", "k6"
+    ),
+    Column("checks_passed", I, "", "checks that passed (k6 check())", "k6"),
+    Column("checks_failed", I, "", "checks that failed (k6 check())", "k6"),
+    Column(
+        "thresholds",
+        S,
+        "",
+        "thresholds and their outcome ('metric expression: ok' or ': failed'; joined by '; ')",
+        "k6",
+    ),
+    Column("thresholds_failed", I, "", "thresholds that failed (k6 exits 99)", "k6"),
+    Column("spawn_rate_per_s", F, "1/s", "users started per second during the ramp-up (locust -r)", "locust"),
+    Column("exceptions", I, "", "errors raised by the test script itself, outside any request (Locust)", "locust"),
 )
 
 # HAProxy statistics snapshots (show stat / show info): one run per snapshot file.
@@ -237,9 +342,47 @@ _RUNS_HAPROXY = (
     Column("requests_total", I, "", "HTTP requests since start (show info CumReq)", "haproxy"),
 )
 
-RUNS = _cols(
-    *_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPERF, *_RUNS_WRK, *_RUNS_HEY, *_RUNS_HAPROXY
+# vegeta, oha and bombardier (their other figures fill the common, wrk and hey columns).
+_RUNS_VEGETA_OHA_BOMBARDIER = (
+    Column(
+        "rate_sent_per_s", F, "1/s", "requests sent per second while sending, answered or not (vegeta rate)", "vegeta"
+    ),
+    Column(
+        "requests_ok_per_s",
+        F,
+        "1/s",
+        "successful requests per second over the whole test as the tool counts them (vegeta throughput: 200-399)",
+        "vegeta",
+    ),
+    Column(
+        "success_pct",
+        F,
+        "%",
+        "share of requests the tool counts as successful (vegeta Success ratio: status 200-399; oha Success rate:"
+        " any response, requests cut off by -z left out)",
+        "vegeta,oha",
+    ),
+    Column(
+        "send_duration_s", F, "s", "time spent sending: first to last request sent (vegeta Duration attack)", "vegeta"
+    ),
+    Column("wait_s", F, "s", "from the last request sent to its answer (vegeta Duration wait)", "vegeta"),
+    Column(
+        "interval_requests_per_s_mean",
+        F,
+        "1/s",
+        "mean of the request rates sampled every 10 ms, errors included (bombardier Reqs/sec Avg)",
+        "bombardier",
+    ),
+    Column(
+        "interval_requests_per_s_stdev", F, "1/s", "their standard deviation (bombardier Reqs/sec Stdev)", "bombardier"
+    ),
+    Column("interval_requests_per_s_max", F, "1/s", "the highest of them (bombardier Reqs/sec Max)", "bombardier"),
 )
+
+RUNS = _cols(
+    *_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPERF, *_RUNS_WRK, *_RUNS_HEY, *_RUNS_K6_LOCUST,
+    *_RUNS_VEGETA_OHA_BOMBARDIER, *_RUNS_HAPROXY,
+)  # fmt: skip
 
 # ---------------------------------------------------------- detail ---
 _KEYCOLS = (
@@ -251,7 +394,14 @@ PERCENTILES = _cols(
     *_KEYCOLS,
     Column("percentile", F, "%", "percentage of requests (0-100)"),
     Column("latency_s", F, "s", "requests served within this time"),
-    Column("kind", S, "", "which latency: empty for the tool's only one; wrk2 'recorded' or 'uncorrected'"),
+    Column(
+        "kind",
+        S,
+        "",
+        "which latency: empty for the tool's only one; wrk2 'recorded' or 'uncorrected', and 'recorded printed' or"
+        " 'uncorrected printed' for the 50 ... 100 % lines wrk2 prints above a Detailed Percentile spectrum of the"
+        " same distribution (the spectrum rows keep 'recorded'/'uncorrected')",
+    ),
     Column("count", I, "", "requests at or below this latency (wrk2 spectrum TotalCount)"),
 )
 
@@ -269,6 +419,12 @@ REQUESTS = _cols(
     *_KEYCOLS,
     Column("seq", I, "", "0-based position in start-time order"),
     Column("start", T, "", "wall-clock start of the request (UTC), where logged"),
+    Column(
+        "logged",
+        T,
+        "",
+        "wall-clock time the tool printed the request's line, as printed (siege -v CSV form: its local time)",
+    ),
     Column("start_s", F, "s", "start relative to the first request of the run"),
     Column("connect_s", F, "s", "connect time (ab -g ctime; hey DNS+dialup)"),
     Column("processing_s", F, "s", "processing time (ab -g dtime)"),
@@ -280,6 +436,8 @@ REQUESTS = _cols(
     Column("bytes", F, "B", "response bytes (siege -v)"),
     Column("method", S, "", "HTTP method (siege -v)"),
     Column("url", S, "", "requested URL or path (siege -v)"),
+    Column("error", S, "", "the error the tool recorded (vegeta: no answer, or the text of a status of 400 or more)"),
+    Column("client", I, "", "the simulated user that made the request (siege display-id)"),
 )
 
 INTERVALS = _cols(
@@ -291,11 +449,41 @@ INTERVALS = _cols(
     Column("bits_per_s", F, "bit/s", "throughput (1 Mbit = 10^6 bit)"),
     Column("retransmits", I, "", "TCP retransmits"),
     Column("cwnd_bytes", F, "B", "congestion window"),
+    Column(
+        "rtt_s", F, "s", "TCP round-trip time the sender saw at the end of the interval (iperf3 JSON rtt, iperf 2 -e)"
+    ),
     Column("jitter_s", F, "s", "UDP jitter"),
     Column("lost_packets", I, "", "UDP datagrams lost"),
     Column("total_packets", I, "", "UDP datagrams"),
+    Column("lost_percent", F, "%", "UDP loss"),
     Column("omitted", B, "", "interval inside the -O omit period"),
     Column("direction", S, "", "iperf: sender or receiver, the side that measured the interval"),
+    Column("users", I, "", "Locust users running at the end of the interval (_stats_history.csv User Count)"),
+    Column("requests_per_s", F, "1/s", "requests per second in the interval (Locust _stats_history.csv)"),
+    Column("failures_per_s", F, "1/s", "failed requests per second in the interval (Locust _stats_history.csv)"),
+)
+
+STREAMS = _cols(
+    *_KEYCOLS,
+    Column("stream", S, "", "stream id as printed ('5'); one row per stream and side of its final summary"),
+    Column("direction", S, "", "sender or receiver: the side whose summary this is"),
+    Column("start_s", F, "s", "summary start"),
+    Column("end_s", F, "s", "summary end"),
+    Column("bytes", F, "B", "bytes transferred (iperf binary prefixes: 1 MByte = 2^20 B)"),
+    Column("bits_per_s", F, "bit/s", "throughput (1 Mbit = 10^6 bit)"),
+    Column("retransmits", I, "", "TCP retransmits"),
+    Column("cwnd_bytes", F, "B", "congestion window (iperf 2 -e total line; iperf3 JSON max_snd_cwnd)"),
+    Column("rtt_s", F, "s", "TCP round-trip time on the total line (iperf 2 -e)"),
+    Column("rtt_min_s", F, "s", "shortest TCP round-trip time (iperf3 JSON min_rtt)"),
+    Column("rtt_max_s", F, "s", "longest TCP round-trip time (iperf3 JSON max_rtt)"),
+    Column("rtt_mean_s", F, "s", "mean TCP round-trip time (iperf3 JSON mean_rtt)"),
+    Column("jitter_s", F, "s", "UDP jitter"),
+    Column("lost_packets", I, "", "UDP datagrams lost"),
+    Column("total_packets", I, "", "UDP datagrams"),
+    Column("lost_percent", F, "%", "UDP loss"),
+    Column("out_of_order", I, "", "UDP datagrams received out of order"),
+    Column("local_port", I, "", "the stream's local port, as this side printed its connection"),
+    Column("remote_port", I, "", "the stream's remote port"),
 )
 
 SERVERS = _cols(
@@ -334,8 +522,82 @@ SERVERS = _cols(
     Column("connect_time_s", F, "s", "average connect time (ctime, ms)"),
     Column("response_time_s", F, "s", "average response time (rtime, ms)"),
     Column("total_time_s", F, "s", "average total session time (ttime, ms)"),
+    Column("active_servers", I, "", "active servers UP (act; a server: 1 if active)"),
+    Column("backup_servers", I, "", "backup servers UP (bck; a server: 1 if backup)"),
+    Column("check_failures", I, "", "failed health checks (chkfail)"),
+    Column("check_downs", I, "", "UP to DOWN transitions (chkdown)"),
+    Column("last_change_s", F, "s", "time since the last UP/DOWN transition (lastchg)"),
+    Column("downtime_s", F, "s", "total downtime (downtime)"),
+    Column("process_id", I, "", "HAProxy process number (pid)"),
+    Column("proxy_id", I, "", "proxy id (iid)"),
+    Column("server_id", I, "", "server id inside the proxy (sid)"),
+    Column("throttle_pct", F, "%", "slow-start throttle (throttle)"),
+    Column("tracked", S, "", "the server whose checks this one tracks (tracked)"),
+    Column("rate_limit", F, "1/s", "configured limit on new sessions per second (rate_lim)"),
+    Column("check_status", S, "", "status of the last health check (check_status, e.g. L7OK)"),
+    Column("check_code", I, "", "layer 5-7 code of the last health check (check_code)"),
+    Column("check_duration_s", F, "s", "time the last health check took (check_duration, ms)"),
+    Column("check_failed_details", I, "", "failed health checks details (hanafail)"),
+    Column("request_rate", F, "1/s", "HTTP requests per second over the last second (req_rate)"),
+    Column("request_rate_max", F, "1/s", "highest HTTP requests per second seen (req_rate_max)"),
+    Column("requests_total", I, "", "HTTP requests received (req_tot)"),
+    Column("aborts_client", I, "", "data transfers aborted by the client (cli_abrt)"),
+    Column("aborts_server", I, "", "data transfers aborted by the server (srv_abrt)"),
+    Column("compressed_in", F, "B", "bytes fed to the compressor (comp_in)"),
+    Column("compressed_out", F, "B", "bytes the compressor emitted (comp_out)"),
+    Column("compression_bypassed", F, "B", "bytes that bypassed the compressor (comp_byp)"),
+    Column("compressed_responses", I, "", "HTTP responses that were compressed (comp_rsp)"),
+    Column("last_session_s", F, "s", "time since the last session was assigned (lastsess)"),
+    Column("last_check", S, "", "last health check contents or textual error (last_chk)"),
+    Column("last_agent_check", S, "", "last agent check contents or textual error (last_agt)"),
+    Column("check_rise", I, "", "checks to pass before a server is UP (check_rise)"),
+    Column("check_fall", I, "", "checks to fail before a server is DOWN (check_fall)"),
+    Column("check_health", I, "", "current health-check counter (check_health)"),
+    Column("mode", S, "", "proxy mode: http, tcp, health (mode)"),
+    Column("algorithm", S, "", "load-balancing algorithm (algo)"),
+    Column("connection_rate", F, "1/s", "connections per second over the last second (conn_rate)"),
+    Column("connection_rate_max", F, "1/s", "highest connections per second seen (conn_rate_max)"),
+    Column("connections_total", I, "", "connections accepted (conn_tot)"),
+    Column("intercepted", I, "", "requests intercepted by the frontend: stats, redirects (intercepted)"),
+    Column("denied_connection", I, "", "connections denied by tcp-request connection rules (dcon)"),
+    Column("denied_session", I, "", "sessions denied by tcp-request session rules (dses)"),
+    Column("rewrite_failures", I, "", "failed HTTP header rewrites (wrew)"),
+    Column("connect_attempts", I, "", "connection establishment attempts to the server (connect)"),
+    Column("connection_reuses", I, "", "connections reused (reuse)"),
+    Column("cache_lookups", I, "", "cache lookups (cache_lookups)"),
+    Column("cache_hits", I, "", "cache hits (cache_hits)"),
+    Column("idle_connections_current", I, "", "idle connections available for reuse (srv_icur)"),
+    Column("idle_connections_limit", I, "", "limit on idle connections available for reuse (src_ilim)"),
+    Column("queue_time_max_s", F, "s", "longest queue time seen (qtime_max, ms)"),
+    Column("connect_time_max_s", F, "s", "longest connect time seen (ctime_max, ms)"),
+    Column("response_time_max_s", F, "s", "longest response time seen (rtime_max, ms)"),
+    Column("total_time_max_s", F, "s", "longest total session time seen (ttime_max, ms)"),
+    Column("errors_internal", I, "", "internal errors (eint)"),
+    Column("unsafe_idle_connections", I, "", "unsafe idle connections (idle_conn_cur)"),
+    Column("safe_idle_connections", I, "", "safe idle connections (safe_conn_cur)"),
+    Column("used_connections", I, "", "connections in use (used_conn_cur)"),
+    Column("needed_connections", I, "", "estimated connections needed (need_conn_est)"),
+    Column("weight_user", F, "", "weight set by the user, before slow start and the like (uweight)"),
+    Column("aggregated_server_status", I, "", "a backend's servers' aggregated status code (agg_server_status)"),
+    Column("aggregated_server_check_status", I, "", "aggregated server check status (agg_server_check_status)"),
+    Column("aggregated_check_status", I, "", "aggregated check status code (agg_check_status)"),
+    Column("check_description", S, "", "description of the last health check status (check_desc)"),
+    Column("agent_status", S, "", "status of the last agent check (agent_status)"),
+    Column("agent_code", I, "", "code of the last agent check (agent_code)"),
+    Column("agent_duration_s", F, "s", "time the last agent check took (agent_duration, ms)"),
+    Column("agent_description", S, "", "description of the last agent check status (agent_desc)"),
+    Column("agent_rise", I, "", "agent checks to pass before UP (agent_rise)"),
+    Column("agent_fall", I, "", "agent checks to fail before DOWN (agent_fall)"),
+    Column("agent_health", I, "", "current agent check counter (agent_health)"),
+    Column("cookie", S, "", "the server's cookie value (cookie)"),
     Column("address", S, "", "server address (addr without its :port / srv_addr)"),
     Column("port", I, "", "server port (show servers state's srv_port; show stat's addr after its colon)"),
+)
+
+HISTOGRAM = _cols(
+    *_KEYCOLS,
+    Column("latency_s", F, "s", "the bucket's upper edge: requests slower than the bucket before, up to this (hey)"),
+    Column("count", I, "", "requests in the bucket"),
 )
 
 TABLES: dict[str, dict[str, Column]] = {
@@ -345,6 +607,8 @@ TABLES: dict[str, dict[str, Column]] = {
     "requests": REQUESTS,
     "intervals": INTERVALS,
     "servers": SERVERS,
+    "streams": STREAMS,
+    "histogram": HISTOGRAM,
 }
 
 

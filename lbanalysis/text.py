@@ -26,6 +26,7 @@ __all__ = ["TOOL_COMMANDS", "Segment", "command_argv", "decode", "normalize", "s
 
 # Executable name -> tool, from the registry (longest names first, for alternations).
 TOOL_COMMANDS = registry.executables()
+_SUBCOMMANDS = registry.subcommands()  # executable -> words that may follow it ('k6 run')
 _EXE_ALTERNATION = "|".join(re.escape(exe) for exe in TOOL_COMMANDS)
 
 _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
@@ -57,6 +58,9 @@ _PATTERN_RE = re.compile(
     + r")\s*$",
     re.MULTILINE,
 )
+# A word that every such command line holds, to skip the patterns on texts without one (HAProxy's
+# stats commands say "show"; the other tools' patterns name their executable).
+_PATTERN_WORDS = ("show", *(exe for name in _TOOL_PATTERNS for exe in registry.get_tool(name).executables))
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 
 
@@ -344,7 +348,7 @@ def _plausible(m: re.Match) -> bool:
     if not args:
         return exe == "siege" and bool(m.group("prompt").strip())
     first = args.split()[0]
-    if first.startswith(("-", "http://", "https://", "/")):
+    if first.startswith(("-", "http://", "https://", "/")) or first in _SUBCOMMANDS.get(exe, ()):
         return True
     return exe == "siege" and bool(re.match(r"^[\w.-]+(:\d+)?(/\S*)?$", first)) and bool(m.group("prompt").strip())
 
@@ -367,7 +371,7 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
         m = _CMD_RE.match(text, start, len(text) if end < 0 else end)
         if m and _plausible(m):
             matches.append(m)
-    if _TOOL_PATTERNS and "show" in text:
+    if _TOOL_PATTERNS and any(word in text for word in _PATTERN_WORDS):
         matches = sorted([*matches, *_PATTERN_RE.finditer(text)], key=lambda m: m.start())
     if not matches:
         return [Segment(text, source, 1)]

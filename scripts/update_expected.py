@@ -35,6 +35,8 @@ FAMILIES = (
     "gobench",
     "wrk",
     "hey",
+    "k6",
+    "locust",
     "iperf2",
     "iperf3",
     "haproxy",
@@ -42,6 +44,9 @@ FAMILIES = (
     "compare",
     "hostile",
     "pasted",
+    "vegeta",
+    "bombardier",
+    "oha",
 )
 FIRST_ROWS = 3
 

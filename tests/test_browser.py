@@ -5,13 +5,16 @@ the product); each page is loaded in Debian's Chromium (installed by
 ``scripts/install-tools.sh``) and checked for what a reader would trip over:
 code cells, tracebacks or warnings, scientific notation, elided or raw
 missing cells, tables wider than a 1400 px page, images that do not load, a
-script from the data that ran. Full-page screenshots are kept under
-``reports/screenshots/`` for a person to flip through.
+script from the data that ran, a request that leaves the page (the network is
+off), a chart without a description, a link that leads nowhere; at 600 px,
+a table box or a verdict column off the page. Full-page screenshots at 1,400
+and 600 px are kept under ``reports/screenshots/`` for a person to flip through.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -53,10 +56,20 @@ def hostile_explore(tmp_path_factory) -> Path:
     return out / "explore.html"
 
 
-def _look(page: Path, name: str) -> dict:
-    seen = render(page)
-    screenshot(page, SHOTS / f"{name}.png", seen["height"])
+NARROW = 600  # a phone, or half a laptop screen
+MAX_ARTICLE_BYTES = 250_000  # an article report's HTML and CSS, images left out
+
+
+def _look(page: Path, name: str, width: int = 1400) -> dict:
+    seen = render(page, width=width)
+    suffix = "" if width == 1400 else f"-{width}"
+    screenshot(page, SHOTS / f"{name}{suffix}.png", seen["height"], width=width)
     return seen
+
+
+def _without_images(page: Path) -> int:
+    """Bytes of a page's HTML and CSS, its embedded images left out."""
+    return len(re.sub(rb"data:image/[a-z]+;base64,[A-Za-z0-9+/=]+", b"", page.read_bytes()))
 
 
 @pytest.mark.parametrize("slug", SLUGS)
@@ -65,6 +78,29 @@ def test_article_report_reads_as_a_document(built, slug):
     seen = _look(page, slug)
     assert seen["images"], "a report without a chart"
     assert problems(seen) == []
+    assert seen["requests"] == []  # the network is off and nothing tried to leave the page
+    assert seen["title"] and seen["title"] != "Notebook" and seen["title"] in seen["text"]
+    assert seen["toc"] >= 3 and seen["print"]
+    assert all(i["alt"].startswith("Figure") for i in seen["images"]), [i["alt"][:40] for i in seen["images"]]
+    assert _without_images(page) < MAX_ARTICLE_BYTES
+    text = seen["text"]
+    for word in ("compare()", "True", "n_peak", "kappa", "cpu_share", "concurrency little", "e+0", "R² 1.0000"):
+        assert word not in text, word
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_article_report_reads_at_600_px(built, slug):
+    page = built / slug / f"{slug}.html"
+    seen = _look(page, slug, width=NARROW)
+    assert seen["width"] == NARROW and seen["verdicts"], "no ledger"
+    assert problems(seen) == []  # every table in a box that scrolls, the verdict column in view
+
+
+def test_report_names_only_files_that_travel_with_it(built):
+    for slug in SLUGS:
+        page = built / slug / f"{slug}.html"
+        for href in re.findall(r'href="([^"#:]+)"', page.read_text(encoding="utf-8")):
+            assert (page.parent / href).is_file(), f"{slug}: {href}"
 
 
 def test_index_links_every_report_with_its_key_chart(built):
@@ -80,6 +116,8 @@ def test_explore_report_shows_hostile_values_as_text(hostile_explore):
     seen = _look(hostile_explore, "explore-hostile")
     assert not seen["scripted"], "a script from the logs ran"
     assert seen["inputs"] == 0
+    assert seen["requests"] == [] and seen["title"] != "Notebook" and seen["print"]
+    _look(hostile_explore, "explore-hostile", width=NARROW)
 
 
 def test_styled_table_shows_markup_from_logs_as_text(tmp_path):

@@ -122,7 +122,7 @@ def test_compare_with_too_few_runs_says_so(capsys, tmp_path):
             shutil.copy(COMPARE / side / name, tmp_path / side / name)
     status, out, _ = run(["compare", tmp_path / "before", tmp_path / "after", "--format", "markdown"], capsys)
     assert status == 0
-    assert "too few runs to judge run-to-run noise (before: 2, after: 2; need 3 or more each" in out
+    assert "too few runs to tell (before: 2 runs, after: 2 runs; run-to-run noise needs 3 or more a side)" in out
     assert out.startswith("| series | metric | runs before | runs after |")
 
 

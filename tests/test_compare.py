@@ -68,13 +68,14 @@ def test_too_few_runs_and_missing_levels():
     )  # fmt: skip
     res = compare(runs, by="setup", a="A", b="B", at="concurrency")
     assert pd.isna(res.loc[10, "significant"]) and "too few runs" in res.loc[10, "verdict"]
-    # two runs against two: a bootstrap of two runs has three possible means; too few to judge
-    assert pd.isna(res.loc[20, "significant"]) and res.loc[20, "verdict"].startswith("too few runs to judge")
-    assert "need 3 or more each" in res.loc[20, "verdict"] and res.loc[20, "runs_needed"] == 3
+    # two runs against two: a bootstrap of two runs has three possible means; too few to tell
+    assert pd.isna(res.loc[20, "significant"]) and res.loc[20, "verdict"].startswith("too few runs to tell")
+    assert "needs 3 or more a side" in res.loc[20, "verdict"]
+    assert np.isnan(res.loc[20, "runs_needed"])  # no planning figure from two runs a side
     assert np.isnan(res.loc[10, "runs_needed"])  # one run a side: no spread to plan from
     assert res.loc[40, "verdict"] == "no runs of B at concurrency=40"
     assert np.isnan(res.loc[40, "ratio"])
-    assert "too few repeated runs" in res.loc["overall", "verdict"]
+    assert "too few runs to tell (2 of 2 load levels" in res.loc["overall", "verdict"]
     assert res.loc["overall", "ratio"] == pytest.approx((150 + 150.5) / (100 + 102))
 
 
@@ -90,7 +91,7 @@ def test_two_runs_against_two_are_too_few_even_when_far_apart():
     runs = pd.DataFrame({"setup": ["A", "A", "B", "B"], "requests_per_s": [100.0, 101.0, 200.0, 202.0]})
     res = compare(runs, by="setup", a="A", b="B")
     assert pd.isna(res.loc["overall", "significant"]) and np.isnan(res.loc["overall", "lower"])
-    assert "too few runs to judge" in res.loc["overall", "verdict"]
+    assert "too few runs to tell" in res.loc["overall", "verdict"]
     assert compare(runs, by="setup", a="A", b="B", min_runs=2).loc["overall", "significant"]
 
 

@@ -22,6 +22,8 @@ from articles.ledger import Claim, Ledger, load_claims, verdict
         (6000, 7500, {"relation": "between", "high": 7000}, "differs"),
         (None, True, {"relation": "shown"}, "reproduced"),
         (None, False, {"relation": "shown"}, "differs"),
+        (None, True, {"relation": "table"}, "table shown"),
+        (None, False, {"relation": "table"}, "table differs"),
         (25000, None, {}, "not reproducible"),
         (25000, float("nan"), {}, "not reproducible"),
     ],
@@ -38,8 +40,8 @@ def test_unknown_relation_is_an_error():
 @pytest.mark.parametrize("slug", [a.slug for a in ARTICLES if paths.raw(a.slug, "claims.csv").exists()])
 def test_every_claims_file_reads(slug):
     claims = load_claims(slug)
-    assert claims and all(c.relation == "shown" or c.value is not None for c in claims)
-    assert all(c.reason for c in claims if c.relation != "shown" and c.value is None)
+    assert claims and all(c.relation in ("shown", "table") or c.value is not None for c in claims)
+    assert all(c.reason for c in claims if c.relation not in ("shown", "table") and c.value is None)
 
 
 def test_bad_claims_file_names_file_and_line(tmp_path):
@@ -73,3 +75,25 @@ def test_every_report_opens_with_its_findings_and_has_a_claims_file(article):
     assert "claims.csv" in paths.raw(article.slug, ".lbignore").read_text()  # not read as tool output
     code = "".join(c.source for c in nb.cells if c.cell_type == "code")
     assert f'Ledger.for_article("{article.slug}")' in code and "ledger.to_csv(" in code
+
+
+def test_ledger_rows_show_their_rule_and_link_their_evidence():
+    led = Ledger(
+        [
+            Claim("H3", "HAProxy over one Apache", "improves by 50 %", "≈", 50.0, unit="%", tolerance=0.05),
+            Claim("T1", "The tests", "the table", "table"),
+        ]
+    )
+    led.record("H3", 44.7)
+    led.record("T1", True)
+    frame = led.frame().set_index("claim")
+    assert list(led.frame().columns[:3]) == ["claim", "verdict", "rule"]  # the verdict beside the claim
+    assert (
+        frame.loc["H3", "verdict"] == "differs" and frame.loc["H3", "rule"] == "within 5 % of 50 %; close within 10 %"
+    )
+    assert led.counts() == {"differs": 1, "table shown": 1}
+    page = led.style().to_html()
+    assert 'id="claim-H3"' in page and 'href="#HAProxy-over-one-Apache"' in page
+    conclusion = led.conclusion()
+    assert conclusion.startswith("**The article makes 1 checked claim: 1 differs; 1 table rebuilt")
+    assert "**What does not:** [H3](#claim-H3) improves by 50 %: our data gives 44.7 % (differs)" in conclusion

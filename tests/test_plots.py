@@ -53,13 +53,13 @@ def test_throughput_vs_load_with_usl_fit(ax):
     assert got[:, 0].tolist() == sorted(runs["concurrency"].astype(float))
     fit = fit_scaling(runs)
     xs = curve.get_xdata()
-    assert xs[0] == 0.0 and xs[-1] == pytest.approx(64.0)
+    assert xs[0] == 1.0 and xs[-1] == pytest.approx(64.0)  # the measured loads only
     assert curve.get_ydata() == pytest.approx(fit.predict(xs).to_numpy())
     assert peak.get_xydata().tolist() == [[pytest.approx(fit.n_peak), pytest.approx(fit.x_peak)]]
     assert len(ax.collections) == 1  # the confidence band
     band = ax.collections[0].get_paths()[0].vertices
     assert band[:, 1].max() > fit.x_peak
-    assert ax.get_xlabel() == "concurrency" and ax.get_ylabel() == "requests_per_s"
+    assert ax.get_xlabel() == "concurrency" and ax.get_ylabel() == "requests/s"
 
 
 def test_throughput_vs_load_without_band_or_fit(ax):
@@ -108,7 +108,7 @@ def test_latency_vs_load(ax):
     points, means = ax.lines
     assert points.get_xydata().shape == (len(runs), 2)
     assert means.get_ydata() == pytest.approx(runs.groupby("concurrency")["latency_mean_s"].mean().to_numpy())
-    assert ax.get_ylabel() == "latency_mean_s"
+    assert ax.get_ylabel() == "mean latency"
 
 
 def test_latency_percentiles_one_line_per_run(ax):

@@ -144,6 +144,10 @@ def test_run_notebook_writes_notebook_html_and_figures(notebooks, tmp_path):
     assert (out / "figure.txt").read_text() == "hello"  # output_dir passed as a parameter
     shown = report.export_html(out / "good.ipynb", out / "with-code.html", no_input=False).read_text()
     assert 'class="highlight' in shown  # --show-code keeps them
+    # a page that stands alone: no script or CDN, its own small stylesheet, the report's title
+    assert "<script" not in text and "cdnjs" not in text and "jp-icon" not in text
+    assert "<title>01-good</title>" in text and "@media print" in text
+    assert len(text) < 20_000  # no 270 KB of JupyterLab theme
     executed = nbformat.read(out / "good.ipynb", as_version=4)
     recorded = executed.metadata["papermill"]["parameters"]
     assert recorded == {"x": 21, "label": "hello", "output_dir": str(out.resolve())}

@@ -39,6 +39,10 @@ WRK_BASIC = {
     "latency_mean_s": 0.01910, "latency_stdev_s": 0.03884, "latency_max_s": 0.21686,
     "latency_within_stdev_pct": 90.13, "thread_requests_per_s_mean": 478.33,
     "thread_requests_per_s_stdev": 316.16, "thread_requests_per_s_max": 1180.0,
+    "thread_requests_per_s_within_stdev_pct": 60.0,
+    # printed only when non-zero, between the summary line and Requests/sec: the output shows they were 0
+    "socket_errors_connect": 0, "socket_errors_read": 0, "socket_errors_write": 0, "socket_errors_timeout": 0,
+    "non_2xx_3xx": 0,
 }  # fmt: skip
 
 
@@ -61,7 +65,13 @@ def test_wrk_refused_is_a_run_with_its_error():
     whole_row(
         lbanalysis.read(WRK / "wrk_refused.txt"),
         0,
-        {"tool": "wrk", "format": "wrk", "error": "unable to connect to 127.0.0.1:18099: Connection refused"},
+        {
+            "tool": "wrk",
+            "format": "wrk",
+            "error": "unable to connect to 127.0.0.1:18099: Connection refused",
+            "host": "127.0.0.1",
+            "port": 18099,
+        },
     )
 
 
@@ -100,9 +110,12 @@ def test_wrk2_rate_spectrum_and_hdr_summary():
         39500,
     )
     assert r["requests"] == 60018 and r["bytes_total"] == pytest.approx(19.81 * 2**20)
-    pct = ds.percentiles
-    assert len(pct) == 16 and set(pct["kind"]) == {"recorded"}  # the full spectrum, not the 8-line summary
+    pct = ds.percentiles[ds.percentiles["kind"] == "recorded"]  # the full spectrum
+    assert len(pct) == 16
     assert pct["percentile"].iloc[-1] == 100.0 and pct["latency_s"].iloc[-1] == pytest.approx(0.012503)
+    printed = ds.percentiles[ds.percentiles["kind"] == "recorded printed"]  # the 8 lines above it, kept beside
+    assert printed["percentile"].tolist() == [50.0, 75.0, 90.0, 99.0, 99.9, 99.99, 99.999, 100.0]
+    assert printed["count"].isna().all()
     assert pct["count"].tolist()[:3] == [1, 3951, 7921]
 
 
@@ -117,7 +130,7 @@ HEY_BASIC = {
     "tool": "hey", "format": "hey", "requests": 200, "requests_ok": 200, "non_2xx": 0, "failed": 0,
     "duration_s": 0.9702, "latency_max_s": 0.0752, "latency_min_s": 0.0148, "latency_mean_s": 0.0469,
     "requests_per_s": 206.1449, "bytes_total": 600.0, "bytes_per_s": 600 / 0.9702, "bytes_per_request": 3.0,
-    "status_codes": "200: 200",
+    "status_codes": "200: 200", "requests_attempted_per_s": 206.1449,
 }  # fmt: skip
 
 
@@ -135,6 +148,7 @@ def test_hey_refused_counts_no_request_and_keeps_the_error():
     r = lbanalysis.read(HEY / "hey_refused.txt").iloc[0]
     assert r["requests"] == 0 and r["failed"] == 20 and r["requests_per_s"] == 0.0  # hey printed 1640/s of errors
     assert "connection refused (x20)" in r["error"]
+    assert r["requests_attempted_per_s"] == 1640.37  # hey's own Requests/sec, errors included
     assert pd.isna(r["latency_mean_s"])
 
 

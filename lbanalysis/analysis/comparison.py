@@ -9,6 +9,10 @@ interval excludes 1. The overall row, with ``at=``, compares the average
 over the load levels both setups ran (stratified bootstrap), so a level run
 more often does not weigh more.
 
+No interval, ratio test or planning figure comes from fewer than
+``min_runs`` (3) runs a side, at every level the overall row pools: the
+verdict then says "too few runs to tell", in words.
+
 >>> import pandas as pd
 >>> runs = pd.DataFrame({"servers": ["one"] * 3 + ["two"] * 3,
 ...                      "requests_per_s": [9585, 9637, 9611, 14825, 15754, 15290]})
@@ -41,17 +45,19 @@ _Z_POWER = 0.8416212335729143  # standard normal quantile of 0.8: 80 % power
 def runs_needed(va: np.ndarray, vb: np.ndarray, alpha: float = 0.05, min_runs: int = MIN_RUNS) -> float:
     """Runs a side that would show a difference of means this size at level ``alpha`` with 80 % power.
 
-    From the pooled standard deviation of the runs (two or more a side; NaN
-    otherwise, or when the means are equal): ``n = 2 (z + z_power)^2 s^2 / d^2``,
-    at least ``min_runs``. An estimate from few runs: a planning figure, not a
-    guarantee.
+    From the pooled standard deviation of the runs (``min_runs`` or more a
+    side; NaN otherwise: two runs do not estimate a spread, or when the means
+    are equal): ``n = 2 (z + z_power)^2 s^2 / d^2``, at least ``min_runs``. An
+    estimate from few runs: a planning figure, not a guarantee.
 
-    >>> runs_needed(np.array([100.0, 104.0]), np.array([150.0, 151.0]))
+    >>> runs_needed(np.array([100.0, 104.0, 102.0]), np.array([150.0, 151.0, 149.0]))
     3.0
-    >>> runs_needed(np.array([100.0, 110.0]), np.array([104.0, 112.0]))
-    72.0
+    >>> runs_needed(np.array([100.0, 110.0, 105.0]), np.array([104.0, 112.0, 108.0]))
+    36.0
+    >>> runs_needed(np.array([100.0, 104.0]), np.array([150.0, 151.0]))
+    nan
     """
-    if len(va) < 2 or len(vb) < 2:
+    if len(va) < max(2, min_runs) or len(vb) < max(2, min_runs):
         return float("nan")
     d = abs(float(vb.mean()) - float(va.mean()))
     var = ((len(va) - 1) * va.var(ddof=1) + (len(vb) - 1) * vb.var(ddof=1)) / (len(va) + len(vb) - 2)
@@ -93,10 +99,7 @@ def _row(
         return row
     if boot is None:
         row.update(lower=np.nan, upper=np.nan, significant=pd.NA)
-        row["verdict"] = f"too few runs to judge run-to-run noise ({a}: {na}, {b}: {nb}; need {min_runs} or more each"
-        if np.isfinite(needed):
-            row["verdict"] += f"; with this spread about {needed:.0f} a side would show a change this size"
-        row["verdict"] += ")"
+        row["verdict"] = _too_few(a, b, na, nb, min_runs)
         return row
     lo, hi = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2])
     significant = bool(lo > 1 or hi < 1)
@@ -111,6 +114,19 @@ def _row(
         interval = f"{conf} CI {lo:.3f} to {hi:.3f}"
         row["verdict"] = f"no difference beyond run-to-run noise: {b}/{a} = {ratio:.3f} ({interval})"
     return row
+
+
+def _too_few(a: Any, b: Any, na: int, nb: int, min_runs: int) -> str:
+    """The verdict when a side has fewer than ``min_runs`` runs, in words.
+
+    >>> _too_few("one server", "two servers", 2, 1, 3)
+    'too few runs to tell (one server: 2 runs, two servers: 1 run; run-to-run noise needs 3 or more a side)'
+    """
+
+    def runs(n: int) -> str:
+        return f"{n} run{'s' if n != 1 else ''}"
+
+    return f"too few runs to tell ({a}: {runs(na)}, {b}: {runs(nb)}; run-to-run noise needs {min_runs} or more a side)"
 
 
 def _values(frame: pd.DataFrame, y: str) -> np.ndarray:
@@ -141,8 +157,7 @@ def compare(
     ``min_runs`` runs on a side: "too few runs to judge"), ``verdict`` in
     plain words and ``runs_needed`` (runs a side that would show a change of
     this size, from the runs' spread: :func:`runs_needed`). The overall row
-    pools the levels: it needs two runs a side at every level and
-    ``min_runs`` a side in all.
+    pools the levels: it needs ``min_runs`` runs a side at every level.
 
     >>> import pandas as pd
     >>> runs = pd.DataFrame({"mode": ["ka"] * 6 + ["close"] * 6, "concurrency": [10, 10, 10, 20, 20, 20] * 2,
@@ -156,7 +171,7 @@ def compare(
     overall        6  0.323         True
     >>> print(compare(runs[runs["requests_per_s"] != 310], by="mode", a="ka", b="close", at="concurrency",
     ...               n_boot=200).loc[10, "verdict"])
-    too few runs to judge run-to-run noise (ka: 2, close: 3; need 3 or more each; with this spread about 3 a side would show a change this size)
+    too few runs to tell (ka: 2 runs, close: 3 runs; run-to-run noise needs 3 or more a side)
     """
     for col in (by, y) + ((at,) if at else ()):
         if col not in runs.columns:
@@ -220,7 +235,7 @@ def _compare_levels(ra, rb, y, at, n_boot, rng, alpha, a, b, min_runs) -> tuple[
             rows[level]["mean_a" if len(va) else "mean_b"] = (va if len(va) else vb).mean()
             continue
         ma, mb = _boot_means(va, n_boot, rng), _boot_means(vb, n_boot, rng)
-        boots[level] = (ma, mb, len(va) >= 2 and len(vb) >= 2)
+        boots[level] = (ma, mb, len(va) >= min_runs and len(vb) >= min_runs)
         with np.errstate(divide="ignore", invalid="ignore"):
             boot = mb / ma if len(va) >= min_runs and len(vb) >= min_runs else None
         needed = runs_needed(va, vb, alpha, min_runs)
@@ -236,14 +251,18 @@ def _overall(per_level: dict, boots: dict, alpha: float, a: Any, b: Any, min_run
     mb = float(np.mean([r["mean_b"] for r in common]))
     boot = None
     total_a, total_b = sum(r["n_a"] for r in common), sum(r["n_b"] for r in common)
-    if all(ok for *_, ok in boots.values()) and min(total_a, total_b) >= min_runs:
+    if all(ok for *_, ok in boots.values()):
         sa = np.mean([m for m, _, _ in boots.values()], axis=0)
         sb = np.mean([m for _, m, _ in boots.values()], axis=0)
         with np.errstate(divide="ignore", invalid="ignore"):
             boot = sb / sa
     row = _row(ma, mb, total_a, total_b, boot, alpha, a, b, min_runs=min_runs)
+    short = [level for level, (*_, ok) in boots.items() if not ok]
     if boot is None and np.isfinite(row["ratio"]):
-        row["verdict"] = "too few repeated runs at some load level (need 2 or more per setup) to judge noise"
+        row["verdict"] = (
+            f"too few runs to tell ({len(short)} of {len(boots)} load levels have fewer than {min_runs} runs "
+            "on a side; run-to-run noise needs them at every level)"
+        )
     return row
 
 

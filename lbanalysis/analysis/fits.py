@@ -205,13 +205,37 @@ def _numeric(s: pd.Series) -> np.ndarray:
     return pd.to_numeric(s, errors="coerce").astype("Float64").to_numpy(dtype=float, na_value=np.nan)
 
 
+def _group_words(group: Any) -> str:
+    """A group key as a reader reads it: its values, comma-separated.
+
+    >>> _group_words(("haproxy-16", "compute")), _group_words("bad")
+    ('haproxy-16, compute', 'bad')
+    """
+    return ", ".join(map(str, group)) if isinstance(group, tuple) else str(group)
+
+
+#: Parameters in words, for sentences about a fit.
+PARAM_WORDS: dict[str, str] = {
+    "lambda": "λ (the rate of one client)",
+    "sigma": "σ (contention)",
+    "kappa": "κ (coherency)",
+    "intercept": "the intercept",
+    "slope": "the slope",
+    "n_peak": "the load at the peak",
+    "x_peak": "the rate at the peak",
+    "asymptote": "the asymptote λ/σ",
+    "serial_fraction": "the serial fraction σ",
+    "speedup_limit": "the speed-up limit 1/σ",
+}
+
+
 def _prepare(runs: pd.DataFrame, x: str, y: str, model: Model, group: Any) -> pd.DataFrame:
     for col in (x, y):
         if col not in runs.columns:
             raise FitError(f"no column {col!r} to fit; the frame has: {', '.join(map(str, runs.columns))}")
     data = pd.DataFrame({x: _numeric(runs[x]), y: _numeric(runs[y])}, index=runs.index)
     data = data[np.isfinite(data[x]) & np.isfinite(data[y])]
-    where = "" if group is None else f" (group {group!r})"
+    where = "" if group is None else f", for {_group_words(group)}"
     if data.empty:
         raise FitError(f"no run has numbers in both {x!r} and {y!r}{where}: nothing to fit")
     if model.positive_load and (data[x] <= 0).any():
@@ -222,7 +246,7 @@ def _prepare(runs: pd.DataFrame, x: str, y: str, model: Model, group: Any) -> pd
     if len(loads) < model.k + 1:
         raise FitError(
             f"the {model.name} model has {model.k} parameters and needs at least {model.k + 1} distinct "
-            f"values of {x!r}; got {len(loads)} ({', '.join(f'{v:g}' for v in loads)}){where}"
+            f"values of {x}; got {len(loads)} ({', '.join(f'{v:g}' for v in loads)}){where}"
         )
     return data
 
@@ -638,6 +662,43 @@ class ScalingFit:
             title += f" — {self.group}"
         return FitSummary(title, {"model": model, "params": params, "derived": self.derived(alpha)}, notes)
 
+    def cautions(self, alpha: float = 0.05) -> list[str]:
+        """What a reader must know before using this fit's numbers, in words (empty when nothing).
+
+        An interval from fewer than two residual degrees of freedom; a
+        parameter's interval reaching below a bound it cannot cross (a
+        negative σ); an infinite asymptote (no contention within the loads
+        run: the fit names no limit).
+
+        >>> runs = pd.DataFrame({"vcpus": [1, 2, 4, 8], "requests_per_s": [100.0, 200.0, 400.0, 800.0]})
+        >>> fit_scaling(runs, x="vcpus", model="amdahl").cautions()
+        ['the asymptote is infinite (σ = 0): the runs show no limit within 1 to 8 vcpus, and the fit names none']
+        """
+        out = []
+        conf = f"{1 - alpha:.0%}"
+        if self.df_resid < 2:
+            out.append(
+                f"{self.df_resid} residual degree{'s' if self.df_resid != 1 else ''} of freedom: "
+                "no interval or test from this fit"
+            )
+        else:
+            ci = self.conf_int(alpha)
+            for i, name in enumerate(self.model.params):
+                bound = self.model.lower[i]
+                if math.isfinite(bound) and ci.loc[name, "lower"] < bound and not self.values[i] == bound:
+                    out.append(
+                        f"the {conf} interval of {PARAM_WORDS.get(name, name)} reaches below {bound:g}, which it "
+                        "cannot be: the runs do not pin it down"
+                    )
+        funcs = self._derived_funcs()
+        if "asymptote" in funcs and not math.isfinite(float(funcs["asymptote"](self.values))):
+            lo, hi = self.data[self.x].min(), self.data[self.x].max()
+            out.append(
+                f"the asymptote is infinite (σ = 0): the runs show no limit within {lo:g} to {hi:g} {self.x}, "
+                "and the fit names none"
+            )
+        return out
+
     def _usl_verdict(self) -> str:
         top = self.data[self.x].max()
         if self.retrograde:
@@ -811,7 +872,8 @@ class ScalingFits(Mapping):
         return pd.DataFrame([f.bse for f in self._fits.values()], index=self._index(keys))
 
     def to_frame(self, alpha: float = 0.05) -> pd.DataFrame:
-        """Parameters, standard errors, intervals, fit statistics and derived values per group."""
+        """Parameters, standard errors, intervals, fit statistics and derived values per group;
+        ``cautions`` says in words what the numbers cannot carry (:meth:`ScalingFit.cautions`)."""
         rows, keys = [], []
         for key, fit in self._fits.items():
             ci = fit.conf_int(alpha)
@@ -825,6 +887,7 @@ class ScalingFits(Mapping):
             row.update(fit.derived(alpha)["estimate"].to_dict())
             if fit.model.name == "usl":
                 row["retrograde"] = fit.retrograde
+            row["cautions"] = "; ".join(fit.cautions(alpha))
             row["error"] = ""
             rows.append(row)
             keys.append(key)

@@ -75,21 +75,43 @@ CLOSED_LOOP_NOTE = (
 _KEYS = ["source", "run"]
 
 
-def recorded_percentiles(percentiles: pd.DataFrame) -> pd.DataFrame:
-    """The percentiles each run's tool gives as its latency: without wrk2's second, uncorrected distribution.
+def recorded_percentiles(percentiles: pd.DataFrame, printed: bool = False) -> pd.DataFrame:
+    """The percentiles each run's tool gives as its latency, one distribution per run.
 
     wrk2 ``-U`` prints the latencies it measured without correcting for
-    delayed starts beside the recorded ones (``kind`` 'uncorrected'); a
-    figure per run (a p99) must come from one distribution only.
+    delayed starts beside the recorded ones (``kind`` 'uncorrected'), and
+    above a Detailed Percentile spectrum the 50 ... 100 % lines of the same
+    distribution (``kind`` 'recorded printed'); a figure per run (a p99)
+    must come from one distribution only: the rows of ``kind`` empty or
+    'recorded'. ``printed=True`` adds, for the percentiles the spectrum has
+    no tick for (99 %, 99.9 % ...), the value wrk2 printed.
 
-    >>> pct = pd.DataFrame({"source": "w", "run": 0, "percentile": [99.0, 99.0], "latency_s": [0.011, 0.008],
-    ...                     "kind": ["recorded", "uncorrected"]})
+    >>> pct = pd.DataFrame({"source": "w", "run": 0, "percentile": [99.0, 99.0, 98.4375, 99.0],
+    ...                     "latency_s": [0.008, 0.011, 0.0109, 0.0111],
+    ...                     "kind": ["uncorrected", "recorded printed", "recorded", "uncorrected printed"]})
     >>> recorded_percentiles(pct)["latency_s"].tolist()
-    [0.011]
+    [0.0109]
+    >>> recorded_percentiles(pct, printed=True)["latency_s"].tolist()
+    [0.011, 0.0109]
     """
     if "kind" not in percentiles.columns or not len(percentiles):
         return percentiles
-    return percentiles[~percentiles["kind"].astype("string").eq("uncorrected").fillna(False).to_numpy(bool)]
+    kind = percentiles["kind"].astype("string")
+    keep = (kind.isna() | kind.eq("recorded")).to_numpy(bool)
+    if printed:
+        extra = kind.eq("recorded printed").fillna(False).to_numpy(bool)
+        if extra.any():
+            have = set(
+                zip(
+                    percentiles["source"].astype(str)[keep],
+                    percentiles["run"][keep],
+                    percentiles["percentile"][keep],
+                    strict=True,
+                )
+            )
+            key = zip(percentiles["source"].astype(str), percentiles["run"], percentiles["percentile"], strict=True)
+            keep = keep | (extra & [k not in have for k in key])
+    return percentiles[keep]
 
 
 def is_closed_loop(tool: object, rate_target_per_s: object = None) -> bool:

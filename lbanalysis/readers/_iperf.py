@@ -149,9 +149,51 @@ class Flow:
     sender: Side | None = None
     receiver: Side | None = None
     intervals: list[dict] = field(default_factory=list)
+    totals: list[dict] = field(default_factory=list)  # each stream's own summary lines (the streams table)
     streams: set[str] = field(default_factory=set)
     local: tuple[str | None, int | None] = (None, None)
     remote: tuple[str | None, int | None] = (None, None)
+
+
+def stream_total(stream: str, direction: str | None, side: Side, **extra: object) -> dict:
+    """A streams-table row: one stream's own summary line (or JSON ``end.streams`` part).
+
+    >>> stream_total("4", "sender", Side(start=0.0, end=3.01, bytes=1.0, bits_per_s=8.0), rtt_s=None)
+    {'stream': '4', 'direction': 'sender', 'start_s': 0.0, 'end_s': 3.01, 'bytes': 1.0, 'bits_per_s': 8.0}
+    """
+    row: dict = {"stream": stream, "direction": direction, "start_s": side.start, "end_s": side.end,
+                 "bytes": side.bytes, "bits_per_s": side.bits_per_s}  # fmt: skip
+    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent", "out_of_order"):
+        v = getattr(side, k)
+        if v is not None:
+            row[k] = v
+    row.update((k, v) for k, v in extra.items() if v is not None)
+    return row
+
+
+def rtt_fields(totals: list[dict]) -> dict:
+    """Run-row TCP round-trip times from the senders' stream summaries.
+
+    ``rtt_mean_s``: the mean over the streams of their mean (iperf3 JSON) or
+    printed (iperf 2 -e) RTT; ``rtt_min_s``/``rtt_max_s``: the extremes.
+
+    >>> rtt_fields([{"direction": "sender", "rtt_mean_s": 2e-4, "rtt_min_s": 1e-4, "rtt_max_s": 3e-4},
+    ...             {"direction": "sender", "rtt_mean_s": 4e-4, "rtt_min_s": 2e-4, "rtt_max_s": 5e-4}])
+    {'rtt_mean_s': 0.0003, 'rtt_min_s': 0.0001, 'rtt_max_s': 0.0005}
+    """
+    sent = [t for t in totals if t.get("direction") != "receiver"]
+    means = [t.get("rtt_mean_s", t.get("rtt_s")) for t in sent]
+    means = [v for v in means if v is not None]
+    out: dict = {}
+    if means:
+        out["rtt_mean_s"] = round(sum(means) / len(means), 12)
+    lows = [t["rtt_min_s"] for t in sent if t.get("rtt_min_s") is not None]
+    highs = [t["rtt_max_s"] for t in sent if t.get("rtt_max_s") is not None]
+    if lows:
+        out["rtt_min_s"] = min(lows)
+    if highs:
+        out["rtt_max_s"] = max(highs)
+    return out
 
 
 def flow_fields(flow: Flow, protocol: str | None) -> tuple[dict, list[str]]:
@@ -178,6 +220,8 @@ def flow_fields(flow: Flow, protocol: str | None) -> tuple[dict, list[str]]:
         d["sender_bits_per_s"] = s.bits_per_s
         d["sender_bytes_total"] = s.bytes
         d["sender_duration_s"] = s.duration
+        if s.total_packets is not None and protocol == "udp":
+            d["sender_total_packets"] = s.total_packets
         if s.retransmits is not None:
             d["retransmits"] = s.retransmits
     if r is not None:
@@ -192,6 +236,7 @@ def flow_fields(flow: Flow, protocol: str | None) -> tuple[dict, list[str]]:
                 d[k] = v
     if d.get("total_packets") is None and s is not None and s.total_packets is not None:
         d["total_packets"] = s.total_packets
+    d.update(rtt_fields(flow.totals))
     return d, notes
 
 

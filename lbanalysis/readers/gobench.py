@@ -14,20 +14,21 @@ Format (stdout; identical labels in both versions)::
     Write throughput:                   931259 bytes/sec
     Test time:                               5 sec
 
-========================== ==================== ==============================
-label                      column               unit
-========================== ==================== ==============================
-Dispatching N clients      ``concurrency``      clients (-c, default 100)
-Requests                   ``requests``         all requests made, failed included
-Successful requests        ``requests_ok``      2xx (net/http version: 200 only)
-Network failed             ``failed_network``   connect/read/write errors
-Bad requests failed (!2xx) ``non_2xx``          responses outside 2xx (net/http: != 200)
-(sum of the two above)     ``failed``           network failed + bad requests
-Successful requests rate   ``requests_per_s``   **successful** requests per s
-Read throughput            ``bytes_per_s``      B/s received (headers included)
-Write throughput           ``bytes_sent_per_s`` B/s sent
-Test time                  ``duration_s``       s
-========================== ==================== ==============================
+=========================== ====================== ========================================
+label                       column                 unit
+=========================== ====================== ========================================
+Dispatching N clients       ``concurrency``        clients (-c, default 100)
+Requests                    ``requests_attempted`` all requests made, failed included
+(Requests - Network failed) ``requests``           responses received
+Successful requests         ``requests_ok``        2xx (net/http version: 200 only)
+Network failed              ``failed_network``     connect/read/write errors
+Bad requests failed (!2xx)  ``non_2xx``            responses outside 2xx (net/http: != 200)
+(sum of the two above)      ``failed``             network failed + bad requests
+Successful requests rate    ``requests_per_s``     **successful** requests per s
+Read throughput             ``bytes_per_s``        B/s received (headers included)
+Write throughput            ``bytes_sent_per_s``   B/s sent
+Test time                   ``duration_s``         s
+=========================== ====================== ========================================
 
 gobench prints no latency at all: the latency columns stay empty. The
 fasthttp version (``cmd/gobench``, December 2016 on) prints integers only:
@@ -414,6 +415,8 @@ def _finish(d: dict, cmd: dict) -> dict:
     if net is not None or bad is not None:
         d["failed"] = (net or 0) + (bad or 0)
     attempts = d.get("requests")
+    if attempts is not None:
+        d["requests_attempted"] = attempts  # the figure gobench printed, kept beside the responses
     if attempts is not None and net is not None:
         d["requests"] = max(attempts - net, 0)  # responses received: an unanswered attempt is a failure
     if not d.get("error"):

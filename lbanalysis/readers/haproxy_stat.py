@@ -3,7 +3,9 @@
 One snapshot file is one run (tool ``haproxy``); its proxies and servers go
 to the ``servers`` table, one row each. The three forms carry the same
 fields; each is turned into records (field name -> value) and one table,
-:data:`FIELDS`, maps them to the schema::
+:data:`FIELDS`, maps them to the schema (every field of the 1.4 ... 2.x CSV
+that a stats collector reads: counters, rates, health checks, downtime,
+``lastchg`` and ``lastsess`` in seconds, ``check_duration`` in ms)::
 
     # pxname,svname,qcur,qmax,scur,smax,slim,stot,bin,bout,...
     app,s1,0,0,0,2,2,762,66132,89154,,0,,0,0,0,0,no check,1,1,0,...
@@ -42,7 +44,8 @@ from .base import Format, Parsed, to_float, to_int
 
 __all__ = ["FIELDS", "FORMATS", "TYPES", "records_csv", "records_json", "records_typed", "split_addr"]
 
-# HAProxy field -> (servers column, kind): kind int, float, ms (milliseconds -> s) or str
+# HAProxy field -> (servers column, kind): kind int, float, ms (milliseconds -> s), age (seconds; -1, never,
+# is empty) or str
 FIELDS: dict[str, tuple[str, str]] = {
     "pxname": ("proxy", "str"), "svname": ("server", "str"), "status": ("status", "str"),
     "weight": ("weight", "float"), "scur": ("sessions_current", "int"), "smax": ("sessions_max", "int"),
@@ -56,6 +59,36 @@ FIELDS: dict[str, tuple[str, str]] = {
     "rate": ("rate", "float"), "rate_max": ("rate_max", "float"), "qtime": ("queue_time_s", "ms"),
     "ctime": ("connect_time_s", "ms"), "rtime": ("response_time_s", "ms"), "ttime": ("total_time_s", "ms"),
     "addr": ("address", "str"), "type": ("type", "type"),
+    "act": ("active_servers", "int"), "bck": ("backup_servers", "int"), "chkfail": ("check_failures", "int"),
+    "chkdown": ("check_downs", "int"), "lastchg": ("last_change_s", "float"), "downtime": ("downtime_s", "float"),
+    "pid": ("process_id", "int"), "iid": ("proxy_id", "int"), "sid": ("server_id", "int"),
+    "throttle": ("throttle_pct", "float"), "tracked": ("tracked", "str"), "rate_lim": ("rate_limit", "float"),
+    "check_status": ("check_status", "str"), "check_code": ("check_code", "int"),
+    "check_duration": ("check_duration_s", "ms"), "hanafail": ("check_failed_details", "int"),
+    "req_rate": ("request_rate", "float"), "req_rate_max": ("request_rate_max", "float"),
+    "req_tot": ("requests_total", "int"), "cli_abrt": ("aborts_client", "int"), "srv_abrt": ("aborts_server", "int"),
+    "comp_in": ("compressed_in", "float"), "comp_out": ("compressed_out", "float"),
+    "comp_byp": ("compression_bypassed", "float"), "comp_rsp": ("compressed_responses", "int"),
+    "lastsess": ("last_session_s", "age"), "last_chk": ("last_check", "str"), "last_agt": ("last_agent_check", "str"),
+    "check_rise": ("check_rise", "int"), "check_fall": ("check_fall", "int"), "check_health": ("check_health", "int"),
+    "mode": ("mode", "str"), "algo": ("algorithm", "str"), "conn_rate": ("connection_rate", "float"),
+    "conn_rate_max": ("connection_rate_max", "float"), "conn_tot": ("connections_total", "int"),
+    "intercepted": ("intercepted", "int"), "dcon": ("denied_connection", "int"), "dses": ("denied_session", "int"),
+    "wrew": ("rewrite_failures", "int"), "connect": ("connect_attempts", "int"), "reuse": ("connection_reuses", "int"),
+    "cache_lookups": ("cache_lookups", "int"), "cache_hits": ("cache_hits", "int"),
+    "srv_icur": ("idle_connections_current", "int"), "src_ilim": ("idle_connections_limit", "int"),
+    "qtime_max": ("queue_time_max_s", "ms"), "ctime_max": ("connect_time_max_s", "ms"),
+    "rtime_max": ("response_time_max_s", "ms"), "ttime_max": ("total_time_max_s", "ms"),
+    "eint": ("errors_internal", "int"), "idle_conn_cur": ("unsafe_idle_connections", "int"),
+    "safe_conn_cur": ("safe_idle_connections", "int"), "used_conn_cur": ("used_connections", "int"),
+    "need_conn_est": ("needed_connections", "int"), "uweight": ("weight_user", "float"),
+    "agg_server_status": ("aggregated_server_status", "int"),
+    "agg_server_check_status": ("aggregated_server_check_status", "int"),
+    "agg_check_status": ("aggregated_check_status", "int"), "check_desc": ("check_description", "str"),
+    "agent_status": ("agent_status", "str"), "agent_code": ("agent_code", "int"),
+    "agent_duration": ("agent_duration_s", "ms"), "agent_desc": ("agent_description", "str"),
+    "agent_rise": ("agent_rise", "int"), "agent_fall": ("agent_fall", "int"), "agent_health": ("agent_health", "int"),
+    "cookie": ("cookie", "str"),
 }  # fmt: skip
 #: HAProxy's ``type`` field (0-3) and the typed form's object letter, in words.
 TYPES = {"0": "frontend", "1": "backend", "2": "server", "3": "listener",
@@ -74,7 +107,7 @@ def records_csv(text: str) -> list[dict[str, str]]:
     >>> records_csv("# pxname,svname,stot,\\napp,s1,5,\\n```\\nnext,note\\n")
     [{'pxname': 'app', 'svname': 's1', 'stot': '5'}]
     """
-    lines = text.lstrip("\ufeff").split("\n")
+    lines = text.lstrip("\ufeff").lstrip("\r\n").split("\n")  # the stats page's ;csv may start with an empty line
     header = lines[0].lstrip("#").strip().rstrip(",").split(",")
     out = []
     for values in csv.reader(io.StringIO("\n".join(lines[1:]))):
@@ -118,7 +151,9 @@ def _value(raw: object, kind: str) -> object:
     if kind == "int":
         return to_int(text)
     v = to_float(text)
-    return None if v is None else (v / 1000.0 if kind == "ms" else v)
+    if v is None or (kind == "age" and v < 0):  # lastsess -1: no session yet
+        return None
+    return v / 1000.0 if kind == "ms" else v
 
 
 _ADDR_RE = re.compile(r"\[([0-9A-Fa-f:.]+)\]:(\d+)|([^:\s]+):(\d+)")
@@ -179,7 +214,12 @@ def parse(seg: Segment) -> Parsed:
 
 
 def _detect_csv(text: str) -> bool:
-    return text.lstrip("\ufeff").startswith("# pxname,svname,")
+    """The ``# pxname,svname,`` header first, after empty lines (a saved stats page starts with one).
+
+    >>> _detect_csv("\\n# pxname,svname,qcur\\n"), _detect_csv("note\\n# pxname,svname,qcur\\n")
+    (True, False)
+    """
+    return text.lstrip("\ufeff").lstrip("\r\n").startswith("# pxname,svname,")
 
 
 def _detect_json(text: str) -> bool:

@@ -33,6 +33,8 @@ line                            column                                     unit
 ``Requests/sec``                see below
 ``Total data``                  ``bytes_total``                            bytes
 ``Size/request``                ``bytes_per_request``                      bytes
+``T [N] |■■■`` (histogram)      histogram table (``latency_s``: the        secs
+                                bucket's upper edge, ``count``)
 ``N% in T secs``                percentiles table                          secs
 ``Details`` rows                phases table (``mean_s``, ``min_s``,       secs
                                 ``max_s``; phase ``dns+dialup``, ``dns``,
@@ -44,11 +46,10 @@ line                            column                                     unit
 ==============================  =========================================  =========
 
 hey's ``Requests/sec`` divides every result, errors included, by the total
-time; ``requests_per_s`` holds responses per second (equal to hey's figure
+time (kept in ``requests_attempted_per_s``); ``requests_per_s`` holds
+responses per second (equal to hey's figure
 when nothing failed), so a refused run is not a fast one. ``Total data`` is
-response bodies only. The histogram is not kept: the latency distribution
-and the per-request CSV (``-o csv``, :mod:`lbanalysis.readers.hey_csv`) hold
-the same information.
+response bodies only.
 
 >>> p = parse(Segment("Summary:\\n  Total:\\t1.0 secs\\n  Average:\\t0.0100 secs\\n  Requests/sec:\\t100.0\\n"
 ...                   "Status code distribution:\\n  [200]\\t90 responses\\n  [503]\\t10 responses\\n"))
@@ -88,6 +89,7 @@ _SUMMARY_RE = re.compile(r"^\s+(" + "|".join(re.escape(k) for k in SUMMARY) + r"
 _PERCENTILE_RE = re.compile(r"^\s+(\d+(?:\.\d+)?)% in (\S+) secs")
 _PHASE_RE = re.compile(r"^\s+(" + "|".join(re.escape(k) for k in _PHASES) + r"):\s+(\S+) secs, (\S+) secs, (\S+) secs")
 _STATUS_RE = re.compile(r"^\s+\[(\d{3})\]\s+(\d+) responses")
+_BUCKET_RE = re.compile(r"^\s+(\d+(?:\.\d+)?) \[(\d+)\]\s*\|")
 _ERROR_RE = re.compile(r"^\s+\[(\d+)\]\s+(.+?)\s*$")
 
 
@@ -98,6 +100,7 @@ class _Run:
     percentiles: list[dict] = field(default_factory=list)
     phases: list[dict] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=dict)
+    histogram: list[dict] = field(default_factory=list)
     errors: list[tuple[int, str]] = field(default_factory=list)
     section: str = ""
 
@@ -153,6 +156,12 @@ def _status(rd: _Reader, n: int, m: re.Match) -> None:
         r.statuses[int(m.group(1))] = int(m.group(2))
 
 
+def _bucket(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.cur
+    if r is not None and r.section == "Response time histogram":
+        r.histogram.append({"latency_s": float(m.group(1)), "count": int(m.group(2))})
+
+
 def _error(rd: _Reader, n: int, m: re.Match) -> None:
     r = rd.cur
     if r is not None and r.section == "Error distribution":
@@ -166,6 +175,7 @@ LINE_KINDS: list[LineKind] = [
     LineKind("percentile", "% in ", _PERCENTILE_RE, _percentile),
     LineKind("phase", " secs, ", _PHASE_RE, _phase),
     LineKind("status", "[", _STATUS_RE, _status),
+    LineKind("bucket", "[", _BUCKET_RE, _bucket),
     LineKind("error", "[", _ERROR_RE, _error),
 ]
 #: Line kind -> pattern (kept for code that reads it; the grammar is :data:`LINE_KINDS`).
@@ -236,6 +246,8 @@ def _row(r: _Run) -> dict:
     d["status_codes"] = "; ".join(f"{code}: {n}" for code, n in sorted(r.statuses.items())) or None
     total = d.get("duration_s")
     d["requests_per_s"] = responses / total if total else r.d.get("_requests_per_s_printed")
+    if r.d.get("_requests_per_s_printed") is not None:
+        d["requests_attempted_per_s"] = r.d["_requests_per_s_printed"]  # hey's own figure, errors included
     if not failed and r.d.get("_requests_per_s_printed") is not None:
         d["requests_per_s"] = r.d["_requests_per_s_printed"]  # the same figure, as printed
     if total and d.get("bytes_total") is not None:
@@ -251,12 +263,16 @@ def _row(r: _Run) -> dict:
     return d
 
 
+def _details(r: _Run) -> dict[str, list[dict]]:
+    return {"percentiles": r.percentiles, "phases": r.phases, "histogram": r.histogram}
+
+
 def parse(seg: Segment) -> Parsed:
     """Read every hey summary in a segment (each starts with ``Summary:``)."""
     cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
     for run in scan(seg.text, LINE_KINDS, _Reader()).runs:
-        out.add_run({**cmd, **_row(run), "line": run.line}, percentiles=run.percentiles, phases=run.phases)
+        out.add_run({**cmd, **_row(run), "line": run.line}, **_details(run))
     if not out.runs and seg.command:
         out.add_run(error_row("hey", "no output after the command", **cmd))
     return out

@@ -32,16 +32,19 @@ Bandwidth                    ``bits_per_s``          bit/s, decimal: 1 Mbit = 10
 (-f M: MBytes/sec)           ``bits_per_s``          x 8, binary bytes
 Jitter                       ``jitter_s``            ms printed, stored in s
 Lost/Total Datagrams         ``lost_packets``, ``total_packets``, ``lost_percent`` (%)
-datagrams received out-of-order ``out_of_order``
+datagrams received out-of-order ``out_of_order`` (0 when a receiver's loss figures are
+                             printed without it: iperf prints it only when non-zero)
 Sent N datagrams             ``total_packets`` (when no Server Report)
--e: Write/Err Rtry Cwnd/RTT  ``retransmits``, ``cwnd_bytes`` (K = 1024 B)
+-e: Write/Err Rtry Cwnd/RTT  ``retransmits``, ``cwnd_bytes`` (K = 1024 B), ``rtt_s`` (us printed)
 local/connected with         ``local_host``/``local_port``, ``remote_host``/``remote_port``
 -e: ``on 2026-11-22 12:53:39 (UTC)`` ``timestamp``
 ============================ ======================= ============================
 
 Rows: one run row per flow (see :mod:`lbanalysis.readers._iperf`). The
 last line of a stream whose interval starts at 0 is its total (the
-summary); every other line is an interval. ``[SUM]`` gives the figures
+summary, and a ``streams`` table row with its ``-e`` cwnd and RTT); every
+other line is an interval. ``rtt_mean_s`` is the mean of the streams'
+total-line RTTs. ``[SUM]`` gives the figures
 with ``-P``; without a ``[SUM]`` total the per-stream totals are added up
 (noted in ``warnings``). A TCP client's total is the sender's, a server's
 the receiver's; ``-R`` (``[ *1]`` ids, ``(reverse)`` on the connect line)
@@ -107,6 +110,7 @@ from ._iperf import (
     number,
     parse_command,
     rate_m,
+    stream_total,
     strip_v4mapped,
 )
 from .base import Format, Parsed
@@ -114,7 +118,10 @@ from .base import Format, Parsed
 _ID = r"\[\s*(?P<star>\*?)\s*(?P<id>\d+|SUM(?:-\d+)?)\]"
 _DATA_RE = re.compile(rf"{_ID}\s+(?P<start>{NUM})\s*-\s*(?P<end>{NUM})\s+sec\s+{AMOUNT}\s+{RATE}(?P<rest>.*)$")
 _UDP_RE = re.compile(rf"(?:(?P<jit>{NUM})\s+ms\s+)?(?P<lost>-?\d+)\s*/\s*(?P<tot>-?\d+)\s+\((?P<pct>[^)%]*)%\)")
-_ENH_RE = re.compile(r"^\s+(?P<writes>\d+)/(?P<errs>\d+)\s+(?P<retr>\d+)(?!\s*pps)(?:\s+(?P<cwnd>-?\d+)K/)?")
+_ENH_RE = re.compile(
+    r"^\s+(?P<writes>\d+)/(?P<errs>\d+)\s+(?P<retr>\d+)(?!\s*pps)"
+    r"(?:\s+(?P<cwnd>-?\d+)K/(?:(?P<rtt>\d+)(?:\(\d+\))?\s*us)?)?"
+)
 _CLIENT_RE = re.compile(r"Client connecting to (?P<host>\S+?), (?P<proto>TCP|UDP|SCTP) port (?P<port>\d+)")
 _SERVER_RE = re.compile(r"Server listening on (?P<proto>TCP|UDP|SCTP) port (?P<port>\d+)")
 _CONN_RE = re.compile(
@@ -220,6 +227,8 @@ def _entry(m: re.Match, protocol: str | None) -> _Entry:
         s.retransmits = int(e.group("retr"))
         if e.group("cwnd") and int(e.group("cwnd")) >= 0:
             extra["cwnd_bytes"] = float(e.group("cwnd")) * 1024.0
+        if e.group("rtt"):
+            extra["rtt_s"] = float(e.group("rtt") + "e-6")  # printed in us
         return _Entry(s, extra, True)
     return _Entry(s, extra, bool(re.match(r"^\s+\d+/\d+\s", rest)))
 
@@ -252,12 +261,18 @@ def _sum_sides(sides: list[Side]) -> Side:
 def _interval_row(sid: str, e: _Entry) -> dict:
     s = e.side
     row = {"stream": sid, "start_s": s.start, "end_s": s.end, "bytes": s.bytes, "bits_per_s": s.bits_per_s}
-    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets"):
+    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent"):
         v = getattr(s, k)
         if v is not None:
             row[k] = v
     row.update(e.extra)
     return row
+
+
+def _ports(t: _Test2, sid: str) -> dict:
+    """A stream's local and remote port, from its connection line."""
+    conn = t.conns.get(sid.lstrip("*"))
+    return {"local_port": conn[1], "remote_port": conn[3]} if conn else {}
 
 
 def _join(msgs: list[str]) -> str:
@@ -330,7 +345,10 @@ def _own_side(t: _Test2, role: str | None, reverse: bool, keys: list[str]) -> st
 
 
 def _split_totals(t: _Test2, keys: list[str], own: str | None, flow: Flow) -> dict[str, Side]:
-    """Each stream's total line (its last, when it starts at 0); the other lines become ``flow`` intervals."""
+    """Each stream's total line (its last, when it starts at 0); the other lines become ``flow`` intervals.
+
+    Each stream's own total (not [SUM]) also goes to ``flow.totals`` (the streams table).
+    """
     totals: dict[str, Side] = {}
     for sid in keys:
         es = t.lines.get(sid, [])
@@ -338,6 +356,13 @@ def _split_totals(t: _Test2, keys: list[str], own: str | None, flow: Flow) -> di
             continue
         if _is_total(es):
             totals[sid] = es[-1].side
+            if sid != "SUM":
+                sent = t.sent.get(sid) if own == "sender" else None  # '[  1] Sent 1342 datagrams'
+                flow.totals.append(
+                    stream_total(
+                        sid.lstrip("*"), own, es[-1].side, total_packets=sent, **es[-1].extra, **_ports(t, sid)
+                    )
+                )
             es = es[:-1]
         for e in es:
             flow.intervals.append({**_interval_row(sid.lstrip("*"), e), "direction": own})
@@ -350,7 +375,11 @@ def _flow_total(ids: list[str], totals: dict[str, Side], notes: list[str]) -> Si
         # one stream: its own total (a 2.1.8 server may print a [SUM] spanning two tests)
         return totals.get(ids[0], totals.get("SUM"))
     if "SUM" in totals:
-        return totals["SUM"]
+        total = totals["SUM"]
+        jit = [totals[i].jitter_s for i in ids if i in totals and totals[i].jitter_s is not None]
+        if total.jitter_s is None and jit:
+            total.jitter_s = max(jit)  # iperf 2's [SUM] prints no jitter: the worst stream's, as when adding up
+        return total
     if ids and all(i in totals for i in ids):
         notes.append("no [SUM] total: per-stream totals added up")
         return _sum_sides([totals[i] for i in ids])
@@ -363,6 +392,8 @@ def _add_total(t: _Test2, ids: list[str], own: str | None, total: Side, flow: Fl
         total.total_packets = sum(t.sent.get(i, 0) for i in ids)
     if own == "receiver" and any(i in t.ooo for i in [*ids, "SUM"]):
         total.out_of_order = sum(t.ooo.get(i, 0) for i in [*ids, "SUM"])
+    elif own == "receiver" and total.lost_packets is not None:
+        total.out_of_order = 0  # printed after the loss figures, and only when non-zero
     if own == "sender":
         flow.sender = total
     else:
@@ -379,6 +410,15 @@ def _add_report(t: _Test2, ids: list[str], own: str | None, flow: Flow, notes: l
         notes.append("no [SUM] server report: per-stream reports added up")
     if any(i in t.ooo for i in ids):
         rep.out_of_order = sum(t.ooo.get(i, 0) for i in ids)
+    elif rep.lost_packets is not None:
+        rep.out_of_order = 0  # printed after the report, and only when non-zero
+    if len(ids) > 1:
+        other = "receiver" if own == "sender" else "sender"
+        for i in ids:
+            if i in t.reports:
+                r = t.reports[i]
+                ooo = t.ooo.get(i, 0 if r.lost_packets is not None else None)
+                flow.totals.append(stream_total(i.lstrip("*"), other, r, out_of_order=ooo, **_ports(t, i)))
     if own == "sender":
         flow.receiver = rep
     else:
@@ -411,13 +451,13 @@ def _flow_row(
     return row
 
 
-def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
-    """Run rows (with their interval rows) of one test: one per direction of data."""
+def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict], list[dict]]]:
+    """Run rows (with their interval and stream-total rows) of one test: one per direction of data."""
     role = t.role or cmd.get("role")
     protocol = _protocol(t, cmd)
     base = _base_row(t, role, protocol, cmd)
     if not t.has_data():
-        return [(_no_data_row(t, base, cmd), [])]
+        return [(_no_data_row(t, base, cmd), [], [])]
     rev_of = _reverse_of(t, role, cmd)
     directions = list(dict.fromkeys(rev_of(key) for key in t.order if key != "SUM"))
     if not directions:
@@ -437,7 +477,7 @@ def _finish(t: _Test2, cmd: dict) -> list[tuple[dict, list[dict]]]:
         if total is not None:
             _add_total(t, ids, own, total, flow)
         _add_report(t, ids, own, flow, notes)
-        out.append((_flow_row(t, base, protocol, ids, own, flow, notes), flow.intervals))
+        out.append((_flow_row(t, base, protocol, ids, own, flow, notes), flow.intervals, flow.totals))
     return out
 
 
@@ -623,8 +663,8 @@ def parse(seg: Segment) -> Parsed:
                 break
     out = Parsed()
     for t in reader.finished(seg.text, seg.command):
-        for row, ivs in _finish(t, cmd):
-            out.add_run(row, intervals=ivs)
+        for row, ivs, totals in _finish(t, cmd):
+            out.add_run(row, intervals=ivs, streams=totals)
     return out
 
 

@@ -63,7 +63,16 @@ from datetime import datetime
 
 from ..errors import ParseError
 from ..text import Segment
-from ._iperf import Flow, Side, command_fields, flow_fields, in_range, parse_command, strip_v4mapped
+from ._iperf import (
+    Flow,
+    Side,
+    command_fields,
+    flow_fields,
+    in_range,
+    parse_command,
+    stream_total,
+    strip_v4mapped,
+)
 from .base import Format, Parsed
 
 _N = r"-?\d+(?:\.\d+)?"
@@ -111,6 +120,7 @@ class _Test:
         self.order: list[str] = []
         self.timestamp: datetime | None = None
         self.udp = False
+        self.role: str | None = None  # from the command line
 
         self.last: tuple[float, float, datetime | None] | None = None  # (start, end, time) of the last line
 
@@ -143,6 +153,23 @@ def _own_side(t: _Test, role: str | None, reverse: bool, protocol: str) -> str |
     return own
 
 
+def _stream_totals(t: _Test, key: str, sides: list[Side], own: str | None, flow: Flow) -> None:
+    """A stream's own total (and the peer's report after it) as streams-table rows, with its ports."""
+    conn = t.conn.get(key)
+    ports: dict = {}
+    if conn:  # as _endpoints: the source is the local side, except on a server
+        ports = (
+            {"local_port": conn[3], "remote_port": conn[1]}
+            if t.role == "server"
+            else {"local_port": conn[1], "remote_port": conn[3]}
+        )
+    other = {"sender": "receiver", "receiver": "sender"}.get(own or "")
+    for side, direction in zip(sides, (own, other), strict=False):
+        if own == "sender" and direction == own and t.udp:  # a UDP sender's loss columns are placeholders
+            side = Side(start=side.start, end=side.end, bytes=side.bytes, bits_per_s=side.bits_per_s)
+        flow.totals.append(stream_total(key, direction, side, **ports))
+
+
 def _intervals_and_totals(t: _Test, own: str | None, flow: Flow) -> dict[str, list[Side]]:
     """Each stream's interval lines into ``flow``; returns its total lines (own total, then a peer report)."""
     totals: dict[str, list[Side]] = {}
@@ -154,6 +181,8 @@ def _intervals_and_totals(t: _Test, own: str | None, flow: Flow) -> dict[str, li
             if (last.total_packets or -1) >= 0 and (prev.total_packets is None or prev.total_packets < 0):
                 n_tot = 2  # 2.0.x UDP client: its own total, then the server's report
         totals[key] = [r[0] for r in rows[len(rows) - n_tot :]]
+        if key != "SUM":
+            _stream_totals(t, key, totals[key], own, flow)
         for side, extra in rows[: len(rows) - n_tot]:
             iv = {"stream": key, "start_s": side.start, "end_s": side.end, "bytes": side.bytes,
                   "bits_per_s": side.bits_per_s, **extra}  # fmt: skip
@@ -214,7 +243,7 @@ def _endpoints(row: dict, conn: tuple | None, role: str | None) -> None:
     row["local_host"], row["local_port"], row["remote_host"], row["remote_port"] = *local, *remote
 
 
-def _finish(t: _Test, cmd: dict) -> tuple[dict, list[dict]]:
+def _finish(t: _Test, cmd: dict) -> tuple[dict, list[dict], list[dict]]:
     role = cmd.get("role")
     protocol = "udp" if t.udp else (cmd.get("protocol") or "tcp")
     row: dict = {"tool": "iperf", "line": t.line, "protocol": protocol}
@@ -226,6 +255,7 @@ def _finish(t: _Test, cmd: dict) -> tuple[dict, list[dict]]:
     if t.timestamp:
         row["timestamp"] = t.timestamp
     reverse = bool(cmd.get("reverse"))
+    t.role = role
     own = _own_side(t, role, reverse, protocol)
     flow = Flow(reverse=reverse)
     ids = [k for k in t.order if k != "SUM"]
@@ -247,7 +277,7 @@ def _finish(t: _Test, cmd: dict) -> tuple[dict, list[dict]]:
         row["error"] = "no total line (run interrupted?)"
     if notes:
         row["warnings"] = "; ".join(notes)
-    return row, flow.intervals
+    return row, flow.intervals, flow.totals
 
 
 def parse(seg: Segment) -> Parsed:
@@ -304,8 +334,8 @@ def parse(seg: Segment) -> Parsed:
         cur.streams[key].append((side, extra))
     out = Parsed()
     for t in tests:
-        row, ivs = _finish(t, cmd)
-        out.add_run(row, intervals=ivs)
+        row, ivs, totals = _finish(t, cmd)
+        out.add_run(row, intervals=ivs, streams=totals)
     if not out.runs:
         raise ParseError("no iperf -y C record found", source=seg.source, line=seg.line)
     return out

@@ -35,12 +35,13 @@ Jitter                ``jitter_s``          ms printed, stored in s
 Lost/Total Datagrams  ``lost_packets``, ``total_packets``, ``lost_percent`` (%)
 Total Datagrams       ``total_packets``     UDP sender intervals
 (omitted)             ``omitted``           ``-O`` warm-up interval
-CPU Utilization       ``cpu_local_pct``, ``cpu_remote_pct``  % (``-V``)
+CPU Utilization       ``cpu_local_pct``, ``cpu_remote_pct``  % (``-V``; ``cpu_*_user_pct``, ``cpu_*_system_pct``)
 ===================== ===================== ================================
 
 Rows: one run row per flow, receiver figures first, sender figures in
 ``sender_*`` columns — see :mod:`lbanalysis.readers._iperf`. ``[SUM]`` lines
-give the run figures with ``-P``; ``--bidir`` (``[  5][TX-C]``) gives one row
+give the run figures with ``-P``, each stream's own summary lines go to the
+``streams`` table; ``--bidir`` (``[  5][TX-C]``) gives one row
 per direction; ``--get-server-output`` adds the server's intervals
 (``direction`` ``receiver``) and fills a missing summary side.
 
@@ -100,6 +101,7 @@ from ._iperf import (
     number,
     parse_command,
     rate,
+    stream_total,
     strip_v4mapped,
 )
 from .base import Format, Parsed
@@ -128,7 +130,12 @@ _STARTING_RE = re.compile(
     r"Starting Test: protocol: (?P<proto>\w+), (?P<n>\d+) streams,.*?"
     r"(?:(?P<t>[\d.]+) second test|(?P<bytes>\d+) bytes to send|(?P<blocks>\d+) blocks to send)"
 )
-_CPU_RE = re.compile(rf"CPU Utilization: local/\w+ (?P<local>{NUM})%.*?remote/\w+ (?P<remote>{NUM})%")
+_CPU_RE = re.compile(
+    rf"CPU Utilization: local/\w+ (?P<local>{NUM})%(?: \((?P<lu>{NUM})%u/(?P<ls>{NUM})%s\))?.*?"
+    rf"remote/\w+ (?P<remote>{NUM})%(?: \((?P<ru>{NUM})%u/(?P<rs>{NUM})%s\))?"
+)
+_CPU_PARTS = {"lu": "cpu_local_user_pct", "ls": "cpu_local_system_pct", "ru": "cpu_remote_user_pct",
+              "rs": "cpu_remote_system_pct"}  # fmt: skip
 _MSG_RE = re.compile(r"(?:^|\s)iperf3: (?P<msg>.+?)\s*$")
 _DONE_RE = re.compile(r"(?:^|\s)iperf Done\.\s*$")
 _SERVER_OUTPUT_RE = re.compile(r"(?:^|\s)Server output:\s*$")
@@ -215,6 +222,7 @@ class _Test:
     summaries: list[_Summary] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     cpu: tuple[float, float] | None = None
+    cpu_parts: dict = field(default_factory=dict)  # user/system split of the CPU line
     header_cols: str = ""
     section: str = "main"
     sep: bool = False
@@ -263,7 +271,7 @@ def _interval_row(sid: str, s: Side, extra: dict, omitted: bool) -> dict:
         "bits_per_s": s.bits_per_s,
         "omitted": omitted,
     }
-    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets"):
+    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent"):
         v = getattr(s, k)
         if v is not None:
             row[k] = v
@@ -327,11 +335,17 @@ def _flow_intervals(t: _Test, k: bool | None, flow_rev: Any, role: str | None, f
     return ivs
 
 
-def _flow_summaries(sums: list, flow: Flow) -> None:
-    """The flow's sender and receiver totals: the SUM line of each section, or its one stream's."""
+def _flow_summaries(sums: list, flow: Flow, conns: dict) -> None:
+    """The flow's sender and receiver totals: the SUM line of each section, or its one stream's.
+
+    Each stream's own summary lines also go to ``flow.totals`` (the streams table).
+    """
     for s in sums:
         if s.section == "main" and s.id != "SUM":
             flow.streams.add(s.id)
+            conn = conns.get(("main", s.id))
+            ports = {"local_port": conn[1], "remote_port": conn[3]} if conn else {}
+            flow.totals.append(stream_total(s.id, s.label, s.side, **ports))
     for section in ("main", "server"):
         sec = [s for s in sums if s.section == section]
         ids = {s.id for s in sec}
@@ -390,8 +404,8 @@ def _shown_role(t: _Test) -> str | None:
     return None
 
 
-def _finish(t: _Test, cmd: dict) -> list[tuple[dict, list[dict]]]:
-    """Run rows (with their interval rows) of one test: one per flow (two for --bidir)."""
+def _finish(t: _Test, cmd: dict) -> list[tuple[dict, list[dict], list[dict]]]:
+    """Run rows (with their interval and stream-total rows) of one test: one per flow (two for --bidir)."""
     role = t.role or cmd.get("role")
     if role is None or t.role_carried:
         role = _shown_role(t) or role
@@ -405,13 +419,13 @@ def _finish(t: _Test, cmd: dict) -> list[tuple[dict, list[dict]]]:
     if not keys:
         row = _base_row(t, role, protocol, cmd, base_rev)
         row["error"] = "; ".join(t.messages) or "no data"
-        return [(row, [])]
+        return [(row, [], [])]
     out = []
     for k in keys:
         flow = Flow(reverse=k)
         ivs = _flow_intervals(t, k, flow_rev, role, flow)
-        _flow_summaries([s for s in t.summaries if flow_rev(s.tag) == k], flow)
-        out.append((_flow_row(t, role, protocol, cmd, k, flow), ivs))
+        _flow_summaries([s for s in t.summaries if flow_rev(s.tag) == k], flow, t.conns)
+        out.append((_flow_row(t, role, protocol, cmd, k, flow), ivs, flow.totals))
     return out
 
 
@@ -440,6 +454,7 @@ def _base_row(t: _Test, role, protocol, cmd: dict, reverse) -> dict:
         row["concurrency"] = t.streams_cfg
     if t.cpu:
         row["cpu_local_pct"], row["cpu_remote_pct"] = t.cpu
+        row.update(t.cpu_parts)
     return row
 
 
@@ -604,6 +619,7 @@ class _Reader:
         if self.cur is None:
             return False
         self.cur.cpu = (number(m.group("local")), number(m.group("remote")))
+        self.cur.cpu_parts = {col: number(m.group(g)) for g, col in _CPU_PARTS.items() if m.group(g) is not None}
         return True
 
     def message(self, n: int, m: re.Match, ts: datetime | None) -> None:
@@ -670,8 +686,8 @@ def parse(seg: Segment) -> Parsed:
                 break
     out = Parsed()
     for t in reader.finished(seg.command):
-        for row, ivs in _finish(t, cmd):
-            out.add_run(row, intervals=ivs)
+        for row, ivs, totals in _finish(t, cmd):
+            out.add_run(row, intervals=ivs, streams=totals)
     return out
 
 

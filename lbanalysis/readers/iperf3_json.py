@@ -37,8 +37,10 @@ bytes                              ``bytes``, ``bytes_total`` B (as is)
 start/end (seconds)                ``start_s``, ``end_s``, ``duration_s`` = end - start  s
 jitter_ms                          ``jitter_s``              ms -> s
 lost_packets, packets, lost_percent ``lost_packets``, ``total_packets``, ``lost_percent`` (%)
-cpu_utilization_percent            ``cpu_local_pct`` (host_total), ``cpu_remote_pct`` (remote_total)
+cpu_utilization_percent            ``cpu_local_pct`` (host_total), ``cpu_remote_pct`` (remote_total), ``cpu_*_user_pct``, ``cpu_*_system_pct``
 snd_cwnd                           ``cwnd_bytes``            B
+rtt (intervals), min/max/mean_rtt  ``rtt_s``; ``rtt_min_s``, ``rtt_max_s``, ``rtt_mean_s``  us -> s
+end.streams (each stream)          ``streams`` table         as above
 test_start.num_streams, duration   ``streams``/``concurrency``, ``time_limit_s`` (0 = byte-limited: empty)
 ================================== ========================= ==================
 
@@ -87,7 +89,16 @@ from datetime import UTC, datetime
 from ..errors import ParseError
 from ..text import Segment
 from . import iperf3 as _text
-from ._iperf import Flow, Side, command_fields, flow_fields, in_range, parse_command, strip_v4mapped
+from ._iperf import (
+    Flow,
+    Side,
+    command_fields,
+    flow_fields,
+    in_range,
+    parse_command,
+    stream_total,
+    strip_v4mapped,
+)
 from .base import Format, Parsed
 
 _HINT_RE = re.compile(
@@ -301,11 +312,46 @@ def _interval(d: dict, stream: str) -> dict:
         v = _int(d, src)
         if v is not None:
             row[dst] = v
+    if _num(d, "lost_percent") is not None:
+        row["lost_percent"] = _num(d, "lost_percent")
     if _num(d, "snd_cwnd") is not None:
         row["cwnd_bytes"] = _num(d, "snd_cwnd")
+    if _num(d, "rtt") is not None:
+        row["rtt_s"] = _us(_num(d, "rtt"))
     if _num(d, "jitter_ms") is not None:
         row["jitter_s"] = _num(d, "jitter_ms") / 1000.0  # type: ignore[operator]
     return row
+
+
+def _us(v: float | None) -> float | None:
+    """Seconds from iperf3's microseconds (``rtt``, ``mean_rtt``...), without binary noise.
+
+    >>> _us(272), _us(None)
+    (0.000272, None)
+    """
+    return None if v is None else round(v * 1e-6, 12)
+
+
+def _stream_totals(end: dict, keys: list[bool], bidir: bool, role: str | None) -> dict[bool, list[dict]]:
+    """``end.streams``: each stream's sender and receiver summaries (with TCP RTT and cwnd), by flow."""
+    out: dict[bool, list[dict]] = {k: [] for k in keys}
+    for st in _l(end.get("streams")):
+        if not isinstance(st, dict):
+            continue
+        for name in ("sender", "receiver", "udp"):
+            part = st.get(name)
+            side = _side(part)
+            if side is None or not isinstance(part, dict):
+                continue
+            is_sender = part.get("sender")
+            if bidir and (not isinstance(is_sender, bool) or role is None):
+                continue
+            k = (is_sender != (role == "client")) if bidir else keys[0]
+            direction = name if name != "udp" else {True: "sender", False: "receiver"}.get(is_sender)
+            extra = {"cwnd_bytes": _num(part, "max_snd_cwnd"), "rtt_min_s": _us(_num(part, "min_rtt")),
+                     "rtt_max_s": _us(_num(part, "max_rtt")), "rtt_mean_s": _us(_num(part, "mean_rtt"))}  # fmt: skip
+            out[k].append(stream_total(str(part.get("socket", "")), direction, side, **extra))
+    return out
 
 
 def _timestamp(start: dict) -> datetime | None:
@@ -400,6 +446,8 @@ def _flows(doc: dict, role: str | None) -> dict[bool, Flow]:
         _add_interval(flows, iv, _stream_rows(iv, keys, bidir, role, default_sender), keys, bidir)
     _summaries(flows, end, keys, bidir)
     _end_streams(flows, end, keys, bidir)
+    for k, rows in _stream_totals(end, keys, bidir, role).items():
+        flows[k].totals.extend(rows)
     return flows
 
 
@@ -444,9 +492,13 @@ def _cpu_fields(base: dict, end: dict) -> None:
         return
     if _num(cpu, "host_total") is not None:
         base["cpu_local_pct"] = _num(cpu, "host_total")
+        for k, col in (("host_user", "cpu_local_user_pct"), ("host_system", "cpu_local_system_pct")):
+            if _num(cpu, k) is not None:
+                base[col] = _num(cpu, k)
     remote = [_num(cpu, k) for k in ("remote_total", "remote_user", "remote_system")]
     if remote[0] is not None and any(v for v in remote if v):
         base["cpu_remote_pct"] = remote[0]
+        base["cpu_remote_user_pct"], base["cpu_remote_system_pct"] = remote[1], remote[2]
 
 
 def _connections(start: dict) -> dict[str, tuple]:
@@ -495,7 +547,7 @@ def _flow_row(base: dict, k: bool, flow: Flow, ts: dict, conns: dict[str, tuple]
     return row
 
 
-def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict, list[dict]]]:
+def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict, list[dict], list[dict]]]:
     start = _d(doc.get("start"))
     end = _d(doc.get("end"))
     ts = _d(start.get("test_start"))
@@ -515,8 +567,13 @@ def _doc_rows(doc: dict, line: int, cmd: dict, seg: Segment) -> list[tuple[dict,
     if doc.get("_truncated"):
         error = f"JSON document cut short at line {seg.line - 1 + doc['_truncated']}"
     flows = _flows(doc, role)
+    for flow in flows.values():
+        for t in flow.totals:
+            conn = conns.get(t["stream"])
+            if conn:
+                t["local_port"], t["remote_port"] = conn[1], conn[3]
     _merge_server_output(doc, flows, seg)
-    return [(_flow_row(base, k, flow, ts, conns, error), flow.intervals) for k, flow in flows.items()]
+    return [(_flow_row(base, k, flow, ts, conns, error), flow.intervals, flow.totals) for k, flow in flows.items()]
 
 
 def _merge_server_output(doc: dict, flows: dict[bool, Flow], seg: Segment) -> None:
@@ -562,8 +619,8 @@ def parse(seg: Segment) -> Parsed:
             raise ParseError(
                 f"unexpected iperf3 JSON layout ({type(e).__name__}: {e})", source=seg.source, line=seg.line - 1 + line
             ) from None
-        for row, ivs in rows:
-            out.add_run(row, intervals=ivs)
+        for row, ivs, totals in rows:
+            out.add_run(row, intervals=ivs, streams=totals)
     if not out.runs:
         raise ParseError("no iperf3 JSON document found", source=seg.source, line=seg.line)
     return out

@@ -70,7 +70,9 @@ Verbose lines (``-v``; ``verbose = true`` in Debian's siegerc) go to the
 version checked prints secs), ``bytes``, ``method``, ``url``. Accepted forms:
 ``HTTP/1.1 200 0.06 secs: 395 bytes ==> GET /``, with a ``(C)`` cache mark,
 a ``[timestamp]`` prefix, a `` 12) `` client id (``display-id``), and the
-CSV form of ``csv = true`` (``HTTP/1.1,200,  0.06,    395,/,0,2024-...``).
+CSV form of ``csv = true`` (``HTTP/1.1,200,  0.06,    395,/,0,2024-...``,
+whose last field, the local time siege printed the line at, goes to
+``logged``; a file of these lines alone is detected as siege).
 ANSI colours are removed by :func:`lbanalysis.text.normalize`.
 
 A failed run is a row with ``error`` set: no transaction at all (refused
@@ -115,6 +117,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import datetime
 
 from ..errors import ParseError
 from ..text import Segment, command_argv, getopt
@@ -160,11 +163,11 @@ _BANNER_RE = re.compile(r"^\s*\*\*\s*SIEGE\s+(\d[\w.\-]*)", re.IGNORECASE)
 _PREPARING_RE = re.compile(r"^\s*\*\*\s*Preparing\s+(\d+)\s+concurrent\s+users", re.IGNORECASE)
 _UNDER_RE = re.compile(r"^\s*(?:The server is now under siege|Lifting the server siege)\.\.\.\s*(?:done\.?)?\s*")
 _REQ_RE = re.compile(
-    r"^\s*(?:\[[^\]]*\]\s*)?(?:\d+\)\s+)?(HTTP/[\d.]+)\s+(\d{3})\s*(?:\(C\))?\s+(-?[\d.]+|-?nan|inf)\s+"
+    r"^\s*(?:\[[^\]]*\]\s*)?(?:(?P<client>\d+)\)\s+)?(HTTP/[\d.]+)\s+(\d{3})\s*(?:\(C\))?\s+(-?[\d.]+|-?nan|inf)\s+"
     r"(secs?|ms)\s*:\s+(\d+)\s+bytes\s+==>\s+([A-Z]+)\s+(.*?)\s*$"
 )
 _REQ_CSV_RE = re.compile(
-    r"^\s*(?:[^,\n]*,)??(?:\s*\d+,)?(HTTP/[\d.]+),(\d{3}),\s*(-?[\d.]+),\s*(\d+),([^,]*),\d+,[^,]*$"
+    r"^\s*(?:[^,\n]*,)??(?:\s*(?P<client>\d+),)?(HTTP/[\d.]+),(\d{3}),\s*(-?[\d.]+),\s*(\d+),([^,]*),\d+,([^,]*)$"
 )
 # Pieces of a verbose line cut by the summary: a head ("HTTP/1.1 200    ") or a
 # tail (" 0.00 secs:     273 bytes ==> GET  /x"). "HTTP/1.1 200 OK" (-g, -D) is neither.
@@ -191,13 +194,15 @@ _NOISE_RE = re.compile(
     re.IGNORECASE,
 )
 # Cheap literal hints first (most texts are not siege), then the anchored patterns.
-_DETECT_HINTS = ("siege", "SIEGE", "Siege", "Transaction", " secs: ", " ms: ")
+_DETECT_HINTS = ("siege", "SIEGE", "Siege", "Transaction", " secs: ", " ms: ", ",HTTP/", "HTTP/1.1,", "HTTP/1.0,")
 _DETECT_RE = re.compile(
     r"^[ \t]*(?:\*\*[ \t]*S(?:IEGE|iege)[ \t]+\d|\*\*[ \t]*Preparing[ \t]+\d+[ \t]+concurrent users|"
     r"The server is now under siege|Lifting the server siege|Transactions:[ \t]+\d+[ \t]+hits|"
     r"Successful transactions:[ \t]*\d|Transaction rate:[ \t]+[\d.]+ trans/sec|"
     r"(?:\[[^\]\n]*\][ \t]*)?HTTP/[\d.]+[ \t]+\d{3}[ \t]*(?:\(C\))?[ \t]+[\d.]+[ \t]+(?:secs?|ms):|"
-    r"Usage: siege |SIEGE \d+\.\d+\S*$|CURRENT\s+SIEGE\s+CONFIGURATION)",
+    r"Usage: siege |SIEGE \d+\.\d+\S*$|CURRENT\s+SIEGE\s+CONFIGURATION|"
+    # a verbose line of the CSV form (csv = true), with its display-id: "4,HTTP/1.1,200,  0.36,  3372,/,0,2015-..."
+    r"(?:[ \t]*\d+,)?HTTP/[\d.]+,\d{3},[ \t]*[\d.]+,[ \t]*\d+,[^,\n]*,\d+,\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[ \t]*$)",
     re.MULTILINE,
 )
 _URL_RE = re.compile(r"^(?:(https?)://)?([^/:\[\]\s]+|\[[^\]]+\])(?::(\d+))?(/\S*)?$", re.IGNORECASE)
@@ -434,17 +439,30 @@ def _starts_run(kind: str, cur: _Run, label: str | None = None) -> bool:
 
 def _request_row(run: int, seq: int, m: re.Match) -> dict:
     """A requests-table row from a verbose line: ``HTTP/1.1 200 0.01 secs: 273 bytes ==> GET /x``."""
-    lat = to_float(m.group(3))
-    if lat is not None and m.group(4) == "ms":
+    lat = to_float(m.group(4))
+    if lat is not None and m.group(5) == "ms":
         lat *= 1e-3
-    return {"run": run, "seq": seq, "status": int(m.group(2)), "latency_s": lat, "bytes": float(m.group(5)),
-            "method": m.group(6), "url": m.group(7)}  # fmt: skip
+    row = {"run": run, "seq": seq, "status": int(m.group(3)), "latency_s": lat, "bytes": float(m.group(6)),
+           "method": m.group(7), "url": m.group(8)}  # fmt: skip
+    if m.group("client"):
+        row["client"] = int(m.group("client"))
+    return row
 
 
 def _request_csv_row(run: int, seq: int, m: re.Match) -> dict:
-    """A requests-table row from a siege log line of the CSV form (``HTTP/1.1,200,0.01,273,/x,1,...``)."""
-    return {"run": run, "seq": seq, "status": int(m.group(2)), "latency_s": float(m.group(3)),
-            "bytes": float(m.group(4)), "method": None, "url": m.group(5).strip()}  # fmt: skip
+    """A requests-table row from a siege log line of the CSV form (``HTTP/1.1,200,0.01,273,/x,1,...``).
+
+    The last field is when siege printed the line (its local time, to the second): ``logged``.
+    """
+    row = {"run": run, "seq": seq, "status": int(m.group(3)), "latency_s": float(m.group(4)),
+           "bytes": float(m.group(5)), "method": None, "url": m.group(6).strip()}  # fmt: skip
+    if m.group("client"):
+        row["client"] = int(m.group("client"))
+    try:
+        row["logged"] = datetime.strptime(m.group(7).strip(), "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        pass
+    return row
 
 
 class _Reader:

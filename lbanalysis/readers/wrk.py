@@ -25,12 +25,17 @@ line                                   column                          unit as p
                                        ``latency_stdev_s``,
                                        ``latency_max_s``,
                                        ``latency_within_stdev_pct``
-``Req/Sec avg stdev max +/-``          ``thread_requests_per_s_*``     k, M (decimal)
+``Req/Sec avg stdev max +/-``          ``thread_requests_per_s_*``     k, M (decimal), %
 ``N% value`` (Latency Distribution)    percentiles table               us, ms, s
 ``N requests in T, B read``            ``requests``, ``duration_s``,   B, KB, MB, GB
                                        ``bytes_total``                 (binary: 1 KB = 1024 B)
-``Socket errors: connect, read, …``    ``socket_errors_*``             count
-``Non-2xx or 3xx responses: N``        ``non_2xx_3xx``                 count (status >= 400)
+``Socket errors: connect, read, …``    ``socket_errors_*``             count (0 when absent
+                                                                       between the summary and
+                                                                       ``Requests/sec``: wrk
+                                                                       prints it only when
+                                                                       non-zero)
+``Non-2xx or 3xx responses: N``        ``non_2xx_3xx``                 count (status >= 400;
+                                                                       0 when absent, as above)
 ``Requests/sec:``, ``Transfer/sec:``   ``requests_per_s``,             1/s, B/s (binary)
                                        ``bytes_per_s``
 ``unable to connect to H:P reason``    ``error``
@@ -44,7 +49,11 @@ percentile as a fraction, total count: into the percentiles table at full
 resolution, ``kind`` ``recorded``) closed by ``#[Mean = …, StdDeviation =
 …]``, ``#[Max = …, Total count = …]`` and ``#[Buckets …]`` lines (into
 ``hdr_latency_*``), and with ``--u_latency`` the same for the
-``Uncorrected Latency`` (``kind`` ``uncorrected``). wrk2's latency is
+``Uncorrected Latency`` (``kind`` ``uncorrected``, ``hdr_uncorrected_*``). The 50 ... 100 % lines
+wrk2 prints above a spectrum are kept beside it with ``kind`` ``recorded
+printed`` (``uncorrected printed``): 99 %, 99.9 % ... are not ticks of the
+spectrum, and one distribution per run is ``kind`` ``recorded`` (see
+:func:`lbanalysis.analysis.latency.recorded_percentiles`). wrk2's latency is
 corrected for coordinated omission (measured from when each request should
 have been sent); wrk 4.x's is not.
 
@@ -131,6 +140,10 @@ class _Run:
     spectra: set[str] = field(default_factory=set)  # kinds that have a full spectrum
 
 
+#: counters wrk prints (after the ``N requests in`` line, before ``Requests/sec``) only when non-zero
+_COUNTERS = ("socket_errors_connect", "socket_errors_read", "socket_errors_write", "socket_errors_timeout",
+             "non_2xx_3xx")  # fmt: skip
+
 # line kind -> pattern; the handler of the same name reads it (order matters: first match wins)
 LINES: dict[str, re.Pattern] = {
     "running": re.compile(r"^\s*Running (\S+) test @ (\S+)"),
@@ -174,6 +187,7 @@ def _reqsec_stats(r: _Run, m: re.Match) -> None:
     r.d["thread_requests_per_s_mean"] = wrk_rate(m.group(1))
     r.d["thread_requests_per_s_stdev"] = wrk_rate(m.group(2))
     r.d["thread_requests_per_s_max"] = wrk_rate(m.group(3))
+    r.d["thread_requests_per_s_within_stdev_pct"] = to_float(m.group(4))
 
 
 def _distribution(r: _Run, m: re.Match) -> None:
@@ -186,8 +200,10 @@ def _spectrum(r: _Run, m: re.Match) -> None:
     r.spectrum = True
     kind = r.kind or "recorded"
     r.spectra.add(kind)
-    # the full spectrum replaces the summary percentiles of the same kind
-    r.percentiles = [p for p in r.percentiles if p.get("kind") != kind]
+    # the spectrum is this distribution at full resolution; the lines printed above it stay, told apart
+    for p in r.percentiles:
+        if p.get("kind") == kind:
+            p["kind"] = f"{kind} printed"
 
 
 def _spectrum_row(r: _Run, m: re.Match) -> None:
@@ -203,23 +219,27 @@ def _spectrum_row(r: _Run, m: re.Match) -> None:
     )
 
 
+def _hdr(r: _Run) -> str:
+    """Column prefix of the HdrHistogram summary being read: recorded, or wrk2 -U's uncorrected one."""
+    return "hdr_" if (r.kind or "recorded") == "recorded" else "hdr_uncorrected_"
+
+
 def _hdr_mean(r: _Run, m: re.Match) -> None:
-    if (r.kind or "recorded") == "recorded":
-        r.d["hdr_latency_mean_s"] = float(m.group(1)) / 1e3
-        r.d["hdr_latency_stdev_s"] = float(m.group(2)) / 1e3
+    r.d[_hdr(r) + "latency_mean_s"] = float(m.group(1)) / 1e3
+    r.d[_hdr(r) + "latency_stdev_s"] = float(m.group(2)) / 1e3
 
 
 def _hdr_max(r: _Run, m: re.Match) -> None:
-    if (r.kind or "recorded") == "recorded":
-        r.d["hdr_latency_max_s"] = float(m.group(1)) / 1e3
-        r.d["hdr_count"] = int(m.group(2))
+    r.d[_hdr(r) + "latency_max_s"] = float(m.group(1)) / 1e3
+    r.d[_hdr(r) + "count"] = int(m.group(2))
     r.spectrum = False
 
 
 def _percentile(r: _Run, m: re.Match) -> None:
-    if r.spectrum or (r.kind or "recorded") in r.spectra:
+    if r.spectrum:
         return
-    r.percentiles.append({"percentile": float(m.group(1)), "latency_s": wrk_time(m.group(2)), "kind": r.kind})
+    kind = f"{r.kind or 'recorded'} printed" if (r.kind or "recorded") in r.spectra else r.kind
+    r.percentiles.append({"percentile": float(m.group(1)), "latency_s": wrk_time(m.group(2)), "kind": kind})
 
 
 def _summary(r: _Run, m: re.Match) -> None:
@@ -242,6 +262,9 @@ def _non_2xx(r: _Run, m: re.Match) -> None:
 
 def _rps(r: _Run, m: re.Match) -> None:
     r.d["requests_per_s"] = wrk_rate(m.group(1))
+    if "requests" in r.d:  # between the summary and this line wrk prints these counters only when non-zero
+        for name in _COUNTERS:
+            r.d.setdefault(name, 0)
 
 
 def _transfer(r: _Run, m: re.Match) -> None:
@@ -250,6 +273,10 @@ def _transfer(r: _Run, m: re.Match) -> None:
 
 def _refused(r: _Run, m: re.Match) -> None:
     r.d["error"] = f"unable to connect to {m.group(1)}: {m.group(2)}"
+    host, _, port = m.group(1).rpartition(":")
+    if host and port.isdigit():
+        r.d.setdefault("host", host.strip("[]"))
+        r.d.setdefault("port", int(port))
 
 
 _HANDLERS: dict[str, Callable[[_Run, re.Match], None]] = {name: globals()[f"_{name}"] for name in LINES}

@@ -793,11 +793,12 @@ def percentiles_section(ds: Any, group: str | None = None, output_dir: str | os.
     from ..analysis.latency import recorded_percentiles
 
     recorded = recorded_percentiles(pct)
-    if len(recorded) < len(pct):  # wrk2 -U: a second distribution of the same run
-        n = len(pct.drop(recorded.index)[["source", "run"]].drop_duplicates())
+    uncorrected = pct["kind"].astype("string").str.startswith("uncorrected").fillna(False).to_numpy(bool)
+    if uncorrected.any():  # wrk2 -U: a second distribution of the same run
+        n = len(pct[uncorrected][["source", "run"]].drop_duplicates())
         s.add(f"wrk2 also printed the latencies it measured without correcting for delayed starts for {n} run(s) "
               "(`kind` 'uncorrected' in the percentiles table); the chart and table show the recorded ones.")  # fmt: skip
-        pct = recorded
+    pct = recorded
     keys = pct[["source", "run"]].drop_duplicates()
     pct = pct.assign(latency_ms=pct["latency_s"] * 1e3)
     hue = "run"
@@ -819,7 +820,7 @@ def percentiles_section(ds: Any, group: str | None = None, output_dir: str | os.
     elif ax.get_legend() is not None:  # under the chart, not over its lines
         ax.legend(title=hue, fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
     s.add(fig)
-    s.add(percentile_table(ds.percentiles, ds.runs))
+    s.add(percentile_table(recorded_percentiles(ds.percentiles, printed=True), ds.runs))
     if _closed_loop_sources(ds.runs, pct):
         from ..analysis.latency import CLOSED_LOOP_NOTE
 

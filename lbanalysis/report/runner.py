@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LBAnalysisError
+from .page import standalone
 from .project import find_project
 
 __all__ = [
@@ -259,20 +260,6 @@ def parameters_for(path: Path, parameters: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------- running ---
-_PAGE_CSS = """
-<style>
-  /* a report is read as a document: one column, tables that fit, no prompts */
-  body { max-width: 1200px; margin: 0 auto !important; }
-  .jp-Notebook { padding: 1em 2em !important; }
-  .jp-RenderedHTMLCommon table { font-size: 0.85em; table-layout: auto; max-width: 100%; }
-  .jp-RenderedHTMLCommon th { white-space: normal; }
-  .jp-RenderedHTMLCommon td { white-space: nowrap; }
-  .jp-OutputArea-output { overflow-x: auto; }
-  .jp-RenderedImage img { max-width: 100%; height: auto; }
-  details > summary { cursor: pointer; color: #555; }
-  table.lb-parameters { font-size: 0.8em; color: #444; }
-</style>
-"""
 
 
 def _shown_value(value: Any, root: Path) -> str:
@@ -323,6 +310,9 @@ def export_html(
     Code cells are left out unless ``no_input=False``; the parameters papermill
     recorded are shown as a small table under the title, with paths relative
     to the project ``root`` (never an absolute path of the build machine).
+    The page stands alone (:func:`lbanalysis.report.page.standalone`): no
+    script or request leaves it, its own small stylesheet, the report's title,
+    a table of contents, charts described by their captions.
     """
     import nbformat
     from nbconvert import HTMLExporter
@@ -346,7 +336,7 @@ def export_html(
         cell = nbformat.v4.new_markdown_cell(table)
         nb.cells.insert(0 if first is None else first + 1, cell)
     body, _ = exporter.from_notebook_node(nb)
-    body = body.replace("</head>", _PAGE_CSS + "</head>", 1)
+    body = standalone(body)
     html = Path(html)
     html.write_text(body, encoding="utf-8")
     return html
@@ -517,7 +507,7 @@ def _heading(executed: Path) -> str | None:
         if cell.cell_type == "markdown":
             for line in cell.source.splitlines():
                 if line.startswith("#"):
-                    return line.lstrip("#").strip() or None
+                    return line.lstrip("#").strip().replace("`", "").replace("**", "") or None
     return None
 
 
@@ -536,22 +526,30 @@ def _first_image(executed: Path) -> bytes | None:
     return None
 
 
-def _ledger_counts(folder: Path) -> dict[str, int]:
-    """Claims per verdict from ``folder/ledger.csv`` (a report's findings), if it wrote one."""
+def _ledger_counts(folder: Path) -> dict[str, dict[str, int]]:
+    """Rows per verdict from ``folder/ledger.csv`` (a report's findings), if it wrote one, grouped by
+    its ``kind`` column when it has one (claims apart from transcription checks)."""
     import pandas as pd
 
     ledger = folder / "ledger.csv"
     if not ledger.is_file():
         return {}
-    verdicts = pd.read_csv(ledger).get("verdict")
-    return {} if verdicts is None else {str(k): int(v) for k, v in verdicts.value_counts().items()}
+    frame = pd.read_csv(ledger)
+    if "verdict" not in frame:
+        return {}
+    kinds = frame["kind"] if "kind" in frame else pd.Series("", index=frame.index)
+    return {
+        str(kind): {str(k): int(v) for k, v in rows["verdict"].value_counts().items()}
+        for kind, rows in frame.groupby(kinds, sort=False)
+    }
 
 
 def write_index(results: Iterable[ReportResult], output_dir: str | os.PathLike, title: str = "Reports") -> Path:
     """``output_dir/index.html``: a link to each report, its key chart as a thumbnail, its ledger's counts.
 
     A report's key chart is the first chart it shows; its counts come from the
-    ``ledger.csv`` it wrote next to its HTML (a ``verdict`` column), if any.
+    ``ledger.csv`` it wrote next to its HTML (a ``verdict`` column, grouped by
+    a ``kind`` column when there is one), if any.
     Every text is HTML-escaped.
     """
     import html as _html
@@ -570,7 +568,14 @@ def write_index(results: Iterable[ReportResult], output_dir: str | os.PathLike, 
             rel = (r.output_dir / "thumbnail.png").resolve().relative_to(out.resolve()).as_posix()
             thumb = f'<img src="{_html.escape(rel)}" alt="key chart of {name}">'
         counts = _ledger_counts(r.output_dir)
-        ledger = ", ".join(f"{n} {_html.escape(k)}" for k, n in counts.items()) or "no claims ledger"
+        ledger = (
+            "; ".join(
+                (f"{_html.escape(kind)}: " if kind and len(counts) > 1 else "")
+                + ", ".join(f"{n} {_html.escape(k)}" for k, n in verdicts.items())
+                for kind, verdicts in counts.items()
+            )
+            or "no claims ledger"
+        )
         link = (
             f'<a href="{_html.escape(r.html.resolve().relative_to(out.resolve()).as_posix())}">{title_text}</a>'
             if r.html is not None

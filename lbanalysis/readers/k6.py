@@ -1,0 +1,483 @@
+"""k6 end-of-test summary (text): the v1 ``TOTAL RESULTS`` layout and the classic one.
+
+k6 1.x prints (``k6 run``, default ``--summary-mode compact``)::
+
+         scenarios: (100.00%) 1 scenario, 3 max VUs, 32s max duration (incl. graceful stop):
+                  * default: 3 looping VUs for 2s (gracefulStop: 30s)
+      █ THRESHOLDS
+        http_req_duration
+        ✓ 'p(95)<500' p(95)=79.99ms
+      █ TOTAL RESULTS
+        checks_total.......: 93      45.443333/s
+        checks_succeeded...: 100.00% 93 out of 93
+        checks_failed......: 0.00%   0 out of 93
+        HTTP
+        http_req_duration..............: avg=65.57ms min=20.99ms med=64.21ms max=84.01ms p(90)=73.04ms p(95)=79.99ms
+        http_req_failed................: 0.00%  0 out of 93
+        http_reqs......................: 93     45.443333/s
+        ...
+        NETWORK
+        data_received..................: 29 kB  14 kB/s
+
+k6 before 1.0 (and ``--summary-mode legacy``) prints one block of the same
+metric lines, thresholds as ``✓``/``✗`` before a metric's name, and (before
+0.5x) rates as ``100.00% ✓ 1500 ✗ 0``. ``--summary-mode full`` adds a
+section per scenario and group: only ``TOTAL RESULTS`` is read.
+
+===================================  ===========================================  ==================
+line                                 column                                       unit as printed
+===================================  ===========================================  ==================
+``scenarios: … N max VUs``           ``concurrency`` (VUs at most)
+``* name: …`` scenario lines         ``scenarios``, ``time_limit_s`` (longest),   s, m, h
+                                     ``rate_target_per_s`` (arrival-rate
+                                     executors: iterations/s, summed)
+``http_reqs``                        ``requests`` (minus the requests that got    count, 1/s
+                                     no response), ``requests_per_s``,
+                                     ``duration_s`` = count / rate
+``http_req_failed``                  ``failed`` (k6's failed requests: an         count
+                                     unexpected status or no response),
+                                     ``requests_ok`` = http_reqs - failed
+``level=warning msg="Request         ``failed_network`` (one line per request
+Failed"`` log lines                  without a response)
+``http_req_duration``                ``latency_mean_s``/``min``/``max``;          ns, µs, ms, s, m, h
+                                     ``med`` and ``p(N)`` in the percentiles
+                                     table
+``http_req_blocked`` … ``receiving``  phases table (``mean_s``, ``min_s``,
+                                     ``median_s``, ``max_s``)
+``data_received`` / ``data_sent``    ``bytes_total``, ``bytes_per_s`` /           B, kB, MB, GB
+                                     ``bytes_sent``, ``bytes_sent_per_s``         (decimal: 1 kB = 1000 B)
+``checks_succeeded`` / ``_failed``   ``checks_passed``, ``checks_failed``         count
+(classic: ``checks``)
+``iterations``, ``dropped_iterations``  ``iterations``, ``iterations_dropped``     count
+``vus_max``                          ``vus_max``                                  count
+thresholds                           ``thresholds`` ('metric expr: ok|failed'),
+                                     ``thresholds_failed``
+===================================  ===========================================  ==================
+
+``requests`` are responses received, as for every tool: k6's ``http_reqs``
+also counts requests that got no response (status 0, a ``Request Failed``
+warning each in k6's log). k6 writes the banner and the summary to stdout,
+its log and the progress lines before the summary to stderr: where the
+output holds stderr, the warnings are counted; where it holds stdout only
+and some requests failed, a run that received no byte had no response at
+all, and otherwise which failures had a response is not shown
+(``requests`` empty). The printed figures are rounded (three or four
+digits): ``latency_*``, the percentiles and the byte counts hold them as
+printed. k6 runs are closed-loop (a VU sends its next request when the
+previous one came back) except under an arrival-rate executor, whose runs
+carry ``rate_target_per_s``.
+
+>>> p = parse(Segment("  █ TOTAL RESULTS\\n    http_req_duration...: avg=2ms min=1ms med=2ms max=4ms p(90)=3ms p(95)=3.5ms\\n"
+...                   "    http_req_failed.....: 0.00% 0 out of 10\\n    http_reqs...........: 10  5/s\\n"))
+>>> r = p.runs[0]
+>>> r["requests"], r["duration_s"], r["latency_mean_s"], [x["percentile"] for x in p.tables["percentiles"]]
+(10, 2.0, 0.002, [50.0, 90.0, 95.0])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..registry import get_tool
+from ..text import Segment, command_argv
+from .base import Format, Parsed, error_row, to_float, to_int
+
+__all__ = ["FORMATS", "LINES", "PHASES", "detect", "k6_bytes", "k6_time", "parse", "parse_command"]
+
+# ------------------------------------------------------------ the format ---
+_TIME_UNITS = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+_EXPONENTS = {"ns": -9, "µs": -6, "us": -6, "μs": -6, "ms": -3}
+_TIME_PART = re.compile(r"([\d.]+)(ns|µs|μs|us|ms|s|m|h)")
+_BYTE_UNITS = {"B": 1.0, "kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}
+
+#: trend metrics of a request's phases -> phase name in the phases table
+PHASES = {
+    "http_req_blocked": "blocked",
+    "http_req_connecting": "connecting",
+    "http_req_tls_handshaking": "tls_handshaking",
+    "http_req_sending": "sending",
+    "http_req_waiting": "waiting",
+    "http_req_receiving": "receiving",
+}
+
+
+def k6_time(text: str) -> float | None:
+    """Seconds from k6's durations (``661ns``, ``318.35µs``, ``65.57ms``, ``2s``, ``1m0s``, ``1h2m3s``).
+
+    >>> k6_time("65.57ms"), k6_time("318.35µs"), k6_time("1m30.5s"), k6_time("0s"), k6_time("x")
+    (0.06557, 0.00031835, 90.5, 0.0, None)
+    """
+    text = text.strip()
+    parts = _TIME_PART.findall(text)
+    if not parts or "".join(a + b for a, b in parts) != text:
+        return None
+    total = 0.0
+    for num, unit in parts:
+        if to_float(num) is None:
+            return None
+        exp = _EXPONENTS.get(unit)
+        total += float(f"{num}e{exp}") if exp else float(num) * _TIME_UNITS[unit]  # '65.57e-3': rounded once
+    return total
+
+
+def k6_bytes(text: str) -> float | None:
+    """Bytes from k6's decimal data units (``29 kB``, ``3.9 MB``, ``0 B``; 1 kB = 1000 B).
+
+    >>> k6_bytes("29 kB"), k6_bytes("3.9 MB"), k6_bytes("0 B"), k6_bytes("14 kB/s")
+    (29000.0, 3900000.0, 0.0, 14000.0)
+    """
+    m = re.fullmatch(r"\s*([\d.]+)\s*([kKMGT]?B)(?:/s)?\s*", text)
+    if not m:
+        return None
+    v = to_float(m.group(1))
+    return None if v is None else v * _BYTE_UNITS[m.group(2)]
+
+
+# line kind -> pattern; the handler of the same name reads it (order matters: first match wins)
+LINES: dict[str, re.Pattern] = {
+    "execution": re.compile(r"^\s*execution: \S+"),
+    "scenarios": re.compile(r"^\s*scenarios: \([\d.]+%\) (\d+) scenarios?, (\d+) max VUs"),
+    "scenario": re.compile(r"^\s*\* ([\w.-]+): (.+?)\s*$"),
+    "section": re.compile(r"^\s*(?:█|↳)\s+(THRESHOLDS|TOTAL RESULTS|SCENARIO|GROUP)\b(?::\s*(.*?))?\s*$"),
+    "threshold": re.compile(r"^\s*([✓✗]) '(.+)' \S+=\S+\s*$"),
+    "metric": re.compile(r"^\s*(?:([✓✗])\s+)?([A-Za-z_][\w]*(?:\{[^}]*\})?|\{[^}]*\})\s*\.{2,}:\s+(.*?)\s*$"),
+    "threshold_name": re.compile(r"^\s*([A-Za-z_]\w*(?:\{[^}]*\})?|\{[^}]*\})\s*$"),
+    "request_failed": re.compile(r'(?:level=warning msg="Request Failed"|WARN\[\d+\] Request Failed)\s+error="(.*)"'),
+    "log_error": re.compile(r'(?:level=error msg="(.*?)"|ERRO\[\d+\] (.*?)\s*$)'),
+    "log_line": re.compile(r'^time="[^"]*" level=\w+ msg=|^(?:INFO|WARN|ERRO|DEBU)\[\d+\] '),
+    "running": re.compile(r"^\s*running \(((?:\d+m)?[\d.]+s)\), "),
+}
+_ARRIVAL = re.compile(r"^(?:Up to )?([\d.]+) iterations/s for (\S+)")
+_FOR = re.compile(r"\bfor (\d[\w.]*)(?: over| \(|$)")
+
+
+@dataclass
+class _Run:
+    """One k6 summary being read."""
+
+    d: dict = field(default_factory=dict)
+    metrics: dict[str, str] = field(default_factory=dict)  # metric name -> its figures as printed
+    marks: dict[str, str] = field(default_factory=dict)  # classic layout: metric -> ✓/✗
+    thresholds: list[str] = field(default_factory=list)
+    threshold_metric: str = ""
+    scenarios: list[str] = field(default_factory=list)
+    section: str = ""  # '' (classic block or banner), THRESHOLDS, TOTAL RESULTS, SCENARIO, GROUP
+    log_seen: bool = False  # the output holds k6's stderr (log, progress): Request Failed lines can be counted
+    no_response: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    running_s: float | None = None
+    last_metric: str = ""
+
+
+def _execution(r: _Run, m: re.Match) -> None:
+    pass  # the banner is on stdout: it says nothing of whether k6's log (stderr) is here
+
+
+def _scenarios(r: _Run, m: re.Match) -> None:
+    r.d["concurrency"] = int(m.group(2))
+
+
+def _scenario(r: _Run, m: re.Match) -> None:
+    r.scenarios.append(f"{m.group(1)}: {m.group(2)}")
+
+
+def _section(r: _Run, m: re.Match) -> None:
+    r.section = m.group(1).strip()
+
+
+def _threshold(r: _Run, m: re.Match) -> None:
+    if r.section == "THRESHOLDS":
+        r.thresholds.append(f"{r.threshold_metric} {m.group(2)}: {'ok' if m.group(1) == '✓' else 'failed'}")
+
+
+def _threshold_name(r: _Run, m: re.Match) -> None:
+    if r.section != "THRESHOLDS":
+        return
+    name = m.group(1)
+    if name.startswith("{"):  # a submetric under the metric above: '{endpoint:health}'
+        base = r.threshold_metric.split("{", 1)[0]
+        r.threshold_metric = base + "{" + name.strip("{} ") + "}"
+    else:
+        r.threshold_metric = name
+
+
+def _metric(r: _Run, m: re.Match) -> None:
+    if r.section not in ("", "TOTAL RESULTS"):
+        return
+    name = m.group(2)
+    if name.startswith("{"):  # submetric line under the metric above
+        name = r.last_metric + "{" + name.strip("{} ") + "}"
+    else:
+        r.last_metric = name
+    r.metrics.setdefault(name, m.group(3))
+    if m.group(1):
+        r.marks[name] = m.group(1)
+
+
+def _request_failed(r: _Run, m: re.Match) -> None:
+    r.no_response.append(m.group(1).replace('\\"', '"'))
+    r.log_seen = True
+
+
+def _log_error(r: _Run, m: re.Match) -> None:
+    r.errors.append((m.group(1) or m.group(2) or "").replace('\\"', '"'))
+    r.log_seen = True
+
+
+def _log_line(r: _Run, m: re.Match) -> None:
+    r.log_seen = True
+
+
+def _running(r: _Run, m: re.Match) -> None:
+    r.running_s = k6_time(m.group(1))
+    if not r.metrics and not r.section:
+        r.log_seen = True  # progress before the summary goes to stderr (the last line, after it, to stdout)
+
+
+_HANDLERS: dict[str, Callable[[_Run, re.Match], None]] = {name: globals()[f"_{name}"] for name in LINES}
+
+
+# ------------------------------------------------------------ the figures ---
+def _count_rate(text: str) -> tuple[float | None, float | None]:
+    """``93     45.443333/s`` -> (93, 45.443333)."""
+    m = re.match(r"([\d.]+)\s+([\d.]+)/s", text)
+    return (to_float(m.group(1)), to_float(m.group(2))) if m else (to_float(text), None)
+
+
+def _rate_counts(text: str) -> tuple[int | None, int | None]:
+    """A rate metric's (true, total): ``0.00%  0 out of 93`` or the classic ``0.00% ✓ 0 ✗ 93``."""
+    m = re.search(r"(\d+) out of (\d+)", text)
+    if m:
+        return int(m.group(1)), int(m.group(2))
+    m = re.search(r"✓\s*(\d+)\s+✗\s*(\d+)", text)
+    if m:
+        return int(m.group(1)), int(m.group(1)) + int(m.group(2))
+    return None, None
+
+
+def _trend(text: str) -> dict[str, float]:
+    """``avg=65.57ms min=… p(95)=…`` -> {'avg': 0.06557, …} in seconds (unreadable values left out)."""
+    out = {}
+    for key, value in re.findall(r"([\w()._]+)=(\S+)", text):
+        v = k6_time(value)
+        if v is not None:
+            out[key] = v
+    return out
+
+
+def _percentile_of(key: str) -> float | None:
+    """``med`` -> 50, ``p(99.9)`` -> 99.9, others None."""
+    if key == "med":
+        return 50.0
+    m = re.fullmatch(r"p\(([\d.]+)\)", key)
+    return float(m.group(1)) if m else None
+
+
+def _latency(d: dict, text: str) -> list[dict]:
+    t = _trend(text)
+    for key, col in (("avg", "latency_mean_s"), ("min", "latency_min_s"), ("max", "latency_max_s")):
+        if key in t:
+            d[col] = t[key]
+    rows = [{"percentile": p, "latency_s": v} for k, v in t.items() if (p := _percentile_of(k)) is not None]
+    return sorted(rows, key=lambda x: x["percentile"])
+
+
+def _phases(metrics: dict[str, str]) -> list[dict]:
+    rows = []
+    for name, phase in PHASES.items():
+        if name in metrics:
+            t = _trend(metrics[name])
+            row = {"phase": phase, "mean_s": t.get("avg"), "min_s": t.get("min"), "median_s": t.get("med"),
+                   "max_s": t.get("max")}  # fmt: skip
+            rows.append({k: v for k, v in row.items() if v is not None})
+    return rows
+
+
+def _scenario_fields(d: dict, scenarios: list[str]) -> None:
+    """Time limit (the longest scenario) and the arrival rate of open-loop executors."""
+    limits = [k6_time(m.group(1)) for s in scenarios if (m := _FOR.search(s.split(": ", 1)[1]))]
+    limits = [x for x in limits if x is not None]
+    if limits:
+        d["time_limit_s"] = max(limits)
+    rates = [float(m.group(1)) for s in scenarios if (m := _ARRIVAL.match(s.split(": ", 1)[1]))]
+    if rates:
+        d["rate_target_per_s"] = sum(rates)
+    if scenarios:
+        d["scenarios"] = "; ".join(scenarios)
+
+
+def _checks(d: dict, metrics: dict[str, str]) -> None:
+    if "checks_succeeded" in metrics:
+        d["checks_passed"] = _rate_counts(metrics["checks_succeeded"])[0]
+        d["checks_failed"] = _rate_counts(metrics.get("checks_failed", ""))[0]
+    elif "checks" in metrics:
+        passed, total = _rate_counts(metrics["checks"])
+        if passed is not None and total is not None:
+            d["checks_passed"], d["checks_failed"] = passed, total - passed
+
+
+def _thresholds(d: dict, r: _Run) -> None:
+    items = r.thresholds or [f"{name}: {'ok' if mark == '✓' else 'failed'}" for name, mark in r.marks.items()]
+    if items:
+        d["thresholds"] = "; ".join(sorted(items))
+        d["thresholds_failed"] = sum(1 for t in items if t.endswith(": failed"))
+
+
+def _requests(d: dict, r: _Run, metrics: dict[str, str]) -> None:
+    """requests (responses), failed, failed_network, requests_ok, duration and rate from http_reqs."""
+    count, rate = _count_rate(metrics.get("http_reqs", ""))
+    if count is None:
+        return
+    sent = round(count)
+    failed = _rate_counts(metrics.get("http_req_failed", ""))[0]
+    if failed is not None:
+        d["failed"] = failed
+        d["requests_ok"] = sent - failed
+    if r.no_response or r.log_seen or failed == 0:
+        no_answer: int | None = len(r.no_response)
+    elif d.get("bytes_total") == 0:
+        no_answer = sent  # not one byte came back
+    else:
+        no_answer = None  # stdout only: which failures had a response is not shown
+    if no_answer is not None:
+        d["failed_network"] = no_answer
+        d["requests"] = sent - no_answer
+    if rate:
+        d["duration_s"] = count / rate
+        if no_answer == 0:
+            d["requests_per_s"] = rate
+        elif "requests" in d:
+            d["requests_per_s"] = d["requests"] / d["duration_s"]
+    elif r.running_s:
+        d["duration_s"] = r.running_s
+
+
+def _row(r: _Run) -> tuple[dict, list[dict], list[dict]]:
+    d: dict = {"tool": "k6", **r.d}
+    m = r.metrics
+    for name, col, per_s in (("data_received", "bytes_total", "bytes_per_s"),
+                             ("data_sent", "bytes_sent", "bytes_sent_per_s")):  # fmt: skip
+        if name in m:
+            parts = re.match(r"([\d.]+\s*\S*B)\s+([\d.]+\s*\S*B/s)", m[name])
+            if parts:
+                d[col], d[per_s] = k6_bytes(parts.group(1)), k6_bytes(parts.group(2))
+    _requests(d, r, m)
+    percentiles = _latency(d, m["http_req_duration"]) if "http_req_duration" in m else []
+    _checks(d, m)
+    for name, col in (("iterations", "iterations"), ("dropped_iterations", "iterations_dropped")):
+        if name in m and (v := _count_rate(m[name])[0]) is not None:
+            d[col] = round(v)
+    if "vus_max" in m and (v := re.search(r"max=(\d+)", m["vus_max"])):
+        d["vus_max"] = int(v.group(1))
+    if "concurrency" not in d and "vus" in m and (v := re.search(r"max=(\d+)", m["vus"])):
+        d["concurrency"] = int(v.group(1))
+    _scenario_fields(d, r.scenarios)
+    _thresholds(d, r)
+    if d.get("requests") == 0:
+        why = r.no_response[0] if r.no_response else "every request failed without a response"
+        d["error"] = f"no response: {why}" + (f" (x{len(r.no_response)})" if len(r.no_response) > 1 else "")
+        for k in ("latency_mean_s", "latency_min_s", "latency_max_s"):
+            d.pop(k, None)  # k6 prints 0s when nothing was measured
+        return d, [], []
+    if not m and not r.thresholds:
+        if r.errors:
+            d["error"] = f"no result: {r.errors[0]}"
+        elif r.running_s is not None:
+            d["error"] = "no summary printed (handleSummary() or --no-summary replaces it)"
+        else:
+            d["error"] = "no result: the output stops before k6's summary"
+    return d, percentiles, _phases(m)
+
+
+_OPTIONS = {"-u": "concurrency", "--vus": "concurrency", "-d": "time_limit_s", "--duration": "time_limit_s"}
+
+
+def parse_command(command: str) -> dict:
+    """Run fields from a ``k6 run`` command line (what the output shows wins).
+
+    >>> parse_command("k6 run --vus 10 --duration 30s script.js"), parse_command("k6 run -u=5 -d 1m30s s.js")
+    ({'concurrency': 10, 'time_limit_s': 30.0}, {'concurrency': 5, 'time_limit_s': 90.0})
+    """
+    argv = command_argv(command)
+    out: dict = {}
+    for i, tok in enumerate(argv):
+        key, eq, val = tok.partition("=")
+        if key in _OPTIONS and (eq or i + 1 < len(argv)):
+            val = val if eq else argv[i + 1]
+            col = _OPTIONS[key]
+            v = to_int(val) if col == "concurrency" else k6_time(val)
+            if v is not None:
+                out[col] = v
+    return out
+
+
+_OPENING = ("THRESHOLDS", "TOTAL RESULTS")
+
+
+def _starts_run(line: str, r: _Run | None) -> bool:
+    """A new run starts at k6's banner line, or at a summary when the run being read has one already."""
+    if LINES["execution"].match(line):
+        return True
+    if r is None:
+        return bool(LINES["section"].match(line) or LINES["metric"].match(line) or LINES["scenarios"].match(line))
+    m = LINES["section"].match(line)
+    return bool(m and r.metrics and m.group(1) in _OPENING and r.section not in ("", "THRESHOLDS"))
+
+
+def parse(seg: Segment) -> Parsed:
+    """Read every k6 summary in a segment."""
+    cmd = parse_command(seg.command) if seg.command else {}
+    out = Parsed()
+    run: _Run | None = None
+    start = 1
+
+    def close() -> None:
+        if run is not None:
+            row, pct, phases = _row(run)
+            out.add_run({**cmd, **row, "line": start}, percentiles=pct, phases=phases)
+
+    for n, line in enumerate(seg.text.split("\n"), 1):
+        if _starts_run(line, run):
+            close()
+            run, start = _Run(), n
+        if run is None:
+            continue
+        for name, pattern in LINES.items():
+            m = pattern.search(line) if name in ("request_failed", "log_error") else pattern.match(line)
+            if m:
+                _HANDLERS[name](run, m)
+                break
+    close()
+    if not out.runs and seg.command:
+        errors = [m.group(1) or m.group(2) for line in seg.text.split("\n") if (m := LINES["log_error"].search(line))]
+        if errors:
+            out.add_run(error_row("k6", f"no result: {errors[0]}", **cmd))
+        elif set(command_argv(seg.command)) & set(get_tool("k6").info_options):
+            out.add_run(error_row("k6", "no output after the command", **cmd))  # help or version: set aside as such
+        else:  # nothing k6 printed follows (an example line of a help text, a note): not a run
+            kind = "bare command (no k6 output)"
+            out.not_runs.append({"line": seg.line - 1, "tool": "k6", "command": seg.command, "kind": kind})
+    return out
+
+
+_DETECT_RE = re.compile(
+    r"^\s*(?:[✓✗]\s+)?(?:http_reqs|iterations|vus_max|checks_total|data_received)\.{2,}: \S"
+    r"|^\s*█ TOTAL RESULTS|^\s*scenarios: \([\d.]+%\) \d+ scenarios?, \d+ max VUs",
+    re.M,
+)
+
+
+def detect(text: str) -> bool:
+    """True for a k6 summary (a k6 metric line, ``█ TOTAL RESULTS``, or k6's scenarios line).
+
+    >>> detect("    http_reqs......................: 93     45.443333/s\\n"), detect("Requests: 5\\n")
+    (True, False)
+    """
+    return ("..:" in text or "█" in text or "max VUs" in text) and bool(_DETECT_RE.search(text))
+
+
+FORMATS = [
+    Format("k6", "k6", detect, parse, description="k6 end-of-test summary (v1 TOTAL RESULTS and the classic layout)")
+]

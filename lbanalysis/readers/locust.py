@@ -1,0 +1,371 @@
+"""Locust's end-of-run tables (text): request statistics, response time percentiles, error report.
+
+``locust --headless`` logs to stderr and prints, at the end (and every 2 s
+while running, unless ``--only-summary``)::
+
+    [2026-11-25 18:44:44,977] vm/INFO/locust.main: Starting Locust 2.47.0
+    [2026-11-25 18:44:44,978] vm/INFO/locust.main: Run time limit set to 3 seconds
+    [2026-11-25 18:44:44,986] vm/INFO/locust.runners: Ramping to 5 users at a rate of 5.00 per second
+    Type     Name      # reqs      # fails |    Avg     Min     Max    Med |   req/s  failures/s
+    --------|---------|-------|-------------|-------|-------|-------|-------|--------|-----------
+    GET      /           1600     0(0.00%) |      5       0     119      2 |  685.72        0.00
+    --------|---------|-------|-------------|-------|-------|-------|-------|--------|-----------
+             Aggregated  1600     0(0.00%) |      5       0     119      2 |  685.72        0.00
+
+    Response time percentiles (approximated)
+    Type     Name          50%    66%    75%    80%    90%    95%    98%    99%  99.9% 99.99%   100% # reqs
+             Aggregated      2      5      8     10     14     17     25     53    110    120    120   1600
+
+    Error report
+    # occurrences      Error
+    1782               GET /: ConnectionRefusedError(111, 'Connection refused')
+
+The ``Aggregated`` rows are the run (the rows per request name are not
+kept); the last table of a run is its final one.
+
+==================================  =========================================  ==========
+line                                column                                     unit
+==================================  =========================================  ==========
+``Starting Locust V``               ``tool_version``, ``timestamp``
+``Run time limit set to N seconds``  ``time_limit_s``                          s
+``Ramping to N users at a rate of   ``concurrency``, ``spawn_rate_per_s``      1/s
+R per second``
+``# reqs``                          ``requests`` (minus the failures without   count
+                                    a response), ``requests_ok`` = reqs - fails
+``# fails``                         ``failed``                                 count
+``Avg`` ``Min`` ``Max``             ``latency_mean_s``, ``_min_s``, ``_max_s``  ms (whole)
+``req/s``                           ``requests_per_s`` (responses per second),  1/s
+                                    ``duration_s`` = reqs / req/s
+percentiles row                     percentiles table                          ms (whole)
+Error report rows                   ``failed_network`` (errors that are an
+                                    exception of the connection, not
+                                    ``HTTPError`` nor the script's own
+                                    failure), ``non_2xx_3xx`` (``HTTPError``:
+                                    a status of 400 or more), ``warnings``
+``ERROR/locust.user.task`` lines    ``exceptions`` (the script raised)
+==================================  =========================================  ==========
+
+Locust counts a request that got no response (refused, reset, timed out)
+in ``# reqs`` and ``# fails``; ``requests`` are responses, as for every
+tool, so they are told apart by the error report. Without one (an older or
+cut output) and with failures, ``requests`` stays empty. Times are printed
+in whole milliseconds: ``latency_mean_step_s`` is 0.001 s. ``req/s`` is
+Locust's: every request, failures included, over the time from the first
+request to the last.
+
+>>> p = parse(Segment("Type     Name   # reqs      # fails |    Avg     Min     Max    Med |   req/s  failures/s\\n"
+...                   "         Aggregated   100   10(10.00%) |  5  1  9  4 |  50.00  5.00\\n"
+...                   "Error report\\n# occurrences      Error\\n10    GET /: HTTPError('503 Server Error')\\n"))
+>>> r = p.runs[0]
+>>> r["requests"], r["failed"], r["non_2xx_3xx"], r["failed_network"], r["duration_s"], r["latency_mean_s"]
+(100, 10, 10, 0, 2.0, 0.005)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from urllib.parse import urlsplit
+
+from ..text import Segment, command_argv
+from .base import Format, Parsed, error_row, to_float, to_int
+
+__all__ = ["FORMATS", "LINES", "detect", "error_kind", "parse", "parse_command"]
+
+LINES: dict[str, re.Pattern] = {
+    "starting": re.compile(r"^\[([\d-]+ [\d:]+)(?:,\d+)?\] \S+/INFO/locust\.main: Starting Locust (\S+)"),
+    "time_limit": re.compile(r"/INFO/locust\.main: Run time limit set to ([\d.]+) seconds"),
+    "ramping": re.compile(r"/INFO/locust\.runners: Ramping to (\d+) users at a rate of ([\d.]+) per second"),
+    "spawned": re.compile(r"/INFO/locust\.runners: All users spawned: .*\((\d+) total users\)"),
+    "exception": re.compile(r"^\[[^\]]+\] \S+/ERROR/locust\.user\.task: "),
+    "shutting_down": re.compile(r"/INFO/locust\.main: Shutting down \(exit code (\d+)\)"),
+    "stats_header": re.compile(r"^\s*(?:Type\s+)?Name\s+# reqs\s+# fails\b"),
+    "percentiles_header": re.compile(r"^\s*(?:Type\s+)?Name\s+((?:[\d.]+%\s+)+)# reqs\s*$"),
+    "old_percentiles_header": re.compile(r"^\s*Name\s+# reqs\s+((?:[\d.]+%\s*)+)$"),
+    "error_header": re.compile(r"^\s*# occurr?ences\s+Error\s*$"),
+    "aggregated_stats": re.compile(
+        r"^\s*(?:None\s+)?(?:Aggregated|Total)\s+(\d+)\s+(\d+)\(([\d.]+)%\)\s*\|\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"
+        r"\s*\|\s*([\d.]+)\s+([\d.]+)\s*$"
+    ),
+    "old_total_stats": re.compile(r"^\s*Total\s+(\d+)\s+(\d+)\(([\d.]+)%\)\s+([\d.]+)\s*$"),
+    "aggregated_percentiles": re.compile(r"^\s*(?:None\s+)?(?:Aggregated|Total)\s+((?:(?:\d+|N/A)\s+)+\d+)\s*$"),
+    "error_row": re.compile(r"^\s*(\d+)\s{2,}(\S.*?)\s*$"),
+    "rule": re.compile(r"^[-|]+\s*$"),
+}
+# an error that is an exception of the connection: no response came (the others are responses)
+_RESPONSE_ERRORS = ("HTTPError", "CatchResponseError", "BadStatusCode")
+
+
+def error_kind(error: str) -> str:
+    """'status' (an HTTP error status), 'no response' (refused, reset, timeout) or 'script' (a failure it set).
+
+    >>> error_kind("HTTPError('503 Server Error: Service Unavailable for url: /503')")
+    'status'
+    >>> error_kind("ConnectionRefusedError(111, 'Connection refused')"), error_kind("body is not the page")
+    ('no response', 'script')
+    >>> error_kind("CatchResponseError('body is not the page')")
+    'script'
+    """
+    m = re.match(r"^([A-Za-z_][\w.]*)\(", error.strip())
+    if not m:
+        return "script"
+    name = m.group(1).rsplit(".", 1)[-1]
+    if name in ("HTTPError", "BadStatusCode"):
+        return "status"
+    if name in _RESPONSE_ERRORS:
+        return "script"
+    return "no response"
+
+
+@dataclass
+class _Run:
+    d: dict = field(default_factory=dict)
+    stats: re.Match | None = None
+    percent_labels: list[float] = field(default_factory=list)
+    percentiles: list[dict] = field(default_factory=list)
+    errors: list[tuple[int, str]] = field(default_factory=list)
+    section: str = ""
+    exceptions: int = 0
+    shut_down: bool = False
+
+
+def _starting(r: _Run, m: re.Match) -> None:
+    r.d["tool_version"] = m.group(2)
+    try:
+        r.d["timestamp"] = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        pass
+
+
+def _time_limit(r: _Run, m: re.Match) -> None:
+    r.d["time_limit_s"] = float(m.group(1))
+
+
+def _ramping(r: _Run, m: re.Match) -> None:
+    r.d["concurrency"], r.d["spawn_rate_per_s"] = int(m.group(1)), float(m.group(2))
+
+
+def _spawned(r: _Run, m: re.Match) -> None:
+    r.d["concurrency"] = int(m.group(1))
+
+
+def _exception(r: _Run, m: re.Match) -> None:
+    r.exceptions += 1
+
+
+def _shutting_down(r: _Run, m: re.Match) -> None:
+    r.shut_down = True
+
+
+def _stats_header(r: _Run, m: re.Match) -> None:
+    r.section = "stats"
+
+
+def _percentiles_header(r: _Run, m: re.Match) -> None:
+    r.section = "percentiles"
+    r.percent_labels = [float(x.rstrip("%")) for x in m.group(1).split()]
+
+
+def _error_header(r: _Run, m: re.Match) -> None:
+    r.section = "errors"
+    r.errors = []
+
+
+def _aggregated_stats(r: _Run, m: re.Match) -> None:
+    r.stats = m
+    r.errors = []  # a later table: its error report follows it
+
+
+def _old_percentiles_header(r: _Run, m: re.Match) -> None:
+    _percentiles_header(r, m)
+    r.section = "old percentiles"  # Locust 0.x: '# reqs' comes first
+
+
+def _old_total_stats(r: _Run, m: re.Match) -> None:
+    r.stats = m
+    r.errors = []
+
+
+def _aggregated_percentiles(r: _Run, m: re.Match) -> None:
+    if r.section not in ("percentiles", "old percentiles"):
+        return
+    values = m.group(1).split()
+    values = values[1:] if r.section == "old percentiles" else values[:-1]  # without '# reqs'
+    r.percentiles = [
+        {"percentile": p, "latency_s": int(v) / 1e3}
+        for p, v in zip(r.percent_labels, values, strict=False)
+        if v != "N/A"
+    ]
+
+
+def _error_row(r: _Run, m: re.Match) -> None:
+    if r.section == "errors":
+        r.errors.append((int(m.group(1)), m.group(2)))
+
+
+def _rule(r: _Run, m: re.Match) -> None:
+    pass
+
+
+_HANDLERS: dict[str, Callable[[_Run, re.Match], None]] = {name: globals()[f"_{name}"] for name in LINES}
+
+
+def parse_command(command: str) -> dict:
+    """Run fields from a locust command line.
+
+    >>> d = parse_command("locust -f x.py --headless -u 10 -r 5 -t 30s --host http://127.0.0.1:8089/api")
+    >>> d["concurrency"], d["spawn_rate_per_s"], d["time_limit_s"], d["port"], d["path"]
+    (10, 5.0, 30.0, 8089, '/api')
+    """
+    argv = command_argv(command)
+    opts: dict[str, str] = {}
+    names = {"-u": "u", "--users": "u", "-r": "r", "--spawn-rate": "r", "-t": "t", "--run-time": "t", "-H": "host",
+             "--host": "host"}  # fmt: skip
+    for i, tok in enumerate(argv):
+        key, eq, val = tok.partition("=")
+        if key in names:
+            if eq:
+                opts[names[key]] = val
+            elif i + 1 < len(argv):
+                opts[names[key]] = argv[i + 1]
+    out: dict = {}
+    if "u" in opts:
+        out["concurrency"] = to_int(opts["u"])
+    if "r" in opts:
+        out["spawn_rate_per_s"] = to_float(opts["r"])
+    if "t" in opts:
+        out["time_limit_s"] = _run_time(opts["t"])
+    if "host" in opts and "://" in opts["host"]:
+        parts = urlsplit(opts["host"])
+        out.update(url=opts["host"], host=parts.hostname, path=parts.path or "/")
+        try:
+            out["port"] = parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError:
+            pass
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _run_time(text: str) -> float | None:
+    """Seconds from Locust's ``-t`` (``30``, ``30s``, ``1h30m``, ``2m``)."""
+    parts = re.findall(r"(\d+(?:\.\d+)?)([hms]?)", text)
+    if not parts or "".join(a + b for a, b in parts) != text.strip():
+        return None
+    return sum(float(v) * {"h": 3600.0, "m": 60.0, "s": 1.0, "": 1.0}[u] for v, u in parts)
+
+
+def counts(d: dict, reqs: int, fails: int, errors: list[tuple[int, str]] | None) -> None:
+    """requests, failed, requests_ok, failed_network and non_2xx_3xx from Locust's counts and errors."""
+    d["failed"], d["requests_ok"] = fails, reqs - fails
+    if errors is not None:
+        no_answer = sum(n for n, e in errors if error_kind(_message(e)) == "no response")
+        d["failed_network"] = no_answer
+        d["non_2xx_3xx"] = sum(n for n, e in errors if error_kind(_message(e)) == "status")
+        d["requests"] = reqs - no_answer
+    elif fails == 0:
+        d["failed_network"], d["requests"] = 0, reqs
+
+
+def _message(error: str) -> str:
+    """The error without its ``METHOD name: `` prefix (the text error report prints it)."""
+    m = re.match(r"^[A-Z]+ \S.*?: (\S.*)$", error)
+    return m.group(1) if m else error
+
+
+def _row(r: _Run) -> dict:
+    d = dict(r.d)
+    d["tool"] = "locust"
+    if r.exceptions:
+        d["exceptions"] = r.exceptions
+    if r.stats is None:
+        d["error"] = (
+            "no statistics table printed (--json or --json-file takes its place)"
+            if r.shut_down
+            else "no result: the output stops before Locust's request statistics"
+        )
+        return d
+    reqs, fails = int(r.stats.group(1)), int(r.stats.group(2))
+    old = r.stats.re is LINES["old_total_stats"]  # Locust 0.x: the Total row has no times
+    times = None if old else tuple(int(r.stats.group(i)) / 1e3 for i in (4, 5, 6))
+    rate = float(r.stats.group(4 if old else 8))
+    error_seen = bool(r.errors) or r.section == "errors"
+    counts(d, reqs, fails, r.errors if error_seen or fails == 0 else None)
+    if r.errors:
+        d["warnings"] = "; ".join(f"{e} (x{n})" for n, e in r.errors)
+    if d.get("requests") and times is not None:
+        d.update(latency_mean_s=times[0], latency_min_s=times[1], latency_max_s=times[2], latency_mean_step_s=0.001)
+    if rate > 0:
+        d["duration_s"] = reqs / rate
+        if "requests" in d:
+            d["requests_per_s"] = rate if d["requests"] == reqs else d["requests"] / d["duration_s"]
+    if reqs and d.get("requests") == 0:
+        d["error"] = "no response: " + "; ".join(f"{e} (x{n})" for n, e in r.errors)
+        d.pop("warnings", None)
+    elif reqs == 0:
+        d["error"] = "no request was made"
+    return d
+
+
+def parse(seg: Segment) -> Parsed:
+    """Read every Locust run in a segment (a run starts at ``Starting Locust``)."""
+    cmd = parse_command(seg.command) if seg.command else {}
+    out = Parsed()
+    run: _Run | None = None
+    start = 1
+
+    def close() -> None:
+        if run is not None:
+            row = _row(run)
+            answered = run.stats is not None and row.get("requests") != 0  # Locust times refusals too: not latencies
+            out.add_run({**cmd, **row, "line": start}, percentiles=run.percentiles if answered else [])
+
+    for n, line in enumerate(seg.text.split("\n"), 1):
+        if LINES["starting"].match(line) or (run is None and _opens(line)):
+            close()
+            run, start = _Run(), n
+        if run is None:
+            continue
+        for name, pattern in LINES.items():
+            m = (
+                pattern.search(line)
+                if name in ("time_limit", "ramping", "spawned", "shutting_down")
+                else pattern.match(line)
+            )
+            if m:
+                _HANDLERS[name](run, m)
+                break
+    close()
+    if not out.runs and seg.command:
+        out.add_run(error_row("locust", "no output after the command", **cmd))
+    return out
+
+
+def _opens(line: str) -> bool:
+    return any(LINES[k].match(line) for k in ("stats_header", "percentiles_header", "old_percentiles_header"))
+
+
+_DETECT_RE = re.compile(
+    r"^\[[\d-]+ [\d:,]+\] \S+/INFO/locust\.main: Starting Locust \S+|^\s*(?:Type\s+)?Name\s+# reqs\s+# fails\s",
+    re.M,
+)
+
+
+def detect(text: str) -> bool:
+    """True for Locust's log or request statistics table.
+
+    >>> detect("Type     Name      # reqs      # fails |    Avg     Min     Max    Med |   req/s  failures/s\\n")
+    True
+    """
+    return ("locust" in text or "# reqs" in text) and bool(_DETECT_RE.search(text))
+
+
+FORMATS = [
+    Format(
+        "locust",
+        "locust",
+        detect,
+        parse,
+        description="Locust end-of-run tables (request statistics, percentiles, error report) and log",
+    )
+]

@@ -1,0 +1,265 @@
+"""Every number a fixture prints is found in what lbanalysis reads from it (any table), so a lost figure fails here.
+
+For each file of each fixture family, the numbers of its text are looked up
+among the values of the Dataset read from it: every numeric cell of every
+table, and the numbers inside its text cells (a command line, a URL, a status
+code distribution, an error message). A printed number is found when some
+value, after one of the documented unit conversions, rounds to it at the
+printed precision:
+
+* SI prefixes (10^±3k: ms, us, k, M, G; bit/s to Mbit/s),
+* binary byte prefixes (1024^k: KB, MB, GB, as the schema documents for ab,
+  wrk, iperf and siege),
+* bytes to bits (x 8: iperf's ``MBytes/sec``),
+* fractions to percent (x 100: wrk2's spectrum percentiles),
+* minutes and hours (wrk's ``1.00m``).
+
+Two small lists say what is not looked up: ``NOT_FIGURES`` (dates, times,
+addresses, versions, help and progress text: numbers that are no figure of a
+run), and ``NOT_KEPT`` (figures the readers do not keep yet, each named; a
+new reader change that drops a figure is not on it, so it fails).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import lbanalysis
+from lbanalysis.readers.haproxy_stat import FIELDS as STAT_FIELDS
+from lbanalysis.text import normalize
+
+from .conftest import FIXTURES, corpus
+
+_P = [10.0**k for k in range(-12, 13, 3)] + [1024.0**k for k in range(-4, 5) if k]
+FACTORS = np.array(sorted({f * g for f in _P for g in (1.0, 8.0, 1 / 8)} | {100.0, 1 / 60, 1 / 3600}))
+_NUM_RE = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)")
+_TEXT_NUM_RE = re.compile(r"\d+(?:\.\d+)?")
+
+#: Numbers that are no figure of a run.
+NOT_FIGURES = [
+    r"\b\d{4}-\d\d-\d\d(?:\b|(?=T))",  # dates
+    r"^\s*Linux \S+ \d.*$|\"system_info\":[^,]*",  # uname -a of iperf3 -V: the host, not the run
+    r"\b\d\d?:\d\d(?::\d\d(?:\.\d+)?)?\b",  # times
+    r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? +(?:\d+ +)?\w{3} +\d+ [\d:]+ +(?:\d{4}|GMT)?",  # ctime / HTTP dates
+    r"\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b",  # HTTP dates
+    r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2}\b",  # ctime dates
+    r"\b\d{14}(?:\.\d+)?\b",  # iperf 2 -y C time stamps
+    r"\b\d+\.\d+\.\d+\.\d+\b",  # IPv4 addresses
+    r"\b[\w-]+\.c:\d+",  # source file and line in siege's notices
+    r"^\s*(?:Date|Server|Last-Modified|ETag|Content-\w+|Host|User-Agent|Accept[\w-]*|Connection): .*$",  # headers
+    r"^\s*(?:GET|HEAD|POST|PUT) \S+ HTTP/[\d.]+\s*$|^\s*HTTP/[\d.]+ \d{3} [A-Z][\w ]*$",  # siege -g request/status
+    r"\[debug\] .*$",  # siege -D
+    r"HTTP/\d\.\d",  # the protocol version of a request line
+    r"^\s*Completed \d+ requests\s*$",  # ab's progress
+    r"^\s*Thread calibration: .*$",  # wrk2's per-thread calibration before the test
+    r"^(\s*[\d.]+\s+[01]\.\d+\s+\d+)\s+(?:[\d.]+|inf)\s*$",  # wrk2 spectrum: 1/(1-Percentile) is the percentile
+    r"#\[Buckets\s*=.*$",  # wrk2's HdrHistogram layout
+    r"^\s*\[.\] \[\d{3}\] .*$",  # the gobench fork's -p echo of each response
+    r"(?s:Usage(?: of \S+)?:\s.*)",  # usage and help texts: options, not figures
+    r"\d(?:xx|XX)\b",  # status classes (2xx, Non-2xx or 3xx)
+    r"(?:ApacheBench|iperf|SIEGE|HA-Proxy|HAProxy)[ ,]+(?:[Vv]ersion )?\d[\w.+-]*",  # versions
+    r"\$Revision: \d+ \$|Copyright .*$|Licensed to .*$",
+]
+_NOT_FIGURES_RE = re.compile("|".join(f"(?:{p})" for p in NOT_FIGURES), re.M)
+
+#: Figures printed but not kept yet, per family: what they are.
+NOT_KEPT: dict[str, list[tuple[str, str]]] = {
+    "iperf2": [
+        (
+            r"\((?:icwnd/mss/irtt|ct|sock|peer)[^)]*\)",
+            "connect-line extras: initial cwnd/mss/RTT, connect time, socket",
+        ),
+        (r"with pid \d+(?: \(\d+ flows\))?", "the process id and flow count of the banner"),
+        (r"(?:TCP window|UDP buffer|Read buffer|Write buffer) size: .*$", "socket buffer sizes of the banner"),
+        (r"Sending \d+ byte datagrams, IPG target: .*$", "UDP datagram size and inter-packet gap target"),
+        (r"^\[ CT\] final connect times.*$", "-e connect time statistics"),
+        (r"after \d+ tries", "retries of the last datagram's ack"),
+        (r"\s\d+/\d+(?=\s+(?:\d+\s+)?(?:-?\d+K/|\d+ pps|$))", "-e Write/Err counts"),
+        (r"\s[\d.]+/[\d.]+/[\d.]+/[\d.]+ ms.*$", "-e UDP latency avg/min/max/stdev, pps, NetPwr"),
+        (r"\d+ pps.*$", "-e UDP packets per second"),
+        (r"(?<= us)\s+[\d.]+\s*$|\(\d+\)(?= us)", "-e NetPwr and RTT variance"),
+        (
+            r"^\[SUM\].*$(?=[\s\S]*(?:full-duplex|\(reverse\)|^\[ \*\d))",
+            "a full-duplex [SUM] of both directions (not used)",
+        ),
+        (r"^\[SUM\] 0\.0+-\d+\.\d+ sec.*$", "a server's [SUM] total spanning tests (a one-stream test keeps its own)"),
+        (r"\d+=\d+:\d+:.*$", "-e server read-size histogram"),
+    ],
+    "iperf3": [
+        (
+            r'"(?:snd_wnd|max_snd_wnd|pmtu|rttvar|tcp_mss_default|sndbuf_actual|rcvbuf_actual|target_bitrate|blksize'
+            r"|socket|timesecs|seconds|cookie|sock_bufsize|tos|omit|reverse|bidir|fq_rate|interval|blocks"
+            r'|system_info|version|time|congestion|bytes_to_send|blocks_to_send)":\s*[^,}\]]*',
+            "JSON fields not read: socket and window sizes, MTU, RTT variance, buffer sizes, options, ids",
+        ),
+        (r'"accepted_connection":\s*\{[^}]*\}', "the client's control-connection port (JSON)"),
+        (r'"sum_bidir_reverse":\s*\{[^}]*\}', "--bidir interval sums of a one-stream direction (its stream's figures)"),
+        (
+            r'"local_port":\d+,"remote_host":"[^"]*","remote_port":\d+',
+            "ports of the connections of streams that printed no summary (a killed run)",
+        ),
+        (r"Accepted connection from.*?port \d+", "the client's control-connection port"),
+    ],
+    "haproxy": [
+        (
+            r"^[FBSL]\.\d+\.\d+\.\d+\.(?!(?:" + "|".join(STAT_FIELDS) + r")\.)\w+\.\d+:.*$",
+            "show stat typed: fields not modelled",
+        ),
+        (r"^[FBSL]\.\d+\.\d+\.\d+\.\w+\.\d+:\w*:\w+:", "show stat typed: the object, position and type of a value"),
+        (r"^\d+ \S+ \d+ \S+ .*$", "show servers state: fields beyond address, port, weight and state"),
+    ],
+}
+
+
+def _stat_cells_not_modelled(text: str) -> str:
+    """``show stat`` CSV rows with the cells of fields no column models blanked (2.x module counters after '-')."""
+    out, header = [], None
+    for line in text.split("\n"):
+        if line.lstrip().startswith("# pxname,"):
+            header = line.strip().lstrip("# ").split(",")
+        elif header is not None and line.count(",") >= 3:
+            cells = line.split(",")
+            line = ",".join(c if i < len(header) and header[i] in STAT_FIELDS else "" for i, c in enumerate(cells))
+        else:
+            header = None
+        out.append(line)
+    return "\n".join(out)
+
+
+def _json_fields_modelled(text: str) -> str:
+    """``show stat json`` / ``show info json``: only the values of fields a column models (the rest: ids, positions)."""
+    import json
+
+    from lbanalysis.readers.haproxy_info import INFO
+
+    stripped = text.strip()
+    if not stripped.startswith("[") or '"field"' not in stripped:
+        return text
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        return text
+    objs = [o for obj in data for o in (obj if isinstance(obj, list) else [obj])]
+    kept = [str(o["value"].get("value")) for o in objs if o.get("field", {}).get("name") in {*STAT_FIELDS, *INFO}]
+    return "\n".join(kept)
+
+
+def _info_lines_not_modelled(text: str) -> str:
+    """``show info`` text (from its ``Name: HAProxy`` line to the next empty line): fields beyond the six kept."""
+    from lbanalysis.readers.haproxy_info import INFO
+
+    out, inside = [], False
+    for line in text.split("\n"):
+        inside = (inside and bool(line.strip())) or line.startswith("Name: HAProxy")
+        out.append("" if inside and line.split(":", 1)[0] not in INFO else line)
+    return "\n".join(out)
+
+
+def _haproxy_not_modelled(text: str) -> str:
+    """Show info fields beyond the six, and show stat fields no column models (module counters, positions, ids)."""
+    return _json_fields_modelled(_info_lines_not_modelled(_stat_cells_not_modelled(text)))
+
+
+#: Transformations of a family's text before the check (fields no column models, by name).
+NOT_KEPT_FIELDS = {"haproxy": _haproxy_not_modelled}
+
+_SKIP_SUFFIXES = (".md", ".in", ".sh", ".py", ".html", ".json.gz")
+
+
+def _files(family: str) -> list[Path]:
+    return sorted(p for p in (FIXTURES / family).rglob("*") if p.is_file() and not p.name.endswith(_SKIP_SUFFIXES))
+
+
+def _pool(ds: lbanalysis.Dataset) -> tuple[np.ndarray, list[str]]:
+    """Every numeric value of every table, and every text cell (whose numbers count as found)."""
+    values, texts = [], []
+    for df in ds.tables.values():
+        for col in df.columns:
+            s = df[col]
+            if str(s.dtype) == "boolean" or s.dtype.kind == "b":
+                continue
+            if s.dtype.kind == "M":  # times: as epoch seconds (ab -g's seconds column)
+                values.append(s.dropna().astype("int64").to_numpy(float) / 1e9)
+                continue
+            if s.dtype.kind in "iuf" or str(s.dtype) in ("Int64", "Float64"):
+                values.append(pd.to_numeric(s, errors="coerce").dropna().to_numpy(float))
+            else:
+                texts.extend(str(x) for x in pd.unique(s.dropna().astype(str)))
+    for t in texts:
+        values.append(np.array([float(x) for x in _TEXT_NUM_RE.findall(t)]))
+    return (np.unique(np.abs(np.concatenate(values))) if values else np.array([])), texts
+
+
+def _found(x: float, step: float, values: np.ndarray) -> bool:
+    """Whether some value (sorted, absolute) times some factor rounds to ``x`` printed to ``step``."""
+    if x == 0 or not len(values):
+        return x == 0
+    tol = step / 2 * 1.0001 + abs(x) * 1e-9
+    lo, hi = (x - tol) / FACTORS, (x + tol) / FACTORS
+    i = np.minimum(np.searchsorted(values, lo), len(values) - 1)
+    return bool(np.any((values[i] >= lo) & (values[i] <= hi)))
+
+
+def lost_numbers(path: Path, family: str) -> list[str] | None:
+    """The numbers of ``path`` not found in its Dataset (None: not a tool output lbanalysis reads)."""
+    ds = lbanalysis.read(path, table="all", errors="skip")
+    if len(ds.skipped) or not len(ds.runs):
+        return None
+    values, texts = _pool(ds)
+    text = normalize(path.read_text(errors="replace"))
+    if family in NOT_KEPT_FIELDS:
+        text = NOT_KEPT_FIELDS[family](text)
+    for pattern, _ in NOT_KEPT.get(family, []):
+        text = re.sub(pattern, " ", text, flags=re.M)
+    text = _NOT_FIGURES_RE.sub(" ", text)
+    for t in sorted(set(texts), key=len, reverse=True):
+        if len(t) >= 4:
+            text = text.replace(t, " ")  # a command line, a URL, a message kept as it is
+    lost = []
+    for n, line in enumerate(text.split("\n"), 1):
+        for m in _NUM_RE.finditer(line):
+            tok = m.group(1)
+            step = 10.0 ** -len(tok.partition(".")[2]) if "." in tok else 1.0
+            if not _found(float(tok), step, values):
+                lost.append(f"{path.name}:{n}: {tok} in {line.strip()[:90]!r}")
+    return lost
+
+
+FAMILIES = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir() and p.name != "capture")
+#: Families captured on this project's machines and kept in ../shared/corpus (read in place).
+CAPTURED = {"lab-gobench": ("lab", "gobench")}
+
+
+@pytest.mark.parametrize("family", FAMILIES + sorted(CAPTURED))
+def test_every_printed_number_is_in_the_dataset(family):
+    if family in CAPTURED:
+        folder = corpus(*CAPTURED[family])
+        paths = sorted(p for p in folder.rglob("*") if p.is_file() and not p.name.endswith(_SKIP_SUFFIXES))
+        family = CAPTURED[family][-1]
+    else:
+        paths = _files(family)
+    lost: list[str] = []
+    read = 0
+    for path in paths:
+        found = lost_numbers(path, family)
+        if found is not None:
+            read += 1
+            lost.extend(found)
+    assert read, f"no file of {family} was read"
+    assert not lost, f"{len(lost)} printed number(s) not in the Dataset:\n" + "\n".join(lost[:40])
+
+
+def test_a_lost_figure_fails(tmp_path):
+    """The check itself: a figure no column keeps is reported."""
+    path = tmp_path / "wrk.txt"
+    path.write_text(
+        "Running 1s test @ http://h:81/x\n  2 threads and 10 connections\n"
+        "  445 requests in 1.12s, 272.63KB read\n  Mystery figure: 987.65\n"
+        "Requests/sec:    396.33\nTransfer/sec:    242.81KB\n"
+    )
+    assert [x.split(": ", 1)[1].split(" in ")[0] for x in lost_numbers(path, "wrk")] == ["987.65"]
