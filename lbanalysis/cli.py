@@ -31,6 +31,7 @@ import pandas as pd
 
 from . import __version__, registry, schema
 from .errors import LBAnalysisError, SkippedFileWarning
+from .reader import ENGINES
 
 __all__ = ["build_parser", "main", "output_format", "summary_table"]
 
@@ -1140,7 +1141,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", choices=("usl", "amdahl", "linear"), help="scaling model (default usl)")
     p.add_argument(
         "--engine",
-        choices=("pandas", "dask"),
+        choices=tuple(ENGINES),
         help="dask: read and aggregate the per-request logs on Dask, for folders larger than memory (docs/cluster.md)",
     )
     p.add_argument(

@@ -170,10 +170,10 @@ class Tool:
     info_options: tuple[str, ...] = ()
     info_patterns: tuple[tuple[str, str], ...] = ()
     unseen_think_time: str = ""
-    latency_is_little: str = ""
-    debug_options: tuple[str, ...] = ()
     drives: tuple[Drive, ...] = ()
     subcommands: tuple[str, ...] = ()
+    latency_is_little: str = ""
+    debug_options: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -220,7 +220,6 @@ TOOLS: tuple[Tool, ...] = (
         info_options=("-h", "--help", "-V", "--version"),
         info_patterns=((r"^Usage: siege \[options\]", "help text"), (r"^SIEGE \d[\d.]*\s*$", "version banner")),
         unseen_think_time="a delay between requests set in .siegerc, which siege's output does not show",
-        debug_options=("-D", "--debug"),
         drives=(
             Drive(
                 "siege",
@@ -233,6 +232,7 @@ TOOLS: tuple[Tool, ...] = (
                 config_text=_SIEGERC,
             ),
         ),
+        debug_options=("-D", "--debug"),
     ),
     Tool(
         "gobench",
