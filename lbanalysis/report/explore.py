@@ -586,20 +586,29 @@ def tool_counts(ds: Any) -> pd.DataFrame:
 
 
 def _paths_words(logs: Any) -> str:
-    """The paths explore was given, in words (home folder as ``~``, at most four named).
+    """The paths explore was given, in words: one by name, several by their common folder (four named).
 
-    >>> _paths_words(["/data/a", "/data/b"])
-    '`/data/a` and `/data/b`'
+    >>> _paths_words(["/data/a"]), _paths_words(["/data/a", "/data/b/c"])
+    ('`/data/a`', '2 paths under `/data` (a, b/c)')
+    >>> _paths_words([f"/d/{i}" for i in range(6)])
+    '6 paths under `/d` (0, 1, 2, 3 and 2 more)'
     """
     items = [logs] if isinstance(logs, (str, os.PathLike)) else list(logs or [])
-    home = os.path.expanduser("~")
     names = [os.fspath(p) for p in items if isinstance(p, (str, os.PathLike))]
+    home = os.path.expanduser("~")
     names = [("~" + n[len(home) :]) if home not in ("", "/") and n.startswith(home + "/") else n for n in names]
     if not names:
         return "the data given"
-    shown = [f"`{n}`" for n in names[:4]]
-    more = f" and {len(names) - 4} more" if len(names) > 4 else ""
-    return (", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 and not more else ", ".join(shown)) + more
+    if len(names) == 1:
+        return f"`{names[0]}`"
+    try:
+        common = os.path.commonpath(names)
+    except ValueError:
+        common = ""
+    if common in ("", "/", "~"):
+        return f"{len(names)} paths ({_few([f'`{n}`' for n in names], 4)})"
+    rest = [n[len(common) :].lstrip("/") or "." for n in names]
+    return f"{len(names)} paths under `{common}` ({_few(rest, 4)})"
 
 
 def opening_section(ds: Any, logs: Any = None, output_dir: str | os.PathLike | None = None) -> Section:
@@ -1952,7 +1961,9 @@ def load_balancer_section(ds: Any) -> Section:
     per_run_keys: set[tuple] = set()
     if len(per_run):
         n = len(per_run[["run_source", "run_run"]].drop_duplicates())
-        s.add(f"### Per load-test run ({_plural(n, 'run')} with a snapshot just before and just after)")
+        s.add("### Per load-test run")
+        s.add(f"{_plural(n, 'run')} with a snapshot just before and just after {'it' if n == 1 else 'each'}: "
+              "the requests each server was given during the run.")  # fmt: skip
         rows = []
         tools = ds.runs.astype({"source": str}).set_index(["source", "run"])["tool"].to_dict()
         tests = ds.runs[ds.runs["tool"] != "haproxy"].groupby(ds.runs["source"].astype(str)).size().to_dict()
