@@ -534,13 +534,15 @@ def _short_sources(sources: Sequence[str]) -> list[str]:
 def _file_names(sources: Sequence[str]) -> list[str]:
     """Each source by its file name alone where that names it uniquely, else without the common folder.
 
-    >>> _file_names(["/x/a/run.txt", "/x/b/run.txt", "/x/b/c.txt"])
-    ['a/run.txt', 'b/run.txt', 'c.txt']
+    >>> _file_names(["/x/a/run.txt", "/x/b/run.txt", "/x/b/c.txt", "/x/b/c.txt"])
+    ['a/run.txt', 'b/run.txt', 'c.txt', 'c.txt']
     """
-    short = _short_sources(sources)
-    names = [os.path.basename(s) for s in short]
+    distinct = list(dict.fromkeys(str(s) for s in sources))
+    short = dict(zip(distinct, _short_sources(distinct), strict=True))
+    names = [os.path.basename(short[s]) for s in distinct]
     twice = {n for n in names if names.count(n) > 1}
-    return [s if n in twice else n for s, n in zip(short, names, strict=True)]
+    return [short[str(s)] if os.path.basename(short[str(s)]) in twice else os.path.basename(short[str(s)])
+            for s in sources]  # fmt: skip
 
 
 def _plain_log_y(ax: Any) -> Any:
@@ -1331,10 +1333,16 @@ def tail_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Sectio
     curves["name"] = _file_names(curves["source"].astype(str).tolist())
     if len(tail) > len(shown):
         s.add(f"{len(tail)} runs have per-request logs; the chart shows the first {len(shown)}.")
-    fig, (ax,) = _figure(width=7)
+    fig, (ax,) = _figure(width=7, height=4.0 + 0.2 * len(shown))
     plots.corrected_tail(curves, label="name", ax=ax)
     ax.set_title("Printed and corrected tail")
     _plain_log_y(ax)
+    handles, labels = ax.get_legend_handles_labels()
+    if ax.get_legend() is not None:  # under the chart, not over its lines
+        ax.get_legend().remove()
+    if handles:
+        fig.legend(handles, labels, loc="outside lower center", fontsize="small", frameon=False,
+                   ncols=2 if max(len(t) for t in labels) < 45 else 1)  # fmt: skip
     s.add(fig)
     s.add(tail_table(tail))
     s.save(output_dir, "latency_tail")
