@@ -549,8 +549,17 @@ def _plain_log_y(ax: Any) -> Any:
     """A log y axis labelled ``0.1``, ``10``, ``10,000`` (never ``1e-01``)."""
     from matplotlib.ticker import FuncFormatter, NullFormatter
 
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.10g}" if v >= 1 else f"{v:.10g}"))
-    ax.yaxis.set_minor_formatter(NullFormatter())
+    def plain(v: float, _: Any = None) -> str:
+        return f"{v:,.10g}" if v >= 1 else f"{v:.10g}"
+
+    def minor(v: float, _: Any = None) -> str:  # 2 and 5 times a power of ten, where they are needed
+        mantissa = round(v / 10 ** math.floor(math.log10(v)), 6) if v > 0 else 0
+        return plain(v) if mantissa in (2.0, 5.0) else ""
+
+    ax.yaxis.set_major_formatter(FuncFormatter(plain))
+    lo, hi = ax.get_ylim()
+    few = lo > 0 and hi / lo < 100  # under two decades: one or two labelled ticks only
+    ax.yaxis.set_minor_formatter(FuncFormatter(minor) if few else NullFormatter())
     return ax
 
 
@@ -742,7 +751,10 @@ def conclusion_section(
     st = study_of(ds, link_capacity, iperf, threshold, load, group)
     table = conclusion_table(st, ds.percentiles)
     s = Section(title, open_rows=len(table) + 1)
-    s.add(str(st.summary()).splitlines()[0])
+    order = {name: i for i, name in enumerate(_VERDICT_ORDER)}
+    counts = table["verdict"].value_counts()
+    said = ", ".join(f"{v} {n}" for v, n in sorted(counts.items(), key=lambda kv: (order.get(kv[0], 99), kv[0])))
+    s.add(f"{_plural(len(table), 'series')}. Verdicts: {said}.")
     s.add(
         f"One line per series (runs of one tool against one target with the same settings, differing in "
         f"{load}): the best mean throughput of any {load} and that {load}, the 99th percentile of latency there "
@@ -1221,7 +1233,11 @@ def percentiles_section(ds: Any, group: str | None = None, output_dir: str | os.
               "delayed starts; the chart and table show the corrected ones it records.")  # fmt: skip
     pct = recorded
     keys = pct[["source", "run"]].drop_duplicates()
-    pct = pct.assign(latency_ms=pct["latency_s"] * 1e3)
+    ms = pd.to_numeric(pct["latency_s"], errors="coerce") * 1e3
+    pct = pct.assign(latency_ms=ms.where(ms > 0))  # a latency printed as 0 has no place on a log axis
+    if (ms == 0).any():
+        s.add("Latencies printed as 0 ms (under the tool's resolution) are in the table, not on the chart's log "
+              "scale.")  # fmt: skip
     if len(keys) > _MAX_PCT_LINES:  # the runs with the highest 99th percentile: the tails worth a look
         top = pct[pct["percentile"] == pct.groupby(["source", "run"])["percentile"].transform("max")]
         worst = top.sort_values("latency_ms", ascending=False)[["source", "run"]].drop_duplicates()
