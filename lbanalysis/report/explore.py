@@ -1103,8 +1103,7 @@ def scaling_section(
     _check_column(frame, group, "group")
     if not len(http_runs(frame)):
         return Section.empty(title, ABSENT["http"])
-    st = study(frame, load=load, group=group) if isinstance(runs, pd.DataFrame) else study_of(runs, load=load,
-                                                                                                group=group)  # fmt: skip
+    st = study(frame, load=load, group=group) if isinstance(runs, pd.DataFrame) else _series_study(runs, load, group)
     http = st.runs.dropna(subset=["series"])  # the study's series and left-outs
     key = group if group is not None else "series"
     if not len(http) or _n_loads(http, load, "series") < 2:
@@ -1523,10 +1522,20 @@ def study_of(
     key = (id(ds), str(link_capacity), str(iperf), float(threshold), load, group)
     if key not in _STUDIES or _STUDIES[key][0] is not ds:
         measured = load_iperf(iperf) if iperf is not None else None
-        _STUDIES.clear()  # one dataset at a time (the notebook's); holding it keeps its id from being reused
+        if any(held is not ds for held, _ in _STUDIES.values()):
+            _STUDIES.clear()  # one dataset at a time (the notebook's); holding it keeps its id from being reused
         _STUDIES[key] = (ds, study(ds, capacity=capacity_parameter(link_capacity), iperf=measured, group=group,
                                    load=load, network_threshold=threshold))  # fmt: skip
     return _STUDIES[key][1]
+
+
+def _series_study(ds: Any, load: str, group: str | None) -> Any:
+    """A study of ``ds`` for what does not depend on capacities (series, runs left out, fits, knees): the
+    one already built for the sections above when there is one, whatever capacity it was given."""
+    for (ident, _, _, _, held_load, held_group), (held, st) in _STUDIES.items():
+        if held is ds and ident == id(ds) and held_load == load and held_group == group:
+            return st
+    return study_of(ds, load=load, group=group)
 
 
 # --------------------------------------------------------------------- knee ---
@@ -1541,8 +1550,7 @@ def knee_section(runs: Any, load: str = "concurrency", group: str | None = None)
     frame = runs.runs if hasattr(runs, "runs") and not isinstance(runs, pd.DataFrame) else runs
     if not len(http_runs(frame)):
         return Section.empty(title, ABSENT["http"])
-    st = study_of(runs, load=load, group=group) if not isinstance(runs, pd.DataFrame) else study(
-        runs, load=load, group=group)  # fmt: skip
+    st = _series_study(runs, load, group) if not isinstance(runs, pd.DataFrame) else study(runs, load=load, group=group)
     knees = st.knees
     if not len(knees):
         return Section.empty(title, ABSENT["knee"].format(load=_words_of(load)))
