@@ -14,7 +14,8 @@ printed precision:
 * fractions to percent (x 100: wrk2's spectrum percentiles),
 * minutes and hours (wrk's ``1.00m``).
 
-Two small lists say what is not looked up: ``NOT_FIGURES`` (dates, times,
+Two small lists say what is not looked up, for the tools that printed the
+file (so a folder mixing tools, ``pasted``, has the rules of each): ``NOT_FIGURES`` (dates, times,
 addresses, versions, help and progress text: numbers that are no figure of a
 run), and ``NOT_KEPT`` (figures the readers do not keep yet, each named; a
 new reader change that drops a figure is not on it, so it fails).
@@ -64,6 +65,7 @@ NOT_FIGURES = [
     r"\d(?:xx|XX)\b",  # status classes (2xx, Non-2xx or 3xx)
     r"(?:ApacheBench|iperf|SIEGE|HA-Proxy|HAProxy)[ ,]+(?:[Vv]ersion )?\d[\w.+-]*",  # versions
     r"\$Revision: \d+ \$|Copyright .*$|Licensed to .*$",
+    r"^\s*//.*$",  # a comment of the source code an output was pasted into
 ]
 _NOT_FIGURES_RE = re.compile("|".join(f"(?:{p})" for p in NOT_FIGURES), re.M)
 
@@ -205,6 +207,16 @@ def _found(x: float, step: float, values: np.ndarray) -> bool:
     return bool(np.any((values[i] >= lo) & (values[i] <= hi)))
 
 
+#: The fixture family whose lists hold a tool's output (a tool's name otherwise).
+FAMILY_OF_TOOL = {"iperf": "iperf2"}
+
+
+def _families(family: str, ds: lbanalysis.Dataset) -> list[str]:
+    """The family of the folder, and of each tool that printed the file (a folder of mixed tools: ``pasted``)."""
+    tools = sorted(str(t) for t in pd.unique(ds.runs["tool"].dropna()))
+    return list(dict.fromkeys([family, *(FAMILY_OF_TOOL.get(t, t) for t in tools)]))
+
+
 def lost_numbers(path: Path, family: str) -> list[str] | None:
     """The numbers of ``path`` not found in its Dataset (None: not a tool output lbanalysis reads)."""
     ds = lbanalysis.read(path, table="all", errors="skip")
@@ -212,10 +224,13 @@ def lost_numbers(path: Path, family: str) -> list[str] | None:
         return None
     values, texts = _pool(ds)
     text = normalize(path.read_text(errors="replace"))
-    if family in NOT_KEPT_FIELDS:
-        text = NOT_KEPT_FIELDS[family](text)
-    for pattern, _ in NOT_KEPT.get(family, []):
-        text = re.sub(pattern, " ", text, flags=re.M)
+    families = _families(family, ds)
+    for fam in families:
+        if fam in NOT_KEPT_FIELDS:
+            text = NOT_KEPT_FIELDS[fam](text)
+    for fam in families:
+        for pattern, _ in NOT_KEPT.get(fam, []):
+            text = re.sub(pattern, " ", text, flags=re.M)
     text = _NOT_FIGURES_RE.sub(" ", text)
     for t in sorted(set(texts), key=len, reverse=True):
         if len(t) >= 4:
