@@ -377,6 +377,10 @@ _RUNS_VEGETA_OHA_BOMBARDIER = (
         "interval_requests_per_s_stdev", F, "1/s", "their standard deviation (bombardier Reqs/sec Stdev)", "bombardier"
     ),
     Column("interval_requests_per_s_max", F, "1/s", "the highest of them (bombardier Reqs/sec Max)", "bombardier"),
+    *(
+        Column(f"interval_requests_per_s_p{q}", F, "1/s", f"their {q}th percentile (bombardier JSON rps)", "bombardier")
+        for q in (50, 75, 90, 95, 99)
+    ),
 )
 
 RUNS = _cols(

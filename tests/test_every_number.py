@@ -49,7 +49,7 @@ NOT_FIGURES = [
     r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? +(?:\d+ +)?\w{3} +\d+ [\d:]+ +(?:\d{4}|GMT)?",  # ctime / HTTP dates
     r"\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b",  # HTTP dates
     r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2}\b",  # ctime dates
-    r"\b\d{14}(?:\.\d+)?\b",  # iperf 2 -y C time stamps
+    r"(?<![\d.])\d{14}(?:\.\d+)?\b",  # iperf 2 -y C time stamps (not the decimals of a long fraction)
     r"\b\d+\.\d+\.\d+\.\d+\b",  # IPv4 addresses
     r"\b[\w-]+\.c:\d+",  # source file and line in siege's notices
     r"^\s*(?:Date|Server|Last-Modified|ETag|Content-\w+|Host|User-Agent|Accept[\w-]*|Connection): .*$",  # headers
@@ -65,7 +65,9 @@ NOT_FIGURES = [
     r"\d(?:xx|XX)\b",  # status classes (2xx, Non-2xx or 3xx)
     r"(?:ApacheBench|iperf|SIEGE|HA-Proxy|HAProxy)[ ,]+(?:[Vv]ersion )?\d[\w.+-]*",  # versions
     r"\$Revision: \d+ \$|Copyright .*$|Licensed to .*$",
+    r'"\d+(?:\.\d+)?"(?=\s*:)',  # a JSON key naming the percentile or status of the value after it
     r"^\s*//.*$",  # a comment of the source code an output was pasted into
+    r"^\s*\d+ / \d+ +\d+\.\d\d%(?: \d+/s)?(?: [\dhms.]+)?\s*$",  # bombardier's progress bar (done / planned)
 ]
 _NOT_FIGURES_RE = re.compile("|".join(f"(?:{p})" for p in NOT_FIGURES), re.M)
 
@@ -106,6 +108,13 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             "ports of the connections of streams that printed no summary (a killed run)",
         ),
         (r"Accepted connection from.*?port \d+", "the client's control-connection port"),
+    ],
+    "bombardier": [
+        (
+            r"^\s*(?:Latency|\d+%) .*$(?=(?:\n.*){1,12}\n\s*1xx - 0, 2xx - 0, 3xx - 0, 4xx - 0, 5xx - 0\s*$)"
+            r'|"req1xx":0,"req2xx":0,"req3xx":0,"req4xx":0,"req5xx":0,.*?"latency":\{[^{}]*(?:\{[^{}]*\}[^{}]*)?\}',
+            "latencies when no response came: the times of failed attempts (as for hey)",
+        ),
     ],
     "haproxy": [
         (
