@@ -185,9 +185,9 @@ _RUNS_GOBENCH = (
         "requests_attempted",
         I,
         "",
-        "requests made, answered or not, as gobench prints them ('Requests: N hits'; ``requests`` is this minus"
-        " Network failed)",
-        "gobench",
+        "requests made, answered or not, as the tool prints them (gobench 'Requests: N hits', vegeta Requests"
+        " total; ``requests`` is this minus those that got no response)",
+        "gobench,vegeta",
     ),
 )
 
@@ -366,6 +366,7 @@ _RUNS_VEGETA_OHA_BOMBARDIER = (
         "send_duration_s", F, "s", "time spent sending: first to last request sent (vegeta Duration attack)", "vegeta"
     ),
     Column("wait_s", F, "s", "from the last request sent to its answer (vegeta Duration wait)", "vegeta"),
+    Column("bytes_sent_per_request", F, "B", "request body bytes sent per request (vegeta Bytes Out mean)", "vegeta"),
     Column(
         "interval_requests_per_s_mean",
         F,

@@ -66,6 +66,7 @@ NOT_FIGURES = [
     r"(?:ApacheBench|iperf|SIEGE|HA-Proxy|HAProxy)[ ,]+(?:[Vv]ersion )?\d[\w.+-]*",  # versions
     r"\$Revision: \d+ \$|Copyright .*$|Licensed to .*$",
     r'"\d+(?:\.\d+)?"(?=\s*:)',  # a JSON key naming the percentile or status of the value after it
+    r'"headers":\{[^{}]*\}',  # response headers echoed in vegeta's results (Server: Python/3.11.7)
     r"^\s*//.*$",  # a comment of the source code an output was pasted into
     r"^\s*\d+ / \d+ +\d+\.\d\d%(?: \d+/s)?(?: [\dhms.]+)?\s*$",  # bombardier's progress bar (done / planned)
 ]
@@ -115,6 +116,18 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             r'|"req1xx":0,"req2xx":0,"req3xx":0,"req4xx":0,"req5xx":0,.*?"latency":\{[^{}]*(?:\{[^{}]*\}[^{}]*)?\}',
             "latencies when no response came: the times of failed attempts (as for hey)",
         ),
+    ],
+    "vegeta": [
+        (
+            r"^\s*\[[^\]\n]+\]\s+\d+\s+[\d.]+%.*$",
+            "hist buckets: each bucket's own count and share (kept cumulated, at its upper bound, in percentiles)",
+        ),
+        (
+            r"^\s*Latencies .*$(?=(?:\n.*){1,6}\n\s*Status Codes\s+\[code:count\]\s+0:\d+\s*$)"
+            r'|"latencies":\{[^{}]*\}(?=.*"status_codes":\{"0":\d+\})',
+            "latencies when no response came: the times of failed attempts (as for hey)",
+        ),
+        (r'"latencies":\{"total":\d+', "the sum of all latencies (JSON latencies.total: mean x requests)"),
     ],
     "haproxy": [
         (
