@@ -304,9 +304,9 @@ _RUNS_HEY = (
         "requests_attempted_per_s",
         F,
         "1/s",
-        "requests made per second, answered or not, as hey prints them (Requests/sec; ``requests_per_s`` counts"
-        " responses)",
-        "hey",
+        "requests made per second, answered or not, as hey and oha print them (Requests/sec, oha JSON"
+        " requestsPerSec; ``requests_per_s`` counts responses)",
+        "hey,oha",
     ),
 )
 
@@ -371,16 +371,34 @@ _RUNS_VEGETA_OHA_BOMBARDIER = (
         "interval_requests_per_s_mean",
         F,
         "1/s",
-        "mean of the request rates sampled every 10 ms, errors included (bombardier Reqs/sec Avg)",
-        "bombardier",
+        "mean of the request rates sampled in short windows (10 ms), errors included (bombardier Reqs/sec Avg,"
+        " oha JSON rps mean)",
+        "bombardier,oha",
     ),
     Column(
-        "interval_requests_per_s_stdev", F, "1/s", "their standard deviation (bombardier Reqs/sec Stdev)", "bombardier"
+        "interval_requests_per_s_stdev",
+        F,
+        "1/s",
+        "their standard deviation (bombardier Reqs/sec Stdev, oha rps stddev)",
+        "bombardier,oha",
     ),
-    Column("interval_requests_per_s_max", F, "1/s", "the highest of them (bombardier Reqs/sec Max)", "bombardier"),
+    Column(
+        "interval_requests_per_s_max",
+        F,
+        "1/s",
+        "the highest of them (bombardier Reqs/sec Max, oha rps max)",
+        "bombardier,oha",
+    ),
+    Column("interval_requests_per_s_min", F, "1/s", "the lowest of them (oha JSON rps min)", "oha"),
     *(
-        Column(f"interval_requests_per_s_p{q}", F, "1/s", f"their {q}th percentile (bombardier JSON rps)", "bombardier")
-        for q in (50, 75, 90, 95, 99)
+        Column(
+            f"interval_requests_per_s_p{q.replace('.', '_')}",
+            F,
+            "1/s",
+            f"their {q}th percentile (JSON rps percentiles: bombardier 50 ... 99, oha 10 ... 99.99)",
+            "bombardier,oha",
+        )
+        for q in ("10", "25", "50", "75", "90", "95", "99", "99.9", "99.99")
     ),
 )
 
@@ -405,7 +423,8 @@ PERCENTILES = _cols(
         "",
         "which latency: empty for the tool's only one; wrk2 'recorded' or 'uncorrected', and 'recorded printed' or"
         " 'uncorrected printed' for the 50 ... 100 % lines wrk2 prints above a Detailed Percentile spectrum of the"
-        " same distribution (the spectrum rows keep 'recorded'/'uncorrected')",
+        " same distribution (the spectrum rows keep 'recorded'/'uncorrected'); oha 'first byte' (JSON"
+        " firstBytePercentiles), '2xx only' and '4xx + 5xx only' (--stats-success-breakdown)",
     ),
     Column("count", I, "", "requests at or below this latency (wrk2 spectrum TotalCount)"),
 )
@@ -432,6 +451,7 @@ REQUESTS = _cols(
     ),
     Column("start_s", F, "s", "start relative to the first request of the run"),
     Column("connect_s", F, "s", "connect time (ab -g ctime; hey DNS+dialup)"),
+    Column("dns_s", F, "s", "DNS lookup time (hey and oha CSV DNS; hey's DNS+dialup includes it)"),
     Column("processing_s", F, "s", "processing time (ab -g dtime)"),
     Column("waiting_s", F, "s", "waiting time (ab -g wait; hey Response-delay)"),
     Column("write_s", F, "s", "time writing the request (hey Request-write)"),

@@ -38,7 +38,7 @@ from .conftest import FIXTURES, corpus
 
 _P = [10.0**k for k in range(-12, 13, 3)] + [1024.0**k for k in range(-4, 5) if k]
 FACTORS = np.array(sorted({f * g for f in _P for g in (1.0, 8.0, 1 / 8)} | {100.0, 1 / 60, 1 / 3600}))
-_NUM_RE = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)")
+_NUM_RE = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?(?:[eE][-+]?\d+(?![\w.]))?)")
 _TEXT_NUM_RE = re.compile(r"\d+(?:\.\d+)?")
 
 #: Numbers that are no figure of a run.
@@ -67,6 +67,7 @@ NOT_FIGURES = [
     r"\$Revision: \d+ \$|Copyright .*$|Licensed to .*$",
     r'"\d+(?:\.\d+)?"(?=\s*:)',  # a JSON key naming the percentile or status of the value after it
     r'"headers":\{[^{}]*\}',  # response headers echoed in vegeta's results (Server: Python/3.11.7)
+    r"^\s*[\d.]+% in NaN\b.*$",  # a percentile with no value (oha, when no response came)
     r"^\s*//.*$",  # a comment of the source code an output was pasted into
     r"^\s*\d+ / \d+ +\d+\.\d\d%(?: \d+/s)?(?: [\dhms.]+)?\s*$",  # bombardier's progress bar (done / planned)
 ]
@@ -128,6 +129,13 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             "latencies when no response came: the times of failed attempts (as for hey)",
         ),
         (r'"latencies":\{"total":\d+', "the sum of all latencies (JSON latencies.total: mean x requests)"),
+    ],
+    "oha": [
+        (
+            r"^\s*Response time histogram \(.*\):\s*$(?:\n\s*[\d.]+(?: \w+)? \[\d+\]\s*\|.*$)*"
+            r'|"(?:responseTimeHistogram(?:Successful|NotSuccessful)|firstByteHistogram)":\s*\{[^{}]*\}',
+            "the histograms of --stats-success-breakdown and of the first byte (their percentiles are kept)",
+        ),
     ],
     "haproxy": [
         (
@@ -261,7 +269,8 @@ def lost_numbers(path: Path, family: str) -> list[str] | None:
     for n, line in enumerate(text.split("\n"), 1):
         for m in _NUM_RE.finditer(line):
             tok = m.group(1)
-            step = 10.0 ** -len(tok.partition(".")[2]) if "." in tok else 1.0
+            mantissa, _, exp = tok.lower().partition("e")
+            step = 10.0 ** (int(exp or 0) - len(mantissa.partition(".")[2]))
             if not _found(float(tok), step, values):
                 lost.append(f"{path.name}:{n}: {tok} in {line.strip()[:90]!r}")
     return lost
