@@ -14,7 +14,7 @@ percentiles, phases, requests, intervals, servers, streams
     joins to ``runs`` (``servers``: one row per proxy and server of an
     HAProxy statistics snapshot; ``streams``: the final summary of each
     stream of an iperf ``-P`` test; ``histogram``: hey's response time
-    histogram).
+    histogram; ``metrics``: every figure of k6's metric lines, one per row).
 
 Example
 -------
@@ -39,6 +39,7 @@ __all__ = [
     "HISTOGRAM",
     "INTERVALS",
     "KEY",
+    "METRICS",
     "PERCENTILES",
     "PHASES",
     "REQUESTS",
@@ -452,6 +453,8 @@ REQUESTS = _cols(
     Column("start_s", F, "s", "start relative to the first request of the run"),
     Column("connect_s", F, "s", "connect time (ab -g ctime; hey DNS+dialup)"),
     Column("dns_s", F, "s", "DNS lookup time (hey and oha CSV DNS; hey's DNS+dialup includes it)"),
+    Column("blocked_s", F, "s", "time waiting for a free connection, connect and TLS included (k6 http_req_blocked)"),
+    Column("tls_s", F, "s", "TLS handshake time (k6 http_req_tls_handshaking)"),
     Column("processing_s", F, "s", "processing time (ab -g dtime)"),
     Column("waiting_s", F, "s", "waiting time (ab -g wait; hey Response-delay)"),
     Column("write_s", F, "s", "time writing the request (hey Request-write)"),
@@ -625,6 +628,30 @@ HISTOGRAM = _cols(
     Column("count", I, "", "requests in the bucket"),
 )
 
+METRICS = _cols(
+    *_KEYCOLS,
+    Column(
+        "metric",
+        S,
+        "",
+        "the metric as the tool names it (k6 iteration_duration, data_sent, http_req_duration{scenario:a})",
+    ),
+    Column(
+        "stat",
+        S,
+        "",
+        "which figure of it: avg, min, med, max, p(95) (a trend); count, rate (a counter); value, min, max (a gauge);"
+        " rate, passes, fails, total (a rate metric: passes are its true samples)",
+    ),
+    Column("value", F, "", "the figure, in the unit of the next column"),
+    Column(
+        "unit",
+        S,
+        "",
+        "s, B, B/s, 1/s, % (a rate metric's share of true samples), or empty for a count or a plain number",
+    ),
+)
+
 TABLES: dict[str, dict[str, Column]] = {
     "runs": RUNS,
     "percentiles": PERCENTILES,
@@ -634,6 +661,7 @@ TABLES: dict[str, dict[str, Column]] = {
     "servers": SERVERS,
     "streams": STREAMS,
     "histogram": HISTOGRAM,
+    "metrics": METRICS,
 }
 
 

@@ -43,7 +43,7 @@ _TEXT_NUM_RE = re.compile(r"\d+(?:\.\d+)?")
 
 #: Numbers that are no figure of a run.
 NOT_FIGURES = [
-    r"\b\d{4}-\d\d-\d\d(?:\b|(?=T))",  # dates
+    r"\b\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\d(?:\.\d+)?Z?\b|\b|(?=T))",  # dates (ISO 8601: with the time)
     r"^\s*Linux \S+ \d.*$|\"system_info\":[^,]*",  # uname -a of iperf3 -V: the host, not the run
     r"\b\d\d?:\d\d(?::\d\d(?:\.\d+)?)?\b",  # times
     r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? +(?:\d+ +)?\w{3} +\d+ [\d:]+ +(?:\d{4}|GMT)?",  # ctime / HTTP dates
@@ -68,6 +68,12 @@ NOT_FIGURES = [
     r'"\d+(?:\.\d+)?"(?=\s*:)',  # a JSON key naming the percentile or status of the value after it
     r'"headers":\{[^{}]*\}',  # response headers echoed in vegeta's results (Server: Python/3.11.7)
     r"^\s*[\d.]+% in NaN\b.*$",  # a percentile with no value (oha, when no response came)
+    r"^\s*running \(.*$|^\s*[\w-]+\s+(?:[✓✗] )?\[\s*\d+% \].*$",  # k6's progress lines
+    r"\(\d+\.\d+%\) \d+ scenarios?|\S+ max duration \(incl\. graceful stop\)",  # k6's plan: options, not figures
+    r"^\s*[✓✗] (?!')(?!.*\.{2,}:).*$",  # a k6 check's name (its counts are figures of checks)
+    r'"(?:name|path|id|script)":\s*"(?:[^"\\]|\\.)*"|"[^"\n]*":\s*\{(?=\s*"name")',  # k6 JSON: names, ids, script
+    r'"thresholds":\[[^\]]*\]',  # k6 --out json: the threshold expressions a metric was declared with (options)
+    r"^[a-z_]+,\d{10}(?:\d{3}|\d{6}|\d{9})?(?=,)",  # k6 --out csv: the metric and its Unix time stamp
     r"^\s*//.*$",  # a comment of the source code an output was pasted into
     r"^\s*\d+ / \d+ +\d+\.\d\d%(?: \d+/s)?(?: [\dhms.]+)?\s*$",  # bombardier's progress bar (done / planned)
 ]
@@ -129,6 +135,17 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             "latencies when no response came: the times of failed attempts (as for hey)",
         ),
         (r'"latencies":\{"total":\d+', "the sum of all latencies (JSON latencies.total: mean x requests)"),
+    ],
+    "k6": [
+        (
+            r"^(?:\{\"metric\":\"|)(?:iteration_duration|data_sent|data_received|iterations|checks|vus|vus_max"
+            r"|group_duration|dropped_iterations)[,\"].*$",
+            "--out json/csv samples of each iteration (durations, data, checks, VUs): the run keeps their sums",
+        ),
+        (
+            r"^(?:\{\"metric\":\"|)http_req\w*[,\"](?=.*(?:,0,|\"status\":\"0\")).*$",
+            "--out samples of requests with no response (status 0): counted in failed_network, not requests rows",
+        ),
     ],
     "oha": [
         (
