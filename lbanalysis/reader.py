@@ -76,7 +76,7 @@ class Dataset:
 
     ``runs``, ``percentiles``, ``phases``, ``requests``, ``intervals`` and
     ``servers`` (HAProxy statistics), ``streams`` (iperf's per-stream summaries), ``histogram`` (hey's and
-    oha's response time histogram) and ``metrics`` (k6's metric lines) are tidy frames joined by (``source``, ``run``). ``skipped`` lists files that
+    oha's response time histogram) and ``metrics`` (k6's metric lines, Locust's rows per request name) are tidy frames joined by (``source``, ``run``). ``skipped`` lists files that
     could not be read (source, reason); ``not_runs`` the outputs that are not
     tests (a help text, a version banner, a command shown without output:
     source, line, tool, command, kind), which are not counted as runs;

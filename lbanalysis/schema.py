@@ -14,7 +14,8 @@ percentiles, phases, requests, intervals, servers, streams
     joins to ``runs`` (``servers``: one row per proxy and server of an
     HAProxy statistics snapshot; ``streams``: the final summary of each
     stream of an iperf ``-P`` test; ``histogram``: hey's response time
-    histogram; ``metrics``: every figure of k6's metric lines, one per row).
+    histogram; ``metrics``: every figure of k6's metric lines and of Locust's
+    rows per request name, one per row).
 
 Example
 -------
@@ -634,14 +635,16 @@ METRICS = _cols(
         "metric",
         S,
         "",
-        "the metric as the tool names it (k6 iteration_duration, data_sent, http_req_duration{scenario:a})",
+        "the metric as the tool names it (k6 iteration_duration, http_req_duration{scenario:a}; Locust a request"
+        " name, 'GET /flaky')",
     ),
     Column(
         "stat",
         S,
         "",
         "which figure of it: avg, min, med, max, p(95) (a trend); count, rate (a counter); value, min, max (a gauge);"
-        " rate, passes, fails, total (a rate metric: passes are its true samples)",
+        " rate, passes, fails, total (a rate metric: passes are its true samples); Locust per name: requests,"
+        " failures, avg, min, max, med, p(95), rate, failures_rate, size",
     ),
     Column("value", F, "", "the figure, in the unit of the next column"),
     Column(

@@ -74,6 +74,9 @@ NOT_FIGURES = [
     r'"(?:name|path|id|script)":\s*"(?:[^"\\]|\\.)*"|"[^"\n]*":\s*\{(?=\s*"name")',  # k6 JSON: names, ids, script
     r'"thresholds":\[[^\]]*\]',  # k6 --out json: the threshold expressions a metric was declared with (options)
     r"^[a-z_]+,\d{10}(?:\d{3}|\d{6}|\d{9})?(?=,)",  # k6 --out csv: the metric and its Unix time stamp
+    r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+\]",  # Locust's log time stamps
+    r'^\s*File ".*", line \d+, in .*$',  # a Python traceback (a Locust script's exception)
+    r'"(?:start_time|last_request_timestamp)":\s*[\d.]+',  # Unix time stamps of Locust's JSON
     r"^\s*//.*$",  # a comment of the source code an output was pasted into
     r"^\s*\d+ / \d+ +\d+\.\d\d%(?: \d+/s)?(?: [\dhms.]+)?\s*$",  # bombardier's progress bar (done / planned)
 ]
@@ -145,6 +148,21 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
         (
             r"^(?:\{\"metric\":\"|)http_req\w*[,\"](?=.*(?:,0,|\"status\":\"0\")).*$",
             "--out samples of requests with no response (status 0): counted in failed_network, not requests rows",
+        ),
+    ],
+    "locust": [
+        (
+            r"^(?:[A-Z]+ +\S|\s+Aggregated\s).*\|.*$"
+            r"(?=(?:(?!Starting Locust)[\s\S])*^Type\s+Name\s+# reqs)",
+            "the statistics tables printed every 2 s while running (the last one is the run's)",
+        ),
+        (
+            r'"(?:response_times|num_reqs_per_sec|num_fail_per_sec)":\s*\{[^{}]*\}',
+            "--json per-name histograms and counts per second (merged: the run's percentiles and intervals)",
+        ),
+        (
+            r"(?<=\(exit code \d\)\n)^\[$[\s\S]*?^\]$",
+            "--json printed after the log, before the tables: the run is the tables' (the JSON's per-name totals)",
         ),
     ],
     "oha": [
