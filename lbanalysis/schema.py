@@ -644,7 +644,8 @@ METRICS = _cols(
         "",
         "which figure of it: avg, min, med, max, p(95) (a trend); count, rate (a counter); value, min, max (a gauge);"
         " rate, passes, fails, total (a rate metric: passes are its true samples); Locust per name: requests,"
-        " failures, avg, min, max, med, p(95), rate, failures_rate, size",
+        " failures, failures_pct, avg, min, max, med, p(95), rate, failures_rate, size (--json: total_time,"
+        " size_total, none_requests)",
     ),
     Column("value", F, "", "the figure, in the unit of the next column"),
     Column(
