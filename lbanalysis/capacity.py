@@ -26,9 +26,17 @@ How runs become capacities
    ``remote_host`` the one that received, whichever side wrote the file.
    ``symmetric=True`` makes the first two ``by`` columns an unordered pair
    (A->B and B->A pool together; the pair is written in sorted order).
-4. Rows are grouped by ``by`` (any columns: hosts, or labels you attached
+4. Only TCP tests count (``protocol`` ``udp`` is left out: a UDP test at a
+   set rate measures that rate, not the link); ``protocol=None`` keeps them.
+5. The client's and the server's copy of one test (the same connection:
+   both ends' hosts and ports, once turned along the data) count once, the
+   receiver's figure kept.
+6. Rows are grouped by ``by`` (any columns: hosts, or labels you attached
    with ``read(pattern=...)`` or a manifest) and summarised by ``stat``
-   (``"median"`` by default: robust to one bad run).
+   (``"median"`` by default: robust to one bad run). ``spread`` is the
+   largest test over the smallest; above :data:`MAX_SPREAD` the path's
+   tests disagree (``consistent`` false) and its figure should not be used.
+   ``tests`` names the runs behind each figure (``file:line``).
 
 >>> import pandas as pd
 >>> runs = pd.DataFrame({
@@ -50,7 +58,10 @@ How runs become capacities
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -59,9 +70,11 @@ from . import registry
 from .errors import LBAnalysisError
 from .units import parse_capacity
 
-__all__ = ["capacities", "capacity", "link_capacity"]
+__all__ = ["RunCapacity", "capacities", "capacity", "capacity_parameter", "capacity_per_run", "link_capacity", "within"]
 
 IPERF_TOOLS = registry.names(kind="network")
+#: Largest ratio between the tests of one path for their figure to count as one capacity.
+MAX_SPREAD = 2.0
 _PAIRS = (("local_host", "remote_host"), ("local_port", "remote_port"))
 _STATS = ("median", "mean", "max", "min")
 
@@ -86,6 +99,25 @@ def capacity(value: str | float | int) -> float:
     if not v >= 0:
         raise LBAnalysisError(f"a link capacity must be a positive number of bit/s, not {value!r}")
     return v
+
+
+_rate = capacity  # the parser, under a name the per-run function's `capacity` argument does not hide
+
+
+def capacity_parameter(text: str | float | None) -> str | float | dict[str, str] | None:
+    """A capacity as a command or notebook parameter: one rate for every path, or ``host=rate`` pairs.
+
+    >>> capacity_parameter("1 Gbit/s"), capacity_parameter("lb1=1 Gbit/s, 10.0.0.2=100 Mbit/s")
+    ('1 Gbit/s', {'lb1': '1 Gbit/s', '10.0.0.2': '100 Mbit/s'})
+    """
+    if not isinstance(text, str) or "=" not in text:
+        return text
+    pairs = [p.split("=", 1) for p in text.split(",") if p.strip()]
+    if any(len(p) != 2 or not p[0].strip() for p in pairs):
+        raise LBAnalysisError(
+            f"capacity {text!r}: give one rate ('1 Gbit/s') or host=rate pairs ('lb1=1 Gbit/s, lb2=10 Gbit/s')"
+        )
+    return {h.strip(): r.strip() for h, r in pairs}
 
 
 def capacities(values: Mapping[object, str | float | int] | Iterable[tuple[object, str | float | int]]) -> pd.Series:
@@ -159,12 +191,50 @@ def _unordered(df: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     return df
 
 
+def _tests(g: pd.DataFrame) -> str:
+    """The runs behind a figure, as ``file:line`` (``file#run`` without a line).
+
+    >>> _tests(pd.DataFrame({"source": ["a/x.txt", "a/x.txt"], "line": [3, 40], "run": [0, 1]}))
+    'a/x.txt:3, a/x.txt:40'
+    """
+    if "source" not in g:
+        return ""
+    lines = g["line"] if "line" in g else pd.Series(pd.NA, index=g.index)
+    runs = g["run"] if "run" in g else pd.Series(pd.NA, index=g.index)
+    return ", ".join(
+        f"{s}:{int(ln)}" if pd.notna(ln) else f"{s}#{int(r)}" if pd.notna(r) else str(s)
+        for s, ln, r in zip(g["source"], lines, runs, strict=True)
+    )
+
+
+def _one_copy_per_test(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The client's and the server's copy of one test once (same connection once turned), the receiver's kept."""
+    conn = [c for pair in _PAIRS for c in pair]
+    if not all(c in df for c in conn) or df.empty:
+        return df
+    known = df[conn].notna().all(axis=1).to_numpy(bool)
+    if known.sum() < 2:
+        return df
+    if "role" not in df:
+        return df
+    keys = list(dict.fromkeys([*[c for c in by if c not in conn], *conn]))
+    sure = df[known].copy()
+    sure["_rank"] = (
+        (sure["direction"].astype("string") != "receiver").fillna(True).astype(int) if "direction" in sure else 0
+    )
+    roles = sure.groupby(keys, dropna=False)["role"].transform(lambda r: r.astype("string").nunique())
+    pairs = sure[(roles > 1).to_numpy(bool)].sort_values("_rank", kind="stable").drop_duplicates(keys, keep="first")
+    kept = pd.concat([pairs, sure[(roles <= 1).to_numpy(bool)]]).drop(columns="_rank")
+    return pd.concat([kept, df[~known]]).sort_index()
+
+
 def link_capacity(
     runs: pd.DataFrame,
     by: Sequence[str] | str = ("local_host", "remote_host"),
     *,
     stat: str | Callable[[pd.Series], float] = "median",
     symmetric: bool = False,
+    protocol: str | None = "tcp",
 ) -> pd.DataFrame:
     """The capacity of each path from iperf / iperf3 runs (see the module docstring).
 
@@ -181,13 +251,16 @@ def link_capacity(
         function of the group's ``bits_per_s`` Series.
     symmetric
         Pool A->B with B->A: the first two ``by`` columns form an unordered pair.
+    protocol
+        Keep only tests of this protocol (``"tcp"``: rows marked ``udp`` are
+        left out); ``None`` keeps every test.
 
     Returns
     -------
     DataFrame
         The ``by`` columns, ``capacity_bits_per_s``, ``n_runs``,
-        ``direction_used``, ``min_bits_per_s``, ``max_bits_per_s``; one row
-        per path, sorted by the ``by`` columns. Empty (same columns) when no
+        ``direction_used``, ``min_bits_per_s``, ``max_bits_per_s``,
+        ``spread``, ``consistent``, ``tests``; one row per path, sorted by the ``by`` columns. Empty (same columns) when no
         usable iperf run exists.
     """
     if hasattr(runs, "runs") and not isinstance(runs, pd.DataFrame):
@@ -212,13 +285,18 @@ def link_capacity(
         raise LBAnalysisError(
             f"runs has no column {', '.join(map(repr, missing))} to group by; available: {', '.join(map(str, runs.columns))}"
         )
-    columns = [*by, "capacity_bits_per_s", "n_runs", "direction_used", "min_bits_per_s", "max_bits_per_s"]
+    columns = [*by, "capacity_bits_per_s", "n_runs", "direction_used", "min_bits_per_s", "max_bits_per_s",
+               "spread", "consistent", "tests"]  # fmt: skip
     df = _usable(runs)
+    if protocol is not None and "protocol" in df:
+        df = df[(df["protocol"].astype("string").str.lower() != "udp").fillna(True).to_numpy(bool)]
     if tuple(by[:2]) in _PAIRS or any(c in by for pair in _PAIRS for c in pair):
         df = _orient(df)
+        df = _one_copy_per_test(df, by)
     if df.empty:
         out = pd.DataFrame({c: pd.Series(dtype=runs[c].dtype) for c in by})
-        for c, dt in zip(columns[len(by) :], ("float64", "int64", "string", "float64", "float64"), strict=True):
+        dtypes = ("float64", "int64", "string", "float64", "float64", "float64", "boolean", "string")
+        for c, dt in zip(columns[len(by) :], dtypes, strict=True):
             out[c] = pd.Series(dtype=dt)
         return out
     df = _unordered(df.copy(), by[0], by[1]) if symmetric else df.copy()
@@ -234,12 +312,165 @@ def link_capacity(
                 "direction_used": _direction_used(g["direction"]) if "direction" in g else pd.NA,
                 "min_bits_per_s": float(np.min(bps)),
                 "max_bits_per_s": float(np.max(bps)),
+                "spread": float(np.max(bps) / np.min(bps)) if np.min(bps) > 0 else np.inf,
+                "consistent": bool(np.min(bps) > 0 and np.max(bps) / np.min(bps) <= MAX_SPREAD),
+                "tests": _tests(g),
             }
         )
     out = pd.DataFrame(rows, columns=columns)
+    out["consistent"] = out["consistent"].astype("boolean")
+    out["tests"] = out["tests"].astype("string")
     out["direction_used"] = out["direction_used"].astype("string")
     out["n_runs"] = out["n_runs"].astype("int64")
     for c in by:
         if c in runs and str(runs[c].dtype) in ("string", "Int64", "boolean"):
             out[c] = out[c].astype(runs[c].dtype)
     return out.reset_index(drop=True)
+
+
+# ------------------------------------------------------------ per run ---
+_LOCAL = {"localhost": "127.0.0.1", "::1": "127.0.0.1", "[::1]": "127.0.0.1"}
+
+
+@dataclass
+class RunCapacity:
+    """Each run's capacity (``bits``, bit/s), its ``basis`` (``payload`` or ``wire``), what it rests on
+    (``source``: given, manifest, or the iperf runs as file:line), a ``note`` (why none), and the iperf
+    ``paths`` measured."""
+
+    bits: pd.Series
+    basis: pd.Series
+    source: pd.Series
+    note: pd.Series
+    paths: pd.DataFrame
+
+
+def _host_key(h: object) -> str:
+    """A host as a path end: lower case, loopback names as 127.0.0.1.
+
+    >>> _host_key("LocalHost"), _host_key("10.0.0.2")
+    ('127.0.0.1', '10.0.0.2')
+    """
+    s = str(h).strip().lower()
+    return _LOCAL.get(s, s)
+
+
+def within(folder: str, root: str) -> bool:
+    """Whether ``folder`` is ``root`` or below it ('' is the top of every folder).
+
+    >>> within("a/b", "a"), within("a", "a/b"), within("ab", "a"), within("x", "")
+    (True, False, False, True)
+    """
+    return root == "" or folder == root or folder.startswith(root.rstrip("/") + "/")
+
+
+def _test_folders(tests: object) -> set[str]:
+    """The folders of the iperf files a path's figure rests on (its ``tests``: file:line, ...).
+
+    >>> sorted(_test_folders("a/x.json:1, a/y.json:1, b/z.txt#0"))
+    ['a', 'b']
+    """
+    if not isinstance(tests, str) or not tests:
+        return {""}
+    return {os.path.dirname(re.sub(r"(:\d+|#\d+)$", "", t.strip())) for t in tests.split(", ") if t.strip()}
+
+
+def capacity_per_run(
+    runs: pd.DataFrame,
+    capacity: object = None,
+    *,
+    basis: str = "auto",
+    iperf: pd.DataFrame | None = None,
+    run_origin: pd.Series | None = None,
+    iperf_origin: pd.Series | None = None,
+) -> RunCapacity:
+    """The capacity of each HTTP run's path, as one value with its basis and what it rests on.
+
+    ``capacity``: a rate for every path (``"1 Gbit/s"``, a number in bit/s),
+    a mapping from target host to rate, :func:`link_capacity` output (the
+    paths that end at each run's host), or ``None``: a ``capacity`` column of
+    the runs (a manifest; basis from a ``capacity_basis`` column), else the
+    ``iperf`` runs. With ``run_origin`` and ``iperf_origin`` (folders, as
+    :func:`lbanalysis.analysis.series.with_identity` names them), an iperf
+    path counts only for runs of its folder or below; without, for every run
+    (a :func:`link_capacity` frame: for runs in the folders of the iperf files
+    its ``tests`` name, or below them).
+    ``basis``: ``"payload"`` (a goodput), ``"wire"`` (a link's rate) or
+    ``"auto"`` (iperf: payload; given: wire). Of a path's two directions the
+    one leaving the target (its responses) is preferred; tests of one path
+    more than :data:`MAX_SPREAD` apart give no capacity but a note.
+
+    >>> runs = pd.DataFrame({"host": ["localhost", "web"]})
+    >>> capacity_per_run(runs, {"127.0.0.1": "50 Mbit/s"}).bits.tolist()
+    [50000000.0, nan]
+    """
+    idx = runs.index
+    bits = pd.Series(np.nan, index=idx, dtype=float)
+    src = pd.Series("", index=idx, dtype=object)
+    note = pd.Series("", index=idx, dtype=object)
+    paths = pd.DataFrame()
+    given_basis = "wire" if basis == "auto" else basis
+    host = runs["host"].map(_host_key) if "host" in runs else pd.Series("", index=idx)
+    same_origin = run_origin is not None and iperf_origin is not None
+    by_files = False
+    if isinstance(capacity, pd.DataFrame):  # link_capacity() output: the paths that end at each run's host
+        paths, capacity, iperf, same_origin = capacity, None, None, False
+        by_files = "tests" in paths and "source" in runs  # the folders of its iperf files are its origin
+    if isinstance(capacity, (str, int, float)) and not isinstance(capacity, bool):
+        bits[:] = _rate(capacity)
+        src[:] = f"given: {capacity}"
+        return RunCapacity(bits, pd.Series(given_basis, index=idx, dtype=object), src, note, paths)
+    if isinstance(capacity, Mapping):
+        table = {_host_key(k): (_rate(v), str(v)) for k, v in capacity.items()}
+        for i, h in host.items():
+            if h in table:
+                bits[i], src[i] = table[h][0], f"given for {h}: {table[h][1]}"
+            else:
+                note[i] = f"no capacity given for host {h}"
+        return RunCapacity(bits, pd.Series(given_basis, index=idx, dtype=object), src, note, paths)
+    if capacity is None and "capacity" in runs and runs["capacity"].notna().any():  # a manifest column
+        for i, v in runs["capacity"].items():
+            if pd.notna(v):
+                bits[i], src[i] = _rate(v), f"manifest: {v}"
+        b = runs["capacity_basis"].astype("string").fillna(given_basis) if "capacity_basis" in runs else given_basis
+        return RunCapacity(bits, pd.Series(b, index=idx, dtype=object), src, note, paths)
+    if capacity is not None:
+        raise TypeError(f"capacity must be a number, a string like '94 Mbit/s', a mapping or a frame, not {capacity!r}")
+    if not len(paths):
+        if iperf is None or not len(iperf):
+            return RunCapacity(bits, pd.Series("", index=idx, dtype=object), src, note, paths)
+        frame = iperf.assign(origin=iperf_origin.to_numpy()) if same_origin else iperf
+        try:
+            paths = link_capacity(frame, by=["origin", "local_host", "remote_host"] if same_origin else
+                                  ["local_host", "remote_host"])  # fmt: skip
+        except (LBAnalysisError, KeyError, ValueError):  # iperf rows without hosts: no path to match
+            return RunCapacity(bits, pd.Series("", index=idx, dtype=object), src, note, paths)
+    paths = paths.dropna(subset=[c for c in ("local_host", "remote_host") if c in paths])
+    ends = paths.assign(_a=paths["local_host"].map(_host_key), _b=paths["remote_host"].map(_host_key))
+    for i in idx:
+        h = host[i]
+        if not isinstance(h, str) or not h or h == "nan":
+            continue
+        mine = ends[(ends["_a"] == h) | (ends["_b"] == h)]
+        if same_origin or by_files:
+            here = os.path.dirname(str(runs.at[i, "source"])) if by_files else ""
+            mine = mine[[within(str(run_origin[i]), str(o)) for o in mine["origin"]] if same_origin else
+                        [any(within(here, f) for f in _test_folders(t)) for t in mine["tests"]]]  # fmt: skip
+            if not len(mine) and (ends["_a"].eq(h) | ends["_b"].eq(h)).any():
+                note[i] = f"iperf measured {h} only from another origin: not applied"
+        if not len(mine):
+            continue
+        back = mine[mine["_a"] == h]  # responses flow from the target: prefer the path that leaves it
+        mine = back if len(back) else mine
+        if "consistent" in mine and not mine["consistent"].fillna(True).all():
+            bad = mine[~mine["consistent"].fillna(True).to_numpy(bool)].iloc[0]
+            note[i] = (f"iperf tests of the path to {h} disagree (from {bad['min_bits_per_s'] / 1e6:,.1f} to "
+                       f"{bad['max_bits_per_s'] / 1e6:,.1f} Mbit/s, more than {MAX_SPREAD:g}x): inconsistent, "
+                       "not averaged")  # fmt: skip
+            continue
+        best = mine.loc[mine["capacity_bits_per_s"].idxmin()]
+        bits[i] = float(best["capacity_bits_per_s"])
+        tests = str(best.get("tests", "")) if pd.notna(best.get("tests", "")) else ""
+        src[i] = f"iperf {best['local_host']}→{best['remote_host']}" + (f", {tests}" if tests else "")
+    b = "payload" if basis == "auto" else basis
+    return RunCapacity(bits, pd.Series(b, index=idx, dtype=object), src, note, paths)

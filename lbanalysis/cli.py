@@ -31,6 +31,7 @@ import pandas as pd
 
 from . import __version__, registry, schema
 from .errors import LBAnalysisError, SkippedFileWarning
+from .reader import ENGINES
 
 __all__ = ["build_parser", "main", "output_format", "summary_table"]
 
@@ -351,13 +352,18 @@ def _percentile_ms(percentiles: pd.DataFrame | None, p: float) -> dict[tuple[str
     }
 
 
-def summary_table(runs: pd.DataFrame, width: int = 40, percentiles: pd.DataFrame | None = None) -> pd.DataFrame:
+def summary_table(
+    runs: pd.DataFrame, width: int = 40, percentiles: pd.DataFrame | None = None, study: Any = None
+) -> pd.DataFrame:
     """The figures people look at first, one row per run, as display strings.
 
     ``label / command`` tells runs of one file apart (the labels of a path
     pattern or manifest, else the command shown); ``p50 ms``/``p99 ms`` come
     from the ``percentiles`` table where the tool printed them; HTTP transfer
-    is in bytes per second, a link test's rate in bits per second.
+    is in bytes per second, a link test's rate in bits per second. With a
+    ``study`` (:func:`lbanalysis.analysis.engine`), ``verdict`` is what
+    bounded the run's series, as the study says ("left out" for a run kept
+    out of its curves).
 
     >>> runs = pd.DataFrame({"source": ["logs/c10.txt"], "run": [0], "tool": ["ab"], "concurrency": [10],
     ...     "requests": [1000], "failed": [0], "requests_per_s": [2345.678], "latency_mean_s": [0.004264],
@@ -398,7 +404,27 @@ def summary_table(runs: pd.DataFrame, width: int = 40, percentiles: pd.DataFrame
         cols["transfer"].append(_transfer(row))
         cols["link"].append(_link(row))
         cols["error"].append(err[:60] + ("..." if len(err) > 60 else ""))
-    return pd.DataFrame(cols)
+    out = pd.DataFrame(cols)
+    if study is not None and len(runs):
+        out["verdict"] = _run_verdicts(runs, study)
+    return out
+
+
+def _run_verdicts(runs: pd.DataFrame, study: Any) -> list[str]:
+    """Each run's series verdict from the study (empty for runs outside any series)."""
+    by_series = (
+        dict(zip(study.verdicts["series"], study.verdicts["verdict"], strict=True)) if len(study.verdicts) else {}
+    )
+    known = study.runs.dropna(subset=["series"])
+    key = {
+        (str(s), int(r)): (by_series.get(n, ""), bool(u))
+        for s, r, n, u in zip(known["source"], known["run"], known["series"], known["used"], strict=True)
+    }
+    out = []
+    for s, r in zip(runs["source"], runs["run"], strict=True):
+        verdict, used = key.get((str(s), int(r)) if pd.notna(r) else ("", -1), ("", True))
+        out.append(verdict + ("" if used or not verdict else " (left out)"))
+    return out
 
 
 def format_markdown(table: pd.DataFrame) -> str:
@@ -409,7 +435,7 @@ def format_markdown(table: pd.DataFrame) -> str:
     |---|---:|
     | ab | 1.5 |
     """
-    left = {"source", "tool", "label / command", "error", "transfer", "link", "series", "verdict"}
+    left = {"source", "tool", "label / command", "error", "transfer", "link", "series", "verdict", "bound"}
     cols = [c for c in table.columns if table[c].astype(str).str.len().any()]
     esc = lambda v: str(v).replace("|", "\\|")  # noqa: E731
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" if c in left else "---:" for c in cols) + "|"]
@@ -425,7 +451,7 @@ def format_table(table: pd.DataFrame) -> str:
     ab       1.5
     siege   10.0
     """
-    left = {"source", "tool", "error", "transfer", "link", "label / command", "series", "verdict"}
+    left = {"source", "tool", "error", "transfer", "link", "label / command", "series", "verdict", "bound"}
     widths = {c: max([len(c), *(len(v) for v in table[c])]) for c in table.columns}
     # drop columns with nothing in them (no error, no percentiles printed, no link test)
     cols = [c for c in table.columns if not (c != "source" and not any(table[c]))]
@@ -469,7 +495,9 @@ def cmd_summary(args: argparse.Namespace) -> int:
         width = max(20, min(60, shutil.get_terminal_size().columns - 100))
     else:  # piped to a pager or a file: nothing wraps
         width = 60
-    table = summary_table(ds.runs, width=width, percentiles=ds.percentiles)
+    from .analysis.engine import study
+
+    table = summary_table(ds.runs, width=width, percentiles=ds.percentiles, study=study(ds))
     if args.format == "csv":
         table.to_csv(sys.stdout, index=False)
     elif args.format == "markdown":
@@ -497,17 +525,24 @@ def compare_table(runs: pd.DataFrame, side: str, a: str, b: str, load: str = "co
     ratio of means, stratified by load when both sides ran several loads);
     with fewer than its minimum runs on a side the verdict says "too few runs
     to tell". Series run on one side only are listed with their side.
+    ``bound_a``/``bound_b``: what bounded the series on each side, as the
+    study of that side says.
     """
     from .analysis.comparison import compare
     from .analysis.series import assign_series
 
-    data = runs.assign(series=assign_series(runs, exclude=[side])).dropna(subset=["series"])
+    data = runs.assign(series=assign_series(runs, exclude=[side, "_origin"])).dropna(subset=["series"])
     data = data[data[side].astype(str).isin([a, b])].assign(**{side: lambda d: d[side].astype(str)})
+    bound = _bounds(runs, side, (a, b), load)
     rows = []
     for name, g in data.groupby("series", sort=True):
         present = set(g[side])
+        sides = {v: ", ".join(sorted({bound.get(k, "") for k in zip(g.loc[g[side] == v, "source"].astype(str),
+                                                                      g.loc[g[side] == v, "run"], strict=True)}
+                                     - {""})) for v in (a, b)}  # fmt: skip
         if present != {a, b}:
-            rows.append({"series": name, "metric": "", "verdict": f"run on {', '.join(sorted(present))} only"})
+            rows.append({"series": name, "metric": "", "verdict": f"run on {', '.join(sorted(present))} only",
+                         "bound_a": sides[a], "bound_b": sides[b]})  # fmt: skip
             continue
         loads = {k: pd.to_numeric(v[load], errors="coerce").nunique() for k, v in g.groupby(side)} if load in g else {}
         at = load if loads and min(loads.values()) > 1 else None
@@ -518,9 +553,26 @@ def compare_table(runs: pd.DataFrame, side: str, a: str, b: str, load: str = "co
             o = res.loc["overall"]
             rows.append({"series": name, "metric": label, "n_a": o["n_a"], "n_b": o["n_b"], "mean_a": o["mean_a"],
                          "mean_b": o["mean_b"], "change_pct": o["change_pct"], "lower": o["lower"],
-                         "upper": o["upper"], "verdict": o["verdict"]})  # fmt: skip
+                         "upper": o["upper"], "verdict": o["verdict"], "bound_a": sides[a], "bound_b": sides[b]})  # fmt: skip
     return pd.DataFrame(rows, columns=["series", "metric", "n_a", "n_b", "mean_a", "mean_b", "change_pct", "lower",
-                                       "upper", "verdict"])  # fmt: skip
+                                       "upper", "verdict", "bound_a", "bound_b"])  # fmt: skip
+
+
+def _bounds(runs: pd.DataFrame, side: str, values: tuple[str, str], load: str) -> dict[tuple[str, object], str]:
+    """(source, run) -> what bounded its series on its side, as the study of that side says."""
+    from .analysis.engine import study
+
+    out: dict[tuple[str, object], str] = {}
+    for v in values:
+        mine = runs[(runs[side].astype(str) == v).to_numpy(bool)] if side in runs else runs.iloc[:0]
+        if not len(mine) or load not in mine:
+            continue
+        st = study(mine, load=load, exclude=[side, "_origin"])
+        verdict = dict(zip(st.verdicts["series"], st.verdicts["verdict"], strict=True)) if len(st.verdicts) else {}
+        known = st.runs.dropna(subset=["series"])
+        for src, r, name in zip(known["source"].astype(str), known["run"], known["series"], strict=True):
+            out[(src, r)] = verdict.get(name, "")
+    return out
 
 
 def _compare_strings(table: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
@@ -540,6 +592,10 @@ def _compare_strings(table: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
             f"mean {b}": [fmt(v * k, ".4g") for v, k in zip(table["mean_b"], scale, strict=True)],
             "change": [fmt(v, "+.1f") + ("%" if pd.notna(v) else "") for v in table["change_pct"]],
             "verdict": table["verdict"].astype(str),
+            "bound": [
+                f"{x or '?'} → {y or '?'}" if (x or y) else ""
+                for x, y in zip(table["bound_a"].fillna(""), table["bound_b"].fillna(""), strict=True)
+            ],
         }
     )
     return out
@@ -943,6 +999,12 @@ def _add_read_options(p: argparse.ArgumentParser, errors_default: str) -> None:
     p.add_argument("--workers", type=_workers, default=1, metavar="N", help="processes to read with (0 = all cores)")
 
 
+def _network_threshold() -> float:
+    from .analysis.rules import THRESHOLDS
+
+    return THRESHOLDS["network_threshold"]
+
+
 def _workers(text: str) -> int:
     try:
         n = int(text)
@@ -1055,11 +1117,16 @@ def build_parser() -> argparse.ArgumentParser:
         "default: iperf runs matched to each run's host, never pooled across paths",
     )
     p.add_argument("--iperf", metavar="DIR", help="folder of iperf outputs measuring the links")
-    p.add_argument("--threshold", type=_fraction, help="share of link capacity that flags a run (default 0.8)")
+    p.add_argument(
+        "--threshold",
+        type=_fraction,
+        help=f"share of link capacity that flags a run (the verdict rules' network_threshold, default "
+        f"{_network_threshold():g})",
+    )
     p.add_argument("--model", choices=("usl", "amdahl", "linear"), help="scaling model (default usl)")
     p.add_argument(
         "--engine",
-        choices=("pandas", "dask"),
+        choices=tuple(ENGINES),
         help="dask: read and aggregate the per-request logs on Dask, for folders larger than memory (docs/cluster.md)",
     )
     p.add_argument(

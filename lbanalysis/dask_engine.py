@@ -6,10 +6,11 @@ path (``schema.REQUESTS``; ``source`` is categorical, its categories sorted as
 the pandas path's, but listing every file read: which files hold no request
 is not known before they are read).
 Each file is one partition, read on a worker by the same reader code as the
-pandas path; an ab ``-g`` file larger than ``blocksize`` is cut into byte
-ranges at line ends, each parsed on a worker by the ``-g`` reader's own chunk
-parser, and numbered in the same stable start-second order (``seq``) as the
-pandas path, from a small plan of per-second counts. Rows come partition by
+pandas path; a file larger than ``blocksize`` of a format that can be read in
+byte ranges (``Format.ranges``, today ab ``-g``) is cut at line ends, each
+range parsed on a worker by the format's own code, and numbered in the same
+stable order (``seq``) as the pandas path, from a small plan of per-key
+counts (start seconds for ab ``-g``). Rows come partition by
 partition: sort by (``source``, ``run``, ``seq``) to get the pandas order.
 
 It runs on whatever ``distributed`` client is current (``Client(...)`` for a
@@ -21,7 +22,6 @@ import it.
 
 from __future__ import annotations
 
-import io
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -32,6 +32,7 @@ import pandas as pd
 
 from . import schema
 from .errors import LBAnalysisError
+from .readers.base import ByteRanges
 
 __all__ = ["DEFAULT_BLOCKSIZE", "is_dask", "read_dask"]
 
@@ -78,18 +79,6 @@ def _read_file(read_file: Callable, path: str, source: str, categories: list[str
     return _with_source(read_file(path, tool), source, categories)
 
 
-def _parse_range(path: str, a: int, b: int) -> Any:
-    """One byte range of an ab -g file, parsed and ordered by start second (a ``_Chunk``)."""
-    from .readers.ab_gnuplot import _Range, _read_chunk
-
-    return _read_chunk(lambda: io.BufferedReader(_Range(Path(path), a, b), 1 << 20))
-
-
-def _counts(chunk: Any) -> tuple[np.ndarray, np.ndarray]:
-    """A range's distinct start seconds and rows per second: all the plan needs."""
-    return chunk.keys, chunk.counts
-
-
 def _plan(counts: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[int, list[np.ndarray]]:
     """The file's first second, and for each range the output row where each of its seconds starts.
 
@@ -117,39 +106,19 @@ def _plan(counts: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[int, list[np
 
 
 def _range_rows(
-    chunk: Any, plan: tuple[int, list[np.ndarray]], i: int, source: str, categories: list[str]
+    rows: Callable, piece: Any, plan: tuple[int, list[np.ndarray]], i: int, source: str, categories: list[str]
 ) -> pd.DataFrame:
-    """The requests of range ``i`` of an ab -g file, numbered in the file's start-second order."""
-    from .readers.ab_gnuplot import _COLS
-
-    low, dest = plan[0], plan[1][i]
-    n = chunk.n
-    secs = np.repeat(chunk.keys, chunk.counts).astype(np.int64)
-    seq = np.repeat(dest - chunk.first, chunk.counts) + np.arange(n)
-    data: dict[str, Any] = {
-        "run": np.zeros(n, dtype=np.int64),
-        "seq": seq.astype(np.int64),
-        "start": (secs * 1_000_000_000).view("datetime64[ns]"),
-        "start_s": (secs - low).astype(np.float64),
-    }
-    for raw, name in _COLS.items():
-        values = chunk.ms[raw]
-        if chunk.order is not None:
-            values = np.take(values, chunk.order)
-        data[name] = values / 1000.0
-    return _with_source(pd.DataFrame(data), source, categories)
+    """The requests of range ``i`` of a file, numbered in the file's order, by the format's ``rows``."""
+    return _with_source(rows(piece, plan[0], plan[1][i]), source, categories)
 
 
-def _gnuplot_data_start(path: str) -> int | None:
-    """The byte offset of the first data line if ``path`` is an ab ``-g`` file, else None."""
-    from .readers.ab_gnuplot import detect
+def _splitter(size: int, blocksize: int, tool: str | None) -> list[ByteRanges]:
+    """The byte-range abilities of the formats a file of ``size`` bytes may be in (none for a small file)."""
+    if size <= blocksize:
+        return []
+    from .readers import FORMATS
 
-    try:
-        with open(path, "rb") as fh:
-            first = fh.readline(4096)
-    except OSError:
-        return None
-    return len(first) if detect(first.decode("utf-8", "replace")) else None
+    return [f.ranges for f in FORMATS if f.ranges is not None and tool in (None, f.tool)]
 
 
 def read_dask(
@@ -170,19 +139,22 @@ def read_dask(
     (1, 200)
     """
     dask, dd = _dask()
-    from .readers.ab_gnuplot import _bounds
-
     categories = sorted({source for _, source in files})  # as the pandas path sorts them
     delayed = dask.delayed
     parts = []
     for path, source in files:
-        size = os.path.getsize(path)
-        start = _gnuplot_data_start(path) if size > blocksize and tool in (None, "ab") else None
-        if start is not None:
-            ranges = _bounds(Path(path), size, start, max(1, -(-size // blocksize)))
-            chunks = [delayed(_parse_range, pure=True)(path, a, b) for a, b in ranges]
-            plan = delayed(_plan, pure=True)([delayed(_counts, pure=True)(c) for c in chunks])
-            parts += [delayed(_range_rows, pure=True)(c, plan, i, source, categories) for i, c in enumerate(chunks)]
+        cut = None
+        for ability in _splitter(os.path.getsize(path), blocksize, tool):
+            ranges = ability.cut(Path(path), blocksize)
+            if ranges is not None:
+                cut = ability
+                break
+        if cut is not None:
+            pieces = [delayed(cut.read, pure=True)(Path(path), a, b) for a, b in ranges]
+            plan = delayed(_plan, pure=True)([delayed(cut.keys, pure=True)(p) for p in pieces])
+            parts += [
+                delayed(_range_rows, pure=True)(cut.rows, p, plan, i, source, categories) for i, p in enumerate(pieces)
+            ]
         else:
             parts.append(delayed(_read_file, pure=True)(read_file, path, source, categories, tool))
     if not parts:

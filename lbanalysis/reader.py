@@ -18,7 +18,7 @@ import os
 import re
 import sys
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -34,7 +34,7 @@ from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manife
 from .readers import FORMATS, Parsed, parse_text
 from .text import decode, normalize
 
-__all__ = ["DEFAULT_IGNORE", "Dataset", "expand", "read"]
+__all__ = ["DEFAULT_IGNORE", "ENGINES", "Dataset", "Engine", "engine_named", "expand", "read"]
 
 PathLike = str | os.PathLike | TextIO
 Errors = Literal["raise", "warn", "skip"]
@@ -567,6 +567,7 @@ def read(
     progress
         Show a progress bar (default: when reading 50+ files on a terminal).
     engine
+        A name from :data:`ENGINES` (any other raises an error listing them):
         ``"pandas"`` (default) or ``"dask"``: with ``table="requests"``, a
         ``dask.dataframe.DataFrame`` of the same columns and dtypes, one
         partition per file and per ``blocksize`` bytes of a large ab ``-g``
@@ -586,24 +587,68 @@ def read(
         mapped: ``make bench`` measures both). Not used with ``workers > 1``,
         where each process reads its files alone. Same result either way.
     """
-    if engine not in ("pandas", "dask"):
-        raise LBAnalysisError(f"engine must be 'pandas' or 'dask', not {engine!r}")
-    from .parquet import is_dataset, read_dataset
+    eng = engine_named(engine)
+    from .parquet import is_dataset
 
     if isinstance(paths, (str, os.PathLike)) and is_dataset(paths):  # written by write_dataset / read -o DIR
-        return read_dataset(paths, engine=engine, table=table)
-    if engine == "dask":
-        from .dask_engine import DEFAULT_BLOCKSIZE, read_dask
+        return eng.read_dataset(paths, table)
+    return eng.read(
+        paths,
+        tool=tool,
+        format=format,
+        pattern=pattern,
+        manifest=manifest,
+        errors=errors,
+        workers=workers,
+        table=table,
+        ignore=ignore,
+        progress=progress,
+        blocksize=blocksize,
+        tables=tables,
+        executor=executor,
+    )
 
-        if table != "requests":
-            raise LBAnalysisError(f"engine='dask' reads the requests table (per-request logs), not {table!r}")
-        items, _, missing = expand(paths, ignore)
-        if missing:
-            raise LBAnalysisError(f"{missing[0]}: no such file, folder or glob match")
-        if any(it.path is None for it in items):
-            raise LBAnalysisError("engine='dask' reads files, not open buffers")
-        files = [(it.path, it.source) for it in items]
-        return read_dask(files, _requests_of, tool=tool, blocksize=blocksize or DEFAULT_BLOCKSIZE)
+
+def _read_dask(
+    paths: PathLike | Iterable[PathLike],
+    *,
+    tool: str | None,
+    table: str,
+    ignore: Sequence[str],
+    blocksize: int | None,
+    **_: object,
+):
+    """The ``dask`` engine: the requests table as a Dask DataFrame (see :mod:`lbanalysis.dask_engine`)."""
+    from .dask_engine import DEFAULT_BLOCKSIZE, read_dask
+
+    if table != "requests":
+        raise LBAnalysisError(f"engine='dask' reads the requests table (per-request logs), not {table!r}")
+    items, _, missing = expand(paths, ignore)
+    if missing:
+        raise LBAnalysisError(f"{missing[0]}: no such file, folder or glob match")
+    if any(it.path is None for it in items):
+        raise LBAnalysisError("engine='dask' reads files, not open buffers")
+    files = [(it.path, it.source) for it in items]
+    return read_dask(files, _requests_of, tool=tool, blocksize=blocksize or DEFAULT_BLOCKSIZE)
+
+
+def _read_pandas(
+    paths: PathLike | Iterable[PathLike],
+    *,
+    tool: str | None,
+    format: str | None,
+    pattern: str | None,
+    manifest: str | os.PathLike | pd.DataFrame | bool | None,
+    errors: Errors,
+    workers: int,
+    table: str,
+    ignore: Sequence[str],
+    progress: bool | None,
+    tables: Sequence[str] | None,
+    executor: Executor | None,
+    **_: object,
+) -> pd.DataFrame | Dataset:
+    """The ``pandas`` engine: pandas frames (a :class:`Dataset` with ``table="all"``)."""
     if errors not in ("raise", "warn", "skip"):
         raise LBAnalysisError(f"errors must be 'raise', 'warn' or 'skip', not {errors!r}")
     if table != "all" and table not in schema.TABLES:
@@ -656,3 +701,60 @@ def read(
         notes=notes,
         **detail,
     )
+
+
+def _dataset_on(engine: str):
+    def read_dataset(folder: str | os.PathLike, table: str) -> object:
+        from .parquet import read_dataset
+
+        return read_dataset(folder, engine=engine, table=table)
+
+    read_dataset.__doc__ = f"A Parquet dataset written by ``write_dataset``, read on {engine}."
+    return read_dataset
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One way :func:`read` reads: its name, what it gives, how it reads files and a Parquet dataset.
+
+    ``read(paths, **options)`` gets every option of :func:`read` (it uses
+    those it knows); ``read_dataset(folder, table)`` reads a folder written
+    by :func:`lbanalysis.parquet.write_dataset` (or ``lbanalysis read -o``).
+    """
+
+    name: str
+    description: str
+    read: Callable[..., object]
+    read_dataset: Callable[[str | os.PathLike, str], object]
+
+
+#: The engines :func:`read` chooses from by name (``engine=``), as pandas chooses its parsers.
+ENGINES: dict[str, Engine] = {
+    e.name: e
+    for e in (
+        Engine(
+            "pandas", "pandas frames (every table; a Dataset with table='all')", _read_pandas, _dataset_on("pandas")
+        ),
+        Engine(
+            "dask",
+            "the requests table as a dask.dataframe.DataFrame, large logs cut in byte ranges (the 'dask' extra)",
+            _read_dask,
+            _dataset_on("dask"),
+        ),
+    )
+}
+
+
+def engine_named(name: str) -> Engine:
+    """The engine called ``name``; an error listing the engines for any other name.
+
+    >>> engine_named("pandas").name
+    'pandas'
+    >>> engine_named("spark")
+    Traceback (most recent call last):
+    lbanalysis.errors.LBAnalysisError: engine must be one of 'pandas', 'dask', not 'spark'
+    """
+    eng = ENGINES.get(name) if isinstance(name, str) else None
+    if eng is None:
+        raise LBAnalysisError(f"engine must be one of {', '.join(map(repr, ENGINES))}, not {name!r}")
+    return eng

@@ -150,6 +150,10 @@ class Tool:
     that wait rather than a client that could not keep up. ``subcommands``
     are the words that may follow the executable in a command line (``k6
     run``): with one of them a line is a command even without options.
+    ``latency_is_little`` says why the mean latency the tool prints cannot
+    show an idle client (it is computed from the concurrency), empty when it
+    can; ``debug_options`` are the options that make a run a debugging one
+    (kept, but left out of curves).
 
     >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
     'http-load'
@@ -168,6 +172,8 @@ class Tool:
     unseen_think_time: str = ""
     drives: tuple[Drive, ...] = ()
     subcommands: tuple[str, ...] = ()
+    latency_is_little: str = ""
+    debug_options: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -186,6 +192,9 @@ TOOLS: tuple[Tool, ...] = (
         "ab: bytes received incl. HTTP headers",
         closed_loop=True,
         info_options=("-h", "-V"),
+        latency_is_little="ab's Time per request is concurrency × time / requests, so throughput × latency equals "
+        "the concurrency by construction: without its -g log or Connection Times, ab cannot show an idle client",
+        debug_options=("-v",),
         info_patterns=(
             (r"^This is ApacheBench, Version(?![\s\S]*^Benchmarking )", "version banner"),
             (r"^Usage: ab \[options\]", "help text"),
@@ -223,6 +232,7 @@ TOOLS: tuple[Tool, ...] = (
                 config_text=_SIEGERC,
             ),
         ),
+        debug_options=("-D", "--debug"),
     ),
     Tool(
         "gobench",

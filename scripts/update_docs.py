@@ -1,4 +1,5 @@
-"""Regenerate the data-model tables in README.md and docs/schema.md from lbanalysis/schema.py.
+"""Regenerate the data-model tables in README.md and docs/schema.md from lbanalysis/schema.py (and the verdict
+rules' table from lbanalysis/analysis/rules.py).
 
 Run: ``.venv/bin/python scripts/update_docs.py``. tests/test_docs.py fails
 when the committed docs differ from what this script writes.
@@ -14,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from lbanalysis import schema  # noqa: E402
+from lbanalysis.analysis.rules import rules_markdown  # noqa: E402
 from lbanalysis.readers import formats  # noqa: E402
 
 BLOCK = re.compile(r"(<!-- generated:(?P<name>[\w-]+) -->)\n?.*?\n?(<!-- /generated:(?P=name) -->)", re.S)
@@ -28,6 +30,8 @@ def formats_table() -> str:
 def render(name: str) -> str:
     if name == "formats":
         return formats_table()
+    if name == "verdict-rules":
+        return rules_markdown()
     if name.startswith("schema-"):
         return schema.markdown(name.removeprefix("schema-"))
     raise KeyError(name)

@@ -304,27 +304,49 @@ def test_every_corpus_file_reads_or_fails_clearly():
 
 
 def _agree(paths) -> int:
+    """The runs read do not depend on the detail tables asked for (a lean read builds no detail rows)."""
     from lbanalysis.readers import ab
     from lbanalysis.text import Segment, normalize
 
     checked = 0
     for path in sorted(paths):
         seg = Segment(normalize(path.read_text(errors="replace")), str(path))
-        fast, slow = ab.parse(seg), ab.parse(seg, fast=False)
-        assert fast.runs == slow.runs, path.name
-        assert fast.tables == slow.tables, path.name
+        full = ab.parse(seg)
         # read(path) asks for no detail table: the same runs, and no rows built for nothing
         for want in ([], ["phases"], ["percentiles"]):
             lean = ab.parse(dataclasses.replace(seg, tables=frozenset(want)))
-            assert lean.runs == slow.runs, (path.name, want)
-            assert lean.tables == {k: v for k, v in slow.tables.items() if k in want}, (path.name, want)
+            assert lean.runs == full.runs, (path.name, want)
+            assert lean.tables == {k: v for k, v in full.tables.items() if k in want}, (path.name, want)
         checked += 1
     return checked
 
 
-def test_fast_and_line_scanners_agree_on_every_fixture():
-    """The fast whole-text scanner (results-block template included) gives exactly what the line scanner gives."""
+def _label_by_label(text: str) -> list:
+    """The runs of ``text`` read without the results block's line kind: every label on its own line."""
+    from lbanalysis.readers import ab
+    from lbanalysis.readers.base import scan
+
+    kinds = [k for k in ab.LINE_KINDS if k.name != "results"]
+    return scan(text, kinds, ab._Reader()).finished()
+
+
+def test_lean_and_full_reads_agree_on_every_fixture():
+    """The runs of every fixture are the same whichever detail tables are asked for."""
     assert _agree([*AB.glob("*.txt"), *(FIXTURES / "ab-quoted").glob("*")]) > 30
+
+
+def test_results_block_and_labels_read_alike_on_every_fixture():
+    """The results block read in one match gives exactly what reading it label by label gives."""
+    from lbanalysis.readers import ab
+    from lbanalysis.text import normalize
+
+    for path in [*AB.glob("*.txt"), *(FIXTURES / "ab-quoted").glob("*")]:
+        text = normalize(path.read_text(errors="replace"))
+        text = ab.from_html(text) if "</th>" in text else text
+        whole, labels = ab._scan(text), _label_by_label(text)
+        assert [(r.d, r.phases, r.pcts, r.warnings) for r in whole] == [
+            (r.d, r.phases, r.pcts, r.warnings) for r in labels
+        ], path.name
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -338,7 +360,7 @@ def test_runs_alone_equal_the_runs_of_every_table(workers):
     assert_frame_equal(lbanalysis.read(paths, table="percentiles", errors="skip", workers=workers), ds.percentiles)
 
 
-def test_fast_and_line_scanners_agree_on_the_public_corpus():
+def test_lean_and_full_reads_agree_on_the_public_corpus():
     assert _agree(p for p in corpus("public", "ab").iterdir() if p.is_file()) >= 5
 
 
@@ -355,22 +377,20 @@ def test_fast_and_line_scanners_agree_on_the_public_corpus():
     ],
 )
 def test_results_block_template_matches_real_captures(name):
-    """The one-regex template must match ab 2.3's own output (else every file takes the slow loop)."""
+    """The one-match results block must match ab 2.3's own output (else every file is read label by label)."""
     from lbanalysis.readers import ab
     from lbanalysis.text import normalize
 
     text = normalize((AB / name).read_text())
+    m = ab._RESULTS_RE.match(text, text.index("Server Software:"))
+    assert m is not None
     r = ab._Run(1)
-    assert ab._results_block(text, r)
+    ab._fill_results(m, r)
     assert r.d["requests"] > 0 and r.d["requests_per_s"] > 0
-    whole = ab._scan_template(text)  # results block and tail, two matches
-    assert whole is not None and whole.d == {
-        **r.d,
-        "tool": "ab",
-        "line": 1,
-        **{k: whole.d[k] for k in ("tool_version", "host")},
-    }
+    (whole,) = ab._scan(text)  # banner, progress, results block, the two tables: a few matches
+    assert whole.d == {**r.d, "tool": "ab", "line": 1, **{k: whole.d[k] for k in ("tool_version", "host")}}
     assert len(whole.phases) == 4 and whole.pcts[-1]["percentile"] == 100.0
+    assert [(run.d, run.phases, run.pcts) for run in _label_by_label(text)] == [(whole.d, whole.phases, whole.pcts)]
 
 
 def test_results_block_template_steps_aside_for_a_second_pasted_result():
@@ -378,7 +398,8 @@ def test_results_block_template_steps_aside_for_a_second_pasted_result():
     from lbanalysis.text import normalize
 
     text = normalize((AB / "ab_c10.txt").read_text())
-    assert not ab._results_block(text + "\nComplete requests:      7\n", ab._Run(1))
+    first, second = ab._scan(text + "\nComplete requests:      7\n")  # a repeated label starts a run
+    assert first.d["requests"] == 1000 and second.d == {"tool": "ab", "line": text.count("\n") + 2, "requests": 7}
 
 
 def test_ab13_output_quoted_in_the_modperl_guide():

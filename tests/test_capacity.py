@@ -71,7 +71,8 @@ def test_median_of_receiver_figures_per_directed_pair():
             },
         ]
     )
-    assert_frame_equal(got, exp)
+    assert_frame_equal(got[exp.columns], exp)
+    assert got["consistent"].tolist() == [True, True] and got["spread"].iloc[0] == pytest.approx(95 / 93)
 
 
 def test_error_rows_non_iperf_rows_and_missing_figures_are_ignored():

@@ -185,10 +185,11 @@ def test_no_fit_across_unrelated_targets(tmp_path):
     runs = explore.load(folder).runs
     s = explore.scaling_section(runs)
     table = s.tables[0]
-    # the three captured runs against one nginx form one series of three loads; the public runs are each their own
+    # the three captured runs against one nginx form one series; the public runs are each their own
     assert table["series"].is_unique and len(table) >= 4
     local = table[table["series"] == "ab 127.0.0.1:18080/"].iloc[0]
-    assert local["loads"] == 3 and not local["fitted"]
+    # each of them ran under a second: kept and drawn hollow, but no curve rests on them
+    assert local["loads"] == 0 and not local["fitted"] and local["verdict"].startswith("no run counts in curves")
     assert not table["fitted"].any()
     assert "0 of them has a usl curve that fits" in s.text[0]
 
@@ -235,7 +236,8 @@ def test_series_section_one_part_per_series(tmp_path):
     # three series (one per target and setting); only -c 1/10/50 against nginx ran at more than one load
     assert s.text[0] == "1 of 3 series ran at two loads or more."
     assert s.text[1] == "### ab 127.0.0.1:18080/"
-    assert s.text[2].startswith("Unknown: throughput still grows at the highest concurrency")
+    # each run is shorter than a second: kept, shown, but no curve can carry a verdict
+    assert s.text[2].startswith("Cannot tell (cannot tell): no run can carry a curve: too short (3)")
     (table,) = s.tables
     assert table["concurrency"].tolist() == [1, 10, 50] and table["runs"].tolist() == [1, 1, 1]
     plain = ds.runs[ds.runs["source"].str.contains(r"ab_c\d+\.txt$")]
@@ -353,17 +355,17 @@ def test_network_section_with_a_given_capacity(tmp_path):
     s = explore.network_section(ds, "1 Gbit/s", threshold=0.8, output_dir=tmp_path)
     assert s.text[0].startswith("Capacity given: 1 Gbit/s, for every path")
     table = s.tables[0]
-    assert table["utilisation"].tolist() == pytest.approx((table["wire Mbit/s"] / 1000).tolist())
+    assert table["utilisation"].tolist() == pytest.approx((table["used Mbit/s"] / 1000).tolist())
     s = explore.network_section(ds, "100 Mbit/s", threshold=0.8, output_dir=tmp_path)
     table = s.tables[0]
     assert len(table) == 4
-    assert table["utilisation"].tolist() == pytest.approx((table["wire Mbit/s"] / 100).tolist())
+    assert table["utilisation"].tolist() == pytest.approx((table["used Mbit/s"] / 100).tolist())
     # ab counts every byte received: the wire carries at least that much
-    assert (table["wire Mbit/s"] >= ds.runs["bytes_per_s"] * 8 / 1e6).all()
+    assert (table["used Mbit/s"] >= ds.runs["bytes_per_s"] * 8 / 1e6).all()
     # 100 MB/s of 10 kB pages cannot go through a 100 Mbit/s link: a capacity mismatch, not a network-bound run
     big = table[table["source"] == "ab_10k_body.txt"].iloc[0]
     assert big["utilisation"] > 1 and big["bound_by"] == "capacity mismatch" and pd.isna(big["network_bound"])
-    assert "Mbit/s on the wire against 100 Mbit/s measured for its path" in big["bound_reason"]
+    assert "Mbit/s (wire) against 100 Mbit/s for its path (given: 100 Mbit/s)" in big["bound_reason"]
     rest = table[table["source"] != "ab_10k_body.txt"]
     assert rest["network_bound"].tolist() == (rest["utilisation"] >= 0.8).tolist()
     assert "capacity mismatch, not a verdict" in s.text[1]
@@ -462,7 +464,7 @@ def test_explore_notebook_on_a_mixed_folder(mixed_folder, tmp_path):
         assert title in text
     assert "Traceback" not in text
     assert "notes.dat line 1: no known format recognised" in text
-    assert re.search(r"Capacity measured by \d+ iperf run\(s\) among these files, per path", text)
+    assert re.search(r"Capacity measured by \d+ iperf run\(s\) among these files", text)
     assert "each HTTP run is compared with the path to its own host" in text
     # two gobench runs: compare() says it cannot judge (needs 3 a side) instead of claiming a difference
     assert (
@@ -475,7 +477,10 @@ def test_explore_notebook_on_a_mixed_folder(mixed_folder, tmp_path):
     runs = pd.read_csv(out / "runs.csv")
     assert {"ab", "siege", "gobench", "iperf3"} <= set(runs["tool"])
     assert set(runs["setup"]) == {"setup-a", "setup-b", "siege", "gobench", "iperf"}
-    for png in ("throughput-latency", "percentiles", "timeseries", "utilisation", "comparison"):
+    # the iperf folder is a sibling of the HTTP runs' folders: another origin, so its paths are shown but
+    # applied to no run (no utilisation chart)
+    assert "only from another origin: not applied" in text
+    for png in ("throughput-latency", "percentiles", "timeseries", "comparison"):
         assert (out / f"{png}.png").exists(), png
     executed = nbformat.read(out / "explore.ipynb", as_version=4)
     assert executed.metadata["papermill"]["parameters"]["group"] == "setup"

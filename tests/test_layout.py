@@ -140,3 +140,37 @@ def test_moved_table_spec_and_fit_table_still_work():
     runs = pd.DataFrame({"concurrency": [1, 2, 3], "requests_per_s": [1.0, 2.1, 2.9]})
     fit = fit_scaling(runs, model="linear")
     pd.testing.assert_frame_equal(reference.fit_table(fit), fit.summary_frame())
+
+
+def _private_reader_imports(path: Path) -> list[str]:
+    """``module.name`` of every private name (``_x``) a file imports from a reader module (lbanalysis.readers.*)."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base.startswith("lbanalysis.readers."):
+                found += [f"{base}.{a.name}" for a in node.names if a.name.startswith("_")]
+    return found
+
+
+def test_engines_and_the_library_import_no_private_name_of_a_reader():
+    """Abilities of a format (byte ranges for the Dask engine) go through Format, not a reader's private names."""
+    outside = [p for p in PKG.rglob("*.py") if "readers" not in p.relative_to(PKG).parts]
+    assert {str(p.relative_to(ROOT)): _private_reader_imports(p) for p in outside if _private_reader_imports(p)} == {}
+
+
+def test_readers_share_one_line_grammar():
+    """No reader finds its handlers by name (globals()/getattr): line kinds hold them (readers.base.LineKind)."""
+    from lbanalysis.readers import ab, hey
+    from lbanalysis.readers.base import LineKind
+
+    for module in (ab, hey):
+        assert module.LINE_KINDS and all(isinstance(k, LineKind) for k in module.LINE_KINDS)
+        text = Path(module.__file__).read_text(encoding="utf-8")
+        assert "globals()" not in text and "getattr(" not in text, module.__name__

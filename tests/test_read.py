@@ -281,3 +281,12 @@ def test_summary_counts_what_is_not_a_test(capsys):
     out = capsys.readouterr().out
     assert status == 0
     assert "Not tests, not counted: 2 (help text 1, version banner 1)" in out
+
+
+def test_engines_are_a_table_chosen_by_name():
+    from lbanalysis.reader import ENGINES, engine_named
+
+    assert list(ENGINES) == ["pandas", "dask"]
+    assert engine_named("dask") is ENGINES["dask"]
+    with pytest.raises(lbanalysis.LBAnalysisError, match="engine must be one of 'pandas', 'dask', not 'polars'"):
+        lbanalysis.read(FIXTURES / "ab" / "ab_c1.txt", engine="polars")

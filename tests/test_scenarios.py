@@ -9,8 +9,8 @@ series; the whole scenario folder is read, so a series that pools the
 labelled folder with a sibling one is caught.
 
 A wrong confident verdict fails; "cannot tell" passes only where the label
-allows it. Where today's engine is wrong the test is marked ``xfail``
-(strict) with what it says, so that fixing the engine turns it into a pass.
+allows it. Where the engine is wrong the test is marked ``xfail`` (strict)
+with what it says (``TODAY``), so that fixing the engine turns it into a pass.
 """
 
 from __future__ import annotations
@@ -23,55 +23,49 @@ import pytest
 
 import lbanalysis
 from lbanalysis.analysis.series import assign_series
-from lbanalysis.analysis.verdict import verdicts
 from lbanalysis.capacity import link_capacity
 
 SCENARIOS = Path(__file__).resolve().parent / "fixtures" / "scenarios"
 LABELS = pd.read_csv(SCENARIOS / "LABELS.csv", dtype={"cannot_tell_allowed": str})
 VERDICT_NAMES = {"errors", "network", "load generator", "server saturation", "no bound reached", "capacity mismatch"}
-CANNOT_TELL = {"unknown", "cannot tell"}
+CANNOT_TELL = {"cannot tell"}
 
-#: What today's engine says where it is wrong (labelled folder -> reason); removed as the engine learns.
-TODAY = {
-    "network/ab": "capacity mismatch: 49.3 Mbit/s 'on the wire' against iperf3's 46.8 Mbit/s of goodput (105%)",
-    "network/hey": "capacity mismatch: 49.7 Mbit/s 'on the wire' against iperf3's 46.8 Mbit/s of goodput (106%)",
-    "errors-refused/siege": "load generator: 0 transactions read as 0 requests in flight, the failures not counted",
-    "errors-refused/wrk": "unknown: 'unable to connect' gives no error share, 'no latency in these outputs'",
-    "errors-404/wrk": "unknown: wrk's Non-2xx or 3xx responses (non_2xx_3xx) are not counted as errors",
-    "two-origins/with-iperf": "both origins pooled into one series 'ab 127.0.0.1:18510/big.bin' (capacity "
-    "mismatch, 212%); read alone: capacity mismatch, 49.3 Mbit/s against 45.9 (107%)",
-    "two-origins/without-iperf": "both origins pooled into one series 'ab 127.0.0.1:18510/big.bin'; read alone: "
-    "server saturation (a 90 Mbit/s plateau with no capacity known)",
-}
+#: Where the engine is wrong (labelled folder -> what it says), marked xfail(strict); empty since the study (#23).
+TODAY: dict[str, str] = {}
 
 
 @functools.cache
+def _dataset(scenario: str) -> lbanalysis.Dataset:
+    return lbanalysis.read(SCENARIOS / scenario, table="all")
+
+
 def _runs(scenario: str) -> pd.DataFrame:
-    return lbanalysis.read(SCENARIOS / scenario)
+    return _dataset(scenario).runs
+
+
+@functools.cache
+def _study(scenario: str):
+    return lbanalysis.study(_dataset(scenario))
 
 
 def engine_verdict(scenario: str, folder: str) -> tuple[str, str]:
-    """The engine's verdict and evidence for the series of ``folder``, read with its whole scenario folder.
+    """The study's verdict and evidence for the series of ``folder``, read with its whole scenario folder.
 
-    The one place that calls the engine. A series holding runs from outside
-    ``folder`` (pooled with a sibling) is reported as ``"pooled"``; today's
-    ``unknown`` whose evidence says no bound was reached is ``"no bound reached"``.
+    The one place that calls the engine: the whole folder is read with every
+    table (HAProxy's statistics beside the runs), as a user would point
+    explore at it. A series holding runs from outside ``folder`` (pooled with
+    a sibling) is reported as ``"pooled"``.
     """
-    runs = _runs(scenario)
-    iperf = runs["tool"].astype(str).str.startswith("iperf")
-    capacity = link_capacity(runs) if iperf.any() else None
-    series = assign_series(runs)
+    s = _study(scenario)
+    runs = s.runs
     inside = runs["source"].astype(str).str.startswith(str(SCENARIOS / folder) + "/")
-    names = set(series[inside].dropna())
+    names = set(runs.loc[inside, "series"].dropna())
     assert len(names) == 1, f"{folder}: expected one series, got {sorted(names)}"
     name = names.pop()
-    if (series[~inside] == name).any():
+    if (runs.loc[~inside, "series"] == name).any():
         return "pooled", f"series {name!r} holds runs from outside {folder}"
-    table = verdicts(runs[series.notna()], capacity=capacity).set_index("series")
-    verdict, evidence = table.loc[name, "verdict"], table.loc[name, "evidence"]
-    if verdict == "unknown" and "no bound reached" in evidence:
-        verdict = "no bound reached"
-    return verdict, evidence
+    table = s.verdicts.set_index("series")
+    return table.loc[name, "verdict"], table.loc[name, "evidence"]
 
 
 def _case(row: pd.Series):

@@ -48,7 +48,9 @@ def test_error_verdict_names_its_share_and_threshold():
     runs = lbanalysis.read([AB / "ab_non2xx_503.txt"])
     v = verdicts(runs)
     assert v.loc[0, "verdict"] == "errors"
-    assert v.loc[0, "evidence"] == "at concurrency 2, 100.0% of the attempts failed or were not 2xx (threshold 1%)"
+    assert v.loc[0, "evidence"].startswith(
+        "at concurrency 2, 100.0% of the attempts failed or were not 2xx (100 of 100 completed requests; threshold 1%)"
+    )
     assert verdicts(runs, error_share=1.0).loc[0, "verdict"] != "errors"  # a parameter, not a constant
 
 
@@ -56,12 +58,12 @@ def test_impossible_utilisation_is_a_capacity_mismatch_not_a_network_verdict():
     runs = lbanalysis.read([AB / "ab_10k_body.txt"])
     v = verdicts(runs, capacity="10 Mbit/s")
     assert v.loc[0, "verdict"] == "capacity mismatch" and v.loc[0, "utilisation"] > 1
-    assert "against 10 Mbit/s measured for its path" in v.loc[0, "evidence"]
+    assert "against 10 Mbit/s for its path (given: 10 Mbit/s)" in v.loc[0, "evidence"]
     wire = v.loc[0, "utilisation"] * 10e6
     v = verdicts(runs, capacity=wire / 0.9)  # a path that the run fills to 90 %
-    assert v.loc[0, "verdict"] == "network" and "(90%, threshold 80%)" in v.loc[0, "evidence"]
+    assert v.loc[0, "verdict"] == "network" and ": 90% (threshold 80%)" in v.loc[0, "evidence"]
     # a capacity measured for another host applies to nothing
-    assert verdicts(runs, capacity={"lb.example": "10 Mbit/s"}).loc[0, "verdict"] == "unknown"
+    assert verdicts(runs, capacity={"lb.example": "10 Mbit/s"}).loc[0, "verdict"] == "cannot tell"
 
 
 def test_load_generator_verdict_from_littles_law():
@@ -89,20 +91,20 @@ def test_a_latency_printed_as_zero_is_no_evidence_of_an_idle_client():
     assert runs.loc[0, "latency_mean_s"] == 0 and runs.loc[0, "concurrency"] == 4
     assert runs.loc[0, "latency_mean_step_s"] == 0.01  # printed to 10 ms: the true mean is below 5 ms
     row = verdicts(runs).iloc[0]
-    assert row["verdict"] == "unknown"
-    assert row["evidence"] == (
+    assert row["verdict"] == "cannot tell"
+    assert row["evidence"].startswith(
         "at concurrency 4, throughput × latency = 0.0 requests in flight, but with the mean latency printed to "
         "10 ms anything from 0.0 to 5.2: too coarse to tell whether the 4 clients were busy (threshold 80%)"
     )
     # where the step is not known, a mean printed as 0 is no figure at all
-    row = verdicts(runs.drop(columns="latency_mean_step_s")).iloc[0]
-    assert row["verdict"] == "unknown" and pd.isna(row["little_ratio"])
+    row = verdicts(runs.drop(columns="latency_mean_step_s"), min_duration_s=0).iloc[0]
+    assert row["verdict"] == "cannot tell"
     assert row["evidence"].endswith("mean latency printed as 0 (below the tool's printed resolution): "
                                     "requests in flight cannot be computed")  # fmt: skip
     # with its true mean (about 4 ms: 1,034 req/s x 4 ms = 4 in flight for 4 asked) the client was busy
-    row = verdicts(runs.assign(latency_mean_s=0.004, latency_mean_step_s=0.0001)).iloc[0]
+    row = verdicts(runs.assign(latency_mean_s=0.004, latency_mean_step_s=0.0001), min_duration_s=0).iloc[0]
     assert row["evidence"] == "1 load(s) only: a bound needs at least 3 to show"
-    row = verdicts(runs.assign(latency_mean_s=0.001, latency_mean_step_s=float("nan"))).iloc[0]  # too small: judged
+    row = verdicts(runs.assign(latency_mean_s=0.001, latency_mean_step_s=float("nan")), min_duration_s=0).iloc[0]
     assert row["verdict"] == "load generator" and "throughput × latency = 1.0 requests in flight" in row["evidence"]
 
 
@@ -110,7 +112,7 @@ def test_a_fixed_rate_run_is_no_load_generator_verdict():
     runs = lbanalysis.read([FIXTURES / "wrk" / "wrk2_rate_spectrum.txt"])
     assert runs.loc[0, "rate_target_per_s"] == 2000 and runs.loc[0, "concurrency"] == 100
     row = verdicts(runs).iloc[0]  # 2,000 req/s x 6.6 ms = 13 in flight of 100 connections: by design
-    assert row["verdict"] == "unknown"
+    assert row["verdict"] == "cannot tell"
     assert row["evidence"].endswith(
         "at concurrency 100 the tool was asked for a fixed 2000 requests/s (open loop) and gave 2,000 (100%): "
         "connections idle between requests are no sign of a client that could not keep up"
@@ -121,9 +123,9 @@ def test_a_fixed_rate_run_is_no_load_generator_verdict():
 
 @pytest.mark.parametrize("model", ["usl"])
 def test_one_load_says_so(model):
-    v = verdicts(lbanalysis.read([AB / "ab_c10.txt"]))
+    v = verdicts(lbanalysis.read([AB / "ab_c10.txt"]), min_duration_s=0)
     assert (v.loc[0, "verdict"], v.loc[0, "evidence"]) == (
-        "unknown",
+        "cannot tell",
         "1 load(s) only: a bound needs at least 3 to show",
     )
 
@@ -136,7 +138,7 @@ def test_capacity_from_a_manifest_column(tmp_path):
     (tmp_path / "manifest.csv").write_text("file,capacity\nbig.txt,10 Mbit/s\nsmall.txt,1 Gbit/s\n")
     runs = lbanalysis.read(tmp_path)
     v = verdicts(runs).set_index("series")
-    assert sorted(v["verdict"]) == ["capacity mismatch", "unknown"]
+    assert sorted(v["verdict"]) == ["cannot tell", "capacity mismatch"]
     assert (v["verdict"] == "capacity mismatch").sum() == 1
     s = explore.network_section(explore.load(tmp_path))
     assert s.text[0].startswith("Capacity given per run by the `capacity` column (manifest)")

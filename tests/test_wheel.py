@@ -105,3 +105,25 @@ def test_installed_commands_read_summary_and_explore_a_folder(installed, tmp_pat
     report = tmp_path / "explore"
     _run([*cli, "explore", str(logs / "ab_c1.txt"), str(logs / "ab_c10.txt"), "-o", str(report)], tmp_path)
     assert "<html" in (report / "explore.html").read_text()
+
+
+def test_deprecated_shims_import_from_the_wheel_and_say_where_article_names_went(installed):
+    """lbanalysis.paths and lbanalysis.reference import from an installed package (with their warning);
+    the library's names work, and a name that moved to the checkout's articles package says so."""
+    _, py = installed
+    code = (
+        "import warnings\n"
+        "with warnings.catch_warnings(record=True) as w:\n"
+        "    warnings.simplefilter('always')\n"
+        "    import lbanalysis.paths as paths, lbanalysis.reference as reference\n"
+        "print(sorted({str(x.category.__name__) for x in w}))\n"
+        "from lbanalysis.analysis.comparison import ratio_table\n"
+        "print(reference.ratio_table is ratio_table, callable(reference.fit_table))\n"
+        "for module, name in ((paths, 'ROOT'), (reference, 'read_reference')):\n"
+        "    try:\n"
+        "        getattr(module, name)\n"
+        "    except AttributeError as e:\n"
+        "        print('articles.' in str(e) and 'checkout' in str(e))\n"
+    )
+    out = _run([str(py), "-c", code], py.parent).stdout.splitlines()
+    assert out == ["['DeprecationWarning']", "True True", "True", "True"]

@@ -8,6 +8,9 @@ function                    what it does
 ``required_connections``    maxconn ≥ rate × service time
 ``find_knee``               the load past which throughput stops growing
 ``network_utilisation``     wire bits vs link capacity, network-bound flags
+``study``                   one answer for a folder: series, errors,
+                            capacity, fits, knees, a verdict per series
+``verdicts``                the study's verdict table
 ``compare``                 B/A ratio of means with a bootstrap interval
 ``balance``                 load-balancer shares vs weights, fairness, queues
 ``ratio_table``             each row's value and its ratio to a baseline row
@@ -43,6 +46,10 @@ _EXPORTS = {
     "find_knee": "saturation",
     "Knee": "saturation",
     "network_utilisation": "network",
+    "study": "engine",
+    "Study": "engine",
+    "verdicts": "verdict",
+    "RULES": "rules",
     "wire_bits_per_s": "network",
     "Framing": "network",
     "format_bits_per_s": "network",

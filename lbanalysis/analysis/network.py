@@ -48,7 +48,7 @@ import pandas as pd
 from lbanalysis import registry
 from lbanalysis.units import parse_capacity
 
-__all__ = ["Framing", "format_bits_per_s", "network_utilisation", "wire_bits_per_s"]
+__all__ = ["Framing", "bits_used", "format_bits_per_s", "network_utilisation", "wire_bits_per_s"]
 
 _CAPACITY_META = ("capacity_bits_per_s", "n_runs", "direction_used")
 
@@ -160,6 +160,23 @@ def wire_bits_per_s(runs: pd.DataFrame, overhead: Framing | float | None = Frami
     return pd.DataFrame(
         {"wire_bits_per_s": wire * 8, "payload_bits_per_s": payload * 8, "wire_source": source}, index=runs.index
     )
+
+
+def bits_used(runs: pd.DataFrame, basis: str, overhead: Framing | float | None = Framing()) -> pd.DataFrame:
+    """The bits per second of each run to compare with a capacity of ``basis``, as :func:`wire_bits_per_s` returns.
+
+    ``"payload"`` (a goodput, as iperf measures it): the payload alone, so
+    framing is not counted twice; ``"wire"`` (a link's raw rate): payload
+    plus the ``overhead`` framing estimate. The one computation behind
+    :func:`network_utilisation` and the study's network verdict.
+
+    >>> runs = pd.DataFrame({"tool": ["ab"], "requests_per_s": [1000.0], "bytes_per_s": [2896e3], "keepalive": [True]})
+    >>> bits_used(runs, "payload").loc[0, "wire_bits_per_s"], bits_used(runs, "wire").loc[0, "wire_bits_per_s"]
+    (23168000.0, 24608000.0)
+    """
+    if basis not in ("wire", "payload"):
+        raise ValueError(f"capacity basis must be 'wire' or 'payload', not {basis!r}")
+    return wire_bits_per_s(runs, None if basis == "payload" else overhead)
 
 
 def _source(tool: str, iperf: bool, sent: bool, wire: float) -> str:
@@ -305,7 +322,7 @@ def network_utilisation(
         from_iperf = isinstance(capacity, pd.DataFrame) and "capacity_bits_per_s" in capacity.columns
         capacity_basis = "payload" if from_iperf else "wire"
     out = runs.copy()
-    wire = wire_bits_per_s(runs, None if capacity_basis == "payload" else overhead)
+    wire = bits_used(runs, capacity_basis, overhead)
     cap, label = _capacity(runs, capacity, path)
     util = wire["wire_bits_per_s"] / cap.where(cap > 0)
     sat, knee_x = _saturated(runs, saturated, x, y, by)

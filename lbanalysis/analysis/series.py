@@ -3,11 +3,14 @@
 Statistics across unrelated tests are noise: a scaling curve through ab runs
 against three servers, or a knee found in siege runs of two URLs, says
 nothing. A *series* is the runs of one tool against one target (host, port,
-path) with the same settings (keep-alive, method, content type, TLS, and the
-labels you attached with a path pattern or a manifest), differing only in the
-load (``concurrency``, a fixed ``rate_target_per_s``). A run whose output
-does not say its target is put in a series of its own file: runs of unknown
-targets are never pooled across files. Fits, knees and
+path and query string) with the same settings (keep-alive, method, request
+body size, content type, TLS, and the labels you attached with a path
+pattern or a manifest), from one origin (an ``origin`` column, else the
+folder of the file: outputs of two folders are never pooled unless you
+group them), differing only in the load (``concurrency``, a fixed
+``rate_target_per_s``). A run whose output does not say its target is put
+in a series of its own file: runs of unknown targets are never pooled
+across files. Fits, knees and
 verdicts are computed within a series, and only where it has enough distinct
 loads for what is asked (:data:`MIN_LOADS`).
 
@@ -28,6 +31,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 
 from .. import registry, schema
@@ -51,6 +55,8 @@ SETTING_COLUMNS: tuple[str, ...] = ("keepalive", "method", "content_type", "tls_
 #: a line, one more for Amdahl, two more for the USL; three for a knee.
 MIN_LOADS: dict[str, int] = {"linear": 3, "amdahl": 4, "usl": 5, "knee": 3}
 _TARGET = ("host", "port", "path")
+#: Keys the series computes from the runs: the query string, the request body, TLS and the origin.
+_DERIVED = ("_query", "_body", "_tls", "_origin")
 # ("end_time": when a run of `lbanalysis sweep` ended, in its manifest: a time, not a setting)
 _NOT_LABELS = frozenset(
     {"series", "note", "notes", "comment", "comments", "description", "remark", "remarks", "file", "date", "end_time"}
@@ -72,7 +78,7 @@ def series_keys(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exclu
         if missing:
             raise KeyError(f"series key column(s) not in the runs table: {', '.join(missing)}")
         return keys
-    keys = [c for c in ("tool", *_TARGET, *SETTING_COLUMNS) if c in runs.columns and c not in exclude]
+    keys = [c for c in ("tool", *_TARGET, *_DERIVED, *SETTING_COLUMNS) if c in runs.columns and c not in exclude]
     labels = [
         c
         for c in runs.columns
@@ -104,6 +110,8 @@ def _label(row: pd.Series, keys: list[str]) -> str:
             target += f":{int(row['port'])}"
     if "path" in keys and pd.notna(row.get("path")):
         target += str(row["path"])
+    if "_query" in keys and row.get("_query") and "?" not in target:
+        target += "?" + str(row["_query"])
     if target:
         parts.append(target)
     elif "source" in row and pd.notna(row.get("source")):
@@ -117,6 +125,14 @@ def _label(row: pd.Series, keys: list[str]) -> str:
         if k == "keepalive":
             if bool(v):
                 parts.append("keep-alive")
+        elif k in ("_query", "_origin_shown") or (k in ("_body", "_tls", "_origin") and not v):
+            continue
+        elif k == "_body":
+            parts.append(f"sends ~{float(v):,.0f} B/request")
+        elif k == "_tls":
+            parts.append("TLS")
+        elif k == "_origin":
+            parts.append(f"[{v}]")
         elif k == "method" and str(v) == "GET":
             continue
         elif str(v) not in parts:
@@ -136,6 +152,8 @@ def assign_series(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exc
     >>> assign_series(runs, by="tool").tolist()
     ['ab', 'ab', <NA>]
     """
+    if by is None:
+        runs = with_identity(runs, exclude)
     keys = series_keys(runs, by, exclude)
     http = runs["tool"].isin(registry.names(kind="http-load")) if "tool" in runs else pd.Series(True, runs.index)
     out = pd.Series(pd.NA, index=runs.index, dtype="string", name="series")
@@ -146,6 +164,31 @@ def assign_series(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exc
         out[http] = sub.agg(" ".join, axis=1).str.strip().replace("", "all runs")
         return out
     out[http] = [_label(row, keys) for _, row in runs.loc[http].iterrows()]
+    return out
+
+
+def with_identity(runs: pd.DataFrame, exclude: Sequence[str] = ()) -> pd.DataFrame:
+    """The runs with the keys a series adds: ``_query`` (of the URL), ``_body`` (bytes sent per request),
+    ``_tls``, ``_origin`` (an ``origin`` column, else the file's folder when the runs come from several).
+
+    >>> runs = pd.DataFrame({"tool": "wrk", "url": ["http://h/slow", "http://h/slow?ms=1500"],
+    ...                      "host": "h", "path": "/slow", "source": ["a/x.txt", "b/y.txt"]})
+    >>> with_identity(runs)[["_query", "_tls", "_origin"]].values.tolist()
+    [['', False, 'a'], ['ms=1500', False, 'b']]
+    """
+    out = runs.copy()
+    url = out["url"].astype("string") if "url" in out else pd.Series(pd.NA, index=out.index, dtype="string")
+    out["_query"] = url.str.extract(r"\?([^#]*)", expand=False).fillna("").astype(str)
+    out["_body"] = _body_bytes(out).fillna(0.0)
+    tls = url.str.lower().str.startswith("https://").fillna(False)
+    if "tls_protocol" in out:
+        tls |= out["tls_protocol"].notna()
+    out["_tls"] = tls.astype(bool)
+    if "_origin" not in out:
+        out["_origin"] = _origins(out, "folder") if "source" in out else ""
+    for c in exclude:
+        if c in ("origin", "_origin"):
+            out["_origin"] = ""
     return out
 
 
@@ -245,3 +288,50 @@ def fit_series(
     return (
         table[[*cols, *[c for c in table.columns if c not in cols]]] if len(table) else pd.DataFrame(columns=cols)
     ), good
+
+
+def _origins(runs: pd.DataFrame, origin: str | None) -> pd.Series:
+    """Each run's origin: the ``origin`` column, else the folder of its file (relative to the common folder)."""
+    if origin in (None, "none") or "source" not in runs:
+        return pd.Series("", index=runs.index, dtype=object)
+    if origin != "folder":
+        if origin not in runs:
+            raise KeyError(f"origin={origin!r}: no such column in the runs (use 'folder', 'none' or a column)")
+        return runs[origin].astype("string").fillna("").astype(str)
+    if "origin" in runs:
+        return runs["origin"].astype("string").fillna("").astype(str)
+    folders = runs["source"].astype(str).map(lambda s: os.path.dirname(s) if s != "<buffer>" else "")
+    uniq = [f for f in folders.unique() if f]
+    if not uniq:
+        return folders
+    try:
+        root = os.path.commonpath(uniq) if len(uniq) > 1 else uniq[0]
+    except ValueError:
+        return folders
+    return folders.map(lambda f: os.path.relpath(f, root) if f else "").replace(".", "")
+
+
+def _body_bytes(runs: pd.DataFrame) -> pd.Series:
+    """Bytes sent per request (ab's 'Total body sent': request line, headers and body), to two significant
+    digits (a time-limited run's last requests in flight make the exact quotient vary); empty when unknown.
+
+    >>> _body_bytes(pd.DataFrame({"bytes_sent": [48800.0, 4891.0, None], "requests": [200, 20, 5]})).tolist()
+    [240.0, 240.0, nan]
+    """
+    sent = _num(runs, "bytes_sent")
+    n = _num(runs, "requests").fillna(0) + _num(runs, "failed").fillna(0)
+    per = sent / n.where(n > 0)
+    digits = 1 - np.floor(np.log10(per.where(per > 0)))
+    return pd.Series([round(v, int(d)) if pd.notna(v) and pd.notna(d) else np.nan for v, d in zip(per, digits,
+                                                                                                strict=True)],
+                     index=runs.index, dtype=float)  # fmt: skip
+
+
+def _num(df: pd.DataFrame, col: str) -> pd.Series:
+    """A column as floats (missing: NaN)."""
+    if col not in df:
+        return pd.Series(np.nan, index=df.index, dtype=float)
+    s = df[col]
+    if isinstance(s.dtype, pd.BooleanDtype) or s.dtype == bool:
+        s = s.astype("Float64")
+    return pd.to_numeric(s, errors="coerce").astype("Float64").astype(float)

@@ -51,10 +51,10 @@ from __future__ import annotations
 import html
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Collection
 
 from ..text import Segment, command_argv, getopt
-from .base import Format, Parsed, error_row, to_float, to_int
+from .base import Format, LineKind, Parsed, Step, error_row, scan, to_float, to_int
 
 # label -> (column, converter). Converters take the value text.
 _MS = 1e-3
@@ -101,20 +101,15 @@ _FAILED_BREAKDOWN_RE = re.compile(
     r"^\s*\(Connect:\s*(\d+),\s*(?:Receive:\s*(\d+),\s*)?Length:\s*(\d+),\s*Exceptions:\s*(\d+)\)"
 )
 _RATE_CONT_RE = re.compile(r"^\s*([\d.]+)\s+kb/s\s+(sent|total)\s*$")
-_PHASE_RE = re.compile(r"^(Connect|Processing|Waiting|Total):\s+(.*)$")
-_PCT_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)%\s+(\d+(?:\.\d+)?)")
 _ERROR_RE = re.compile(
-    r"^(apr_\w+(?:\(\))?: .*|Test aborted after \d+ failures.*|ab: .*|SSL .*failed.*|"
+    r"^\s*(apr_\w+(?:\(\))?: .*|Test aborted after \d+ failures.*|ab: .*|SSL .*failed.*|"
     r"Invalid (?:number|Concurrency|URL).*|\w.*: Name or service not known.*|"
     r"Cannot use concurrency level greater than total number of requests|"
     r"Server timed out.*|socket: .*|connect: .*)$"
 )
-_USAGE_RE = re.compile(r"^Usage: ab ")
 _TOTAL_OF_RE = re.compile(r"^Total of (\d+) requests completed")
 _WARNING_RE = re.compile(r"^(WARNING: .*|\s+These results are probably not that reliable\.)$")
 
-# Keys that may legitimately appear twice in one run.
-_REPEATABLE = {"time per request"}
 # Any of these labels marks ab output (used by detect()); so does ab's stderr alone (an APR error
 # with its errno, ``Test aborted after 10 failures``) and ``-w``'s HTML table cell of a summary label.
 _DETECT_RE = re.compile(
@@ -130,22 +125,37 @@ _HTML_TAG_RE = re.compile(r"<[^>]*>")
 
 _OPTS_WITH_ARG = set("ncstbBpuTvxyzCHAPXgemZfE")
 _BREAKDOWN_COLS = ("failed_connect", "failed_receive", "failed_length", "failed_exceptions")
-# Whole-text (MULTILINE) versions for the fast scanner.
-# A leading literal "\n" (instead of ^ with MULTILINE) lets the regex engine
-# jump from line to line; the scanner prepends "\n" to the text.
-_KV_ALL_RE = re.compile(r"\n([A-Z][A-Za-z0-9 /()+-]*?):[ \t]*([^\n]*)")
-_BENCH_LINE_RE = re.compile(r"^Benchmarking (\S+)", re.MULTILINE)
-_FAILED_BREAKDOWN_M_RE = re.compile(_FAILED_BREAKDOWN_RE.pattern, re.MULTILINE)
-_RATE_CONT_M_RE = re.compile(r"^\s*([\d.]+)\s+kb/s\s+(sent|total)\s*$", re.MULTILINE)
-_PHASE_M_RE = re.compile(r"\n(Connect|Processing|Waiting|Total):\s+([^\n]*)")
-_PCT_M_RE = re.compile(r"\n[ \t]*(\d+(?:\.\d+)?)%\s+(\d+(?:\.\d+)?)")
-_WARNING_M_RE = re.compile(r"\n(WARNING: [^\n]*|[ \t]+These results are probably not that reliable\.)[ \t]*(?=\n|$)")
+# Tables and blocks, matched at a line's start and spanning the lines they hold.
+# Connection Times: the title (the misspelling of some 2.3 builds too), then its rows and header lines.
+_PHASES_BLOCK_RE = re.compile(
+    r"Connn?ection Times \(ms\)[^\n]*(?:\n(?:(?:Connect|Processing|Waiting|Total):[ \t]+\S[^\n]*|[ \t]*(?:min|avg)[^\n]*))*"
+)
+_PHASE_ROW_RE = re.compile(r"^(Connect|Processing|Waiting|Total):[ \t]+(\S[^\n]*)", re.MULTILINE)
+# The percentages: the title, then rows and blank lines.
+_PCTS_BLOCK_RE = re.compile(
+    r"Percentage of the requests served[^\n]*(?:\n(?:[ \t]*\d+(?:\.\d+)?%[ \t]+\d+(?:\.\d+)?[^\n]*|[ \t]*(?=\n|$)))*"
+)
+_PCT_ROW_RE = re.compile(r"^[ \t]*(\d+(?:\.\d+)?)%[ \t]+(\d+(?:\.\d+)?)", re.MULTILINE)
+# The usage text: every line up to the next banner.
+_USAGE_BLOCK_RE = re.compile(r"Usage: ab [^\n]*(?:\n(?![^\n]*This is ApacheBench, Version\s+\S)[^\n]*)*")
+# ab 2.x's header as it prints it, up to the Benchmarking line of a run that went ahead.
+_HEADER_RE = re.compile(
+    r"This is ApacheBench, Version[ \t]+(\S+)(?:[ \t]+<\$Revision:[ \t]*(\S+)[ \t]*\$>)?[^\n]*"
+    r"\nCopyright 1996 Adam Twiss, Zeus Technology Ltd, http://www\.zeustech\.net/[ \t]*"
+    r"\nLicensed to The Apache Software Foundation, http://www\.apache\.org/[ \t]*\n"
+    r"\nBenchmarking (\S+) \(be patient\)(?:\.\.\.\.\.done)?[ \t]*(?=\n|$)"
+)
+_LABEL_RE = re.compile(r"([^:]*):(.*)")
+_PROGRESS_RE = re.compile(r"(?:Completed|Finished) [^\n]*(?:\n(?:Completed|Finished) [^\n]*)*")
+_BOILERPLATE_RE = re.compile(r"(?:Copyright |Licensed to |This is ApacheBench)")
+# Labels as printed -> lower-case key (memo: ab prints a fixed set).
+_KEYS: dict[str, str] = {}
 # The results block exactly as ab 2.x prints it (ab.c output_results, in its
-# order; optional lines optional). One match replaces the label-by-label loop
-# for almost every real file; anything else falls through to that loop.
+# order; optional lines optional): one line kind spanning the block, so that almost
+# every real file is read in a few matches; anything else is read label by label.
 _RESULTS_RE = re.compile(
     r"""
-    \nServer\ Software:[ \t]*(?P<server_software>[^\n]*)
+    Server\ Software:[ \t]*(?P<server_software>[^\n]*)
     \nServer\ Hostname:[ \t]*(?P<server_hostname>[^\n]*)
     \nServer\ Port:[ \t]*(?P<port>\d+)[ \t]*
     (?:\nSSL/TLS\ Protocol:[ \t]*(?P<tls>[^\n]*))?
@@ -183,20 +193,19 @@ _RESULTS_INT = (
 )  # fmt: skip
 _RESULTS_FLOAT = ("duration_s", "bytes_total", "bytes_sent", "bytes_html", "requests_per_s")
 
-
-# What ab 2.x prints after the results block: the Connection Times table,
-# its warnings, and the percentages, up to the end of the output.
-_TAIL_RE = re.compile(
-    r"""
-    \n\n(?P<phases>Connn?ection\ Times\ \(ms\)\n[ \t]+min[^\n]*
-    (?:\n(?:Connect|Processing|Waiting|Total):[^\n]*){4})
-    (?P<warnings>(?:\n(?:WARNING:\ [^\n]*|[ \t]+These\ results\ are\ probably\ not\ that\ reliable\.)[ \t]*)*)
-    \n\nPercentage\ of\ the\ requests\ served\ within\ a\ certain\ time\ \(ms\)[ \t]*
-    (?P<pcts>(?:\n[ \t]*\d+%[ \t]+\d+(?:\ \(longest\ request\))?[ \t]*)+)
-    \s*
-    """,
-    re.VERBOSE,
-)
+# The labels of the results block (their run-splitting tags) and the group that shows an optional one.
+_BLOCK_TAGS: tuple[tuple[str, str | None], ...] = (
+    ("server software", None), ("server hostname", None), ("server port", None),
+    ("ssl/tls protocol", "tls"), ("server temp key", "tls_temp_key"), ("tls server name", "tls_server_name"),
+    ("document path", None), ("document length", None), ("concurrency level", None),
+    ("time taken for tests", None), ("complete requests", None), ("failed requests", None),
+    ("write errors", "write_errors"), ("non-2xx responses", "non_2xx"), ("keep-alive requests", "keepalive_requests"),
+    ("total transferred", None), ("total body sent", "bytes_sent"), ("html transferred", None),
+    ("requests per second", "requests_per_s"), ("time per request", "latency"),
+    ("time per request all", "latency_all"), ("transfer rate", "rate"),
+)  # fmt: skip
+_BLOCK_ALWAYS = tuple(tag for tag, group in _BLOCK_TAGS if group is None)
+_BLOCK_OPTIONAL = tuple((tag, group) for tag, group in _BLOCK_TAGS if group is not None)
 
 
 _PCT_VALUES = {str(p): float(p) for p in (50, 66, 75, 80, 90, 95, 98, 99, 100)}
@@ -210,79 +219,6 @@ def _pct(text: str) -> float:
     """
     v = _PCT_VALUES.get(text)
     return float(text) if v is None else v
-
-
-def _known_label_in(part: str) -> bool:
-    """True when a line of ``part`` starts with a label the scanners read (a superset of the label regex)."""
-    for line in part.split("\n"):
-        if ":" in line:
-            key = line.partition(":")[0].strip().lower()
-            if key in LABELS or key in _SPECIAL:
-                return True
-    return False
-
-
-def _new_run(text: str) -> _Run:
-    """A run starting at ab's banner (its line, version and build) with the host it benchmarks."""
-    b = _BANNER_RE.search(text)
-    r = _Run(text.count("\n", 0, b.start()) + 1 if b else 1)
-    if b:
-        r.d["tool_version"] = b.group(1)
-        if b.group(2):
-            r.d["tool_build"] = b.group(2)
-    bm = _BENCH_LINE_RE.search(text)
-    if bm:
-        r.d["host"] = bm.group(1)
-    return r
-
-
-def _scan_template(text: str, detail: bool = True) -> _Run | None:
-    """One clean ab 2.x output, read with two regex matches; None for anything else.
-
-    The results block and everything after it must be exactly as ab 2.x
-    prints them; the part before (banner, progress lines) must hold no error
-    line and no label. Gives the same run as the line scanner. With
-    ``detail=False`` the percentages are not read and of the Connection
-    Times only the Total row.
-    """
-    m = _RESULTS_RE.search(text)
-    if m is None:
-        return None
-    t = _TAIL_RE.fullmatch(text, m.end())
-    head = text[: m.start()]
-    if t is None or "WARNING" in head or head.count("This is ApacheBench") > 1:
-        return None
-    # "(be patient).." is a rare word for "(be patient)...apr_socket_recv: ..."; "....done" is the clean end
-    if _has_rare(head.replace(" (be patient).....done\n", " (be patient)\n")):
-        return None
-    if _known_label_in(head):
-        return None
-    r = _new_run(head)
-    _fill_results(m, r)
-    r.has_result = True
-    # the tail regex checked the four rows: the lines after the title and header
-    rows = t.group("phases").split("\n")[2:]
-    if not detail:  # the Total row gives the run's latency min and max
-        rows = rows[3:]
-    r.phases = [_phase_row(*line.split(":", 1)) for line in rows]
-    if detail:
-        r.pcts = [{"percentile": _pct(p), "latency_s": float(v) * _MS} for p, v in _PCT_M_RE.findall(t.group("pcts"))]
-    if t.group("warnings"):
-        r.warnings = [w.strip() for w in _WARNING_M_RE.findall(t.group("warnings"))]
-    return r
-
-
-def _results_block(text: str, r: _Run) -> bool:
-    """Fill ``r`` from ab 2.x's results block in one regex match; False when it is not there as printed.
-
-    Also False when a label the scanners know appears outside the block
-    (pasted results, a stray line): the label-by-label loop decides then.
-    """
-    m = _RESULTS_RE.search(text)
-    if m is None or _known_label_in(text[: m.start()]) or _known_label_in(text[m.end() :]):
-        return False
-    _fill_results(m, r)
-    return True
 
 
 _GROUP = _RESULTS_RE.groupindex
@@ -323,38 +259,8 @@ def _fill_results(m: re.Match, r: _Run) -> None:
         if sent is not None:
             d["bytes_sent_per_s"] = float(sent) * _KB
             d["bytes_per_s_total"] = float(m.group("rate_total")) * _KB
-    r.keys.update(("server software", "complete requests"))
 
 
-# Anything that needs the line scanner: errors, usage, aborted or partial runs.
-# Plain substrings (fast); a false alarm only costs the slower, exact scanner.
-_RARE_WORDS = (
-    "apr_",
-    "ab: ",
-    "Usage: ab",
-    "Test aborted",
-    "Total of ",
-    "SSL ",
-    "Invalid ",
-    "Server timed out",
-    "socket: ",
-    "connect: ",
-    "Name or service not known",
-    "(be patient)..",
-)
-# Labels as printed -> lower-case key (memo: ab prints a fixed set).
-_KEYS: dict[str, str] = {}
-
-
-def _has_rare(text: str) -> bool:
-    """True when the text holds an error, usage or abort line (see _RARE_WORDS)."""
-    for word in _RARE_WORDS:
-        if word in text:
-            return True
-    return False
-
-
-_BOILERPLATE = ("Copyright ", "Licensed to ", "This is ApacheBench")
 _PHASE_NAMES = {"Connect": "connect", "Processing": "processing", "Waiting": "waiting", "Total": "total"}
 
 
@@ -413,15 +319,6 @@ def parse_command(command: str) -> dict:
     return out
 
 
-def _phases(block: str) -> list[dict]:
-    """Connection Times rows of a block (seconds).
-
-    >>> _phases("Connection Times (ms)\\n  min\\nConnect:  0 1 0.5 1 3\\nTotal: 1 2 0.4 2 4")[1]["max_s"]
-    0.004
-    """
-    return [_phase_row(name, vals) for name, vals in _PHASE_M_RE.findall(block)]
-
-
 def _phase_row(name: str, rest: str) -> dict:
     """One Connection Times row (ms) as seconds: 5 columns, or 3 with ``-S``."""
     n = rest.split()
@@ -457,35 +354,27 @@ class _Run:
         return not (self.has_result or self.d.get("error") or self.keys)
 
 
-def _starts_run(kind: str, cur: _Run, tag: str | None = None) -> bool:
+def _starts_run(kind: str, cur: _Run, tags: Collection[str] = ()) -> bool:
     """Whether a line of ``kind`` begins a new run rather than continuing ``cur``.
 
     The one place that decides where a run starts: ab's banner, or a label the
     run already has (another pasted result).
 
     >>> r = _Run(1); r.keys.add("concurrency level")
-    >>> _starts_run("label", r, "concurrency level"), _starts_run("label", r, "time taken for tests")
+    >>> _starts_run("label", r, ["concurrency level"]), _starts_run("label", r, ["time taken for tests"])
     (True, False)
     """
-    return kind == "banner" or tag in cur.keys
+    return kind == "banner" or not cur.keys.isdisjoint(tags)
 
 
-#: Table headings that open a table of rows: Connection Times (the misspelling of
-#: some 2.3 builds too) and the percentiles.
-_SECTIONS = {
-    "Connection Times (ms)": "phases",
-    "Connnection Times (ms)": "phases",
-    "Percentage of the requests served": "pcts",
-}
+class _Reader:
+    """The runs of one text, read line by line: one handler per line kind (see ``LINE_KINDS``)."""
 
-
-class _Scanner:
-    """The runs of one text, read line by line (see ``_OTHER_LINES`` for lines without a label)."""
-
-    def __init__(self) -> None:
+    def __init__(self, phases: bool = True, percentiles: bool = True) -> None:
         self.runs: list[_Run] = []
         self.cur = _Run(1)
-        self.mode: str | None = None  # "phases" | "pcts" | "usage" | None
+        # the detail rows to build: the Total row of Connection Times is always read (latency min and max)
+        self.phases, self.percentiles = phases, percentiles
 
     def new_run(self, n: int) -> None:
         """Close the current run and begin one at line ``n``.
@@ -503,218 +392,137 @@ class _Scanner:
         self.cur = _Run(n)
         self.cur.warnings.extend(carried)
 
-    def banner(self, n: int, m: re.Match) -> None:
-        self.new_run(n)
-        self.cur.d["tool_version"] = m.group(1)
-        if m.group(2):
-            self.cur.d["tool_build"] = m.group(2)
-        self.mode = None
-
-    def table_row(self, line: str) -> bool:
-        """A row of the open table (phases or percentiles); False closes the table."""
-        if self.mode == "phases":
-            pm = _PHASE_RE.match(line)
-            if pm:
-                self.cur.phases.append(_phase_row(pm.group(1), pm.group(2)))
-                return True
-            if line.lstrip().startswith(("min", "avg")):
-                return True
-            self.mode = None
-        elif self.mode == "pcts":
-            pm = _PCT_RE.match(line)
-            if pm:
-                self.cur.pcts.append({"percentile": float(pm.group(1)), "latency_s": float(pm.group(2)) * _MS})
-                return True
-            self.mode = None
-        return False
-
-    def section(self, line: str) -> bool:
-        for head, mode in _SECTIONS.items():
-            if line.startswith(head):
-                self.mode = mode
-                self.cur.has_result = True
-                return True
-        return False
-
-    def labelled(self, n: int, key: str, val: str) -> None:
-        tag = key
-        if key == "time per request":
-            tag = "time per request all" if "across all" in val else "time per request"
-        if _starts_run("label", self.cur, tag):
-            self.runs.append(self.cur)
-            self.cur = _Run(n)
-        self.cur.keys.add(tag)
-        self.cur.has_result = True
-        _set(self.cur, key, tag, val)
-
-    def other(self, line: str) -> None:
-        """A line without a known label: one of ``_OTHER_LINES``, or boilerplate and free text (ignored)."""
-        if line.startswith(("Completed ", "Finished ")) or line.startswith(_BOILERPLATE):
-            return
-        for match, handler in _OTHER_LINES:
-            m = match(line)
-            if m:
-                getattr(self, handler)(line, m)
-                return
-
-    def breakdown(self, line: str, m: re.Match) -> None:
-        for k, v in zip(_BREAKDOWN_COLS, m.groups(), strict=True):
-            if v is not None:
-                self.cur.d[k] = int(v)
-
-    def rate_continued(self, line: str, m: re.Match) -> None:
-        col = "bytes_sent_per_s" if m.group(2) == "sent" else "bytes_per_s_total"
-        self.cur.d[col] = float(m.group(1)) * self.cur.kb
-
-    def usage(self, line: str, m: re.Match) -> None:
-        self.cur.d.setdefault("error", "usage error")
-        self.mode = "usage"  # the rest of the help text is skipped
-
-    def error(self, line: str, m: re.Match) -> None:
-        msg, d = line.strip(), self.cur.d
-        d["error"] = f"{d['error']}; {msg}" if d.get("error") and d["error"] != "usage error" else msg
-
-    def total_of(self, line: str, m: re.Match) -> None:
-        self.cur.d["requests"] = int(m.group(1))
-
-    def warning(self, line: str, m: re.Match) -> None:
-        self.cur.warnings.append(line.strip())
-
-    def benchmarking(self, line: str, m: re.Match) -> None:
-        self.cur.d.setdefault("host", m.group(1))
-        rest = m.group(2).strip()
-        if rest and rest != "done":
-            self.cur.d["error"] = rest  # "Benchmarking h (be patient)...apr_socket_recv: ..."
-
     def finished(self) -> list[_Run]:
         if not self.cur.empty():
             self.runs.append(self.cur)
         return self.runs
 
 
-#: Lines without a label in the order they are tried: (how the pattern is tried, the handler).
-_OTHER_LINES: list[tuple[Callable[[str], re.Match | None], str]] = [
-    (_FAILED_BREAKDOWN_RE.match, "breakdown"),
-    (_RATE_CONT_RE.match, "rate_continued"),
-    (_USAGE_RE.match, "usage"),
-    (lambda line: _ERROR_RE.match(line.strip()), "error"),
-    (_TOTAL_OF_RE.match, "total_of"),
-    (_WARNING_RE.match, "warning"),
-    (_BENCH_RE.match, "benchmarking"),
+def _banner(rd: _Reader, n: int, m: re.Match) -> None:
+    rd.new_run(n)
+    rd.cur.d["tool_version"] = m.group(1)
+    if m.group(2):
+        rd.cur.d["tool_build"] = m.group(2)
+
+
+def _header(rd: _Reader, n: int, m: re.Match) -> None:
+    """The banner, copyright lines and Benchmarking line in one match (as those kinds read them one by one)."""
+    _banner(rd, n, m)
+    rd.cur.d.setdefault("host", m.group(3))
+
+
+def _results(rd: _Reader, n: int, m: re.Match) -> Step:
+    """ab 2.x's whole results block; False (read label by label) when the run already has one of its labels."""
+    tags = [*_BLOCK_ALWAYS, *(tag for tag, group in _BLOCK_OPTIONAL if m.group(group) is not None)]
+    if _starts_run("label", rd.cur, tags):
+        return False
+    rd.cur.keys.update(tags)
+    rd.cur.has_result = True
+    _fill_results(m, rd.cur)
+    return None
+
+
+def _phase_table(rd: _Reader, n: int, m: re.Match) -> None:
+    rd.cur.has_result = True
+    rows = _PHASE_ROW_RE.findall(m.group(0))
+    if not rd.phases:
+        rows = [row for row in rows if row[0] == "Total"]
+    rd.cur.phases.extend(_phase_row(name, rest) for name, rest in rows)
+
+
+def _pct_table(rd: _Reader, n: int, m: re.Match) -> None:
+    rd.cur.has_result = True
+    if rd.percentiles:
+        rd.cur.pcts.extend(
+            {"percentile": _pct(p), "latency_s": float(v) * _MS} for p, v in _PCT_ROW_RE.findall(m.group(0))
+        )
+
+
+def _ignored(rd: _Reader, n: int, m: re.Match) -> None:
+    """Progress lines and the banner's copyright lines."""
+
+
+def _label(rd: _Reader, n: int, m: re.Match) -> Step:
+    label = m.group(1)
+    key = _KEYS.get(label)
+    if key is None:
+        key = _KEYS[label] = label.strip().lower()
+    if key not in LABELS and key not in _SPECIAL:
+        return False
+    val = m.group(2).strip()
+    tag = key
+    if key == "time per request":
+        tag = "time per request all" if "across all" in val else "time per request"
+    if _starts_run("label", rd.cur, (tag,)):
+        rd.runs.append(rd.cur)
+        rd.cur = _Run(n)
+    rd.cur.keys.add(tag)
+    rd.cur.has_result = True
+    _set(rd.cur, key, tag, val)
+    return None
+
+
+def _breakdown(rd: _Reader, n: int, m: re.Match) -> None:
+    for k, v in zip(_BREAKDOWN_COLS, m.groups(), strict=True):
+        if v is not None:
+            rd.cur.d[k] = int(v)
+
+
+def _rate_continued(rd: _Reader, n: int, m: re.Match) -> None:
+    col = "bytes_sent_per_s" if m.group(2) == "sent" else "bytes_per_s_total"
+    rd.cur.d[col] = float(m.group(1)) * rd.cur.kb
+
+
+def _usage(rd: _Reader, n: int, m: re.Match) -> None:
+    """The usage text, up to the next banner (the block kind passes over it)."""
+    rd.cur.d.setdefault("error", "usage error")
+
+
+def _error(rd: _Reader, n: int, m: re.Match) -> None:
+    msg, d = m.string.strip(), rd.cur.d
+    d["error"] = f"{d['error']}; {msg}" if d.get("error") and d["error"] != "usage error" else msg
+
+
+def _total_of(rd: _Reader, n: int, m: re.Match) -> None:
+    rd.cur.d["requests"] = int(m.group(1))
+
+
+def _warning(rd: _Reader, n: int, m: re.Match) -> None:
+    rd.cur.warnings.append(m.string.strip())
+
+
+def _benchmarking(rd: _Reader, n: int, m: re.Match) -> None:
+    rd.cur.d.setdefault("host", m.group(1))
+    rest = m.group(2).strip()
+    if rest and rest != "done":
+        rd.cur.d["error"] = rest  # "Benchmarking h (be patient)...apr_socket_recv: ..."
+
+
+#: The lines ab prints, in the order they are tried (first match wins; see :class:`LineKind`).
+LINE_KINDS: list[LineKind] = [
+    LineKind("header", "This is ApacheBench, Version", _HEADER_RE, _header, block=True),
+    LineKind("banner", "This is ApacheBench", _BANNER_RE, _banner, search=True),
+    LineKind("results", "Server Software:", _RESULTS_RE, _results, block=True),
+    LineKind("phases", "ection Times (ms)", _PHASES_BLOCK_RE, _phase_table, block=True),
+    LineKind("percentiles", "Percentage of the requests served", _PCTS_BLOCK_RE, _pct_table, block=True),
+    LineKind("progress", "ed ", _PROGRESS_RE, _ignored, block=True),
+    LineKind("copyright", "Copyright ", _BOILERPLATE_RE, _ignored),
+    LineKind("licence", "Licensed to ", _BOILERPLATE_RE, _ignored),
+    LineKind("label", ":", _LABEL_RE, _label),
+    LineKind("boilerplate", "This is ApacheBench", _BOILERPLATE_RE, _ignored),
+    LineKind("breakdown", "(Connect:", _FAILED_BREAKDOWN_RE, _breakdown),
+    LineKind("rate_continued", "kb/s", _RATE_CONT_RE, _rate_continued),
+    LineKind("usage", "Usage: ab ", _USAGE_BLOCK_RE, _usage, block=True),
+    LineKind("error", "", _ERROR_RE, _error),
+    LineKind("total_of", "Total of ", _TOTAL_OF_RE, _total_of),
+    LineKind("warning", "", _WARNING_RE, _warning),
+    LineKind("benchmarking", "Benchmarking ", _BENCH_RE, _benchmarking),
 ]
 
 
-def _scan_lines(text: str) -> list[_Run]:
-    """Line-by-line scanner: handles every case (several results, errors, usage)."""
-    sc = _Scanner()
-    for n, raw in enumerate(text.split("\n"), start=1):
-        line = raw.rstrip()
-        if not line.strip():
-            if sc.mode == "phases":
-                sc.mode = None
-            continue
-        m = _BANNER_RE.search(line)
-        if m:
-            sc.banner(n, m)
-            continue
-        if sc.mode == "usage" or sc.table_row(line) or sc.section(line):
-            continue
-        label, colon, val = line.partition(":")
-        key = label.strip().lower() if colon else ""
-        if key in LABELS or key in _SPECIAL:
-            sc.labelled(n, key, val.strip())
-        else:
-            sc.other(line)
-    return sc.finished()
-
-
-def _labelled_values(text: str, r: _Run) -> bool:
-    """Every ``Label: value`` line into the run; False at a repeated label (several pasted results)."""
-    keys, d = r.keys, r.d
-    for label, val in _KV_ALL_RE.findall("\n" + text):
-        key = _KEYS.get(label)
-        if key is None:
-            key = _KEYS[label] = label.strip().lower()
-        conv = LABELS.get(key)
-        if conv is None and key not in _SPECIAL:
-            continue
-        tag = key
-        if key == "time per request":
-            tag = "time per request all" if "across all" in val else "time per request"
-        if tag in keys:
-            return False
-        keys.add(tag)
-        if conv is not None:
-            d[conv[0]] = conv[1](val.strip())  # type: ignore[operator]
-        else:
-            _set(r, key, tag, val.strip())
-    return True
-
-
-def _extra_lines(text: str, r: _Run) -> None:
-    """The failure breakdown and the sent/total rate lines, outside the results block's template."""
-    fb = _FAILED_BREAKDOWN_M_RE.search(text) if "(Connect:" in text else None
-    if fb:
-        for k, v in zip(_BREAKDOWN_COLS, fb.groups(), strict=True):
-            if v is not None:
-                r.d[k] = int(v)
-    for val, kind in _RATE_CONT_M_RE.findall(text) if " kb/s " in text else ():
-        r.d["bytes_sent_per_s" if kind == "sent" else "bytes_per_s_total"] = float(val) * r.kb
-
-
-def _tables(text: str, r: _Run) -> None:
-    """Connection Times, percentages and warnings after the results."""
-    i = max(_at_line_start(text, "Connection Times (ms)"), _at_line_start(text, "Connnection Times (ms)"))
-    if i >= 0:
-        r.has_result = True
-        end = text.find("\n\n", i)
-        block = text[i : end if end >= 0 else len(text)]
-        r.phases = [_phase_row(name, vals) for name, vals in _PHASE_M_RE.findall(block)]
-    i = _at_line_start(text, "Percentage of the requests served")
-    if i >= 0:
-        r.has_result = True
-        r.pcts = [{"percentile": float(p), "latency_s": float(v) * _MS} for p, v in _PCT_M_RE.findall(text, i)]
-    if "WARNING: " in text:
-        r.warnings = [w.strip() for w in _WARNING_M_RE.findall("\n" + text)]
-
-
-def _scan_fast(text: str, detail: bool = True) -> list[_Run] | None:
-    """Whole-text regex scan for the common case: one clean result (or excerpt).
-
-    Returns None when the text needs the line scanner (several results,
-    error or usage lines). Gives the same runs as :func:`_scan_lines`.
-    ``detail=False``: see :func:`_scan_template`.
-    """
-    r = _scan_template(text, detail)
-    if r is not None:
-        return [r]
-    # Error, usage and abort lines come before a results block ("Server
-    # Software:" is its first line), so only the part before it is checked.
-    cut = text.find("\nServer Software:")
-    if text.count("This is ApacheBench") > 1 or _has_rare(text if cut < 0 else text[:cut]):
-        return None
-    r = _new_run(text)
-    template = _results_block(text, r)
-    if not template:
-        if not _labelled_values(text, r):
-            return None  # a repeated label: several pasted results
-        _extra_lines(text, r)
-    if r.keys:
-        r.has_result = True
-    _tables(text, r)
-    return [r] if not r.empty() else []
-
-
-def _at_line_start(text: str, head: str) -> int:
-    """Index of the first line starting with ``head``, else -1 (as the line scanner sees it).
-
-    >>> _at_line_start("a Percentage x\\nPercentage y", "Percentage")
-    15
-    """
-    if text.startswith(head):
-        return 0
-    i = text.find("\n" + head)
-    return i + 1 if i >= 0 else -1
+def _scan(text: str, phases: bool = True, percentiles: bool = True) -> list[_Run]:
+    """The runs of a text (one result, several pasted, excerpts, errors, usage); the detail rows asked for."""
+    return scan(text, LINE_KINDS, _Reader(phases, percentiles)).finished()
 
 
 def _set(r: _Run, key: str, tag: str, val: str) -> None:
@@ -820,18 +628,12 @@ def from_html(text: str) -> str:
     return "\n".join(out)
 
 
-def parse(seg: Segment, *, fast: bool = True) -> Parsed:
-    """Read every ab result in a segment (one run, several pasted ones, or an excerpt).
-
-    ``fast=False`` forces the line scanner (used by the tests to check that
-    both scanners agree).
-    """
+def parse(seg: Segment) -> Parsed:
+    """Read every ab result in a segment (one run, several pasted ones, or an excerpt)."""
     cmd = parse_command(seg.command) if seg.command else {}
     want = {"phases": seg.wants("phases"), "percentiles": seg.wants("percentiles")}
     text = from_html(seg.text) if "</th>" in seg.text else seg.text
-    runs = _scan_fast(text, want["phases"] or want["percentiles"]) if fast else None
-    if runs is None:
-        runs = _scan_lines(text)
+    runs = _scan(text, want["phases"], want["percentiles"])
     if not runs and seg.command:
         runs.append(_Run(1))
         runs[0].d["error"] = "no output after the command"
@@ -840,7 +642,7 @@ def parse(seg: Segment, *, fast: bool = True) -> Parsed:
         out.runs.append(_run_row(r, cmd))
         for table, rows in (("phases", r.phases), ("percentiles", r.pcts)):
             if rows and want[table]:
-                for p in rows:  # the scanners' own fresh dicts
+                for p in rows:  # the scanner's own fresh dicts
                     p["run"] = i
                 out.tables.setdefault(table, []).extend(rows)
     return out

@@ -44,7 +44,7 @@ from .. import schema
 from ..errors import ParseError
 from ..schema import missing_array
 from ..text import Segment
-from .base import Format, Parsed
+from .base import ByteRanges, Format, Parsed
 
 HEADER = ["starttime", "seconds", "ctime", "dtime", "ttime", "wait"]
 _COLS = {"ctime": "connect_s", "dtime": "processing_s", "wait": "waiting_s", "ttime": "latency_s"}
@@ -462,6 +462,54 @@ def parse_path(
     return _frame(parsed, run_map, with_rows=tables is None or "requests" in tables)
 
 
+def _data_start(path: Path) -> int | None:
+    """The byte offset of the first data line if ``path`` is an ab ``-g`` file, else None."""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(4096)
+    except OSError:
+        return None
+    return len(first) if detect(first.decode("utf-8", "replace")) else None
+
+
+def _cut(path: Path, blocksize: int) -> list[tuple[int, int]] | None:
+    """Byte ranges of about ``blocksize`` bytes cutting an ab ``-g`` file's data at line ends; None for another file."""
+    start = _data_start(path)
+    if start is None:
+        return None
+    size = path.stat().st_size
+    return _bounds(path, size, start, max(1, -(-size // blocksize)))
+
+
+def _read_range(path: Path, a: int, b: int) -> _Chunk:
+    """One byte range of an ab -g file, parsed and ordered by start second."""
+    return _read_chunk(lambda: io.BufferedReader(_Range(path, a, b), 1 << 20))
+
+
+def _keys(chunk: _Chunk) -> tuple[np.ndarray, np.ndarray]:
+    """A range's distinct start seconds and rows per second."""
+    return chunk.keys, chunk.counts
+
+
+def _range_rows(chunk: _Chunk, low: int, dest: np.ndarray) -> pd.DataFrame:
+    """The requests of one range, numbered in the file's start-second order (``low``: the file's first second)."""
+    n = chunk.n
+    secs = np.repeat(chunk.keys, chunk.counts).astype(np.int64)
+    seq = np.repeat(dest - chunk.first, chunk.counts) + np.arange(n)
+    data: dict[str, np.ndarray] = {
+        "run": np.zeros(n, dtype=np.int64),
+        "seq": seq.astype(np.int64),
+        "start": (secs * 1_000_000_000).view("datetime64[ns]"),
+        "start_s": (secs - low).astype(np.float64),
+    }
+    for raw, name in _COLS.items():
+        values = chunk.ms[raw]
+        if chunk.order is not None:
+            values = np.take(values, chunk.order)
+        data[name] = values / 1000.0
+    return pd.DataFrame(data)
+
+
 FORMATS = [
     Format(
         "ab-gnuplot",
@@ -471,5 +519,6 @@ FORMATS = [
         whole_file=True,
         parse_path=parse_path,
         description="ApacheBench -g per-request TSV",
+        ranges=ByteRanges(_cut, _read_range, _keys, _range_rows),
     ),
 ]

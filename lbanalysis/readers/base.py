@@ -20,15 +20,28 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from ..errors import ParseError
 from ..text import Segment
 
-__all__ = ["Format", "ParseError", "Parsed", "Segment", "error_row", "to_float", "to_int"]
+__all__ = [
+    "ByteRanges",
+    "Format",
+    "LineKind",
+    "ParseError",
+    "Parsed",
+    "Segment",
+    "error_row",
+    "scan",
+    "to_float",
+    "to_int",
+]
 
 
 @dataclass
@@ -89,6 +102,8 @@ class Format:
     ``parse_path(path, source, tables, executor=None)`` (``tables``: the
     detail tables the caller wants, None for all; see :meth:`Segment.wants`;
     ``executor``: the caller's thread pool, from ``read(..., executor=)``).
+    ``ranges``: the format's ability to be read in byte ranges of a large
+    file (see :class:`ByteRanges`); engines that partition files use it.
     """
 
     name: str
@@ -98,6 +113,128 @@ class Format:
     whole_file: bool = False
     parse_path: Callable[..., Parsed] | None = None
     description: str = ""
+    ranges: ByteRanges | None = None
+
+
+@dataclass(frozen=True)
+class ByteRanges:
+    """How a per-request log is read in byte ranges, each on its own worker, into the ``requests`` table.
+
+    - ``cut(path, blocksize)``: the byte ranges ``(start, stop)`` of the
+      file's data, at line ends, about ``blocksize`` bytes each; None when
+      the file is not of this format.
+    - ``read(path, start, stop)``: one range parsed (a picklable piece).
+    - ``keys(piece)``: the piece's order keys, ascending, and its rows per
+      key; the engine merges them so that rows keep the order the whole
+      file reads in (stable by key, then by range).
+    - ``rows(piece, low, dest)``: the piece's rows as a ``requests`` frame
+      (``source`` left to the engine); ``low`` is the file's first key,
+      ``dest[i]`` the output row where the piece's ``i``-th key begins.
+    """
+
+    cut: Callable[[Path, int], list[tuple[int, int]] | None]
+    read: Callable[[Path, int, int], Any]
+    keys: Callable[[Any], tuple[Any, Any]]
+    rows: Callable[[Any, int, Any], pd.DataFrame]
+
+
+#: What a handler returns: None (the line is read), False (not this kind after all: the
+#: next kinds are tried), or the number of the line the scan goes on at (lines skipped).
+Step = bool | int | None
+
+
+@dataclass(frozen=True)
+class LineKind:
+    """One kind of line a format prints: its name, a hint, its pattern and its handler.
+
+    ``hint`` is a text the line must hold (``""``: any line), checked
+    before the pattern as a fast filter. ``pattern`` is matched at the
+    start of the line (``search=True``: anywhere in it); with ``block=True``
+    it is matched at the line's start in the whole text and may span
+    several lines (a table), which the scan then passes over. ``handler``
+    is called as ``handler(reader, n, m)``: the reader's state, the line's
+    number (1-based) and the match; it returns a :data:`Step`.
+    """
+
+    name: str
+    hint: str
+    pattern: re.Pattern[str]
+    handler: Callable[[Any, int, re.Match[str]], Step]
+    search: bool = False
+    block: bool = False
+
+
+_COMPILED: dict[int, tuple[Sequence[LineKind], list[tuple]]] = {}
+
+
+def _compiled(kinds: Sequence[LineKind]) -> list[tuple]:
+    """The kinds as (hint, the pattern's match or search, block, handler) tuples, made once per list of kinds."""
+    got = _COMPILED.get(id(kinds))
+    if got is None or got[0] is not kinds:
+        table = [(k.hint, k.pattern.search if k.search else k.pattern.match, k.block, k.handler) for k in kinds]
+        got = _COMPILED[id(kinds)] = (kinds, table)  # holds the list: its id stays its own
+    return got[1]
+
+
+def scan(
+    text: str,
+    kinds: Sequence[LineKind],
+    reader: Any,
+    *,
+    prepare: Callable[[int, str], str] | None = None,
+    other: Callable[[int, str], None] | None = None,
+) -> Any:
+    """Read ``text`` line by line: the first kind whose hint and pattern match calls its handler.
+
+    Lines are right-stripped; ``prepare(n, line)`` may change a line first
+    (strip a prompt or a timestamp; it sees blank lines too); lines blank
+    after it are passed over; ``other(n, line)`` gets the lines no kind
+    reads. ``kinds`` is a list fixed when its module loads (its form for the
+    loop is kept). Returns ``reader``.
+
+    >>> kinds = [LineKind("pair", "=", re.compile(r"(\\w+)=(\\d+)"), lambda r, n, m: r.append((n, m[1], int(m[2]))))]
+    >>> scan("a=1\\n\\nnoise\\nb=2", kinds, [])
+    [(1, 'a', 1), (4, 'b', 2)]
+    """
+    table = _compiled(kinds)
+    find = text.find
+    n, pos, end = 1, 0, len(text)
+    while pos <= end:
+        eol = find("\n", pos)
+        if eol < 0:
+            eol = end
+        line = text[pos:eol].rstrip()
+        if prepare is not None:
+            line = prepare(n, line).rstrip()
+        if not line:
+            n += 1
+            pos = eol + 1
+            continue
+        nxt = n + 1
+        npos = eol + 1
+        for hint, match, block, handler in table:
+            if hint not in line:
+                continue
+            m = match(text, pos) if block else match(line)
+            if m is None:
+                continue
+            step = handler(reader, n, m)
+            if step is False:
+                continue
+            if block and m.end() > npos:  # pass over the lines the block spans
+                npos = m.end() if text[m.end() - 1] == "\n" else find("\n", m.end()) + 1 or end + 1
+                nxt = n + text.count("\n", pos, npos)
+            elif step is not None and step is not True:
+                while nxt < step and npos <= end:
+                    npos = (find("\n", npos) + 1) or end + 1
+                    nxt += 1
+            break
+        else:
+            if other is not None:
+                other(n, line)
+        n = nxt
+        pos = npos
+    return reader
 
 
 _NUM_RE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")

@@ -22,9 +22,9 @@ import re
 
 from ..errors import ParseError
 from ..text import Segment
-from .base import Format, Parsed, to_float, to_int
+from .base import Format, LineKind, Parsed, scan, to_float, to_int
 
-__all__ = ["FORMATS", "INFO", "STATE_OP", "parse_info", "parse_state"]
+__all__ = ["FORMATS", "INFO", "LINE_KINDS", "STATE_OP", "parse_info", "parse_state"]
 
 # show info field -> (runs column, kind)
 INFO: dict[str, tuple[str, str]] = {
@@ -40,6 +40,14 @@ INFO: dict[str, tuple[str, str]] = {
 STATE_OP = {"0": "STOPPED", "1": "STARTING", "2": "RUNNING", "3": "STOPPING"}
 
 _INFO_LINE_RE = re.compile(r"^([A-Za-z_]+):\s?(.*)$")
+
+
+def _field(fields: dict[str, str], n: int, m: re.Match) -> None:
+    fields[m.group(1)] = m.group(2)
+
+
+#: The one kind of line ``show info`` prints (see :class:`LineKind`).
+LINE_KINDS: list[LineKind] = [LineKind("field", ":", _INFO_LINE_RE, _field)]
 
 
 def _info_row(fields: dict[str, object]) -> dict:
@@ -61,7 +69,7 @@ def parse_info(seg: Segment) -> Parsed:
         except (ValueError, TypeError, KeyError, AttributeError) as e:
             raise ParseError(f"not HAProxy 'show info json' output ({e})", source=seg.source) from None
     else:
-        fields = {m.group(1): m.group(2) for m in map(_INFO_LINE_RE.match, text.split("\n")) if m}
+        fields = scan(text, LINE_KINDS, {})
     out = Parsed()
     out.add_run(_info_row(fields))
     return out

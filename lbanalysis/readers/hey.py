@@ -61,14 +61,13 @@ response bodies only.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..text import Segment, command_argv
-from .base import Format, Parsed, error_row, to_float, to_int
+from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
 
-__all__ = ["FORMATS", "LINES", "SUMMARY", "detect", "parse", "parse_command"]
+__all__ = ["FORMATS", "LINES", "LINE_KINDS", "SUMMARY", "detect", "parse", "parse_command"]
 
 # Summary label -> (column, kind)
 SUMMARY: dict[str, str] = {
@@ -83,24 +82,20 @@ SUMMARY: dict[str, str] = {
 _PHASES = {"DNS+dialup": "dns+dialup", "DNS-lookup": "dns", "req write": "req write", "resp wait": "resp wait",
            "resp read": "resp read"}  # fmt: skip
 
-LINES: dict[str, re.Pattern] = {
-    "section": re.compile(
-        r"^(Summary|Response time histogram|Latency distribution|Details|Status code distribution|"
-        r"Error distribution):"
-    ),
-    "summary": re.compile(r"^\s+(" + "|".join(re.escape(k) for k in SUMMARY) + r"):\s+(\S+)"),
-    "percentile": re.compile(r"^\s+(\d+(?:\.\d+)?)% in (\S+) secs"),
-    "phase": re.compile(
-        r"^\s+(" + "|".join(re.escape(k) for k in _PHASES) + r"):\s+(\S+) secs, (\S+) secs, (\S+) secs"
-    ),
-    "status": re.compile(r"^\s+\[(\d{3})\]\s+(\d+) responses"),
-    "bucket": re.compile(r"^\s+(\d+(?:\.\d+)?) \[(\d+)\]\s*\|"),
-    "error": re.compile(r"^\s+\[(\d+)\]\s+(.+?)\s*$"),
-}
+_SECTION_RE = re.compile(
+    r"^(Summary|Response time histogram|Latency distribution|Details|Status code distribution|Error distribution):"
+)
+_SUMMARY_RE = re.compile(r"^\s+(" + "|".join(re.escape(k) for k in SUMMARY) + r"):\s+(\S+)")
+_PERCENTILE_RE = re.compile(r"^\s+(\d+(?:\.\d+)?)% in (\S+) secs")
+_PHASE_RE = re.compile(r"^\s+(" + "|".join(re.escape(k) for k in _PHASES) + r"):\s+(\S+) secs, (\S+) secs, (\S+) secs")
+_STATUS_RE = re.compile(r"^\s+\[(\d{3})\]\s+(\d+) responses")
+_BUCKET_RE = re.compile(r"^\s+(\d+(?:\.\d+)?) \[(\d+)\]\s*\|")
+_ERROR_RE = re.compile(r"^\s+\[(\d+)\]\s+(.+?)\s*$")
 
 
 @dataclass
 class _Run:
+    line: int
     d: dict = field(default_factory=dict)
     percentiles: list[dict] = field(default_factory=list)
     phases: list[dict] = field(default_factory=list)
@@ -110,42 +105,81 @@ class _Run:
     section: str = ""
 
 
-def _section(r: _Run, m: re.Match) -> None:
-    r.section = m.group(1)
+@dataclass
+class _Reader:
+    """The runs of one segment; lines before the first ``Summary:`` belong to none."""
+
+    runs: list[_Run] = field(default_factory=list)
+
+    @property
+    def cur(self) -> _Run | None:
+        return self.runs[-1] if self.runs else None
 
 
-def _summary(r: _Run, m: re.Match) -> None:
-    if r.section == "Summary":
+def _starts_run(section: str) -> bool:
+    """The one place that decides where a run starts: hey's ``Summary:`` heading.
+
+    >>> _starts_run("Summary"), _starts_run("Details")
+    (True, False)
+    """
+    return section == "Summary"
+
+
+def _section(rd: _Reader, n: int, m: re.Match) -> None:
+    if _starts_run(m.group(1)):
+        rd.runs.append(_Run(n))
+    if rd.cur is not None:
+        rd.cur.section = m.group(1)
+
+
+def _summary(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.cur
+    if r is not None and r.section == "Summary":
         r.d[SUMMARY[m.group(1)]] = to_float(m.group(2))
 
 
-def _percentile(r: _Run, m: re.Match) -> None:
-    r.percentiles.append({"percentile": float(m.group(1)), "latency_s": to_float(m.group(2))})
+def _percentile(rd: _Reader, n: int, m: re.Match) -> None:
+    if rd.cur is not None:
+        rd.cur.percentiles.append({"percentile": float(m.group(1)), "latency_s": to_float(m.group(2))})
 
 
-def _phase(r: _Run, m: re.Match) -> None:
+def _phase(rd: _Reader, n: int, m: re.Match) -> None:
     mean, low, high = (to_float(m.group(i)) for i in (2, 3, 4))
-    if mean is not None and mean != mean:  # ' NaN secs': no request measured
+    if rd.cur is None or (mean is not None and mean != mean):  # ' NaN secs': no request measured
         return
-    r.phases.append({"phase": _PHASES[m.group(1)], "mean_s": mean, "min_s": low, "max_s": high})
+    rd.cur.phases.append({"phase": _PHASES[m.group(1)], "mean_s": mean, "min_s": low, "max_s": high})
 
 
-def _status(r: _Run, m: re.Match) -> None:
-    if r.section == "Status code distribution":
+def _status(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.cur
+    if r is not None and r.section == "Status code distribution":
         r.statuses[int(m.group(1))] = int(m.group(2))
 
 
-def _bucket(r: _Run, m: re.Match) -> None:
-    if r.section == "Response time histogram":
+def _bucket(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.cur
+    if r is not None and r.section == "Response time histogram":
         r.histogram.append({"latency_s": float(m.group(1)), "count": int(m.group(2))})
 
 
-def _error(r: _Run, m: re.Match) -> None:
-    if r.section == "Error distribution":
+def _error(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.cur
+    if r is not None and r.section == "Error distribution":
         r.errors.append((int(m.group(1)), m.group(2)))
 
 
-_HANDLERS: dict[str, Callable[[_Run, re.Match], None]] = {name: globals()[f"_{name}"] for name in LINES}
+#: The lines hey prints, in the order they are tried (first match wins; see :class:`LineKind`).
+LINE_KINDS: list[LineKind] = [
+    LineKind("section", ":", _SECTION_RE, _section),
+    LineKind("summary", ":", _SUMMARY_RE, _summary),
+    LineKind("percentile", "% in ", _PERCENTILE_RE, _percentile),
+    LineKind("phase", " secs, ", _PHASE_RE, _phase),
+    LineKind("status", "[", _STATUS_RE, _status),
+    LineKind("bucket", "[", _BUCKET_RE, _bucket),
+    LineKind("error", "[", _ERROR_RE, _error),
+]
+#: Line kind -> pattern (kept for code that reads it; the grammar is :data:`LINE_KINDS`).
+LINES: dict[str, re.Pattern] = {k.name: k.pattern for k in LINE_KINDS}
 
 
 _BOOL_FLAGS = {"disable-compression", "disable-keepalive", "disable-redirects", "h2"}
@@ -237,24 +271,9 @@ def parse(seg: Segment) -> Parsed:
     """Read every hey summary in a segment (each starts with ``Summary:``)."""
     cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
-    run: _Run | None = None
-    start = 0
-    lines = seg.text.split("\n")
-    for n, line in enumerate(lines, 1):
-        if line.startswith("Summary:"):
-            if run is not None:
-                out.add_run({**cmd, **_row(run), "line": start}, **_details(run))
-            run, start = _Run(), n
-        if run is None:
-            continue
-        for name, pattern in LINES.items():
-            m = pattern.match(line)
-            if m:
-                _HANDLERS[name](run, m)
-                break
-    if run is not None:
-        out.add_run({**cmd, **_row(run), "line": start}, **_details(run))
-    elif seg.command:
+    for run in scan(seg.text, LINE_KINDS, _Reader()).runs:
+        out.add_run({**cmd, **_row(run), "line": run.line}, **_details(run))
+    if not out.runs and seg.command:
         out.add_run(error_row("hey", "no output after the command", **cmd))
     return out
 

@@ -18,8 +18,10 @@ function                    returns
 ``percentiles_section``     latency percentiles, where the tool printed them
 ``timeseries_section``      requests/s and latency over time from
                             per-request logs (``per_request_timeseries``)
-``knee_section``            the saturation knee per group
-``network_section``         link utilisation and network-bound flags
+``study_of``                the one study of the folder the sections below show
+``knee_section``            the saturation knee per series (the study's)
+``network_section``         capacity, basis and utilisation per run (the study's)
+``verdict_section``         what bounded each series: ``summary_frame()``
 ``compare_section``         each group against the first one
 ==========================  ==================================================
 
@@ -360,7 +362,11 @@ def check_parameters(
     if fit_model not in ("usl", "amdahl", "linear"):
         raise LBAnalysisError(f"fit_model must be 'usl', 'amdahl' or 'linear', not {fit_model!r}")
     if not 0 < float(threshold) <= 1:
-        raise LBAnalysisError(f"threshold is a share of the link capacity, between 0 and 1; got {threshold!r}")
+        from ..analysis.rules import RULES
+
+        (doc,) = [r.thresholds["network_threshold"][1] for r in RULES if "network_threshold" in r.thresholds]
+        raise LBAnalysisError(f"threshold is the verdict rules' network_threshold ({doc}), between 0 and 1; "
+                              f"got {threshold!r}")  # fmt: skip
 
 
 def _short_sources(sources: Sequence[str]) -> list[str]:
@@ -695,18 +701,29 @@ def scaling_section(
     fits these points" or "too few loads", and no curve is drawn.
     """
     from .. import plots
+    from ..analysis.engine import study
     from ..analysis.series import fit_series
 
     title = "Throughput and latency against load"
     _check_column(runs, load, "load")
     _check_column(runs, group, "group")
-    http = http_runs(runs)
-    if not len(http):
+    if not len(http_runs(runs)):
         return Section.empty(title, ABSENT["http"])
-    http, key = _series_of(http, group)
-    if _n_loads(http, load, "series") < 2:
+    http = study(runs, load=load, group=group).runs.dropna(subset=["series"])  # the study's series and left-outs
+    key = group if group is not None else "series"
+    if not len(http) or _n_loads(http, load, "series") < 2:
         return Section.empty(title, ABSENT["loads"].format(load=load))
-    table, fits = fit_series(http, load=load, model=model, by=None if group is None else group)
+    used = http[http["used"].to_numpy(bool)]
+    table, fits = fit_series(used, load=load, model=model, by="series")
+    from ..analysis.rules import _reasons
+
+    missing = [
+        {"series": n, "loads": 0, "model": model, "r2": None, "fitted": False,
+         "verdict": f"no run counts in curves: {_reasons(g['left_out'].tolist())}"}
+        for n, g in http.groupby("series", sort=True) if n not in set(table["series"])
+    ]  # fmt: skip
+    if missing:
+        table = pd.concat([table, pd.DataFrame(missing)], ignore_index=True).sort_values("series", ignore_index=True)
     s = Section(title)
     n_series = http["series"].nunique()
     drawn = [n for n, g in http.groupby("series", sort=True) if pd.to_numeric(g[load], errors="coerce").nunique() >= 2]
@@ -716,6 +733,9 @@ def scaling_section(
         if len(fits) != 1
         else f"{n_series} series; {len(drawn)} with two loads or more are drawn; 1 has a {model} curve that fits."
     )
+    out = http[~http["used"].to_numpy(bool)]
+    if len(out):
+        s.add(f"{len(out)} run(s) drawn hollow and left out of the curves: {_reasons(out['left_out'].tolist())}.")
     shown = drawn[:_MAX_LINES]
     if len(drawn) > len(shown):
         s.add(f"The chart shows the first {len(shown)} of {len(drawn)} series; the table has them all.")
@@ -726,7 +746,10 @@ def scaling_section(
         xy = pd.DataFrame(
             {"x": pd.to_numeric(g[load], errors="coerce"), "y": pd.to_numeric(g["requests_per_s"], errors="coerce")}
         ).dropna()
-        ax1.plot(xy["x"], xy["y"], "o", color=color, label=str(name), alpha=0.8)
+        kept = g.loc[xy.index, "used"].to_numpy(bool)
+        ax1.plot(xy["x"][kept], xy["y"][kept], "o", color=color, label=str(name), alpha=0.8)
+        if not kept.all():
+            ax1.plot(xy["x"][~kept], xy["y"][~kept], "o", mfc="none", color=color, alpha=0.8)
         if name in fits:
             plots.scaling_fit(fits[name], points=False, color=color, label=None, ax=ax1)
         else:
@@ -1027,47 +1050,60 @@ def timeseries_section(
     return s
 
 
+# -------------------------------------------------------------------- study ---
+_STUDIES: dict[tuple, Any] = {}
+
+
+def study_of(
+    ds: Any,
+    link_capacity: str | float | None = None,
+    iperf: str | os.PathLike | None = None,
+    threshold: float = 0.8,
+    load: str = "concurrency",
+    group: str | None = None,
+) -> Any:
+    """The one :class:`~lbanalysis.analysis.engine.Study` of ``ds`` that every section below shows.
+
+    Built once per dataset and parameters (the iperf folder read once); the
+    sections only lay out its figures and sentences.
+    """
+    from ..analysis.engine import study
+    from ..capacity import capacity_parameter
+
+    key = (id(ds), str(link_capacity), str(iperf), float(threshold), load, group)
+    if key not in _STUDIES or _STUDIES[key][0] is not ds:
+        measured = load_iperf(iperf) if iperf is not None else None
+        _STUDIES.clear()  # one dataset at a time (the notebook's); holding it keeps its id from being reused
+        _STUDIES[key] = (ds, study(ds, capacity=capacity_parameter(link_capacity), iperf=measured, group=group,
+                                   load=load, network_threshold=threshold))  # fmt: skip
+    return _STUDIES[key][1]
+
+
 # --------------------------------------------------------------------- knee ---
-def knee_section(runs: pd.DataFrame, load: str = "concurrency", group: str | None = None) -> Section:
-    """The load past which throughput stops growing, per group, and whether latency keeps rising."""
-    from ..analysis import find_knee
+def knee_section(runs: Any, load: str = "concurrency", group: str | None = None) -> Section:
+    """The load past which throughput stops growing, per series, and whether latency keeps rising (the study's)."""
+    from ..analysis.engine import study
 
     title = "Saturation knee"
-    http = http_runs(runs)
-    if not len(http):
+    frame = runs.runs if hasattr(runs, "runs") and not isinstance(runs, pd.DataFrame) else runs
+    if not len(http_runs(frame)):
         return Section.empty(title, ABSENT["http"])
-    http, group = _series_of(http, group)
-    if _n_loads(http, load, group) < 3:
+    st = study_of(runs, load=load, group=group) if not isinstance(runs, pd.DataFrame) else study(
+        runs, load=load, group=group)  # fmt: skip
+    knees = st.knees
+    if not len(knees):
         return Section.empty(title, ABSENT["knee"].format(load=load))
-    latency = "latency_mean_s" if http["latency_mean_s"].notna().any() else None
-    enough = http.groupby(group)[load].transform(lambda v: pd.to_numeric(v, errors="coerce").nunique()) >= 3
-    knees = find_knee(http[enough.to_numpy(bool)], x=load, latency=latency, by=group, errors="coerce")
-    cols = [c for c in ("x", "plateau", "max_y", "x_max", "saturated", "latency_rising") if c in knees]
-    table = knees[cols].rename(
-        columns={"x": f"knee {load}", "plateau": "plateau req/s", "max_y": "best req/s", "x_max": f"best {load}"}
-    )
+    table = knees.set_index("series")
     s = Section(title)
-    n_series = http[group].nunique()
+    n_series = len(st.verdicts)
     if len(knees) < n_series:
         s.add(f"{len(knees)} of {n_series} series have three loads or more: a knee is looked for only in those.")
-    for key, row in knees.iterrows():
-        reason = row.get("reason")
-        if isinstance(reason, str) and reason:
-            s.add(f"{key}: {reason}")
+    if not table["significant"].any() and table["saturated"].any():
+        s.add("Each load ran once: the run-to-run noise is unknown, so no knee is called significant.")
     return s.add(table)
 
 
 # ------------------------------------------------------------------- series ---
-def _verdict_capacity(ds: Any, link_capacity: str | float | None, iperf: str | os.PathLike | None) -> Any:
-    """The capacity argument of :func:`~lbanalysis.analysis.verdict.verdicts`: given, else iperf paths by host."""
-    capacity = parse_capacities(link_capacity)
-    if capacity is not None:
-        return capacity
-    measured = iperf_runs(load_iperf(iperf)) if iperf is not None else iperf_runs(ds.runs)
-    by_host, _ = _path_capacities(measured) if len(measured) else ({}, None)
-    return by_host or None
-
-
 _MAX_SERIES = 12  # series given a subsection of their own
 
 
@@ -1107,30 +1143,28 @@ def series_section(
     output_dir: str | os.PathLike | None = None,
 ) -> Section:
     """One part per series with two loads or more: its verdict, a small chart and its runs by load."""
-    from ..analysis.verdict import verdicts
-
     title = "Series, one by one"
-    http = http_runs(ds.runs)
-    if not len(http):
+    if not len(http_runs(ds.runs)):
         return Section.empty(title, ABSENT["http"])
-    http, key = _series_of(http, group)
-    loads = http.groupby(key)[load].agg(lambda v: pd.to_numeric(v, errors="coerce").nunique()) if load in http else None
+    st = study_of(ds, link_capacity, iperf, threshold, load, group)
+    http = st.runs.dropna(subset=["series"])
+    loads = http.groupby("series")[load].agg(lambda v: pd.to_numeric(v, errors="coerce").nunique()) if load in http \
+        else None  # fmt: skip
     if loads is None or not (loads >= 2).any():
         return Section.empty(title, ABSENT["loads"].format(load=load))
     many = loads[loads >= 2].sort_values(ascending=False)
     shown = list(many.index[:_MAX_SERIES])
-    capacity = _verdict_capacity(ds, link_capacity, iperf)
-    v = verdicts(http, load=load, by=group, capacity=capacity, network_threshold=threshold).set_index("series")
+    v = st.verdicts.set_index("series")
     s = Section(title)
     s.add(
-        f"{len(many)} of {http[key].nunique()} series ran at two loads or more"
+        f"{len(many)} of {http['series'].nunique()} series ran at two loads or more"
         + (f"; the {len(shown)} with the most loads are shown." if len(shown) < len(many) else ".")
     )
     for i, name in enumerate(shown):
-        g = http[http[key] == name]
+        g = http[http["series"] == name]
         s.add(f"### {name}")
         if name in v.index:
-            s.add(f"{v.loc[name, 'verdict'].capitalize()}: {v.loc[name, 'evidence']}.")
+            s.add(f"{v.loc[name, 'verdict'].capitalize()} ({v.loc[name, 'confidence']}): {v.loc[name, 'evidence']}.")
         table = series_table_of(g, load)
         fig, (ax1, ax2) = _figure(ncols=2, width=7.0, height=2.6)
         ax1.plot(table[load], table["requests_per_s"], "o-", color=f"C{i % 10}", label="mean req/s")
@@ -1158,79 +1192,44 @@ def verdict_section(
     load: str = "concurrency",
     group: str | None = None,
 ) -> Section:
-    """What bounded each series, with the numbers and thresholds behind each verdict.
-
-    Capacities as in :func:`network_section`: given (one rate or per host), or
-    iperf paths matched to each series' host.
-    """
-    from ..analysis.verdict import thresholds_text, verdicts
+    """What bounded each series: the study's ``summary_frame()``, with the thresholds used."""
+    from ..analysis.rules import thresholds_text
 
     title = "What bounded each series"
-    http = http_runs(ds.runs)
-    if not len(http):
+    if not len(http_runs(ds.runs)):
         return Section.empty(title, ABSENT["http"])
-    capacity = _verdict_capacity(ds, link_capacity, iperf)
-    v = verdicts(http, load=load, by=group, capacity=capacity, network_threshold=threshold)
+    st = study_of(ds, link_capacity, iperf, threshold, load, group)
     s = Section(title)
-    counts = v["verdict"].value_counts()
-    s.add(
-        f"{len(v)} series: "
-        + ", ".join(f"{n} {k}" for k, n in counts.items())
-        + f". Each verdict names its figures; thresholds: {thresholds_text(network_threshold=threshold)}."
-    )
-    table = v[["series", "runs", "loads", "verdict", "evidence"]]
-    s.add(table)
-    return s
+    s.add(str(st.summary()).splitlines()[0] + f" Each verdict names its figures; thresholds: "
+          f"{thresholds_text(**st.thresholds)}.")  # fmt: skip
+    return s.add(st.summary_frame())
 
 
 # ------------------------------------------------------------------ network ---
 def parse_capacities(text: str | float | None) -> Any:
-    """A capacity parameter: one rate for every path, or ``host=rate`` pairs, comma-separated.
+    """A capacity parameter (see :func:`lbanalysis.capacity.capacity_parameter`).
 
     >>> parse_capacities("1 Gbit/s"), parse_capacities("lb1=1 Gbit/s, 10.0.0.2=100 Mbit/s")
     ('1 Gbit/s', {'lb1': '1 Gbit/s', '10.0.0.2': '100 Mbit/s'})
     """
-    if not isinstance(text, str) or "=" not in text:
-        return text
-    pairs = [p.split("=", 1) for p in text.split(",") if p.strip()]
-    if any(len(p) != 2 or not p[0].strip() for p in pairs):
-        raise LBAnalysisError(
-            f"capacity {text!r}: give one rate ('1 Gbit/s') or host=rate pairs ('lb1=1 Gbit/s, lb2=10 Gbit/s')"
-        )
-    return {h.strip(): r.strip() for h, r in pairs}
+    from ..capacity import capacity_parameter
+
+    return capacity_parameter(text)
 
 
-def _path_capacities(iperf: pd.DataFrame) -> tuple[dict[str, float], pd.DataFrame | None]:
-    """Capacity (bit/s) of each measured path, by the host that received the data (never pooled across paths)."""
-    from ..capacity import link_capacity
-
-    try:
-        paths = link_capacity(iperf)
-    except (LBAnalysisError, ValueError, KeyError):
-        return {}, None
-    if paths is None or not len(paths) or "remote_host" not in paths:
-        return {}, paths
-    by_host = paths.dropna(subset=["remote_host"]).groupby("remote_host")["capacity_bits_per_s"].min()
-    return {str(k): float(v) for k, v in by_host.items()}, paths
-
-
-def _network_capacity(
-    http: pd.DataFrame, measured: pd.DataFrame, link_capacity: str | float | None, where: str
-) -> tuple[Any, str | None, str, pd.DataFrame | None]:
-    """(capacity, path column, where it comes from, iperf paths): given, per host, per manifest row, or measured."""
-    capacity: Any = parse_capacities(link_capacity)
-    if isinstance(capacity, dict):
-        return capacity, "host", "given per host: " + ", ".join(f"{h} {r}" for h, r in capacity.items()), None
-    if capacity is not None:
-        return capacity, None, f"given: {capacity}, for every path", None
-    if "capacity" in http and http["capacity"].notna().any():  # a manifest column: each run's path
-        values = http["capacity"].dropna().astype(str).unique()
-        return {v: v for v in values}, "capacity", "given per run by the `capacity` column (manifest)", None
-    if len(measured):
-        by_host, paths = _path_capacities(measured)
-        if by_host:
-            return by_host, "host", f"measured by {len(measured)} iperf run(s) {where}, per path", paths
-    return None, None, "", None
+def _capacity_words(st: Any, link_capacity: Any, iperf: Any) -> str:
+    """Where the study's capacities come from, in words."""
+    given = parse_capacities(link_capacity)
+    if isinstance(given, dict):
+        return "given per host: " + ", ".join(f"{h} {r}" for h, r in given.items())
+    if given is not None:
+        return f"given: {given}, for every path"
+    runs = st.runs
+    if "capacity" in runs and runs["capacity"].notna().any():
+        return "given per run by the `capacity` column (manifest)"
+    where = f"in `{iperf}`" if iperf is not None else "among these files, each applied to runs of its own folder"
+    n = int(st.paths["n_runs"].sum()) if len(st.paths) and "n_runs" in st.paths else 0
+    return f"measured by {n} iperf run(s) {where}, per path (TCP tests; payload against goodput)"
 
 
 def network_section(
@@ -1242,68 +1241,69 @@ def network_section(
     group: str | None = None,
     output_dir: str | os.PathLike | None = None,
 ) -> Section:
-    """Bits on the wire per run against the capacity of its own path; network-bound runs flagged.
-
-    The capacity is ``link_capacity``: one rate for every path (``"1 Gbit/s"``)
-    or ``host=rate`` pairs; else each HTTP run is matched to the iperf paths
-    that end at its target host (iperf outputs in folder ``iperf``, or among
-    the logs). Capacities of unrelated paths are never pooled: a run whose
-    host no iperf run measured has no utilisation. A run that carried more
-    than its path's measured capacity is a capacity mismatch (both figures
-    shown), not a network-bound run.
+    """The study's capacity per run (given, per host, per manifest row or measured by iperf on the run's own
+    path), its basis, and the utilisation: the same figures the verdicts use.
     """
     from .. import plots
-    from ..analysis import network_utilisation
     from ..analysis.network import format_bits_per_s
 
     title = "Network utilisation"
-    http = http_runs(ds.runs)
-    measured = iperf_runs(load_iperf(iperf)) if iperf is not None else iperf_runs(ds.runs)
-    where = f"in `{iperf}`" if iperf is not None else "among these files"
-    capacity, path_col, source, paths = _network_capacity(http, measured, link_capacity, where)
-    if capacity is None:
+    st = study_of(ds, link_capacity, iperf, threshold, load, group)
+    http = st.runs
+    has_cap = len(http) and http["capacity_bits_per_s"].notna().any()
+    if not has_cap and not len(st.paths) and parse_capacities(link_capacity) is None:
         return Section.empty(title, ABSENT["capacity"])
+    source = _capacity_words(st, link_capacity, iperf)
     if not len(http):
-        s = Section(title).add(f"Link capacity {source}; no HTTP runs to compare with it.")
-        return s.add(headline(measured)) if len(measured) else s
-    http, group = _series_of(http, group)
-    util, notes = _caught(network_utilisation, http, capacity, threshold=threshold, x=load, by=group, path=path_col)
+        return Section(title).add(f"Link capacity {source}; no HTTP runs to compare with it.").add(st.paths)
     s = Section(title)
     s.add(f"Capacity {source}; a run is network-bound at {threshold:.0%} of its path's capacity or more.")
-    if paths is not None and len(paths):
-        s.add(f"iperf measured {len(paths)} path(s); each HTTP run is compared with the path to its own host:")
-        s.add(paths)
-    u = pd.to_numeric(util["utilisation"], errors="coerce")
-    mismatch = u > 1.0
-    unmatched = u.isna()
-    util.loc[mismatch.to_numpy(bool), "network_bound"] = pd.NA
-    util.loc[mismatch.to_numpy(bool), "bound_by"] = "capacity mismatch"
-    util.loc[mismatch.to_numpy(bool), "bound_reason"] = [
-        f"{format_bits_per_s(w)} on the wire against {format_bits_per_s(c)} measured for its path: a run cannot "
-        "use more than its link, so this capacity belongs to another path"
-        for w, c in zip(
-            util.loc[mismatch.to_numpy(bool), "wire_bits_per_s"],
-            util.loc[mismatch.to_numpy(bool), "capacity_bits_per_s"],
-            strict=True,
-        )
-    ]
-    bound = util["network_bound"].astype("boolean").fillna(False)
+    if len(st.paths):
+        s.add(f"iperf measured {len(st.paths)} path(s); each HTTP run is compared with the path to its own host:")
+        s.add(st.paths)
+    u = pd.to_numeric(http["utilisation"], errors="coerce")
+    over = st.thresholds["mismatch_above"]
+    mismatch, unmatched = (u > over).to_numpy(bool), u.isna().to_numpy(bool)
+    bound = (u >= threshold) & ~(u > over)
     parts = [
-        f"{int(bound.sum())} of {len(util)} run(s) network-bound."
+        f"{int(bound.sum())} of {len(http)} run(s) network-bound."
         if bound.any()
         else f"No run reaches {threshold:.0%} of its path: none is network-bound."
     ]
     if mismatch.any():
-        parts.append(
-            f"{int(mismatch.sum())} run(s) carried more than the capacity matched to their path: capacity mismatch, not a verdict."
-        )
+        parts.append(f"{int(mismatch.sum())} run(s) carried more than the capacity matched to their path: capacity "
+                     "mismatch, not a verdict.")  # fmt: skip
     if unmatched.any():
         parts.append(f"{int(unmatched.sum())} run(s) have no measured path to their host: no utilisation.")
     s.add(" ".join(parts))
-    shown = util[~unmatched.to_numpy(bool)]
+    table = pd.DataFrame(
+        {
+            "source": _short_sources(http["source"].astype(str).tolist()),
+            "run": http["run"].to_numpy(),
+            "series": http["series"].to_numpy(),
+            load: http[load].to_numpy() if load in http else pd.NA,
+            "requests_per_s": http["requests_per_s"].to_numpy(),
+            "used Mbit/s": (http["used_bits_per_s"] / 1e6).to_numpy(),
+            "capacity Mbit/s": (http["capacity_bits_per_s"] / 1e6).to_numpy(),
+            "basis": http["capacity_basis"].to_numpy(),
+            "utilisation": u.to_numpy(),
+            "network_bound": pd.array([pd.NA if m or n else bool(b) for m, n, b in zip(mismatch, unmatched, bound,
+                                                                                     strict=True)], "boolean"),
+            "bound_by": ["capacity mismatch" if m else "network" if b else "" for m, b in zip(mismatch, bound,
+                                                                                            strict=True)],
+            "bound_reason": [
+                f"{format_bits_per_s(w)} ({b}) against {format_bits_per_s(c)} for its path ({src})"
+                if pd.notna(c) else (note or "no capacity known")
+                for w, b, c, src, note in zip(http["used_bits_per_s"], http["capacity_basis"],
+                                              http["capacity_bits_per_s"], http["capacity_source"],
+                                              http["capacity_note"], strict=True)
+            ],
+        }
+    )  # fmt: skip
+    shown = table[~unmatched]
     if len(shown):
         fig, (ax,) = _figure(width=max(6.0, min(14.0, 0.4 * min(len(shown), 30))))
-        labelled = shown.head(30).assign(label=[f"{a}:{b}" for a, b in zip(_short_sources(shown.head(30)["source"].astype(str).tolist()),
+        labelled = shown.head(30).assign(label=[f"{a}:{b}" for a, b in zip(shown.head(30)["source"],
                                                                              shown.head(30)["run"], strict=True)])  # fmt: skip
         plots.utilisation(labelled, x="label", threshold=threshold, ax=ax)
         ax.tick_params(axis="x", labelrotation=30)
@@ -1312,16 +1312,7 @@ def network_section(
         if len(shown) > 30:
             s.add(f"The chart shows the first 30 of {len(shown)} runs with a utilisation.")
         s.add(fig)
-    cols = ["source", "run", group, load, "requests_per_s", "wire_bits_per_s", "capacity_bits_per_s", "utilisation",
-            "network_bound", "bound_by", "bound_reason"]  # fmt: skip
-    table = util[[c for c in dict.fromkeys(cols) if c in util]].reset_index(drop=True)
-    table["source"] = _short_sources(table["source"].astype(str).tolist())
-    for col in ("wire_bits_per_s", "capacity_bits_per_s"):
-        if col in table:
-            table[col.replace("_bits_per_s", " Mbit/s")] = table.pop(col) / 1e6
-    s.add(table)
-    for n in dict.fromkeys(notes):
-        s.add(n)
+    s.add(table.reset_index(drop=True))
     s.save(output_dir, "utilisation")
     return s
 

@@ -1,0 +1,497 @@
+"""What bounded a series, as data: the ordered table of verdict rules.
+
+Each :class:`Rule` has a name (the verdict it gives), its thresholds (name,
+default, meaning), a check and the sentence that states its evidence. The
+rules are tried in the order of :data:`RULES`; the first whose check
+answers gives the series its verdict. The thresholds of
+:func:`lbanalysis.analysis.engine`, the documentation (:func:`rules_table`,
+:func:`thresholds_text`) and the explore report's parameters derive from
+this table: adding a rule is adding a line here.
+
+A check takes the :class:`Evidence` of one series (its runs by load, the
+figures the study computed) and the thresholds, and returns ``None`` (the
+rule does not apply) or a :class:`Finding`: the figures that fill the
+rule's sentence, a confidence, and notes (what could not be checked).
+
+Guards come first or inside the checks and say "cannot tell" rather than
+guess: every run too short or too few requests, a latency printed too
+coarsely to tell, a load generator whose printed latency proves nothing
+(ab's *Time per request* is concurrency × time / requests, so throughput ×
+latency equals the concurrency by construction), an open-loop run (a fixed
+rate: idle connections are no sign of a client that could not keep up),
+one run per load (the noise is unknown: no knee is called significant).
+
+>>> [r.name for r in RULES][:4]
+['errors', 'capacity mismatch', 'network', 'cannot tell']
+>>> THRESHOLDS["error_share"], THRESHOLDS["network_threshold"]
+(0.01, 0.8)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+__all__ = [
+    "RULES",
+    "THRESHOLDS",
+    "VERDICTS",
+    "Evidence",
+    "Finding",
+    "Rule",
+    "rules_markdown",
+    "rules_table",
+    "thresholds_text",
+]
+
+
+@dataclass
+class Evidence:
+    """What a rule sees of one series.
+
+    ``loads``: one row per load (index: the load, ascending) of the runs used
+    for curves (not the tiny, debug or duplicate ones): ``runs``, ``x``
+    (mean requests/s), ``r`` (mean latency used, s), ``step`` (the step it
+    was printed to), ``util`` (utilisation of the path), ``used_bits``,
+    ``cap``, ``rate`` (a fixed rate asked: open loop), ``delay`` (think time).
+    ``errors``: one row per load of every run (tiny ones included): ``bad``,
+    ``attempts``, ``share``. ``load``: the load column's name. ``tool``;
+    ``closed``: closed loop; ``latency_note``: why the printed latency cannot
+    show an idle client (empty when it can); ``excluded``: why runs were
+    left out; ``unseen_think_time``: a wait the tool's output would not show.
+    """
+
+    load: str
+    loads: pd.DataFrame
+    errors: pd.DataFrame
+    tool: str = ""
+    closed: bool = True
+    latency_note: str = ""
+    latency_basis: str = ""
+    excluded: list[str] = field(default_factory=list)
+    unseen_think_time: str = ""
+    basis: str = ""
+    capacity_source: str = ""
+    network: pd.DataFrame | None = None  # as loads, over every run with a throughput (short ones too)
+    server_side: str = ""  # what load-balancer statistics of the same origin show of a server-side queue
+    capacity_note: str = ""
+
+
+@dataclass
+class Finding:
+    """A rule's answer: the figures of its sentence, a confidence, notes."""
+
+    figures: dict[str, Any]
+    confidence: str = "high"
+    notes: list[str] = field(default_factory=list)
+    sentence: str | None = None  # replaces the rule's sentence (a guard's own words)
+    verdict: str | None = None  # replaces the rule's name (a guard inside a rule: "cannot tell")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One verdict rule: name, thresholds (name -> (default, meaning)), check, evidence sentence, meaning."""
+
+    name: str
+    thresholds: dict[str, tuple[float, str]]
+    check: Callable[[Evidence, dict[str, float]], Finding | None]
+    evidence: str
+    meaning: str
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:+.0f}%"
+
+
+def _bits(v: float) -> str:
+    from .network import format_bits_per_s
+
+    return format_bits_per_s(v)
+
+
+# ------------------------------------------------------------------ checks ---
+def _errors(e: Evidence, t: dict[str, float]) -> Finding | None:
+    share = e.errors["share"]
+    if not share.notna().any():
+        return None
+    at = share.idxmax()
+    if not share[at] > t["error_share"]:
+        return None
+    row = e.errors.loc[at]
+    where = f"at {e.load} {at:g}" if isinstance(at, (int, float)) and math.isfinite(at) else "in these runs"
+    return Finding({"where": where, "share": row["share"], "bad": row["bad"], "attempts": row["attempts"],
+                    "basis": row["basis"]})  # fmt: skip
+
+
+def _net(e: Evidence) -> pd.DataFrame:
+    return e.network if e.network is not None else e.loads
+
+
+def _util_at(e: Evidence) -> tuple[Any, float] | None:
+    util = _net(e)["util"] if "util" in _net(e) else pd.Series(dtype=float)
+    if not util.notna().any():
+        return None
+    at = util.idxmax()
+    return at, float(util[at])
+
+
+def _mismatch(e: Evidence, t: dict[str, float]) -> Finding | None:
+    found = _util_at(e)
+    if found is None or not found[1] > t["mismatch_above"]:
+        return None
+    at, util = found
+    row = _net(e).loc[at]
+    return Finding(
+        {
+            "at": at,
+            "util": util,
+            "used": _bits(row["used_bits"]),
+            "cap": _bits(row["cap"]),
+            "basis": e.basis,
+            "source": e.capacity_source,
+        },
+        confidence="cannot tell",
+    )
+
+
+def _network(e: Evidence, t: dict[str, float]) -> Finding | None:
+    found = _util_at(e)
+    if found is None or not found[1] >= t["network_threshold"]:
+        return None
+    at, util = found
+    row = _net(e).loc[at]
+    return Finding(
+        {
+            "at": at,
+            "util": util,
+            "used": _bits(row["used_bits"]),
+            "cap": _bits(row["cap"]),
+            "basis": e.basis,
+            "source": e.capacity_source,
+        }
+    )
+
+
+def _nothing_usable(e: Evidence, t: dict[str, float]) -> Finding | None:
+    if len(e.loads):
+        return None
+    why = _reasons(e.excluded) or f"no {e.load} in these runs"
+    return Finding({"why": why}, confidence="cannot tell")
+
+
+def _in_flight(e: Evidence) -> dict[str, float]:
+    t = e.loads
+    top = t.index.max()
+    x, r, step = t.loc[top, "x"], t.loc[top, "r"], t.loc[top, "step"]
+    step = step if pd.notna(step) else 0.0
+    return {
+        "top": top,
+        "in_flight": x * r,
+        "ratio": x * r / top if top > 0 else math.nan,
+        "low": x * max(r - step / 2, 0.0),
+        "high": x * (r + step / 2),
+        "step_ms": step * 1e3,
+    }
+
+
+def _generator(e: Evidence, t: dict[str, float]) -> Finding | None:
+    t_ = e.loads
+    top = t_.index.max()
+    if not e.closed or e.latency_note or not pd.notna(t_.loc[top, "r"]):
+        return None
+    f = _in_flight(e)
+    if t_.loc[top, "r"] == 0 and not f["step_ms"] > 0:
+        from .little import ZERO_LATENCY
+
+        return Finding(f, confidence="cannot tell", sentence=ZERO_LATENCY, verdict="cannot tell")
+    if f["step_ms"] > 0 and f["low"] < t["generator_share"] * top <= f["high"]:
+        return Finding(f, confidence="cannot tell", verdict="cannot tell",
+                       sentence="at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight, but with "
+                                "the mean latency printed to {step_ms:g} ms anything from {low:.1f} to {high:.1f}: too "
+                                "coarse to tell whether the {top:g} clients were busy (threshold "
+                                "{generator_share:.0%})")  # fmt: skip
+    if not f["ratio"] < t["generator_share"]:
+        return None
+    delay = t_.loc[top, "delay"] if "delay" in t_ else math.nan
+    if pd.notna(delay) and delay > 0:
+        f["why"] = f"the clients waited {delay:g} s between requests, as the command asked (think time)"
+    else:
+        f["why"] = "the client did not keep its connections busy" + (
+            f", or {e.unseen_think_time}" if e.unseen_think_time and not pd.notna(delay) else ""
+        )
+    f["spread"] = (
+        f" ({f['low']:.1f} to {f['high']:.1f} with the mean latency printed to {f['step_ms']:g} ms)"
+        if f["step_ms"] > 0
+        else ""
+    )
+    return Finding(f)
+
+
+def _reasons(why: Sequence[str]) -> str:
+    """Reasons runs were left out, counted by kind (the words before the colon).
+
+    >>> _reasons(["too short: 0.2 s (under 1 s)", "too short: 0.3 s (under 1 s)", "no throughput"])
+    'too short (2), no throughput (1)'
+    """
+    kinds = pd.Series([w.split(":", 1)[0] for w in why if w]).value_counts(sort=False)
+    return ", ".join(f"{k} ({n})" for k, n in kinds.items())
+
+
+def _one_load(e: Evidence, t: dict[str, float]) -> Finding | None:
+    if len(e.loads) >= int(t["min_loads"]):
+        return None
+    return Finding({"n": len(e.loads)}, confidence="cannot tell")
+
+
+def _no_latency(e: Evidence, t: dict[str, float]) -> Finding | None:
+    if e.loads["r"].notna().any():
+        return None
+    return Finding({}, confidence="cannot tell")
+
+
+def _knee_of(e: Evidence, t: dict[str, float]) -> Any:
+    x = e.loads["x"]
+    return x.index[x >= (1 - t["flat_gain"]) * x.max()].min()
+
+
+def _repeats(e: Evidence) -> bool:
+    return bool((e.loads["runs"] >= 2).any())
+
+
+def _saturation(e: Evidence, t: dict[str, float]) -> Finding | None:
+    loads = e.loads
+    top = loads.index.max()
+    knee = _knee_of(e, t)
+    if knee >= top:
+        return None
+    gain = loads.loc[top, "x"] / loads.loc[knee, "x"] - 1
+    r0 = loads.loc[knee, "r"]
+    growth = loads.loc[top, "r"] / r0 - 1 if r0 > 0 else math.nan
+    if not (gain <= 2 * t["flat_gain"] and pd.notna(growth) and growth >= t["latency_growth"]):
+        return None
+    notes, confidence = [], "high"
+    f = _in_flight(e)
+    if e.latency_note:
+        notes.append(e.latency_note)
+        confidence = "medium"
+    elif e.closed and pd.notna(f["ratio"]) and abs(f["ratio"] - 1) > t["little_tolerance"]:
+        return None  # Little's law off: the clients were not all busy, not a saturated server
+    if not _repeats(e):
+        notes.append("one run per load: the run-to-run noise is unknown, so the knee is not called significant")
+        confidence = "low" if confidence == "high" else confidence
+    fall = " (falling past the peak)" if gain < -2 * t["flat_gain"] else ""
+    used = _net(e)["util"].max() if "util" in _net(e) else math.nan
+    if pd.notna(used):
+        side = f"; the path was at most {used:.0%} used: not the network"
+    elif e.server_side:
+        side = f"; {e.server_side}"
+    else:  # a flat throughput alone cannot tell a server from a full link
+        return Finding(
+            {"knee": knee, "gain": _pct(gain) + fall, "growth": _pct(growth)},
+            confidence="cannot tell",
+            verdict="cannot tell",
+            sentence="past {load} {knee:g}, throughput changed {gain} while mean latency rose {growth}: the pattern "
+            "of a saturated server or of a full link; no capacity is known for this path (give one, or run iperf "
+            "on it) and no load-balancer statistics show a server-side queue",
+        )
+    little = (
+        f"; Little's law holds at {e.load} {top:g}: throughput × latency = {f['in_flight']:.1f} requests in "
+        f"flight for {top:g} asked"
+        if e.closed and not e.latency_note and pd.notna(f["ratio"])
+        else ""
+    )
+    return Finding({"knee": knee, "gain": _pct(gain) + fall, "growth": _pct(growth), "little": little + side},
+                   confidence=confidence, notes=notes)  # fmt: skip
+
+
+def _no_bound(e: Evidence, t: dict[str, float]) -> Finding | None:
+    loads = e.loads
+    top = loads.index.max()
+    if _knee_of(e, t) < top:
+        return None
+    prev = loads.index[-2]
+    gain = loads.loc[top, "x"] / loads.loc[prev, "x"] - 1
+    notes = [] if _repeats(e) else ["one run per load: the run-to-run noise is unknown"]
+    return Finding({"gain": _pct(gain), "prev": prev, "top": top}, confidence="high" if not notes else "medium",
+                   notes=notes)  # fmt: skip
+
+
+def _otherwise(e: Evidence, t: dict[str, float]) -> Finding:
+    loads = e.loads
+    top = loads.index.max()
+    knee = _knee_of(e, t)
+    gain = loads.loc[top, "x"] / loads.loc[knee, "x"] - 1
+    why = [f"throughput past {e.load} {knee:g} changed {_pct(gain)}"]
+    r0 = loads.loc[knee, "r"]
+    if pd.notna(r0) and r0 > 0:
+        why.append(f"latency {_pct(loads.loc[top, 'r'] / r0 - 1)}")
+    f = _in_flight(e)
+    if e.closed and not e.latency_note and pd.notna(f["ratio"]) and abs(f["ratio"] - 1) > t["little_tolerance"]:
+        why.append(f"throughput × latency = {f['in_flight']:.1f} for {f['top']:g} asked (Little's law off by more "
+                   f"than {t['little_tolerance']:.0%})")  # fmt: skip
+    return Finding({"why": "; ".join(why)}, confidence="cannot tell")
+
+
+# ------------------------------------------------------------------- table ---
+#: The verdict rules, in the order they are tried.
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "errors",
+        {"error_share": (0.01, "share of the attempts that failed or were not 2xx, above which a series is 'errors'")},
+        _errors,
+        "{where}, {share:.1%} of the attempts failed or were not 2xx ({basis}; threshold {error_share:.0%})",
+        "failures above the threshold at some load: the figures there measure error pages, not service",
+    ),
+    Rule(
+        "capacity mismatch",
+        {"mismatch_above": (1.1, "utilisation above which the capacity cannot be this path's")},
+        _mismatch,
+        "{used} ({basis}) at {load} {at:g} against {cap} for its path ({source}): {util:.0%}, more than a run can "
+        "carry, so this capacity belongs to another path or was measured otherwise; no network verdict",
+        "the runs carried more than the capacity matched to their path",
+    ),
+    Rule(
+        "network",
+        {"network_threshold": (0.8, "share of the path's capacity from which a run is network-bound")},
+        _network,
+        "{used} ({basis}) at {load} {at:g} against {cap} for its path ({source}): {util:.0%} (threshold "
+        "{network_threshold:.0%})",
+        "the runs used the path's capacity (payload against iperf's goodput, or wire bits against a link's rate)",
+    ),
+    Rule(
+        "cannot tell",
+        {},
+        _nothing_usable,
+        "no run can carry a curve: {why}",
+        "every run is too short, too small, a debug run or the copy of another",
+    ),
+    Rule(
+        "load generator",
+        {"generator_share": (0.8, "share of the asked concurrency in flight below which the clients were idle")},
+        _generator,
+        "at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight{spread}, {ratio:.0%} of the "
+        "{top:g} asked (below {generator_share:.0%}): {why}",
+        "a closed-loop tool kept fewer requests in flight than asked (Little's law)",
+    ),
+    Rule(
+        "cannot tell",
+        {"min_loads": (3, "distinct loads a bound needs to show")},
+        _one_load,
+        "{n} load(s) only: a bound needs at least {min_loads:g} to show",
+        "too few loads",
+    ),
+    Rule("cannot tell", {}, _no_latency, "no latency in these outputs: saturation cannot be told", "no latency"),
+    Rule(
+        "server saturation",
+        {
+            "flat_gain": (0.05, "share of the best throughput within which loads count as the plateau"),
+            "latency_growth": (0.2, "rise of mean latency past the knee that shows a queue"),
+            "little_tolerance": (0.2, "how far throughput × latency may be from the concurrency"),
+        },
+        _saturation,
+        "past {load} {knee:g}, throughput changed {gain} (at most {flat_gain2}) while mean latency rose {growth} "
+        "(at least {latency_growth_pct}){little}",
+        "throughput flat or falling past the knee while latency rises, the clients busy, and the network ruled out "
+        "(a capacity known and not reached, or load-balancer statistics showing a server-side queue)",
+    ),
+    Rule(
+        "no bound reached",
+        {},
+        _no_bound,
+        "throughput still grows at the highest {load} ({gain} from {prev:g} to {top:g}): no bound reached in these runs",
+        "throughput still growing at the highest load",
+    ),
+    Rule("cannot tell", {}, _otherwise, "{why}: not the pattern of a saturated server", "none of the above"),
+)
+
+#: Every threshold of the rules and its default.
+THRESHOLDS: dict[str, float] = {k: v for rule in RULES for k, (v, _) in rule.thresholds.items()}
+#: Guards on runs (not series): fewest requests and shortest duration a run needs to count in curves.
+RUN_GUARDS: dict[str, tuple[float, str]] = {
+    "min_requests": (100, "fewest attempts a run needs to count in fits, knees and verdicts"),
+    "min_duration_s": (1.0, "shortest run (s) that counts in fits, knees and verdicts"),
+}
+THRESHOLDS.update({k: v for k, (v, _) in RUN_GUARDS.items()})
+#: The verdicts, in rule order.
+VERDICTS: tuple[str, ...] = tuple(dict.fromkeys(r.name for r in RULES))
+
+
+def judge(e: Evidence, **given: float) -> dict[str, Any]:
+    """The first rule that answers: ``verdict``, ``rule`` (its position), ``confidence``, ``evidence``, ``notes``.
+
+    >>> loads = pd.DataFrame({"runs": [2, 2, 2], "x": [100.0, 190, 192], "r": [0.01, 0.0105, 0.0208],
+    ...                       "step": 0.0, "util": 0.1, "rate": float("nan"), "delay": float("nan")},
+    ...                      index=pd.Index([1, 2, 4], name="concurrency"))
+    >>> errors = pd.DataFrame({"bad": [0], "attempts": [600], "share": [0.0], "basis": ["requests"]}, index=[4])
+    >>> judge(Evidence("concurrency", loads, errors))["verdict"]
+    'server saturation'
+    """
+    t = {**THRESHOLDS, **{k: v for k, v in given.items() if v is not None}}
+    for i, rule in enumerate(RULES):
+        found = rule.check(e, t)
+        if found is None:
+            continue
+        words = {
+            **t,
+            **found.figures,
+            "load": e.load,
+            "flat_gain2": _pct(2 * t["flat_gain"]),
+            "latency_growth_pct": _pct(t["latency_growth"]),
+        }
+        sentence = (found.sentence or rule.evidence).format(**words)
+        return {"verdict": found.verdict or rule.name, "rule": i, "confidence": found.confidence, "evidence": sentence,
+                "notes": found.notes, "figures": found.figures}  # fmt: skip
+    raise AssertionError("the last rule always answers")  # pragma: no cover
+
+
+def rules_table() -> pd.DataFrame:
+    """The rules as a table (order, verdict, thresholds with defaults, meaning), for documentation.
+
+    >>> rules_table().loc[0, ["verdict", "thresholds"]].tolist()
+    ['errors', 'error_share=0.01']
+    """
+    return pd.DataFrame(
+        [
+            {"order": i + 1, "verdict": r.name,
+             "thresholds": ", ".join(f"{k}={v:g}" for k, (v, _) in r.thresholds.items()), "when": r.meaning}
+            for i, r in enumerate(RULES)
+        ]
+    )  # fmt: skip
+
+
+def rules_markdown() -> str:
+    """The rules as a Markdown table (README, generated by ``scripts/update_docs.py``).
+
+    >>> rules_markdown().splitlines()[2][:40]
+    '| 1 | errors | `error_share` = 0.01: sha'
+    """
+    lines = ["| order | verdict | thresholds (default: meaning) | when |", "|---:|---|---|---|"]
+    for i, r in enumerate(RULES):
+        t = "; ".join(f"`{k}` = {v:g}: {doc}" for k, (v, doc) in r.thresholds.items()) or "—"
+        lines.append(f"| {i + 1} | {r.name} | {t} | {r.meaning} |")
+    guards = "; ".join(f"`{k}` = {v:g}: {doc}" for k, (v, doc) in RUN_GUARDS.items())
+    lines.append(
+        f"| runs | (left out of curves) | {guards} | debugging runs, and a log of a run another file summarises |"
+    )
+    return "\n".join(lines)
+
+
+def thresholds_text(**given: float) -> str:
+    """The thresholds in words, from the values used (defaults: :data:`THRESHOLDS`).
+
+    >>> thresholds_text(network_threshold=0.9)[:60]
+    "errors above 1% of attempts; network at 90% of the path's ca"
+    """
+    t = {**THRESHOLDS, **{k: v for k, v in given.items() if v is not None}}
+    return (
+        f"errors above {t['error_share'] * 100:g}% of attempts; network at {t['network_threshold'] * 100:g}% of the "
+        f"path's capacity; server saturation when throughput stays within {2 * t['flat_gain'] * 100:g}% (or falls) "
+        f"past the knee while latency rises {t['latency_growth'] * 100:g}% or more and Little's law holds within "
+        f"{t['little_tolerance'] * 100:g}%; load generator below {t['generator_share'] * 100:g}% of the asked "
+        f"concurrency in flight; runs under {t['min_requests']:g} requests or {t['min_duration_s']:g} s left out of "
+        "curves"
+    )

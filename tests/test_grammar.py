@@ -1,0 +1,61 @@
+"""The one line grammar of readers/base.py: kinds tried in order, one handler signature, one scanner."""
+
+from __future__ import annotations
+
+import re
+
+from lbanalysis.readers.base import LineKind, scan
+
+
+def _note(name):
+    def handler(seen: list, n: int, m: re.Match) -> None:
+        seen.append((name, n, m.group(0)))
+
+    return handler
+
+
+def test_first_kind_whose_hint_and_pattern_match_reads_the_line():
+    kinds = [
+        LineKind("never", "zzz", re.compile(r"a"), _note("never")),  # its hint is not in the line: pattern not tried
+        LineKind("number", "", re.compile(r"\d+"), _note("number")),
+        LineKind("word", "", re.compile(r"\w+"), _note("word")),
+        LineKind("inside", "=", re.compile(r"=\d"), _note("inside"), search=True),
+    ]
+    assert scan("12 a\nab\n  \nx=1\n", kinds, []) == [("number", 1, "12"), ("word", 2, "ab"), ("word", 4, "x")]
+    assert scan("-x=1", kinds, []) == [("inside", 1, "=1")]
+
+
+def test_a_handler_may_pass_a_line_on_or_say_where_the_scan_goes_on():
+    def maybe(seen: list, n: int, m: re.Match):
+        return False if m.group(1) == "no" else None
+
+    def skip_two(seen: list, n: int, m: re.Match) -> int:
+        seen.append(("skip", n))
+        return n + 3
+
+    kinds = [
+        LineKind("maybe", "", re.compile(r"(\w+)!"), maybe),
+        LineKind("skip", "skip", re.compile(r"skip"), skip_two),
+        LineKind("any", "", re.compile(r".+"), _note("any")),
+    ]
+    text = "no!\nyes!\nskip\nx\ny\nz"
+    assert scan(text, kinds, []) == [("any", 1, "no!"), ("skip", 3), ("any", 6, "z")]
+
+
+def test_a_block_kind_spans_lines_and_the_scan_passes_over_them():
+    kinds = [
+        LineKind("table", "TABLE", re.compile(r"TABLE(?:\n\d+)*"), _note("table"), block=True),
+        LineKind("any", "", re.compile(r".+"), _note("any")),
+    ]
+    seen = scan("a\nTABLE\n1\n2\nb\nTABLE", kinds, [])
+    assert seen == [("any", 1, "a"), ("table", 2, "TABLE\n1\n2"), ("any", 5, "b"), ("table", 6, "TABLE")]
+
+
+def test_prepare_changes_a_line_and_other_gets_the_lines_no_kind_reads():
+    other: list = []
+    kinds = [LineKind("num", "", re.compile(r"\s*\d+$"), _note("num"))]
+    seen = scan(
+        "[t] 5\n[t]   \nfree text\n", kinds, [], prepare=lambda n, line: line.removeprefix("[t]"),
+        other=lambda n, line: other.append((n, line)),
+    )  # fmt: skip
+    assert seen == [("num", 1, " 5")] and other == [(3, "free text")]
