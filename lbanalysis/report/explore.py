@@ -850,7 +850,10 @@ def read_summary(ds: Any) -> Section:
             )
         )
     if ds.ignored:
-        names = ", ".join(os.path.basename(p) for p in ds.ignored[:10])
+        from collections import Counter
+
+        seen = Counter(os.path.basename(p) for p in ds.ignored)
+        names = _few([f"{n} ({k})" if k > 1 else n for n, k in seen.most_common()], 10)
         s.add(f"{_plural(len(ds.ignored), 'file')} passed over by name (notes, scripts, manifests): {names}.")
     for note in ds.notes:
         s.add(f"Note: {note}")
