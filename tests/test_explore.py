@@ -542,3 +542,20 @@ def test_explore_command_fails_when_nothing_was_read(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "no runs found in" in err and "1 file could not be read: notes.dat" in err and "no report written" in err
     assert not out.exists()
+
+
+def test_load_balancer_one_table_per_distinct_snapshot_and_per_run():
+    ds = explore.load(FIXTURES / "haproxy")
+    s = explore.load_balancer_section(ds)
+    # the transcript's show stat before and after its ab run: the run's own counts, first
+    assert s.text[:2] == ["### Per load-test run", "1 run with a snapshot just before and just after it: the requests "
+                          "each server was given during the run."]  # fmt: skip
+    assert s.text[2].startswith("transcript_socat.txt (ab), backend `app`: 3 servers")
+    # one show stat saved as CSV (three HAProxy versions), typed output, JSON and the stats page: one table
+    forms = [t for t in s.text if t.startswith("7 files (")]
+    assert len(forms) == 1 and "show_stat.json" not in forms[0]  # three named, then "and 4 more"
+    assert sum(t.startswith(("7 files", "`show_stat_during.csv`")) for t in s.text) == 2
+    assert len(s.tables) == 3  # the run, the seven files' snapshot, the one taken during a run
+    run = s.tables[0]
+    assert run["requests"].tolist() == [189, 204, 207] and run["maxconn reached"].tolist() == ["yes"] * 3
+    assert not any("True" in str(v) for t in s.tables for v in t.to_numpy().ravel())
