@@ -559,3 +559,19 @@ def test_load_balancer_one_table_per_distinct_snapshot_and_per_run():
     run = s.tables[0]
     assert run["requests"].tolist() == [189, 204, 207] and run["maxconn reached"].tolist() == ["yes"] * 3
     assert not any("True" in str(v) for t in s.tables for v in t.to_numpy().ravel())
+
+
+def test_conclusion_is_one_line_per_series_of_the_study():
+    ds = explore.load(WORDPRESS)
+    st = explore.study_of(ds)
+    s = explore.conclusion_section(ds)
+    (table,) = s.tables
+    frame = st.summary_frame().set_index("series")
+    assert sorted(table["series"]) == sorted(frame.index)
+    for row in table.itertuples(index=False):
+        assert (row.verdict, row.confidence) == (frame.loc[row.series, "verdict"], frame.loc[row.series, "confidence"])
+    for row in table.itertuples(index=False):  # the best mean throughput of a load, at that load
+        mine = st.runs[(st.runs["series"] == row.series) & st.runs["used"]]
+        means = mine.groupby("concurrency")["requests_per_s"].mean()
+        assert row[3] == pytest.approx(means.max()) and row[4] == means.idxmax()
+    assert s.text[0].startswith(f"{len(frame)} series. Verdicts: ")
