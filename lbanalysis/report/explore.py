@@ -1,28 +1,40 @@
 """What the explore notebook (``notebooks/00-explore.ipynb``) shows, as library functions.
 
 The notebook only calls these: each ``*_section`` function takes the tidy
-frames and the notebook's parameters and returns a :class:`Section` (lines of
-text, tables and figures) that renders as HTML in a notebook and as text in
-a terminal. A section whose data is absent holds one line that says so
-(the sentences are in :data:`ABSENT`), instead of failing.
+frames and the notebook's parameters and returns a :class:`Section` (its
+heading, lines of text, tables and figures) that renders as HTML in a
+notebook and as text in a terminal. The page reads: what was read and where
+it was written, the conclusion, the evidence, then an appendix. A section
+whose data is absent holds one line that says so (the sentences are in
+:data:`ABSENT`) and shows nothing on the page; :func:`left_out_section`
+lists those at the end.
 
 ==========================  ==================================================
 function                    returns
 ==========================  ==================================================
 ``load``                    a :class:`~lbanalysis.reader.Dataset` (unreadable
                             files skipped, not fatal)
-``read_summary``            files, tools, runs, skipped files and why
-``runs_section``            the runs table (headline columns; ``runs.csv``)
-``scaling_section``         throughput and latency against load per group,
+``opening_section``         what was read (paths, files, runs) and where the
+                            page and its files are written
+``study_of``                the one study of the folder the sections show
+``conclusion_section``      one line per series: verdict, confidence, best
+                            rate, p99 there, error share (``conclusion_table``)
+``verdict_section``         what bounded each series: ``summary_frame()``
+``scaling_section``         throughput and latency against load per series,
                             fitted curves and their peaks
+``knee_section``            the saturation knee per series (the study's)
 ``percentiles_section``     latency percentiles, where the tool printed them
+``tail_section``            the tail corrected for coordinated omission
 ``timeseries_section``      requests/s and latency over time from
                             per-request logs (``per_request_timeseries``)
-``study_of``                the one study of the folder the sections below show
-``knee_section``            the saturation knee per series (the study's)
 ``network_section``         capacity, basis and utilisation per run (the study's)
-``verdict_section``         what bounded each series: ``summary_frame()``
+``load_balancer_section``   HAProxy statistics per run and per distinct snapshot
 ``compare_section``         each group against the first one
+``series_section``          each series on its own (appendix)
+``read_summary``            files, tools, runs, skipped files and why (appendix)
+``runs_section``            the runs table (headline columns; ``runs.csv``)
+``in_appendix``             a section one heading level down
+``left_out_section``        the sections with nothing to say, one line each
 ==========================  ==================================================
 
 >>> import io
@@ -55,16 +67,23 @@ from ..errors import LBAnalysisError
 
 __all__ = [
     "ABSENT",
+    "INTROS",
+    "Collapsed",
     "Section",
     "check_parameters",
     "compare_section",
+    "conclusion_section",
+    "conclusion_table",
     "headline",
     "http_runs",
+    "in_appendix",
     "iperf_runs",
     "knee_section",
+    "left_out_section",
     "load",
     "load_balancer_section",
     "network_section",
+    "opening_section",
     "per_request_timeseries",
     "percentile_table",
     "percentiles_section",
@@ -72,6 +91,9 @@ __all__ = [
     "resolve",
     "runs_section",
     "scaling_section",
+    "series_section",
+    "study_of",
+    "tail_section",
     "timeseries_section",
     "tool_counts",
 ]
