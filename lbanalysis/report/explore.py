@@ -667,6 +667,8 @@ def opening_section(ds: Any, logs: Any = None, output_dir: str | os.PathLike | N
     s.add(line)
     if output_dir is not None:
         s.add(f"This page, its charts and `runs.csv` (every column of every run) are written to `{output_dir}`.")
+    else:
+        s.add("No file is written: no output folder was given (`lbanalysis explore -o DIR` gives one).")
     s.add("The conclusion comes first, then the evidence behind it; what was read, run by run, is in the appendix.")
     return s
 
