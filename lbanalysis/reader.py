@@ -7,7 +7,7 @@
 [{'tool': 'ab', 'concurrency': 10, 'keepalive': True, 'requests_per_s': 12570.77}]
 >>> ds = read(io.StringIO("Requests per second: 5 [#/sec] (mean)\\n"), table="all")
 >>> sorted(ds.tables)
-['histogram', 'intervals', 'percentiles', 'phases', 'requests', 'runs', 'servers', 'streams']
+['histogram', 'intervals', 'metrics', 'percentiles', 'phases', 'requests', 'runs', 'servers', 'streams']
 """
 
 from __future__ import annotations
@@ -75,8 +75,8 @@ class Dataset:
     """Everything one ``read()`` produced: the tables and what was left out.
 
     ``runs``, ``percentiles``, ``phases``, ``requests``, ``intervals`` and
-    ``servers`` (HAProxy statistics), ``streams`` (iperf's per-stream summaries) and ``histogram`` (hey's
-    response time histogram) are tidy frames joined by (``source``, ``run``). ``skipped`` lists files that
+    ``servers`` (HAProxy statistics), ``streams`` (iperf's per-stream summaries), ``histogram`` (hey's and
+    oha's response time histogram) and ``metrics`` (k6's metric lines, Locust's rows per request name) are tidy frames joined by (``source``, ``run``). ``skipped`` lists files that
     could not be read (source, reason); ``not_runs`` the outputs that are not
     tests (a help text, a version banner, a command shown without output:
     source, line, tool, command, kind), which are not counted as runs;
@@ -92,6 +92,7 @@ class Dataset:
     servers: pd.DataFrame = field(default_factory=lambda: schema.empty("servers"))
     streams: pd.DataFrame = field(default_factory=lambda: schema.empty("streams"))
     histogram: pd.DataFrame = field(default_factory=lambda: schema.empty("histogram"))
+    metrics: pd.DataFrame = field(default_factory=lambda: schema.empty("metrics"))
     skipped: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["source", "reason"]))
     not_runs: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=NOT_RUNS_COLUMNS))
     ignored: list[str] = field(default_factory=list)
@@ -555,7 +556,7 @@ def read(
         Processes to read with (``0`` = all cores). Same result as 1.
     table
         ``"runs"`` (default) returns the runs frame; ``"percentiles"``,
-        ``"phases"``, ``"requests"``, ``"intervals"``, ``"servers"``, ``"streams"``, ``"histogram"`` one detail table;
+        ``"phases"``, ``"requests"``, ``"intervals"``, ``"servers"``, ``"streams"``, ``"histogram"``, ``"metrics"`` one detail table;
         ``"all"`` a :class:`Dataset` with every table.
     ignore
         File-name patterns a folder walk passes over (documentation,

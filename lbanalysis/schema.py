@@ -14,7 +14,8 @@ percentiles, phases, requests, intervals, servers, streams
     joins to ``runs`` (``servers``: one row per proxy and server of an
     HAProxy statistics snapshot; ``streams``: the final summary of each
     stream of an iperf ``-P`` test; ``histogram``: hey's response time
-    histogram).
+    histogram; ``metrics``: every figure of k6's metric lines and of Locust's
+    rows per request name, one per row).
 
 Example
 -------
@@ -39,6 +40,7 @@ __all__ = [
     "HISTOGRAM",
     "INTERVALS",
     "KEY",
+    "METRICS",
     "PERCENTILES",
     "PHASES",
     "REQUESTS",
@@ -185,9 +187,9 @@ _RUNS_GOBENCH = (
         "requests_attempted",
         I,
         "",
-        "requests made, answered or not, as gobench prints them ('Requests: N hits'; ``requests`` is this minus"
-        " Network failed)",
-        "gobench",
+        "requests made, answered or not, as the tool prints them (gobench 'Requests: N hits', vegeta Requests"
+        " total; ``requests`` is this minus those that got no response)",
+        "gobench,vegeta",
     ),
 )
 
@@ -304,9 +306,9 @@ _RUNS_HEY = (
         "requests_attempted_per_s",
         F,
         "1/s",
-        "requests made per second, answered or not, as hey prints them (Requests/sec; ``requests_per_s`` counts"
-        " responses)",
-        "hey",
+        "requests made per second, answered or not, as hey and oha print them (Requests/sec, oha JSON"
+        " requestsPerSec; ``requests_per_s`` counts responses)",
+        "hey,oha",
     ),
 )
 
@@ -366,17 +368,40 @@ _RUNS_VEGETA_OHA_BOMBARDIER = (
         "send_duration_s", F, "s", "time spent sending: first to last request sent (vegeta Duration attack)", "vegeta"
     ),
     Column("wait_s", F, "s", "from the last request sent to its answer (vegeta Duration wait)", "vegeta"),
+    Column("bytes_sent_per_request", F, "B", "request body bytes sent per request (vegeta Bytes Out mean)", "vegeta"),
     Column(
         "interval_requests_per_s_mean",
         F,
         "1/s",
-        "mean of the request rates sampled every 10 ms, errors included (bombardier Reqs/sec Avg)",
-        "bombardier",
+        "mean of the request rates sampled in short windows (10 ms), errors included (bombardier Reqs/sec Avg,"
+        " oha JSON rps mean)",
+        "bombardier,oha",
     ),
     Column(
-        "interval_requests_per_s_stdev", F, "1/s", "their standard deviation (bombardier Reqs/sec Stdev)", "bombardier"
+        "interval_requests_per_s_stdev",
+        F,
+        "1/s",
+        "their standard deviation (bombardier Reqs/sec Stdev, oha rps stddev)",
+        "bombardier,oha",
     ),
-    Column("interval_requests_per_s_max", F, "1/s", "the highest of them (bombardier Reqs/sec Max)", "bombardier"),
+    Column(
+        "interval_requests_per_s_max",
+        F,
+        "1/s",
+        "the highest of them (bombardier Reqs/sec Max, oha rps max)",
+        "bombardier,oha",
+    ),
+    Column("interval_requests_per_s_min", F, "1/s", "the lowest of them (oha JSON rps min)", "oha"),
+    *(
+        Column(
+            f"interval_requests_per_s_p{q.replace('.', '_')}",
+            F,
+            "1/s",
+            f"their {q}th percentile (JSON rps percentiles: bombardier 50 ... 99, oha 10 ... 99.99)",
+            "bombardier,oha",
+        )
+        for q in ("10", "25", "50", "75", "90", "95", "99", "99.9", "99.99")
+    ),
 )
 
 RUNS = _cols(
@@ -400,7 +425,8 @@ PERCENTILES = _cols(
         "",
         "which latency: empty for the tool's only one; wrk2 'recorded' or 'uncorrected', and 'recorded printed' or"
         " 'uncorrected printed' for the 50 ... 100 % lines wrk2 prints above a Detailed Percentile spectrum of the"
-        " same distribution (the spectrum rows keep 'recorded'/'uncorrected')",
+        " same distribution (the spectrum rows keep 'recorded'/'uncorrected'); oha 'first byte' (JSON"
+        " firstBytePercentiles), '2xx only' and '4xx + 5xx only' (--stats-success-breakdown)",
     ),
     Column("count", I, "", "requests at or below this latency (wrk2 spectrum TotalCount)"),
 )
@@ -427,6 +453,9 @@ REQUESTS = _cols(
     ),
     Column("start_s", F, "s", "start relative to the first request of the run"),
     Column("connect_s", F, "s", "connect time (ab -g ctime; hey DNS+dialup)"),
+    Column("dns_s", F, "s", "DNS lookup time (hey and oha CSV DNS; hey's DNS+dialup includes it)"),
+    Column("blocked_s", F, "s", "time waiting for a free connection, connect and TLS included (k6 http_req_blocked)"),
+    Column("tls_s", F, "s", "TLS handshake time (k6 http_req_tls_handshaking)"),
     Column("processing_s", F, "s", "processing time (ab -g dtime)"),
     Column("waiting_s", F, "s", "waiting time (ab -g wait; hey Response-delay)"),
     Column("write_s", F, "s", "time writing the request (hey Request-write)"),
@@ -600,6 +629,33 @@ HISTOGRAM = _cols(
     Column("count", I, "", "requests in the bucket"),
 )
 
+METRICS = _cols(
+    *_KEYCOLS,
+    Column(
+        "metric",
+        S,
+        "",
+        "the metric as the tool names it (k6 iteration_duration, http_req_duration{scenario:a}; Locust a request"
+        " name, 'GET /flaky')",
+    ),
+    Column(
+        "stat",
+        S,
+        "",
+        "which figure of it: avg, min, med, max, p(95) (a trend); count, rate (a counter); value, min, max (a gauge);"
+        " rate, passes, fails, total (a rate metric: passes are its true samples); Locust per name: requests,"
+        " failures, failures_pct, avg, min, max, med, p(95), rate, failures_rate, size (--json: total_time,"
+        " size_total, none_requests)",
+    ),
+    Column("value", F, "", "the figure, in the unit of the next column"),
+    Column(
+        "unit",
+        S,
+        "",
+        "s, B, B/s, 1/s, % (a rate metric's share of true samples), or empty for a count or a plain number",
+    ),
+)
+
 TABLES: dict[str, dict[str, Column]] = {
     "runs": RUNS,
     "percentiles": PERCENTILES,
@@ -609,6 +665,7 @@ TABLES: dict[str, dict[str, Column]] = {
     "servers": SERVERS,
     "streams": STREAMS,
     "histogram": HISTOGRAM,
+    "metrics": METRICS,
 }
 
 

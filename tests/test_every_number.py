@@ -14,7 +14,8 @@ printed precision:
 * fractions to percent (x 100: wrk2's spectrum percentiles),
 * minutes and hours (wrk's ``1.00m``).
 
-Two small lists say what is not looked up: ``NOT_FIGURES`` (dates, times,
+Two small lists say what is not looked up, for the tools that printed the
+file (so a folder mixing tools, ``pasted``, has the rules of each): ``NOT_FIGURES`` (dates, times,
 addresses, versions, help and progress text: numbers that are no figure of a
 run), and ``NOT_KEPT`` (figures the readers do not keep yet, each named; a
 new reader change that drops a figure is not on it, so it fails).
@@ -37,18 +38,18 @@ from .conftest import FIXTURES, corpus
 
 _P = [10.0**k for k in range(-12, 13, 3)] + [1024.0**k for k in range(-4, 5) if k]
 FACTORS = np.array(sorted({f * g for f in _P for g in (1.0, 8.0, 1 / 8)} | {100.0, 1 / 60, 1 / 3600}))
-_NUM_RE = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)")
+_NUM_RE = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?(?:[eE][-+]?\d+(?![\w.]))?)")
 _TEXT_NUM_RE = re.compile(r"\d+(?:\.\d+)?")
 
 #: Numbers that are no figure of a run.
 NOT_FIGURES = [
-    r"\b\d{4}-\d\d-\d\d(?:\b|(?=T))",  # dates
+    r"\b\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\d(?:\.\d+)?Z?\b|\b|(?=T))",  # dates (ISO 8601: with the time)
     r"^\s*Linux \S+ \d.*$|\"system_info\":[^,]*",  # uname -a of iperf3 -V: the host, not the run
     r"\b\d\d?:\d\d(?::\d\d(?:\.\d+)?)?\b",  # times
     r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? +(?:\d+ +)?\w{3} +\d+ [\d:]+ +(?:\d{4}|GMT)?",  # ctime / HTTP dates
     r"\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b",  # HTTP dates
     r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2}\b",  # ctime dates
-    r"\b\d{14}(?:\.\d+)?\b",  # iperf 2 -y C time stamps
+    r"(?<![\d.])\d{14}(?:\.\d+)?\b",  # iperf 2 -y C time stamps (not the decimals of a long fraction)
     r"\b\d+\.\d+\.\d+\.\d+\b",  # IPv4 addresses
     r"\b[\w-]+\.c:\d+",  # source file and line in siege's notices
     r"^\s*(?:Date|Server|Last-Modified|ETag|Content-\w+|Host|User-Agent|Accept[\w-]*|Connection): .*$",  # headers
@@ -64,6 +65,20 @@ NOT_FIGURES = [
     r"\d(?:xx|XX)\b",  # status classes (2xx, Non-2xx or 3xx)
     r"(?:ApacheBench|iperf|SIEGE|HA-Proxy|HAProxy)[ ,]+(?:[Vv]ersion )?\d[\w.+-]*",  # versions
     r"\$Revision: \d+ \$|Copyright .*$|Licensed to .*$",
+    r'"\d+(?:\.\d+)?"(?=\s*:)',  # a JSON key naming the percentile or status of the value after it
+    r'"headers":\{[^{}]*\}',  # response headers echoed in vegeta's results (Server: Python/3.11.7)
+    r"^\s*[\d.]+% in NaN\b.*$",  # a percentile with no value (oha, when no response came)
+    r"^\s*running \(.*$|^\s*[\w-]+\s+(?:[✓✗] )?\[\s*\d+% \].*$",  # k6's progress lines
+    r"\(\d+\.\d+%\) \d+ scenarios?|\S+ max duration \(incl\. graceful stop\)",  # k6's plan: options, not figures
+    r"^\s*[✓✗] (?!')(?!.*\.{2,}:).*$",  # a k6 check's name (its counts are figures of checks)
+    r'"(?:name|path|id|script)":\s*"(?:[^"\\]|\\.)*"|"[^"\n]*":\s*\{(?=\s*"name")',  # k6 JSON: names, ids, script
+    r'"thresholds":\[[^\]]*\]',  # k6 --out json: the threshold expressions a metric was declared with (options)
+    r"^[a-z_]+,\d{10}(?:\d{3}|\d{6}|\d{9})?(?=,)",  # k6 --out csv: the metric and its Unix time stamp
+    r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+\]",  # Locust's log time stamps
+    r'^\s*File ".*", line \d+, in .*$',  # a Python traceback (a Locust script's exception)
+    r'"(?:start_time|last_request_timestamp)":\s*[\d.]+',  # Unix time stamps of Locust's JSON
+    r"^\s*//.*$",  # a comment of the source code an output was pasted into
+    r"^\s*\d+ / \d+ +\d+\.\d\d%(?: \d+/s)?(?: [\dhms.]+)?\s*$",  # bombardier's progress bar (done / planned)
 ]
 _NOT_FIGURES_RE = re.compile("|".join(f"(?:{p})" for p in NOT_FIGURES), re.M)
 
@@ -104,6 +119,58 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             "ports of the connections of streams that printed no summary (a killed run)",
         ),
         (r"Accepted connection from.*?port \d+", "the client's control-connection port"),
+    ],
+    "bombardier": [
+        (
+            r"^\s*(?:Latency|\d+%) .*$(?=(?:\n.*){1,12}\n\s*1xx - 0, 2xx - 0, 3xx - 0, 4xx - 0, 5xx - 0\s*$)"
+            r'|"req1xx":0,"req2xx":0,"req3xx":0,"req4xx":0,"req5xx":0,.*?"latency":\{[^{}]*(?:\{[^{}]*\}[^{}]*)?\}',
+            "latencies when no response came: the times of failed attempts (as for hey)",
+        ),
+    ],
+    "vegeta": [
+        (
+            r"^\s*\[[^\]\n]+\]\s+\d+\s+[\d.]+%.*$",
+            "hist buckets: each bucket's own count and share (kept cumulated, at its upper bound, in percentiles)",
+        ),
+        (
+            r"^\s*Latencies .*$(?=(?:\n.*){1,6}\n\s*Status Codes\s+\[code:count\]\s+0:\d+\s*$)"
+            r'|"latencies":\{[^{}]*\}(?=.*"status_codes":\{"0":\d+\})',
+            "latencies when no response came: the times of failed attempts (as for hey)",
+        ),
+        (r'"latencies":\{"total":\d+', "the sum of all latencies (JSON latencies.total: mean x requests)"),
+    ],
+    "k6": [
+        (
+            r"^(?:\{\"metric\":\"|)(?:iteration_duration|data_sent|data_received|iterations|checks|vus|vus_max"
+            r"|group_duration|dropped_iterations)[,\"].*$",
+            "--out json/csv samples of each iteration (durations, data, checks, VUs): the run keeps their sums",
+        ),
+        (
+            r"^(?:\{\"metric\":\"|)http_req\w*[,\"](?=.*(?:,0,|\"status\":\"0\")).*$",
+            "--out samples of requests with no response (status 0): counted in failed_network, not requests rows",
+        ),
+    ],
+    "locust": [
+        (
+            r"^(?:[A-Z]+ +\S|\s+Aggregated\s).*\|.*$"
+            r"(?=(?:(?!Starting Locust)[\s\S])*^Type\s+Name\s+# reqs)",
+            "the statistics tables printed every 2 s while running (the last one is the run's)",
+        ),
+        (
+            r'"(?:response_times|num_reqs_per_sec|num_fail_per_sec)":\s*\{[^{}]*\}',
+            "--json per-name histograms and counts per second (merged: the run's percentiles and intervals)",
+        ),
+        (
+            r"(?<=\(exit code \d\)\n)^\[$[\s\S]*?^\]$",
+            "--json printed after the log, before the tables: the run is the tables' (the JSON's per-name totals)",
+        ),
+    ],
+    "oha": [
+        (
+            r"^\s*Response time histogram \(.*\):\s*$(?:\n\s*[\d.]+(?: \w+)? \[\d+\]\s*\|.*$)*"
+            r'|"(?:responseTimeHistogram(?:Successful|NotSuccessful)|firstByteHistogram)":\s*\{[^{}]*\}',
+            "the histograms of --stats-success-breakdown and of the first byte (their percentiles are kept)",
+        ),
     ],
     "haproxy": [
         (
@@ -205,6 +272,16 @@ def _found(x: float, step: float, values: np.ndarray) -> bool:
     return bool(np.any((values[i] >= lo) & (values[i] <= hi)))
 
 
+#: The fixture family whose lists hold a tool's output (a tool's name otherwise).
+FAMILY_OF_TOOL = {"iperf": "iperf2"}
+
+
+def _families(family: str, ds: lbanalysis.Dataset) -> list[str]:
+    """The family of the folder, and of each tool that printed the file (a folder of mixed tools: ``pasted``)."""
+    tools = sorted(str(t) for t in pd.unique(ds.runs["tool"].dropna()))
+    return list(dict.fromkeys([family, *(FAMILY_OF_TOOL.get(t, t) for t in tools)]))
+
+
 def lost_numbers(path: Path, family: str) -> list[str] | None:
     """The numbers of ``path`` not found in its Dataset (None: not a tool output lbanalysis reads)."""
     ds = lbanalysis.read(path, table="all", errors="skip")
@@ -212,10 +289,13 @@ def lost_numbers(path: Path, family: str) -> list[str] | None:
         return None
     values, texts = _pool(ds)
     text = normalize(path.read_text(errors="replace"))
-    if family in NOT_KEPT_FIELDS:
-        text = NOT_KEPT_FIELDS[family](text)
-    for pattern, _ in NOT_KEPT.get(family, []):
-        text = re.sub(pattern, " ", text, flags=re.M)
+    families = _families(family, ds)
+    for fam in families:
+        if fam in NOT_KEPT_FIELDS:
+            text = NOT_KEPT_FIELDS[fam](text)
+    for fam in families:
+        for pattern, _ in NOT_KEPT.get(fam, []):
+            text = re.sub(pattern, " ", text, flags=re.M)
     text = _NOT_FIGURES_RE.sub(" ", text)
     for t in sorted(set(texts), key=len, reverse=True):
         if len(t) >= 4:
@@ -224,7 +304,8 @@ def lost_numbers(path: Path, family: str) -> list[str] | None:
     for n, line in enumerate(text.split("\n"), 1):
         for m in _NUM_RE.finditer(line):
             tok = m.group(1)
-            step = 10.0 ** -len(tok.partition(".")[2]) if "." in tok else 1.0
+            mantissa, _, exp = tok.lower().partition("e")
+            step = 10.0 ** (int(exp or 0) - len(mantissa.partition(".")[2]))
             if not _found(float(tok), step, values):
                 lost.append(f"{path.name}:{n}: {tok} in {line.strip()[:90]!r}")
     return lost

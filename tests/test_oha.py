@@ -21,6 +21,7 @@ NGINX = {
     "latency_min_s": 0.077e-3, "latency_mean_s": 0.2581e-3, "requests_per_s": 35536.7164,
     "bytes_total": 86.43 * 1024, "bytes_per_request": 177.0, "bytes_per_s": 6.00 * 1024**2, "requests": 500,
     "requests_ok": 500, "non_2xx": 0, "status_codes": "200: 500", "failed": 0, "failed_network": 0,
+    "requests_attempted_per_s": 35536.7164,
 }  # fmt: skip
 
 
@@ -29,6 +30,7 @@ def test_text_summary_whole_row_distribution_and_details():
     whole_row(ds.runs, 0, NGINX)
     assert ds.percentiles["percentile"].tolist() == [10.0, 25.0, 50.0, 75.0, 90.0, 95.0, 99.0, 99.9, 99.99]
     assert ds.percentiles["latency_s"].iloc[[0, -1]].tolist() == pytest.approx([0.1293e-3, 1.3348e-3])
+    assert ds.histogram["count"].sum() == 500 and ds.histogram["latency_s"].iloc[-1] == pytest.approx(1.335e-3)
     phases = ds.phases.set_index("phase")
     assert phases.index.tolist() == ["dns+dialup", "dns"]
     assert phases.loc["dns+dialup", ["mean_s", "min_s", "max_s"]].tolist() == pytest.approx([0.1023e-3, 0.045e-3,
@@ -43,6 +45,10 @@ def test_json_summary():
     assert r["latency_mean_s"] == pytest.approx(0.001024068844) and r["bytes_per_request"] == 177.0
     assert ds.percentiles["latency_s"].tolist()[:3] == pytest.approx([0.000097697, 0.00012658, 0.000138548])
     assert set(ds.phases["phase"]) == {"dns+dialup", "dns", "first byte"}
+    assert ds.percentiles["kind"].fillna("").value_counts().to_dict() == {"": 9, "first byte": 9}
+    assert ds.histogram["count"].sum() == 500 and ds.histogram["latency_s"].iloc[-1] == 0.032455563
+    assert (r["interval_requests_per_s_mean"], r["interval_requests_per_s_p99_99"]) == (
+        14634.049140684128, 41215.961364133356)  # fmt: skip
 
 
 def test_any_response_is_an_oha_success_and_counts_by_status():
@@ -52,7 +58,8 @@ def test_any_response_is_an_oha_success_and_counts_by_status():
         ds = lbanalysis.read(OHA / name, table="all")
         r = ds.runs.iloc[0]
         assert (r["requests"], r["requests_ok"], r["non_2xx"], r["status_codes"]) == (90, 60, 30, "200: 60; 500: 30")
-        assert len(ds.percentiles) == 9, name  # the 2xx-only and 4xx + 5xx-only distributions are not kept
+        kinds = ds.percentiles["kind"].fillna("").value_counts().to_dict()
+        assert (kinds[""], kinds["2xx only"], kinds["4xx + 5xx only"]) == (9, 9, 9), name  # --stats-success-breakdown
 
 
 def test_refused_and_timeouts_are_runs_with_their_error():

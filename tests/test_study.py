@@ -262,3 +262,12 @@ def test_a_link_capacity_frame_counts_only_for_runs_beside_its_iperf_files():
     s = study(two, capacity=link_capacity(iperf))
     caps = s.runs.groupby("origin")["capacity_bits_per_s"].max()
     assert caps["x"] == 90e6 and pd.isna(caps["y"])
+
+
+def test_open_loop_series_without_clients_vary_the_rate_asked():
+    """vegeta sets a rate, not clients: its series is judged over -rate (here two rates: too few to call a bound)."""
+    s = lbanalysis.study(lbanalysis.read(FIXTURES / "vegeta" / "vegeta_sweep_transcript.txt", table="all"))
+    row = s.verdicts.set_index("series").loc["vegeta 127.0.0.1:18882/"]
+    assert row["load"] == "rate_target_per_s" and row["loads"] == 2
+    assert row["verdict"] == "cannot tell" and "2 load(s) only" in row["evidence"]
+    assert "at rate 200 the tool was asked for a fixed 200 requests/s" in row["evidence"]

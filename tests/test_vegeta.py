@@ -21,7 +21,7 @@ REPORT = {
     "failed": 0, "status_codes": "200: 100", "rate_sent_per_s": 50.79, "requests_ok_per_s": 50.78,
     "requests_per_s": 50.78, "duration_s": 1.969, "send_duration_s": 1.969, "wait_s": 284.757e-6,
     "latency_min_s": 256.145e-6, "latency_mean_s": 836.899e-6, "latency_max_s": 32.305e-3, "bytes_total": 17700.0,
-    "bytes_per_request": 177.0, "bytes_sent": 0.0, "success_pct": 100.0,
+    "bytes_per_request": 177.0, "bytes_sent": 0.0, "bytes_sent_per_request": 0.0, "requests_attempted": 100, "success_pct": 100.0,
 }  # fmt: skip
 
 
@@ -122,6 +122,7 @@ def test_older_layouts_read_by_field_name():
     r2019 = lbanalysis.read(VEGETA / "vegeta_shape_readme_2019.txt", table="all")
     r = r2019.runs.iloc[0]
     assert (r["requests"], r["failed_network"], r["requests_per_s"], r["rate_sent_per_s"]) == (665, 535, 65.87, 120.0)
+    assert r["requests_attempted"] == 1200
     assert pd.isna(r["latency_min_s"]) and r["latency_mean_s"] == pytest.approx(0.113172398)
     assert r["warnings"].count("Get http://localhost:6060") == 6
     assert r2019.runs.loc[1, "command"].startswith("cat results.bin | vegeta report -type='hist")

@@ -596,6 +596,28 @@ def _server_side(g: pd.DataFrame, servers: pd.DataFrame | None) -> str:
     return "load-balancer statistics show a server-side queue: " + ", ".join(said) if said else ""
 
 
+#: How a sentence names a load other than the one asked for (:func:`series_load`).
+LOAD_WORDS = {"rate_target_per_s": "rate"}
+
+
+def series_load(runs: pd.DataFrame, load: str = "concurrency") -> str:
+    """The column a series' load is read from: ``load``, or for open-loop runs that show none, the rate asked.
+
+    vegeta (and k6's arrival-rate executors) set a rate, not a number of
+    clients: their series vary ``rate_target_per_s``.
+
+    >>> series_load(pd.DataFrame({"concurrency": [None, None], "rate_target_per_s": [100.0, 200.0]}))
+    'rate_target_per_s'
+    >>> series_load(pd.DataFrame({"concurrency": [4, 8], "rate_target_per_s": [100.0, 200.0]}))
+    'concurrency'
+    """
+    if load in runs and _num(runs, load).notna().any():
+        return load
+    if load == "concurrency" and _num(runs, "rate_target_per_s").notna().any():
+        return "rate_target_per_s"
+    return load
+
+
 _NO_LOADS = pd.DataFrame(columns=["runs", "x", "r", "step", "util", "used_bits", "cap", "rate", "delay"], dtype=float)
 
 
@@ -605,6 +627,7 @@ def _judge_all(
     from .series import MIN_LOADS, fit_series
 
     rows, knee_rows = [], []
+    load0 = load
     data = http.dropna(subset=["series"])
     for name, g in data.groupby("series", sort=True):
         not_twin = g[g["twin_of"].isna()]
@@ -613,7 +636,9 @@ def _judge_all(
         info = registry.get_tool(tool) if _known(tool) else None
         rate = _num(used, "rate_target_per_s")
         closed = is_closed_loop(tool, rate.mean() if rate.notna().any() else None)
-        loads = _per_load(used, load) if load in used and len(used) else _NO_LOADS
+        load_col = series_load(used, load0)
+        load = load_col if load_col == load0 else LOAD_WORDS.get(load_col, load_col)
+        loads = _per_load(used, load_col) if load_col in used and len(used) else _NO_LOADS
         notes_l = used["_latency_note"][used["_latency_note"] != ""]
         basis_txt = ", ".join(dict.fromkeys(b for b in not_twin["capacity_basis"] if isinstance(b, str) and b))
         src = ", ".join(dict.fromkeys(s for s in not_twin["capacity_source"] if isinstance(s, str) and s))
@@ -621,10 +646,10 @@ def _judge_all(
         e = Evidence(
             load=load,
             loads=loads,
-            network=_per_load(measured, load)
-            if load in measured and measured["capacity_bits_per_s"].notna().any()
+            network=_per_load(measured, load_col)
+            if load_col in measured and measured["capacity_bits_per_s"].notna().any()
             else None,
-            errors=_errors_per_load(not_twin, load),
+            errors=_errors_per_load(not_twin, load_col),
             tool=tool,
             closed=closed,
             latency_note=str(notes_l.iloc[0]) if len(notes_l) else "",
@@ -664,7 +689,8 @@ def _judge_all(
                 "series": name, "origin": str(g["_origin"].iloc[0]), "tool": tool, "runs": len(not_twin),
                 "used": len(used), "loads": len(loads), "verdict": out["verdict"], "confidence": out["confidence"],
                 "evidence": evidence, "rule": out["rule"], "notes": notes, "figures": out["figures"],
-                f"top {load}": top,
+                f"top {load0}": top if load_col == load0 else math.nan,
+                "load": load_col,
                 "requests_per_s": loads.loc[top, "x"] if len(loads) else math.nan,
                 "latency_mean_s": loads.loc[top, "r"] if len(loads) else math.nan,
                 "error_share": e.errors["share"].max() if len(e.errors) else math.nan,
@@ -674,6 +700,7 @@ def _judge_all(
         )  # fmt: skip
         if len(loads) >= MIN_LOADS["knee"]:
             knee_rows.append(_knee(name, used, loads, load, t))
+    load = load0
     verdicts = pd.DataFrame(rows)
     knees = pd.DataFrame(knee_rows)
     used = data[data["used"]]

@@ -170,15 +170,22 @@ def count_fields(
 ) -> dict:
     """The count columns from vegeta's result total, status codes (code 0: no response) and success ratio.
 
-    Without status codes, the success ratio gives the failures when it was
+    The total is ``requests_attempted`` (answered or not). Without status codes, the success ratio gives the failures when it was
     printed finely enough (``success_step``: 0.0001 for ``55.42%``) to name
     one count.
 
     >>> count_fields(10, {0: 5, 200: 4, 404: 1})
-    {'requests': 5, 'failed_network': 5, 'requests_ok': 4, 'non_2xx': 1, 'failed': 6, 'status_codes': '0: 5; 200: 4; 404: 1'}
+    {'requests': 5, 'failed_network': 5, 'requests_ok': 4, 'non_2xx': 1, 'failed': 6, 'status_codes': '0: 5; 200: 4; 404: 1', 'requests_attempted': 10}
     >>> count_fields(6000, None, 1.0, 0.0001), count_fields(1200, None, 0.5542, 0.0001), count_fields(60000, None, 1.0, 0.0001)
-    ({'requests': 6000, 'failed_network': 0, 'failed': 0}, {'failed': 535}, {})
+    ({'requests': 6000, 'failed_network': 0, 'failed': 0, 'requests_attempted': 6000}, {'failed': 535, 'requests_attempted': 1200}, {'requests_attempted': 60000})
     """
+    d = _counts(total, codes, success, success_step)
+    if total is not None or codes:
+        d["requests_attempted"] = sum(codes.values()) if total is None else total
+    return d
+
+
+def _counts(total: int | None, codes: dict[int, int] | None, success: float | None, success_step: float) -> dict:
     if not codes:
         if total is None or success is None:
             return {}

@@ -20,13 +20,15 @@ result timeTakenSeconds                     ``duration_s``                      
 result req1xx … req5xx, others, errors      the counts of :func:`~lbanalysis.readers.bombardier.count_fields`
 latency mean, stddev, max, percentiles      ``latency_mean_s``, ``latency_stdev_s``,      µs
                                             ``latency_max_s``, percentiles table
-rps mean, stddev, max                       ``interval_requests_per_s_*``                 1/s
+rps mean, stddev, max, percentiles          ``interval_requests_per_s_*`` (``_p50`` …     1/s
+                                            ``_p99``)
 ==========================================  ============================================  =========
 
 ``requests_per_s`` is responses over ``timeTakenSeconds`` (the text result
 has no time, see :mod:`~lbanalysis.readers.bombardier`);
 ``bytes_per_s_total`` is read + written bytes over it, the text's
-``Throughput``. The rps percentiles are not kept.
+``Throughput``. When no response came, the latencies are those of the
+failed attempts and are not kept (as for hey).
 
 >>> doc = ('{"spec":{"numberOfConnections":2,"testType":"number-of-requests","numberOfRequests":20,'
 ...        '"url":"http://h:81/"},"result":{"bytesRead":0,"bytesWritten":0,"timeTakenSeconds":0.5,"req2xx":0,'
@@ -47,6 +49,9 @@ from .base import Format, Parsed, error_row
 from .bombardier import CLASSES, count_fields, parse_command, target
 
 __all__ = ["FORMATS", "detect", "parse"]
+
+#: The percentiles of the sampled request rates bombardier's JSON prints ("rps": {"percentiles": …}).
+RPS_PERCENTILES = (50, 75, 90, 95, 99)
 
 _HINT_RE = re.compile(r'^\{\s*"spec"\s*:\s*\{\s*"numberOfConnections"|"result"\s*:\s*\{\s*"bytesRead"', re.M)
 # what bombardier prints before its JSON result: the intro (-p i), the progress bar (-p p; its carriage
@@ -123,6 +128,10 @@ def _result(res: dict) -> tuple[dict, list[dict]]:
     for key, col in (("mean", "mean"), ("stddev", "stdev"), ("max", "max")):
         if _num(rps, key) is not None:
             d[f"interval_requests_per_s_{col}"] = _num(rps, key)
+    rps_pct = rps.get("percentiles") if isinstance(rps.get("percentiles"), dict) else {}
+    for q in RPS_PERCENTILES:
+        if _num(rps_pct, str(q)) is not None:
+            d[f"interval_requests_per_s_p{q}"] = _num(rps_pct, str(q))
     if d.get("requests") == 0:  # the times of attempts that got no answer
         for k in ("latency_mean_s", "latency_stdev_s", "latency_max_s"):
             d.pop(k, None)

@@ -10,18 +10,18 @@ start of the test. Requests that failed (no response) are not written by
 hey, so the file holds responses only. The run row sums them up: requests,
 2xx, non-2xx, mean/min/max latency and the span of the offsets.
 
-=================  ================  =====
-CSV column         requests column   unit
-=================  ================  =====
-response-time      ``latency_s``     s
-DNS+dialup         ``connect_s``     s
-DNS                (not kept: part of DNS+dialup)
-Request-write      ``write_s``       s
-Response-delay     ``waiting_s``     s
-Response-read      ``read_s``        s
+=================  ==============================  =====
+CSV column         requests column                 unit
+=================  ==============================  =====
+response-time      ``latency_s``                   s
+DNS+dialup         ``connect_s``                   s
+DNS                ``dns_s`` (part of DNS+dialup)  s
+Request-write      ``write_s``                     s
+Response-delay     ``waiting_s``                   s
+Response-read      ``read_s``                      s
 status-code        ``status``
-offset             ``start_s``       s
-=================  ================  =====
+offset             ``start_s``                     s
+=================  ==============================  =====
 
 >>> p = parse(Segment(HEADER + "\\n0.0018,0.0001,0.0000,0.0001,0.0015,0.0001,200,0.0009\\n"))
 >>> p.runs[0]["requests"], p.tables["requests"][0]["latency_s"], p.tables["requests"][0]["status"]
@@ -44,7 +44,7 @@ HEADER = "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-rea
 COLUMNS: dict[str, str | None] = {
     "response-time": "latency_s",
     "DNS+dialup": "connect_s",
-    "DNS": None,
+    "DNS": "dns_s",
     "Request-write": "write_s",
     "Response-delay": "waiting_s",
     "Response-read": "read_s",

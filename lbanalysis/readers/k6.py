@@ -22,7 +22,9 @@ k6 1.x prints (``k6 run``, default ``--summary-mode compact``)::
 k6 before 1.0 (and ``--summary-mode legacy``) prints one block of the same
 metric lines, thresholds as ``✓``/``✗`` before a metric's name, and (before
 0.5x) rates as ``100.00% ✓ 1500 ✗ 0``. ``--summary-mode full`` adds a
-section per scenario and group: only ``TOTAL RESULTS`` is read.
+section per scenario and group: the run's columns come from ``TOTAL
+RESULTS``, and the sections' metrics go to the metrics table named as k6
+names their submetrics (``http_req_duration{scenario:arrivals}``).
 
 ===================================  ===========================================  ==================
 line                                 column                                       unit as printed
@@ -52,6 +54,8 @@ Failed"`` log lines                  without a response)
 ``vus_max``                          ``vus_max``                                  count
 thresholds                           ``thresholds`` ('metric expr: ok|failed'),
                                      ``thresholds_failed``
+every metric line (also               metrics table: one row per figure            s, B, B/s, 1/s, %
+``iteration_duration``, submetrics)  (``metric``, ``stat``, ``value``, ``unit``)
 ===================================  ===========================================  ==================
 
 ``requests`` are responses received, as for every tool: k6's ``http_reqs``
@@ -141,8 +145,10 @@ LINES: dict[str, re.Pattern] = {
     "scenarios": re.compile(r"^\s*scenarios: \([\d.]+%\) (\d+) scenarios?, (\d+) max VUs"),
     "scenario": re.compile(r"^\s*\* ([\w.-]+): (.+?)\s*$"),
     "section": re.compile(r"^\s*(?:█|↳)\s+(THRESHOLDS|TOTAL RESULTS|SCENARIO|GROUP)\b(?::\s*(.*?))?\s*$"),
-    "threshold": re.compile(r"^\s*([✓✗]) '(.+)' \S+=\S+\s*$"),
+    "threshold": re.compile(r"^\s*([✓✗]) '(.+)' (\S+)=(\S+)\s*$"),
     "metric": re.compile(r"^\s*(?:([✓✗])\s+)?([A-Za-z_][\w]*(?:\{[^}]*\})?|\{[^}]*\})\s*\.{2,}:\s+(.*?)\s*$"),
+    "check": re.compile(r"^\s*[✓✗] ([^'].*?)\s*$"),
+    "check_share": re.compile(r"^\s*↳\s+(\d+(?:\.\d+)?)% — ✓ (\d+) / ✗ (\d+)\s*$"),
     "threshold_name": re.compile(r"^\s*([A-Za-z_]\w*(?:\{[^}]*\})?|\{[^}]*\})\s*$"),
     "request_failed": re.compile(r'(?:level=warning msg="Request Failed"|WARN\[\d+\] Request Failed)\s+error="(.*)"'),
     "log_error": re.compile(r'(?:level=error msg="(.*?)"|ERRO\[\d+\] (.*?)\s*$)'),
@@ -164,6 +170,11 @@ class _Run:
     threshold_metric: str = ""
     scenarios: list[str] = field(default_factory=list)
     section: str = ""  # '' (classic block or banner), THRESHOLDS, TOTAL RESULTS, SCENARIO, GROUP
+    section_tag: str = ""  # the tag of a SCENARIO or GROUP section ('scenario:arrivals'), as k6 names submetrics
+    section_metrics: dict[str, str] = field(default_factory=dict)  # their metrics, tagged: 'vus{scenario:a}'
+    threshold_figures: list[tuple[str, str, str]] = field(default_factory=list)  # metric, stat, value as printed
+    check: str = ""  # the name of the check line above (its share line follows when some failed)
+    check_rows: list[dict] = field(default_factory=list)
     log_seen: bool = False  # the output holds k6's stderr (log, progress): Request Failed lines can be counted
     no_response: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -185,11 +196,13 @@ def _scenario(r: _Run, m: re.Match) -> None:
 
 def _section(r: _Run, m: re.Match) -> None:
     r.section = m.group(1).strip()
+    r.section_tag = f"{'scenario:' if r.section == 'SCENARIO' else 'group:::'}{(m.group(2) or '').strip()}"
 
 
 def _threshold(r: _Run, m: re.Match) -> None:
     if r.section == "THRESHOLDS":
         r.thresholds.append(f"{r.threshold_metric} {m.group(2)}: {'ok' if m.group(1) == '✓' else 'failed'}")
+        r.threshold_figures.append((r.threshold_metric, m.group(3), m.group(4)))
 
 
 def _threshold_name(r: _Run, m: re.Match) -> None:
@@ -204,16 +217,31 @@ def _threshold_name(r: _Run, m: re.Match) -> None:
 
 
 def _metric(r: _Run, m: re.Match) -> None:
-    if r.section not in ("", "TOTAL RESULTS"):
+    if r.section not in ("", "TOTAL RESULTS", "SCENARIO", "GROUP"):
         return
     name = m.group(2)
     if name.startswith("{"):  # submetric line under the metric above
         name = r.last_metric + "{" + name.strip("{} ") + "}"
     else:
         r.last_metric = name
+    if r.section in ("SCENARIO", "GROUP"):  # --summary-mode full: the metrics of one scenario or group
+        tagged = name[:-1] + "," + r.section_tag + "}" if name.endswith("}") else name + "{" + r.section_tag + "}"
+        r.section_metrics.setdefault(tagged, m.group(3))
+        return
     r.metrics.setdefault(name, m.group(3))
     if m.group(1):
         r.marks[name] = m.group(1)
+
+
+def _check(r: _Run, m: re.Match) -> None:
+    r.check = m.group(1)
+
+
+def _check_share(r: _Run, m: re.Match) -> None:
+    """``↳ 66% — ✓ 8 / ✗ 4`` under a check that failed some: as ``checks{check:name}`` rows."""
+    metric = f"checks{{check:{r.check}}}"
+    r.check_rows += [{"metric": metric, "stat": stat, "value": float(m.group(i)), "unit": unit}
+                     for i, stat, unit in ((1, "rate", "%"), (2, "passes", ""), (3, "fails", ""))]  # fmt: skip
 
 
 def _request_failed(r: _Run, m: re.Match) -> None:
@@ -284,6 +312,48 @@ def _latency(d: dict, text: str) -> list[dict]:
     return sorted(rows, key=lambda x: x["percentile"])
 
 
+def _figure(text: str) -> tuple[float | None, str]:
+    """One printed figure and its unit: a k6 duration (s), data (B, B/s), a rate (1/s) or a plain number.
+
+    >>> _figure("65.57ms"), _figure("14 kB/s"), _figure("45.443333/s"), _figure("3")
+    ((0.06557, 's'), (14000.0, 'B/s'), (45.443333, '1/s'), (3.0, ''))
+    """
+    if (t := k6_time(text)) is not None:
+        return t, "s"
+    if (b := k6_bytes(text)) is not None:
+        return b, "B/s" if text.strip().endswith("/s") else "B"
+    if text.endswith("/s"):
+        return to_float(text[:-2]), "1/s"
+    return to_float(text), ""
+
+
+def metric_rows(name: str, text: str) -> list[dict]:
+    """The rows of the metrics table for one printed metric line: each figure, its stat and unit.
+
+    >>> [(r["stat"], r["value"], r["unit"]) for r in metric_rows("data_sent", "8.4 kB  4.1 kB/s")]
+    [('count', 8400.0, 'B'), ('rate', 4100.0, 'B/s')]
+    >>> [(r["stat"], r["value"]) for r in metric_rows("checks_succeeded", "100.00% 93 out of 93")]
+    [('rate', 100.0), ('passes', 93.0), ('total', 93.0)]
+    >>> [(r["stat"], r["value"]) for r in metric_rows("vus", "3      min=3         max=3")]
+    [('value', 3.0), ('min', 3.0), ('max', 3.0)]
+    """
+    rows: list[tuple[str, float | None, str]] = []
+    head = re.sub(r"[\w()._]+=\S+", " ", text).strip()
+    rate = re.fullmatch(r"([\d.]+)%\s*(?:(\d+) out of (\d+)|✓\s*(\d+)\s+✗\s*(\d+))?", head)
+    if rate:
+        rows.append(("rate", to_float(rate.group(1)), "%"))
+        names = ("passes", "total") if rate.group(2) else ("passes", "fails")
+        for stat, raw in zip(names, [g for g in rate.groups()[1:] if g is not None], strict=False):
+            rows.append((stat, to_float(raw), ""))
+    elif head:
+        parts = re.findall(r"[\d.]+(?:\s*[kKMGT]?B)?(?:/s)?(?:[a-zµμ]+)?", head)
+        for stat, raw in zip(("count", "rate") if len(parts) > 1 else ("value",), parts, strict=False):
+            rows.append((stat, *_figure(raw)))
+    for key, raw in re.findall(r"([\w()._]+)=(\S+)", text):
+        rows.append((key, *_figure(raw)))
+    return [{"metric": name, "stat": s, "value": v, "unit": u} for s, v, u in rows if v is not None]
+
+
 def _phases(metrics: dict[str, str]) -> list[dict]:
     rows = []
     for name, phase in PHASES.items():
@@ -352,6 +422,17 @@ def _requests(d: dict, r: _Run, metrics: dict[str, str]) -> None:
             d["requests_per_s"] = d["requests"] / d["duration_s"]
     elif r.running_s:
         d["duration_s"] = r.running_s
+
+
+def _metrics(r: _Run) -> list[dict]:
+    every = {**r.metrics, **r.section_metrics}
+    rows = [row for name, text in every.items() for row in metric_rows(name, text)]
+    have = {(row["metric"], row["stat"]) for row in rows}
+    for name, stat, raw in r.threshold_figures:  # a figure the THRESHOLDS section alone prints (p(99))
+        if (name, stat) not in have:
+            have.add((name, stat))
+            rows += [{**x, "stat": stat} for x in metric_rows(name, raw)[:1]]
+    return rows + r.check_rows
 
 
 def _row(r: _Run) -> tuple[dict, list[dict], list[dict]]:
@@ -436,7 +517,7 @@ def parse(seg: Segment) -> Parsed:
     def close() -> None:
         if run is not None:
             row, pct, phases = _row(run)
-            out.add_run({**cmd, **row, "line": start}, percentiles=pct, phases=phases)
+            out.add_run({**cmd, **row, "line": start}, percentiles=pct, phases=phases, metrics=_metrics(run))
 
     for n, line in enumerate(seg.text.split("\n"), 1):
         if _starts_run(line, run):

@@ -24,7 +24,9 @@ Three layouts of the same figures (trend values in milliseconds, data in bytes):
 A rate metric counts its true samples: ``http_req_failed``'s ``passes``
 (``matches``) are the failed requests. In the export, a threshold's
 ``true`` means it failed; in ``handleSummary`` data, ``ok`` says it passed.
-The columns are those of the text summary (:mod:`lbanalysis.readers.k6`);
+The columns are those of the text summary (:mod:`lbanalysis.readers.k6`),
+and every metric's figures go to the metrics table as there (trend times in
+seconds: the JSON's milliseconds / 1000);
 ``duration_s`` is the run's duration where the JSON holds it
 (``testRunDurationMs``, ``config.duration``), else http_reqs count / rate.
 The JSON does not tell requests without a response from failed ones: with
@@ -67,10 +69,8 @@ def _percentile(key: str) -> float | None:
     return float(m.group(1)) if m else None
 
 
-def _metrics(doc: dict) -> tuple[dict[str, dict], list[str]]:
-    """Metric name -> its figures (one flat dict), and the thresholds as 'metric expr: ok|failed'."""
-    out: dict[str, dict] = {}
-    thresholds: list[str] = []
+def _raw_metrics(doc: dict) -> dict:
+    """Metric name -> its object as the layout holds it."""
     raw = doc.get("metrics")
     if isinstance(doc.get("results"), dict):  # the new machine-readable summary
         raw = {}
@@ -78,8 +78,47 @@ def _metrics(doc: dict) -> tuple[dict[str, dict], list[str]]:
         for m in (results.get("metrics") or []) + ((results.get("checks") or {}).get("metrics") or []):
             if isinstance(m, dict) and isinstance(m.get("name"), str):
                 raw[m["name"]] = m
-    if not isinstance(raw, dict):
-        return out, thresholds
+    return raw if isinstance(raw, dict) else {}
+
+
+_RATE_KEYS = {"passes", "fails", "matches"}
+
+
+def metric_rows(name: str, m: dict) -> list[dict]:
+    """The rows of the metrics table for one metric object: trend times in s (the JSON's ms), data in B.
+
+    >>> [(r["stat"], r["value"], r["unit"]) for r in metric_rows("iteration_duration", {"avg": 50.5, "p(95)": 61.5})]
+    [('avg', 0.0505, 's'), ('p(95)', 0.0615, 's')]
+    >>> [(r["stat"], r["value"], r["unit"]) for r in metric_rows("checks", {"passes": 9, "fails": 1, "value": 0.9})]
+    [('passes', 9.0, ''), ('fails', 1.0, ''), ('rate', 90.0, '%')]
+    """
+    values = m.get("values") if isinstance(m.get("values"), dict) else m
+    values = {k: float(v) for k, v in values.items() if _num(v) is not None}
+    kind, contains = m.get("type"), m.get("contains")
+    is_rate = kind == "rate" or bool(_RATE_KEYS & set(values))
+    is_trend = kind == "trend" or (kind is None and ("avg" in values or "med" in values))
+    is_data = contains == "data" or name.startswith("data_")
+    rows = []
+    for key, v in values.items():
+        if is_rate and key in ("value", "rate"):
+            stat, v, unit = "rate", v * 100.0, "%"
+        elif is_rate:
+            stat, unit = {"matches": "passes"}.get(key, key), ""
+        elif is_trend and contains != "default":
+            stat, v, unit = key, v / 1e3, "s"
+        elif key == "rate":
+            stat, unit = key, "B/s" if is_data else "1/s"
+        else:
+            stat, unit = key, "B" if is_data and key == "count" else ""
+        rows.append({"metric": name, "stat": stat, "value": v, "unit": unit})
+    return rows
+
+
+def _metrics(doc: dict) -> tuple[dict[str, dict], list[str]]:
+    """Metric name -> its figures (one flat dict), and the thresholds as 'metric expr: ok|failed'."""
+    out: dict[str, dict] = {}
+    thresholds: list[str] = []
+    raw = _raw_metrics(doc)
     for name, m in raw.items():
         if not isinstance(m, dict):
             continue
@@ -115,6 +154,27 @@ def _checks(root: object) -> tuple[int, int] | None:
         groups = g.get("groups") or []
         stack.extend(x for x in (groups.values() if isinstance(groups, dict) else groups) if isinstance(x, dict))
     return (passed, failed) if seen else None
+
+
+def _check_rows(root: object) -> list[dict]:
+    """Each check's passes and fails over the group tree, as k6 names them (``checks{check:status is 200}``).
+
+    >>> [(r["metric"], r["stat"], r["value"]) for r in _check_rows({"checks": {"ok": {"passes": 9, "fails": 1}}})]
+    [('checks{check:ok}', 'passes', 9.0), ('checks{check:ok}', 'fails', 1.0)]
+    """
+    rows: list[dict] = []
+    stack = [root] if isinstance(root, dict) else []
+    while stack:
+        g = stack.pop(0)
+        checks = g.get("checks") or []
+        for key, c in checks.items() if isinstance(checks, dict) else ((None, c) for c in checks):
+            if isinstance(c, dict) and isinstance(c.get("name", key), str):
+                metric = f"checks{{check:{c.get('name', key)}}}"
+                rows += [{"metric": metric, "stat": k, "value": float(c[k]), "unit": ""} for k in ("passes", "fails")
+                         if _num(c.get(k)) is not None]  # fmt: skip
+        groups = g.get("groups") or []
+        stack.extend(x for x in (groups.values() if isinstance(groups, dict) else groups) if isinstance(x, dict))
+    return rows
 
 
 def _duration(doc: dict) -> float | None:
@@ -227,7 +287,9 @@ def parse(seg: Segment) -> Parsed:
         raise ParseError("expected a k6 summary JSON object", source=seg.source, line=seg.line)
     row, percentiles, phases = _row(doc)
     out = Parsed()
-    out.add_run({**row, "line": 1}, percentiles=percentiles, phases=phases)
+    rows = [r for name, m in _raw_metrics(doc).items() if isinstance(m, dict) for r in metric_rows(name, m)]
+    rows += _check_rows(doc.get("root_group"))
+    out.add_run({**row, "line": 1}, percentiles=percentiles, phases=phases, metrics=rows)
     return out
 
 

@@ -19,19 +19,21 @@ its ``http_req_*`` trends and ``http_req_failed``, all stamped with the
 time the request ended. A request is read from its ``http_reqs`` sample up
 to the next one:
 
-=========================  =================  ===============================================
-sample                     requests column    meaning
-=========================  =================  ===============================================
-``http_req_duration``      ``latency_s``      sending + waiting + receiving (ms -> s)
-``http_req_connecting``    ``connect_s``      TCP connect
-``http_req_sending``       ``write_s``        writing the request
-``http_req_waiting``       ``waiting_s``      time to the first byte
-``http_req_receiving``     ``read_s``         reading the response
-(time) - blocked - dur.    ``start``,         when the request began (blocked = waiting for a
-                           ``start_s``        connection, connect and TLS included)
-``status`` tag             ``status``
-``method``, ``url`` tags   ``method``, ``url``
-=========================  =================  ===============================================
+============================  =================  ===============================================
+sample                        requests column    meaning
+============================  =================  ===============================================
+``http_req_duration``         ``latency_s``      sending + waiting + receiving (ms -> s)
+``http_req_connecting``       ``connect_s``      TCP connect
+``http_req_sending``          ``write_s``        writing the request
+``http_req_waiting``          ``waiting_s``      time to the first byte
+``http_req_receiving``        ``read_s``         reading the response
+``http_req_blocked``          ``blocked_s``      waiting for a connection, connect and TLS included
+``http_req_tls_handshaking``  ``tls_s``          the TLS handshake
+(time) - blocked - dur.       ``start``,         when the request began (blocked = waiting for a
+                              ``start_s``        connection, connect and TLS included)
+``status`` tag                ``status``
+``method``, ``url`` tags      ``method``, ``url``
+============================  =================  ===============================================
 
 A request with status 0 got no response (refused, reset, timed out): it is
 not a requests row but counts in the run's ``failed_network``; ``failed``
@@ -76,7 +78,8 @@ TRENDS = {
     "http_req_sending": "write_s",
     "http_req_waiting": "waiting_s",
     "http_req_receiving": "read_s",
-    "http_req_blocked": "_blocked_s",
+    "http_req_blocked": "blocked_s",
+    "http_req_tls_handshaking": "tls_s",
 }
 # CSV time digits -> seconds per unit (unix, unix_milli, unix_micro, unix_nano)
 _UNIX_DIGITS = {10: 1.0, 13: 1e3, 16: 1e6, 19: 1e9}
@@ -150,7 +153,7 @@ def _requests(samples: Iterable[_Sample], source: str, coarse: bool) -> Parsed:
     fine = not coarse and all(r["_time"] is not None for r in rows)
     for r in answered:
         if fine:
-            began = r["_time"] - r.get("_blocked_s", 0.0) - r.get("latency_s", 0.0)
+            began = r["_time"] - r.get("blocked_s", 0.0) - r.get("latency_s", 0.0)
             r["start"] = datetime.fromtimestamp(began, UTC).replace(tzinfo=None)
             r["_began"] = began
     if fine and answered:

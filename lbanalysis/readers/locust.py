@@ -20,8 +20,9 @@ while running, unless ``--only-summary``)::
     # occurrences      Error
     1782               GET /: ConnectionRefusedError(111, 'Connection refused')
 
-The ``Aggregated`` rows are the run (the rows per request name are not
-kept); the last table of a run is its final one.
+The ``Aggregated`` rows are the run; the rows per request name go to the
+metrics table (``GET /flaky``: ``requests``, ``failures``, ``avg`` …
+``p(99)``, in s and 1/s); the last table of a run is its final one.
 
 ==================================  =========================================  ==========
 line                                column                                     unit
@@ -72,7 +73,7 @@ from urllib.parse import urlsplit
 from ..text import Segment, command_argv
 from .base import Format, Parsed, error_row, to_float, to_int
 
-__all__ = ["FORMATS", "LINES", "detect", "error_kind", "parse", "parse_command"]
+__all__ = ["FORMATS", "LINES", "detect", "error_kind", "name_rows", "parse", "parse_command"]
 
 LINES: dict[str, re.Pattern] = {
     "starting": re.compile(r"^\[([\d-]+ [\d:]+)(?:,\d+)?\] \S+/INFO/locust\.main: Starting Locust (\S+)"),
@@ -91,6 +92,11 @@ LINES: dict[str, re.Pattern] = {
     ),
     "old_total_stats": re.compile(r"^\s*Total\s+(\d+)\s+(\d+)\(([\d.]+)%\)\s+([\d.]+)\s*$"),
     "aggregated_percentiles": re.compile(r"^\s*(?:None\s+)?(?:Aggregated|Total)\s+((?:(?:\d+|N/A)\s+)+\d+)\s*$"),
+    "name_stats": re.compile(
+        r"^\s*([A-Z]+)\s+(\S.*?)\s+(\d+)\s+(\d+)\(([\d.]+)%\)\s*\|\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"
+        r"\s*\|\s*([\d.]+)\s+([\d.]+)\s*$"
+    ),
+    "name_percentiles": re.compile(r"^\s*([A-Z]+)\s+(\S.*?)\s+((?:(?:\d+|N/A)\s+)+\d+)\s*$"),
     "error_row": re.compile(r"^\s*(\d+)\s{2,}(\S.*?)\s*$"),
     "rule": re.compile(r"^[-|]+\s*$"),
 }
@@ -129,6 +135,8 @@ class _Run:
     section: str = ""
     exceptions: int = 0
     shut_down: bool = False
+    names: list[dict] = field(default_factory=list)  # the rows per request name of the last tables (metrics)
+    name_percentiles: list[dict] = field(default_factory=list)
 
 
 def _starting(r: _Run, m: re.Match) -> None:
@@ -161,11 +169,13 @@ def _shutting_down(r: _Run, m: re.Match) -> None:
 
 def _stats_header(r: _Run, m: re.Match) -> None:
     r.section = "stats"
+    r.names = []
 
 
 def _percentiles_header(r: _Run, m: re.Match) -> None:
     r.section = "percentiles"
     r.percent_labels = [float(x.rstrip("%")) for x in m.group(1).split()]
+    r.name_percentiles = []
 
 
 def _error_header(r: _Run, m: re.Match) -> None:
@@ -176,6 +186,8 @@ def _error_header(r: _Run, m: re.Match) -> None:
 def _aggregated_stats(r: _Run, m: re.Match) -> None:
     r.stats = m
     r.errors = []  # a later table: its error report follows it
+    r.names = [x for x in r.names if x["metric"] != "Aggregated"]
+    _name_stats(r, m, "Aggregated")  # its share and rate of failures, which the run has no column for
 
 
 def _old_percentiles_header(r: _Run, m: re.Match) -> None:
@@ -198,6 +210,36 @@ def _aggregated_percentiles(r: _Run, m: re.Match) -> None:
         for p, v in zip(r.percent_labels, values, strict=False)
         if v != "N/A"
     ]
+
+
+def _name_stats(r: _Run, m: re.Match, metric: str | None = None) -> None:
+    if r.section != "stats":
+        return
+    g = ("", "", *m.groups()) if metric else m.groups()
+    r.names += name_rows(metric or f"{g[0]} {g[1]}", [
+        ("requests", int(g[2]), ""), ("failures", int(g[3]), ""), ("failures_pct", float(g[4]), "%"),
+        ("avg", int(g[5]) / 1e3, "s"), ("min", int(g[6]) / 1e3, "s"), ("max", int(g[7]) / 1e3, "s"),
+        ("med", int(g[8]) / 1e3, "s"), ("rate", float(g[9]), "1/s"), ("failures_rate", float(g[10]), "1/s"),
+    ])  # fmt: skip
+
+
+def _name_percentiles(r: _Run, m: re.Match) -> None:
+    if r.section != "percentiles":
+        return
+    values = m.group(3).split()
+    items = [
+        (f"p({p:g})", int(v) / 1e3, "s") for p, v in zip(r.percent_labels, values[:-1], strict=False) if v != "N/A"
+    ]
+    r.name_percentiles += name_rows(f"{m.group(1)} {m.group(2)}", items)
+
+
+def name_rows(metric: str, items: list[tuple[str, float | None, str]]) -> list[dict]:
+    """Rows of the metrics table for one request name (``GET /flaky``): (stat, value, unit) each.
+
+    >>> name_rows("GET /", [("requests", 5, ""), ("avg", 0.004, "s"), ("min", None, "s")])[1]
+    {'metric': 'GET /', 'stat': 'avg', 'value': 0.004, 'unit': 's'}
+    """
+    return [{"metric": metric, "stat": s, "value": float(v), "unit": u} for s, v, u in items if v is not None]
 
 
 def _error_row(r: _Run, m: re.Match) -> None:
@@ -318,7 +360,8 @@ def parse(seg: Segment) -> Parsed:
         if run is not None:
             row = _row(run)
             answered = run.stats is not None and row.get("requests") != 0  # Locust times refusals too: not latencies
-            out.add_run({**cmd, **row, "line": start}, percentiles=run.percentiles if answered else [])
+            out.add_run({**cmd, **row, "line": start}, percentiles=run.percentiles if answered else [],
+                        metrics=run.names + run.name_percentiles)  # fmt: skip
 
     for n, line in enumerate(seg.text.split("\n"), 1):
         if LINES["starting"].match(line) or (run is None and _opens(line)):

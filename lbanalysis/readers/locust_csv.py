@@ -52,7 +52,7 @@ from collections.abc import Callable
 from ..errors import ParseError
 from ..text import Segment
 from .base import Format, Parsed
-from .locust import counts
+from .locust import counts, name_rows
 
 __all__ = ["FORMATS", "HISTORY_HEADER", "STATS_HEADER", "parse_stats"]
 
@@ -170,6 +170,26 @@ def _siblings(seg: Segment, d: dict, reqs: int, fails: int) -> list[dict]:
     return []
 
 
+# _stats.csv column -> (stat, unit, divisor) of the metrics table; the percent columns give p(50) … in s
+_NAME_STATS = {"Request Count": ("requests", "", 1.0), "Failure Count": ("failures", "", 1.0),
+               "Median Response Time": ("med", "s", 1e3), "Average Response Time": ("avg", "s", 1e3),
+               "Min Response Time": ("min", "s", 1e3), "Max Response Time": ("max", "s", 1e3),
+               "Average Content Size": ("size", "B", 1.0), "Requests/s": ("rate", "1/s", 1.0),
+               "Failures/s": ("failures_rate", "1/s", 1.0)}  # fmt: skip
+
+
+def _name_metrics(header: list[str], rows: list[tuple[int, dict[str, str]]], seg: Segment) -> list[dict]:
+    """The rows per request name and ``Aggregated`` as metrics rows (``GET /flaky``, ``avg``, …)."""
+    out: list[dict] = []
+    for n, r in rows:
+        items = [(stat, v / div, unit) for col, (stat, unit, div) in _NAME_STATS.items()
+                 if (v := _num(r, col, seg, n)) is not None]  # fmt: skip
+        items += [(f"p({float(m.group(1)):g})", v / 1e3, "s") for col in header
+                  if (m := _PERCENT.match(col)) and (v := _num(r, col, seg, n)) is not None]  # fmt: skip
+        out += name_rows(f"{r.get('Type', '')} {r.get('Name', '')}".strip(), items)
+    return out
+
+
 def parse_stats(seg: Segment) -> Parsed:
     """Read ``_stats.csv``: the Aggregated row as the run, its percentiles, the history beside it."""
     header, rows = _rows(seg)
@@ -203,7 +223,8 @@ def parse_stats(seg: Segment) -> Parsed:
     elif d.get("requests") == 0:
         d["error"] = "no response: " + d.pop("warnings", "every request failed without a response")
     pct = _percentiles(header, r, seg, n) if d.get("requests") else []
-    out.add_run(d, percentiles=pct, intervals=intervals if seg.wants("intervals") else [])
+    out.add_run(d, percentiles=pct, intervals=intervals if seg.wants("intervals") else [],
+                metrics=_name_metrics(header, rows, seg))  # fmt: skip
     return out
 
 

@@ -36,7 +36,7 @@ from datetime import UTC, datetime
 from ..errors import ParseError
 from ..text import Segment
 from .base import Format, Parsed
-from .locust import counts
+from .locust import counts, name_rows
 
 __all__ = ["FORMATS", "PERCENTILES", "detect", "parse", "percentile"]
 
@@ -127,8 +127,21 @@ def parse(seg: Segment) -> Parsed:
     if reqs == 0:
         d["error"] = "no request was made"
     out = Parsed()
-    out.add_run(d, percentiles=percentiles, intervals=intervals)
+    out.add_run(d, percentiles=percentiles, intervals=intervals, metrics=[r for e in doc for r in _name_metrics(e)])
     return out
+
+
+# per-name key -> (stat, unit, divisor) of the metrics table (times in ms)
+_NAME_STATS = {"num_requests": ("requests", "", 1.0), "num_failures": ("failures", "", 1.0),
+               "num_none_requests": ("none_requests", "", 1.0), "total_response_time": ("total_time", "s", 1e3),
+               "min_response_time": ("min", "s", 1e3), "max_response_time": ("max", "s", 1e3),
+               "total_content_length": ("size_total", "B", 1.0)}  # fmt: skip
+
+
+def _name_metrics(e: dict) -> list[dict]:
+    """One request name's figures as metrics rows (``GET /slow``: requests, failures, min, max …)."""
+    items = [(stat, v / div, unit) for key, (stat, unit, div) in _NAME_STATS.items() if (v := _num(e, key)) is not None]
+    return name_rows(f"{e.get('method') or ''} {e.get('name') or ''}".strip(), items)
 
 
 _DETECT_RE = re.compile(r'^\s*\[\s*\{\s*"name"\s*:')

@@ -42,13 +42,14 @@ line                               column                                       
 ``Total``                          ``duration_s``                               ns, us, ms, sec(s), min, hr
 ``Slowest`` / ``Fastest`` /        ``latency_max_s`` / ``latency_min_s`` /      the same
 ``Average``                        ``latency_mean_s``
-``Requests/sec``                   see below
+``Requests/sec``                   ``requests_attempted_per_s``; see below
 ``Total data``, ``Size/request``,  ``bytes_total``, ``bytes_per_request``,      B, KiB, MiB… (binary)
 ``Size/sec``                       ``bytes_per_s``
 ``N% in T`` (0.x: under             percentiles table (the 2xx-only and          the same
-``Latency distribution``)
-                                   4xx+5xx-only ones of
-                                   ``--stats-success-breakdown`` not kept)
+``Latency distribution``)          4xx+5xx-only ones of
+                                   ``--stats-success-breakdown``: ``kind``
+                                   '2xx only', '4xx + 5xx only')
+``T [N] |■■`` (histogram)          histogram table (the breakdown's not kept)   the same (0.x: sec)
 ``Details`` rows                   phases table (``dns+dialup``, ``dns``)       the same
 ``[code] N responses``             ``requests`` (their sum), ``requests_ok``
                                    (2xx), ``non_2xx``, ``status_codes``
@@ -64,8 +65,7 @@ errors are the requests still running when ``-z`` ran out: not failures
 (oha's success rate leaves them out too), but kept in ``warnings``. oha's
 ``Requests/sec`` divides every request, errors and aborted ones included,
 by the total time; ``requests_per_s`` holds responses per second (equal to
-oha's figure when nothing failed or was aborted). The histogram is not
-kept: the distribution holds the same information.
+oha's figure when nothing failed or was aborted).
 
 >>> p = parse(Segment("Summary:\\n  Success rate:\\t100.00%\\n  Total:\\t1.0023 sec\\n  Average:\\t0.0231 sec\\n"
 ...                   "  Requests/sec:\\t199.5406\\n\\nStatus code distribution:\\n  [200] 200 responses\\n"))
@@ -116,6 +116,7 @@ LINES: dict[str, re.Pattern] = {
     ),
     "summary": re.compile(r"^\s*(" + "|".join(re.escape(k) for k in SUMMARY) + r"):\s+(.+?)\s*$"),
     "percentile": re.compile(r"^\s*(\d+(?:\.\d+)?)% in (\S+) " + _UNIT + r"\s*$"),
+    "bar": re.compile(r"^\s*(\d+(?:\.\d+)?)(?: " + _UNIT + r")? \[(\d+)\]\s*\|"),
     "phase": re.compile(
         r"^\s*(" + "|".join(re.escape(k) for k in _PHASES) + r"):\s+(\S+) " + _UNIT + r", (\S+) " + _UNIT
         + r", (\S+) " + _UNIT + r"\s*$"
@@ -146,6 +147,7 @@ class _Run:
     d: dict = field(default_factory=dict)
     percentiles: list[dict] = field(default_factory=list)
     phases: list[dict] = field(default_factory=list)
+    histogram: list[dict] = field(default_factory=list)
     statuses: dict[int, int] = field(default_factory=dict)
     errors: list[tuple[int, str]] = field(default_factory=list)
     section: str = ""
@@ -176,8 +178,13 @@ def _summary(r: _Run, m: re.Match) -> None:
 
 
 def _percentile(r: _Run, m: re.Match) -> None:
-    if r.breakdown is None:
-        r.percentiles.append({"percentile": float(m.group(1)), "latency_s": _time(m.group(2), m.group(3))})
+    p = {"percentile": float(m.group(1)), "latency_s": _time(m.group(2), m.group(3))}
+    r.percentiles.append(p if r.breakdown is None else {**p, "kind": r.breakdown})
+
+
+def _bar(r: _Run, m: re.Match) -> None:
+    if r.section == "Response time histogram" and r.breakdown is None:  # 0.x: seconds, no unit
+        r.histogram.append({"latency_s": _time(m.group(1), m.group(2) or "sec"), "count": int(m.group(3))})
 
 
 def _phase(r: _Run, m: re.Match) -> None:
@@ -228,6 +235,8 @@ def _row(r: _Run) -> dict:
         d.pop("failed"), d.pop("failed_network")
         d["warnings"] = "oha's success rate says some requests failed; the output stops before its error distribution"
     printed, total = r.d.get("_requests_per_s_printed"), d.get("duration_s")
+    if printed is not None and printed == printed:
+        d["requests_attempted_per_s"] = printed
     if not r.errors and printed is not None:
         d["requests_per_s"] = printed  # every request answered: oha's own figure
     elif total:
@@ -235,7 +244,7 @@ def _row(r: _Run) -> dict:
     if d["requests"] == 0:  # oha prints NaN or 0 for the times of no response
         for k in ("latency_mean_s", "latency_min_s", "latency_max_s", "bytes_per_request"):
             d.pop(k, None)
-        r.percentiles, r.phases = [], []
+        r.percentiles, r.phases, r.histogram = [], [], []
     return d
 
 
@@ -321,7 +330,8 @@ def parse(seg: Segment) -> Parsed:
                 _HANDLERS[name](runs[-1], m)
                 break
     for r in runs:
-        out.add_run({**cmd, **_row(r), "line": r.line}, percentiles=r.percentiles, phases=r.phases)
+        out.add_run({**cmd, **_row(r), "line": r.line}, percentiles=r.percentiles, phases=r.phases,
+                    histogram=r.histogram)  # fmt: skip
     if not runs and seg.command:
         out.add_run(error_row("oha", "no output after the command", **cmd))
     return out

@@ -12,9 +12,13 @@ The JSON (oha 1.16.0, abridged)::
 Every time in seconds, every size in bytes; the columns are those of the
 text summary (:mod:`~lbanalysis.readers.oha`): ``successRate`` (a fraction)
 into ``success_pct``, ``details`` into the phases table (``dns+dialup``,
-``dns``, ``first byte``), ``latencyPercentiles`` into the percentiles table,
-the counts from the two distributions. The histograms and the rps figures
-(rates over 10 ms windows of response ends) are not kept.
+``dns``, ``first byte``), ``latencyPercentiles`` into the percentiles table
+(``firstBytePercentiles`` and the ``--stats-success-breakdown`` ones too, with
+their ``kind``), ``responseTimeHistogram`` into the histogram table,
+``requestsPerSec`` into ``requests_attempted_per_s``, the ``rps`` figures
+(rates over short windows of response ends) into ``interval_requests_per_s_*``,
+the counts from the two distributions. The first-byte and breakdown
+histograms are not kept.
 
 The CSV (``--output-format csv``): one line per response, in start order::
 
@@ -25,7 +29,7 @@ The CSV (``--output-format csv``): one line per response, in start order::
 CSV column             requests column                                 unit
 =====================  ==============================================  =====
 request-start          ``start_s`` (from the start of the test)        s
-DNS                    (not kept)
+DNS                    ``dns_s``                                       s
 DNS+dialup             ``connect_s`` (oha writes the dial time alone)  s
 Response-delay         ``waiting_s`` (to the first byte)               s
 request-duration       ``latency_s``                                   s
@@ -59,8 +63,17 @@ __all__ = ["CSV_COLUMNS", "CSV_HEADER", "FORMATS", "detect", "detect_csv", "pars
 SUMMARY = {"total": "duration_s", "slowest": "latency_max_s", "fastest": "latency_min_s", "average": "latency_mean_s",
            "totalData": "bytes_total", "sizePerRequest": "bytes_per_request", "sizePerSec": "bytes_per_s"}  # fmt: skip
 DETAILS = {"DNSDialup": "dns+dialup", "DNSLookup": "dns", "firstByte": "first byte"}
+# percentile objects -> their kind in the percentiles table (None: the latency)
+PERCENTILES = {
+    "latencyPercentiles": None,
+    "firstBytePercentiles": "first byte",
+    "latencyPercentilesSuccessful": "2xx only",
+    "latencyPercentilesNotSuccessful": "4xx + 5xx only",
+}
+# rps key -> interval_requests_per_s_<suffix>
+RPS = {"mean": "mean", "stddev": "stdev", "max": "max", "min": "min"}
 CSV_HEADER = "request-start,DNS,DNS+dialup,Response-delay,request-duration,bytes,status"
-CSV_COLUMNS: dict[str, str | None] = {"request-start": "start_s", "DNS": None, "DNS+dialup": "connect_s",
+CSV_COLUMNS: dict[str, str | None] = {"request-start": "start_s", "DNS": "dns_s", "DNS+dialup": "connect_s",
                                       "Response-delay": "waiting_s", "request-duration": "latency_s",
                                       "bytes": "bytes", "status": "status"}  # fmt: skip
 _HINT_RE = re.compile(r'"summary"\s*:\s*\{\s*"successRate"\s*:')
@@ -80,7 +93,36 @@ def _num(d: object, key: str) -> float | None:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
-def _document(doc: dict) -> tuple[dict, list[dict], list[dict]]:
+def _percentiles(doc: dict) -> list[dict]:
+    """The rows of every percentile object (``"p99.9": 0.05``) of a document, each with its kind."""
+    out = []
+    for name, kind in PERCENTILES.items():
+        obj = doc.get(name) if isinstance(doc.get(name), dict) else {}
+        out += [{"percentile": float(k[1:]), "latency_s": float(v), **({"kind": kind} if kind else {})}
+                for k, v in obj.items()
+                if re.fullmatch(r"p\d+(?:\.\d+)?", k) and isinstance(v, (int, float)) and v == v]  # fmt: skip
+    return out
+
+
+def _rps(doc: dict) -> dict:
+    """``interval_requests_per_s_*`` from the ``rps`` object (rates over short windows)."""
+    rps = doc.get("rps") if isinstance(doc.get("rps"), dict) else {}
+    d = {f"interval_requests_per_s_{col}": _num(rps, key) for key, col in RPS.items() if _num(rps, key) is not None}
+    pct = rps.get("percentiles") if isinstance(rps.get("percentiles"), dict) else {}
+    for k, v in pct.items():
+        if re.fullmatch(r"p\d+(?:\.\d+)?", k) and _num(pct, k) is not None:
+            d[f"interval_requests_per_s_{k.replace('.', '_')}"] = v
+    return d
+
+
+def _histogram(doc: dict) -> list[dict]:
+    """``responseTimeHistogram``: its bucket marks (seconds) and counts."""
+    obj = doc.get("responseTimeHistogram") if isinstance(doc.get("responseTimeHistogram"), dict) else {}
+    return [{"latency_s": float(k), "count": v} for k, v in obj.items()
+            if re.fullmatch(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?", k) and isinstance(v, int)]  # fmt: skip
+
+
+def _document(doc: dict) -> tuple[dict, list[dict], list[dict], list[dict]]:
     summary = doc.get("summary") if isinstance(doc.get("summary"), dict) else {}
     d: dict = {col: _num(summary, key) for key, col in SUMMARY.items() if _num(summary, key) is not None}
     if _num(summary, "successRate") is not None:
@@ -95,9 +137,10 @@ def _document(doc: dict) -> tuple[dict, list[dict], list[dict]]:
         d["requests_per_s"] = printed
     elif total:
         d["requests_per_s"] = d["requests"] / total
-    pct_obj = doc.get("latencyPercentiles") if isinstance(doc.get("latencyPercentiles"), dict) else {}
-    pct = [{"percentile": float(k[1:]), "latency_s": float(v)} for k, v in pct_obj.items()
-           if re.fullmatch(r"p\d+(?:\.\d+)?", k) and isinstance(v, (int, float)) and v == v]  # fmt: skip
+    if printed is not None:
+        d["requests_attempted_per_s"] = printed
+    d.update(_rps(doc))
+    pct, hist = _percentiles(doc), _histogram(doc)
     details = doc.get("details") if isinstance(doc.get("details"), dict) else {}
     phases = []
     for key, phase in DETAILS.items():
@@ -108,8 +151,8 @@ def _document(doc: dict) -> tuple[dict, list[dict], list[dict]]:
     if d["requests"] == 0:
         for k in ("latency_mean_s", "latency_min_s", "latency_max_s", "bytes_per_request"):
             d.pop(k, None)
-        pct, phases = [], []
-    return d, pct, phases
+        pct, phases, hist = [], [], []
+    return d, pct, phases, hist
 
 
 def parse(seg: Segment) -> Parsed:
@@ -130,9 +173,9 @@ def parse(seg: Segment) -> Parsed:
                              line=seg.line - 1 + line) from None  # fmt: skip
         if not isinstance(doc, dict):
             raise ParseError("expected an oha JSON object", source=seg.source, line=seg.line)
-        d, pct, phases = _document(doc)
+        d, pct, phases, hist = _document(doc)
         out.add_run({"tool": "oha", **cmd, **d, "line": text.count("\n", 0, start) + 1}, percentiles=pct,
-                    phases=phases)  # fmt: skip
+                    phases=phases, histogram=hist)  # fmt: skip
         pos = end
     if not out.runs:
         out.add_run(error_row("oha", "no oha summary in the JSON", **cmd))

@@ -27,8 +27,8 @@ name (:data:`FIELDS`), so each layout reads the same way.
 =============================  =====================================  ==============
 row [field]                    column                                 unit
 =============================  =====================================  ==============
-Requests [total]               results: ``requests`` +                count
-                               ``failed_network`` (see ``_vegeta``)
+Requests [total]               ``requests_attempted``: ``requests``   count
+                               + ``failed_network`` (see ``_vegeta``)
 Requests [rate]                ``rate_sent_per_s``                    1/s
 Requests [throughput]          ``requests_ok_per_s`` (200-399 only)   1/s
 Duration [total, attack,       ``duration_s``, ``send_duration_s``,   Go durations
@@ -37,7 +37,8 @@ Latencies [min, mean, max]     ``latency_min_s``, ``_mean_s``,        Go duratio
                                ``_max_s``
 Latencies [50, 90, 95, 99]     percentiles table                      Go durations
 Bytes In [total, mean]         ``bytes_total``, ``bytes_per_request`` B (bodies)
-Bytes Out [total]              ``bytes_sent``                         B (bodies)
+Bytes Out [total, mean]        ``bytes_sent``,                        B (bodies)
+                               ``bytes_sent_per_request``
 Success [ratio]                ``success_pct``                        %
 Status Codes [code:count]      ``status_codes``, counts               count
 Error Set                      ``error`` / ``warnings``
@@ -48,7 +49,6 @@ hdrplot ``Value(ms)            percentiles table at full resolution   ms, fracti
 Percentile TotalCount``        (``percentile`` × 100, ``count``)
 =============================  =====================================  ==============
 
-``Bytes Out [mean]`` is ``bytes_sent`` over the results and is not kept.
 When no response came, the latencies are those of the failed attempts and
 are not kept either (as for hey). The bytes are the bodies vegeta read, at
 most ``-max-body`` of each. The rate asked for (``-rate``) and the time
@@ -88,7 +88,7 @@ FIELDS: dict[str, dict[str, tuple[str, str] | None]] = {
     "Latencies": {"min": ("latency_min_s", "duration"), "mean": ("latency_mean_s", "duration"),
                   "max": ("latency_max_s", "duration")},  # a number: that percentile
     "Bytes In": {"total": ("bytes_total", "number"), "mean": ("bytes_per_request", "number")},
-    "Bytes Out": {"total": ("bytes_sent", "number"), "mean": None},
+    "Bytes Out": {"total": ("bytes_sent", "number"), "mean": ("bytes_sent_per_request", "number")},
     "Success": {"ratio": ("_success", "pct")},
 }  # fmt: skip
 

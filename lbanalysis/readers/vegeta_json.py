@@ -109,7 +109,10 @@ def _report(obj: dict) -> tuple[dict, list[dict]]:
             pct.append({"percentile": target, "latency_s": v / 1e9})
         else:
             d[target] = v / 1e9
-    for key, total, mean in (("bytes_in", "bytes_total", "bytes_per_request"), ("bytes_out", "bytes_sent", None)):
+    for key, total, mean in (
+        ("bytes_in", "bytes_total", "bytes_per_request"),
+        ("bytes_out", "bytes_sent", "bytes_sent_per_request"),
+    ):
         b = obj.get(key) if isinstance(obj.get(key), dict) else {}
         if _num(b, "total") is not None:
             d[total] = _num(b, "total")
