@@ -112,6 +112,7 @@ from ._iperf import (
     rate_m,
     stream_total,
     strip_v4mapped,
+    sum_sides,
 )
 from .base import Format, Parsed
 
@@ -239,32 +240,10 @@ def _is_total(entries: list[_Entry]) -> bool:
     return last.start is not None and abs(last.start) < 1e-9
 
 
-def _sum_sides(sides: list[Side]) -> Side:
-    out = Side(
-        start=min(s.start for s in sides if s.start is not None) if any(s.start is not None for s in sides) else None,
-        end=max(s.end for s in sides if s.end is not None) if any(s.end is not None for s in sides) else None,
-        bytes=sum(s.bytes or 0 for s in sides),
-        bits_per_s=sum(s.bits_per_s or 0 for s in sides),
-    )
-    for k in ("retransmits", "lost_packets", "total_packets", "out_of_order"):
-        vals = [getattr(s, k) for s in sides if getattr(s, k) is not None]
-        if vals:
-            setattr(out, k, sum(vals))
-    jit = [s.jitter_s for s in sides if s.jitter_s is not None]
-    if jit:
-        out.jitter_s = max(jit)
-    if out.lost_packets is not None and out.total_packets:
-        out.lost_percent = 100.0 * out.lost_packets / out.total_packets
-    return out
-
-
 def _interval_row(sid: str, e: _Entry) -> dict:
     s = e.side
     row = {"stream": sid, "start_s": s.start, "end_s": s.end, "bytes": s.bytes, "bits_per_s": s.bits_per_s}
-    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent"):
-        v = getattr(s, k)
-        if v is not None:
-            row[k] = v
+    row.update(s.figures(("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent")))
     row.update(e.extra)
     return row
 
@@ -382,7 +361,7 @@ def _flow_total(ids: list[str], totals: dict[str, Side], notes: list[str]) -> Si
         return total
     if ids and all(i in totals for i in ids):
         notes.append("no [SUM] total: per-stream totals added up")
-        return _sum_sides([totals[i] for i in ids])
+        return sum_sides([totals[i] for i in ids])
     return None
 
 
@@ -405,7 +384,7 @@ def _add_report(t: _Test2, ids: list[str], own: str | None, flow: Flow, notes: l
     reps = [t.reports["SUM"]] if "SUM" in t.reports else [t.reports[i] for i in ids if i in t.reports]
     if not reps:
         return
-    rep = reps[0] if len(reps) == 1 else _sum_sides(reps)
+    rep = reps[0] if len(reps) == 1 else sum_sides(reps)
     if len(reps) > 1:
         notes.append("no [SUM] server report: per-stream reports added up")
     if any(i in t.ooo for i in ids):

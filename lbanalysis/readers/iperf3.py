@@ -81,8 +81,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
+from datetime import datetime
 from typing import Any
 
 from ..text import Segment
@@ -96,7 +95,7 @@ from ._iperf import (
     command_fields,
     ctime_prefix,
     flow_fields,
-    in_range,
+    http_date,
     ms,
     number,
     parse_command,
@@ -271,25 +270,9 @@ def _interval_row(sid: str, s: Side, extra: dict, omitted: bool) -> dict:
         "bits_per_s": s.bits_per_s,
         "omitted": omitted,
     }
-    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent"):
-        v = getattr(s, k)
-        if v is not None:
-            row[k] = v
+    row.update(s.figures(("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent")))
     row.update(extra)
     return row
-
-
-def _http_date(text: str) -> datetime | None:
-    try:
-        dt = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if dt.tzinfo is not None:
-        try:
-            dt = dt.astimezone(UTC).replace(tzinfo=None)
-        except (OverflowError, ValueError):
-            return None
-    return in_range(dt)
 
 
 def _tag_reverse(tag: str) -> bool:
@@ -604,7 +587,7 @@ class _Reader:
             self.cur.version = self.version
 
     def time(self, n: int, m: re.Match, ts: datetime | None) -> None:
-        self.test_for("time", n).timestamp = _http_date(m.group(1))
+        self.test_for("time", n).timestamp = http_date(m.group(1))
 
     def starting(self, n: int, m: re.Match, ts: datetime | None) -> bool:
         if self.cur is None:
