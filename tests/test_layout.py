@@ -167,10 +167,10 @@ def test_engines_and_the_library_import_no_private_name_of_a_reader():
 
 def test_readers_share_one_line_grammar():
     """No reader finds its handlers by name (globals()/getattr): line kinds hold them (readers.base.LineKind)."""
-    from lbanalysis.readers import ab, hey, iperf2, siege
+    from lbanalysis.readers import ab, hey, iperf2, iperf3, siege
     from lbanalysis.readers.base import LineKind
 
-    for module in (ab, hey, siege, iperf2):
+    for module in (ab, hey, siege, iperf2, iperf3):
         assert module.LINE_KINDS and all(isinstance(k, LineKind) for k in module.LINE_KINDS)
         text = Path(module.__file__).read_text(encoding="utf-8")
         assert "globals()" not in text and "getattr(" not in text, module.__name__
