@@ -54,7 +54,6 @@ in bytes (``-f M``: ``MBytes/sec``) are binary bytes, times 8.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -141,14 +140,6 @@ class Side:
         if self.start is None or self.end is None:
             return None
         return round(self.end - self.start, 9)
-
-    def figures(self, names: Iterable[str]) -> dict:
-        """The named figures that are known (not None), in the order named.
-
-        >>> Side(retransmits=3, lost_packets=None).figures(("retransmits", "lost_packets"))
-        {'retransmits': 3}
-        """
-        return {k: v for k in names if (v := getattr(self, k)) is not None}
 
 
 def sum_sides(sides: list[Side]) -> Side:

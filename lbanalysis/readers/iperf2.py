@@ -243,7 +243,11 @@ def _is_total(entries: list[_Entry]) -> bool:
 def _interval_row(sid: str, e: _Entry) -> dict:
     s = e.side
     row = {"stream": sid, "start_s": s.start, "end_s": s.end, "bytes": s.bytes, "bits_per_s": s.bits_per_s}
-    row.update(s.figures(("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent")))
+    figures = vars(s)  # (a loop over the names: the most lines of a file are intervals)
+    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent"):
+        v = figures[k]
+        if v is not None:
+            row[k] = v
     row.update(e.extra)
     return row
 

@@ -270,7 +270,11 @@ def _interval_row(sid: str, s: Side, extra: dict, omitted: bool) -> dict:
         "bits_per_s": s.bits_per_s,
         "omitted": omitted,
     }
-    row.update(s.figures(("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent")))
+    figures = vars(s)  # (a loop over the names: the most lines of a file are intervals)
+    for k in ("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent"):
+        v = figures[k]
+        if v is not None:
+            row[k] = v
     row.update(extra)
     return row
 
@@ -509,6 +513,9 @@ class _Reader:
 
     def prepare(self, n: int, line: str) -> str:
         """The line without its ``--timestamps`` prefix (kept in ``ts``); a blank line ends a summary block."""
+        if line and not line[0].isalnum():  # no prefix (most lines start with '[' or a space)
+            self.ts = None
+            return line
         line, self.ts = ctime_prefix(line)
         if not line.strip():
             self.blank()
