@@ -165,12 +165,36 @@ def test_engines_and_the_library_import_no_private_name_of_a_reader():
     assert {str(p.relative_to(ROOT)): _private_reader_imports(p) for p in outside if _private_reader_imports(p)} == {}
 
 
+def _private_names_through_modules(path: Path) -> list[str]:
+    """``alias._x`` of every private name a file reads through a reader module it imported (``from . import m``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    modules = {
+        a.asname or a.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and not node.module
+        for a in node.names
+    }
+    return [
+        f"{node.value.id}.{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules
+        if node.attr.startswith("_")
+    ]
+
+
+def test_readers_use_no_private_name_of_another_reader():
+    """What two readers share is public (a shared module such as readers/_iperf.py), not one reader's private name."""
+    readers = sorted((PKG / "readers").glob("*.py"))
+    found = {str(p.relative_to(ROOT)): _private_reader_imports(p) + _private_names_through_modules(p) for p in readers}
+    assert {k: v for k, v in found.items() if v} == {}
+
+
 def test_readers_share_one_line_grammar():
     """No reader finds its handlers by name (globals()/getattr): line kinds hold them (readers.base.LineKind)."""
-    from lbanalysis.readers import ab, hey
+    from lbanalysis.readers import ab, gobench, haproxy_stat, hey, iperf2, iperf3, siege, siege_log, wrk
     from lbanalysis.readers.base import LineKind
 
-    for module in (ab, hey):
+    for module in (ab, hey, wrk, gobench, siege, siege_log, iperf2, iperf3, haproxy_stat):
         assert module.LINE_KINDS and all(isinstance(k, LineKind) for k in module.LINE_KINDS)
         text = Path(module.__file__).read_text(encoding="utf-8")
         assert "globals()" not in text and "getattr(" not in text, module.__name__

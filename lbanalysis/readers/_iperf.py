@@ -55,7 +55,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 
 from ..text import command_argv, getopt
 from .base import to_float, to_int
@@ -139,6 +140,32 @@ class Side:
         if self.start is None or self.end is None:
             return None
         return round(self.end - self.start, 9)
+
+
+def sum_sides(sides: list[Side]) -> Side:
+    """Streams' totals added up (when no ``[SUM]``/SUM line was printed): the worst jitter, loss recomputed.
+
+    >>> s = sum_sides([Side(0.0, 2.0, 10.0, 40.0, lost_packets=1, total_packets=10),
+    ...                Side(0.0, 2.1, 20.0, 80.0, lost_packets=0, total_packets=10)])
+    >>> s.end, s.bytes, s.bits_per_s, s.lost_packets, s.lost_percent
+    (2.1, 30.0, 120.0, 1, 5.0)
+    """
+    out = Side(
+        start=min(s.start for s in sides if s.start is not None) if any(s.start is not None for s in sides) else None,
+        end=max(s.end for s in sides if s.end is not None) if any(s.end is not None for s in sides) else None,
+        bytes=sum(s.bytes or 0 for s in sides),
+        bits_per_s=sum(s.bits_per_s or 0 for s in sides),
+    )
+    for k in ("retransmits", "lost_packets", "total_packets", "out_of_order"):
+        vals = [getattr(s, k) for s in sides if getattr(s, k) is not None]
+        if vals:
+            setattr(out, k, sum(vals))
+    jit = [s.jitter_s for s in sides if s.jitter_s is not None]
+    if jit:
+        out.jitter_s = max(jit)
+    if out.lost_packets is not None and out.total_packets:
+        out.lost_percent = 100.0 * out.lost_packets / out.total_packets
+    return out
 
 
 @dataclass
@@ -358,6 +385,24 @@ def in_range(dt: datetime | None) -> datetime | None:
     if dt is None or not 1678 <= dt.year <= 2261:
         return None
     return dt
+
+
+def http_date(text: str) -> datetime | None:
+    """A ``Time:`` line's date (RFC 2822, as iperf3 prints it), in UTC without a zone; None if it is none.
+
+    >>> http_date("Sun, 22 Nov 2026 12:52:42 GMT"), http_date("yesterday")
+    (datetime.datetime(2026, 11, 22, 12, 52, 42), None)
+    """
+    try:
+        dt = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if dt.tzinfo is not None:
+        try:
+            dt = dt.astimezone(UTC).replace(tzinfo=None)
+        except (OverflowError, ValueError):
+            return None
+    return in_range(dt)
 
 
 def bare_host(h: str | None) -> str | None:

@@ -101,7 +101,7 @@ import re
 from datetime import datetime
 
 from ..text import Segment, command_argv
-from .base import Format, Parsed, to_float, to_int
+from .base import Format, LineKind, Parsed, scan, to_float, to_int
 
 LABELS: dict[str, tuple[str, str]] = {
     "requests": ("requests", "int"),
@@ -326,7 +326,7 @@ def _new(line: int) -> dict:
 
 
 class _Reader:
-    """The runs of one segment, line by line: each line kind has a handler; a new run starts in :meth:`next_run`."""
+    """The runs of one segment, read by :data:`LINE_KINDS`; a new run starts in :meth:`next_run`."""
 
     def __init__(self, lines: list[str]):
         self.lines = lines
@@ -342,11 +342,11 @@ class _Reader:
         self.runs.append(self.cur)
         self.cur, self.keys = _new(n), set()
 
-    def label(self, m: re.Match, n: int) -> None:
+    def label(self, n: int, m: re.Match) -> None:
         label = m.group(1).lower()
         if label.startswith("bad requests("):
             label = "bad requests(!2xx)"
-        if label in self.keys:  # a repeated label: the next pasted output
+        if _starts_run("label", self, label):  # a repeated label: the next pasted output
             self.next_run(n)
         elif not self.started():
             self.cur["line"] = n
@@ -356,25 +356,25 @@ class _Reader:
         if m.group("start"):
             self.cur["timestamp"] = _timestamp(m.group("start"))
 
-    def dispatch(self, m: re.Match, n: int) -> None:
-        if self.started():
+    def dispatch(self, n: int, m: re.Match) -> None:
+        if _starts_run("dispatch", self):
             self.next_run(n)
         self.cur["line"] = n
         self.cur["concurrency"] = int(m.group(1))
         if m.group(3):
             self.cur["timestamp"] = _timestamp(m.group(3))
 
-    def error(self, m: re.Match, n: int) -> None:
-        if self.keys:
+    def error(self, n: int, m: re.Match) -> None:
+        if _starts_run("error", self):
             self.next_run(n)
         elif "error" not in self.cur and "concurrency" not in self.cur:
             self.cur["line"] = n
         msg, before = m.group(1), self.cur.get("error")
         self.cur["error"] = f"{before}; {msg}" if before and before != "usage error" else msg
 
-    def usage(self, m: re.Match, n: int) -> int:
-        """The usage text: one error; returns how many of its lines follow."""
-        if self.keys:
+    def usage(self, n: int, m: re.Match) -> int:
+        """The usage text: one error; returns the line after it (its body is passed over)."""
+        if _starts_run("usage", self):
             self.next_run(n)
         if "error" not in self.cur:
             self.cur["line"] = n
@@ -384,25 +384,46 @@ class _Reader:
             not self.lines[n + body].strip() or _USAGE_BODY_RE.match(self.lines[n + body])
         ):
             body += 1
-        return body
+        return n + 1 + body
 
-    def read(self) -> list[dict]:
-        handlers = ((_LABEL_RE, self.label), (_DISPATCH_RE, self.dispatch), (_NOISE_RE, None), (_WAITING_RE, None),
-                    (_ERROR_RE, self.error), (_USAGE_RE, self.usage))  # fmt: skip
-        n = 0
-        while n < len(self.lines):
-            line = self.lines[n].rstrip()
-            n += 1
-            if not line.strip():
-                continue
-            for pattern, handler in handlers:
-                m = pattern.match(line)
-                if m:
-                    n += (handler(m, n) or 0) if handler else 0
-                    break
+    def ignored(self, n: int, m: re.Match) -> None:
+        """A line that says nothing about the run (the fork's echo, ``Waiting for results...``)."""
+
+    def finished(self) -> list[dict]:
+        """The runs read, the last one included when it has begun."""
         if self.started():
             self.runs.append(self.cur)
         return self.runs
+
+
+def _starts_run(kind: str, rd: _Reader, label: str = "") -> bool:
+    """The one place that decides where a new run starts (the run so far is complete): a label the run
+    already has (the next pasted output), ``Dispatching`` once the run has begun, an error or the usage
+    text after figures.
+
+    >>> rd = _Reader([])
+    >>> rd.keys.add("requests")
+    >>> _starts_run("label", rd, "requests"), _starts_run("label", rd, "test time"), _starts_run("error", rd)
+    (True, False, True)
+    >>> _starts_run("dispatch", _Reader([])), _starts_run("usage", _Reader([]))
+    (False, False)
+    """
+    if kind == "label":
+        return label in rd.keys
+    if kind == "dispatch":
+        return rd.started()
+    return kind in ("error", "usage") and bool(rd.keys)
+
+
+#: The lines gobench prints, in the order they are tried (first match wins; see :class:`LineKind`).
+LINE_KINDS: list[LineKind] = [
+    LineKind("label", ":", _LABEL_RE, _Reader.label),
+    LineKind("dispatch", "Dispatching", _DISPATCH_RE, _Reader.dispatch),
+    LineKind("noise", "", _NOISE_RE, _Reader.ignored),
+    LineKind("waiting", "Waiting for results...", _WAITING_RE, _Reader.ignored),
+    LineKind("error", "", _ERROR_RE, _Reader.error),
+    LineKind("usage", "Usage of ", _USAGE_RE, _Reader.usage),
+]
 
 
 def _finish(d: dict, cmd: dict) -> dict:
@@ -433,7 +454,7 @@ def parse(seg: Segment) -> Parsed:
     """Read every gobench run in a segment (usage errors become error rows)."""
     fork = any(h in seg.text for h in _FORK_HINTS)
     cmd = (parse_fork_command if fork else parse_command)(seg.command) if seg.command else {}
-    runs = _Reader(seg.text.split("\n")).read()
+    runs = scan(seg.text, LINE_KINDS, _Reader(seg.text.split("\n"))).finished()
     if not runs and seg.command:
         runs.append({**_new(1), "error": "no output after the command"})
     return Parsed([_finish(d, cmd) for d in runs])
@@ -449,4 +470,4 @@ FORMATS = [
     )
 ]
 
-__all__ = ["FORMATS", "LABELS", "detect", "go_duration", "parse", "parse_command", "parse_fork_command"]
+__all__ = ["FORMATS", "LABELS", "LINE_KINDS", "detect", "go_duration", "parse", "parse_command", "parse_fork_command"]

@@ -40,9 +40,9 @@ import re
 
 from ..errors import ParseError
 from ..text import Segment
-from .base import Format, Parsed, to_float, to_int
+from .base import Format, LineKind, Parsed, scan, to_float, to_int
 
-__all__ = ["FIELDS", "FORMATS", "TYPES", "records_csv", "records_json", "records_typed", "split_addr"]
+__all__ = ["FIELDS", "FORMATS", "LINE_KINDS", "TYPES", "records_csv", "records_json", "records_typed", "split_addr"]
 
 # HAProxy field -> (servers column, kind): kind int, float, ms (milliseconds -> s), age (seconds; -1, never,
 # is empty) or str
@@ -129,15 +129,22 @@ def records_json(text: str) -> list[dict[str, str]]:
     return out
 
 
+def _field(objects: dict[tuple[str, str, str], dict[str, str]], n: int, m: re.Match) -> None:
+    obj = objects.setdefault((m.group(1), m.group(2), m.group(3)), {"type": m.group(1)})
+    obj[m.group(5)] = m.group(9)
+
+
+#: The one kind of line ``show stat typed`` prints (see :class:`LineKind`); the CSV and JSON forms are documents.
+LINE_KINDS: list[LineKind] = [LineKind("field", ":", _TYPED_RE, _field)]
+
+
 def records_typed(text: str) -> list[dict[str, str]]:
-    """``show stat typed``: one ``F.proxy.obj.pos.name.proc:tags:type:value`` line per field."""
-    objects: dict[tuple[str, str, str], dict[str, str]] = {}
-    for line in text.split("\n"):
-        m = _TYPED_RE.match(line.strip())
-        if m:
-            obj = objects.setdefault((m.group(1), m.group(2), m.group(3)), {"type": m.group(1)})
-            obj[m.group(5)] = m.group(9)
-    return list(objects.values())
+    """``show stat typed``: one ``F.proxy.obj.pos.name.proc:tags:type:value`` line per field.
+
+    >>> records_typed("F.2.0.0.pxname.1:KNSV:str:app\\nS.3.1.1.svname.1:KNSV:str:s1\\nF.2.0.4.scur.1:MGP:u32:0\\n")
+    [{'type': 'F', 'pxname': 'app', 'scur': '0'}, {'type': 'S', 'svname': 's1'}]
+    """
+    return list(scan(text, LINE_KINDS, {}, prepare=lambda n, line: line.strip()).values())
 
 
 def _value(raw: object, kind: str) -> object:

@@ -112,8 +112,9 @@ from ._iperf import (
     rate_m,
     stream_total,
     strip_v4mapped,
+    sum_sides,
 )
-from .base import Format, Parsed
+from .base import Format, LineKind, Parsed, scan
 
 _ID = r"\[\s*(?P<star>\*?)\s*(?P<id>\d+|SUM(?:-\d+)?)\]"
 _DATA_RE = re.compile(rf"{_ID}\s+(?P<start>{NUM})\s*-\s*(?P<end>{NUM})\s+sec\s+{AMOUNT}\s+{RATE}(?P<rest>.*)$")
@@ -239,30 +240,12 @@ def _is_total(entries: list[_Entry]) -> bool:
     return last.start is not None and abs(last.start) < 1e-9
 
 
-def _sum_sides(sides: list[Side]) -> Side:
-    out = Side(
-        start=min(s.start for s in sides if s.start is not None) if any(s.start is not None for s in sides) else None,
-        end=max(s.end for s in sides if s.end is not None) if any(s.end is not None for s in sides) else None,
-        bytes=sum(s.bytes or 0 for s in sides),
-        bits_per_s=sum(s.bits_per_s or 0 for s in sides),
-    )
-    for k in ("retransmits", "lost_packets", "total_packets", "out_of_order"):
-        vals = [getattr(s, k) for s in sides if getattr(s, k) is not None]
-        if vals:
-            setattr(out, k, sum(vals))
-    jit = [s.jitter_s for s in sides if s.jitter_s is not None]
-    if jit:
-        out.jitter_s = max(jit)
-    if out.lost_packets is not None and out.total_packets:
-        out.lost_percent = 100.0 * out.lost_packets / out.total_packets
-    return out
-
-
 def _interval_row(sid: str, e: _Entry) -> dict:
     s = e.side
     row = {"stream": sid, "start_s": s.start, "end_s": s.end, "bytes": s.bytes, "bits_per_s": s.bits_per_s}
+    figures = vars(s)  # (a loop over the names: the most lines of a file are intervals)
     for k in ("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent"):
-        v = getattr(s, k)
+        v = figures[k]
         if v is not None:
             row[k] = v
     row.update(e.extra)
@@ -382,7 +365,7 @@ def _flow_total(ids: list[str], totals: dict[str, Side], notes: list[str]) -> Si
         return total
     if ids and all(i in totals for i in ids):
         notes.append("no [SUM] total: per-stream totals added up")
-        return _sum_sides([totals[i] for i in ids])
+        return sum_sides([totals[i] for i in ids])
     return None
 
 
@@ -405,7 +388,7 @@ def _add_report(t: _Test2, ids: list[str], own: str | None, flow: Flow, notes: l
     reps = [t.reports["SUM"]] if "SUM" in t.reports else [t.reports[i] for i in ids if i in t.reports]
     if not reps:
         return
-    rep = reps[0] if len(reps) == 1 else _sum_sides(reps)
+    rep = reps[0] if len(reps) == 1 else sum_sides(reps)
     if len(reps) > 1:
         notes.append("no [SUM] server report: per-stream reports added up")
     if any(i in t.ooo for i in ids):
@@ -525,7 +508,11 @@ def _conn_time(rest: str) -> datetime | None:
 
 
 class _Reader:
-    """The tests of one segment, built line by line: one handler per line kind (see ``_LINE_KINDS``)."""
+    """The tests of one segment, built line by line: one handler per line kind (see :data:`LINE_KINDS`).
+
+    Handlers are called as ``handler(reader, n, m)`` (:func:`~lbanalysis.readers.base.scan`); the
+    match's ``string`` is the line, stripped.
+    """
 
     def __init__(self, cmd: dict) -> None:
         self.cmd = cmd
@@ -543,7 +530,7 @@ class _Reader:
         assert self.cur is not None
         return self.cur
 
-    def data(self, n: int, m: re.Match, line: str) -> None:
+    def data(self, n: int, m: re.Match) -> None:
         t = self.test_for("data", n)
         sid = _sid(m)
         if sid == "SUM" and m.group("id") != "SUM":
@@ -558,11 +545,11 @@ class _Reader:
             t.order.append(sid)
         t.lines[sid].append(e)
 
-    def out_of_order(self, n: int, m: re.Match, line: str) -> None:
+    def out_of_order(self, n: int, m: re.Match) -> None:
         if self.cur is not None:
             self.cur.ooo[_sid(m)] = int(m.group("n"))
 
-    def connected(self, n: int, m: re.Match, line: str) -> None:
+    def connected(self, n: int, m: re.Match) -> None:
         t = self.test_for("connected", n)
         sid, lp, rp, rest = m.group("id"), int(m.group("lp")), int(m.group("rp")), m.group("rest")
         if lp == 0:  # the dummy line after a failed connect
@@ -576,7 +563,7 @@ class _Reader:
         if t.timestamp is None:
             t.timestamp = _conn_time(rest)
 
-    def client(self, n: int, m: re.Match, line: str) -> None:
+    def client(self, n: int, m: re.Match) -> None:
         cur = self.cur
         if cur is not None and cur.role == "server" and cur.conns and not cur.has_data():
             return  # a server of a dual test connecting back to the client
@@ -584,37 +571,40 @@ class _Reader:
         t.role, t.host, t.port = "client", m.group("host"), int(m.group("port"))
         t.protocol = m.group("proto").lower()
 
-    def server(self, n: int, m: re.Match, line: str) -> None:
+    def server(self, n: int, m: re.Match) -> None:
         t = self.test_for("server", n)
         t.role, t.port, t.protocol = "server", int(m.group("port")), m.group("proto").lower()
         self.listen_port = t.port
 
-    def header(self, n: int, m: re.Match, line: str) -> None:
+    def header(self, n: int, m: re.Match) -> None:
         self.test_for("header", n).header_cols = m.group("cols")
 
-    def report(self, n: int, m: re.Match, line: str) -> None:
+    def report(self, n: int, m: re.Match) -> None:
         if self.cur is not None:
             self.cur.report_next.add(_sid(m))
 
-    def sent(self, n: int, m: re.Match, line: str) -> None:
+    def sent(self, n: int, m: re.Match) -> None:
         if self.cur is not None:
             self.cur.sent[_sid(m)] = int(m.group("n"))
 
-    def version_line(self, n: int, m: re.Match, line: str) -> None:
+    def version_line(self, n: int, m: re.Match) -> None:
         self.version = m.group(1)
         if self.cur is not None:
             self.cur.version = self.version
 
-    def message(self, n: int, m: re.Match, line: str) -> None:
+    def message(self, n: int, m: re.Match) -> None:
+        line = m.string
         if self.cur is not None and self.cur.has_content():
             self.cur.errors.append(line)
         else:
             self.pending.append(line)  # iperf goes on after e.g. an unknown option
 
-    def failure(self, n: int, m: re.Match, line: str) -> None:
+    def failure(self, n: int, m: re.Match) -> None:
+        line = m.string
         self.test_for("failure", n).errors.append(line)
 
-    def warning(self, n: int, m: re.Match, line: str) -> None:
+    def warning(self, n: int, m: re.Match) -> None:
+        line = m.string
         self.test_for("warning", n).warnings.append(line)
 
     def finished(self, text: str, command: str | None) -> list[_Test2]:
@@ -631,36 +621,39 @@ class _Reader:
         return tests
 
 
-#: Line kinds in the order they are tried: (a text the line must hold, its pattern, the handler).
-_LINE_KINDS: list[tuple[str, re.Pattern, str]] = [
-    ("sec", _DATA_RE, "data"),
-    ("out-of-order", _OOO_RE, "out_of_order"),
-    (" connected with ", _CONN_RE, "connected"),
-    ("Client connecting to ", _CLIENT_RE, "client"),
-    ("Server listening on ", _SERVER_RE, "server"),
-    ("Interval", _HEADER_RE, "header"),
-    ("Server Report:", _REPORT_RE, "report"),
-    ("Sent ", _SENT_RE, "sent"),
-    ("iperf version 2", _VERSION_RE, "version_line"),
-    ("iperf: ", _MSG_RE, "message"),
-    ("", _FAIL_RE, "failure"),
-    ("WARN", _WARN_RE, "warning"),
+#: The lines iperf 2 prints, in the order they are tried (first match wins; see :class:`LineKind`).
+#: Every pattern is searched in the stripped line.
+LINE_KINDS: list[LineKind] = [
+    LineKind("data", "sec", _DATA_RE, _Reader.data, search=True),
+    LineKind("out_of_order", "out-of-order", _OOO_RE, _Reader.out_of_order, search=True),
+    LineKind("connected", " connected with ", _CONN_RE, _Reader.connected, search=True),
+    LineKind("client", "Client connecting to ", _CLIENT_RE, _Reader.client, search=True),
+    LineKind("server", "Server listening on ", _SERVER_RE, _Reader.server, search=True),
+    LineKind("header", "Interval", _HEADER_RE, _Reader.header, search=True),
+    LineKind("report", "Server Report:", _REPORT_RE, _Reader.report, search=True),
+    LineKind("sent", "Sent ", _SENT_RE, _Reader.sent, search=True),
+    LineKind("version", "iperf version 2", _VERSION_RE, _Reader.version_line, search=True),
+    LineKind("message", "iperf: ", _MSG_RE, _Reader.message, search=True),
+    LineKind("failure", "", _FAIL_RE, _Reader.failure, search=True),
+    LineKind("warning", "WARN", _WARN_RE, _Reader.warning, search=True),
 ]
+#: Line kind -> pattern (the grammar is :data:`LINE_KINDS`).
+LINES: dict[str, re.Pattern] = {k.name: k.pattern for k in LINE_KINDS}
+
+
+def _strip(n: int, line: str) -> str:
+    """Lines are read stripped (indented pastes, a BOM or stray spaces before the id).
+
+    >>> _strip(1, "  [  3]  0.0- 1.0 sec")
+    '[  3]  0.0- 1.0 sec'
+    """
+    return line.strip()
 
 
 def parse(seg: Segment) -> Parsed:
     """Read every iperf 2 test in a segment (client, server log, bare intervals)."""
     cmd = command_fields(parse_command(seg.command)) if seg.command else {}
-    reader = _Reader(cmd)
-    for n, raw in enumerate(seg.text.split("\n"), start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        for hint, regex, handler in _LINE_KINDS:
-            m = regex.search(line) if hint in line else None
-            if m:
-                getattr(reader, handler)(n, m, line)
-                break
+    reader = scan(seg.text, LINE_KINDS, _Reader(cmd), prepare=_strip)
     out = Parsed()
     for t in reader.finished(seg.text, seg.command):
         for row, ivs, totals in _finish(t, cmd):
@@ -678,4 +671,4 @@ FORMATS = [
     )
 ]
 
-__all__ = ["FORMATS", "detect", "parse"]
+__all__ = ["FORMATS", "LINES", "LINE_KINDS", "detect", "parse"]

@@ -72,6 +72,7 @@ from ._iperf import (
     parse_command,
     stream_total,
     strip_v4mapped,
+    sum_sides,
 )
 from .base import Format, Parsed
 
@@ -209,12 +210,10 @@ def _test_totals(totals: dict[str, list[Side]], ids: list[str], notes: list[str]
     if len(ids) == 1:
         return pick(ids[0])
     if ids and all(totals.get(i) for i in ids):
-        from .iperf2 import _sum_sides
-
         parts = [pick(i) for i in ids]
         reps = [p[1] for p in parts if p[1] is not None]
         notes.append("no SUM line: per-stream totals added up")
-        return _sum_sides([p[0] for p in parts if p[0] is not None]), (_sum_sides(reps) if reps else None)
+        return sum_sides([p[0] for p in parts if p[0] is not None]), (sum_sides(reps) if reps else None)
     return None, None
 
 

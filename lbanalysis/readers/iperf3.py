@@ -81,8 +81,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
+from datetime import datetime
 from typing import Any
 
 from ..text import Segment
@@ -96,7 +95,7 @@ from ._iperf import (
     command_fields,
     ctime_prefix,
     flow_fields,
-    in_range,
+    http_date,
     ms,
     number,
     parse_command,
@@ -104,7 +103,7 @@ from ._iperf import (
     stream_total,
     strip_v4mapped,
 )
-from .base import Format, Parsed
+from .base import Format, LineKind, Parsed, scan
 
 # ---------------------------------------------------------------- lines ---
 _DATA_RE = re.compile(
@@ -271,25 +270,13 @@ def _interval_row(sid: str, s: Side, extra: dict, omitted: bool) -> dict:
         "bits_per_s": s.bits_per_s,
         "omitted": omitted,
     }
+    figures = vars(s)  # (a loop over the names: the most lines of a file are intervals)
     for k in ("retransmits", "jitter_s", "lost_packets", "total_packets", "lost_percent"):
-        v = getattr(s, k)
+        v = figures[k]
         if v is not None:
             row[k] = v
     row.update(extra)
     return row
-
-
-def _http_date(text: str) -> datetime | None:
-    try:
-        dt = parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if dt.tzinfo is not None:
-        try:
-            dt = dt.astimezone(UTC).replace(tzinfo=None)
-        except (OverflowError, ValueError):
-            return None
-    return in_range(dt)
 
 
 def _tag_reverse(tag: str) -> bool:
@@ -510,10 +497,11 @@ def _stamp(t: _Test, ts: datetime | None) -> None:
 
 
 class _Reader:
-    """The tests of one segment, built line by line: one handler per line kind (see ``_LINE_KINDS``).
+    """The tests of one segment, built line by line: one handler per line kind (see :data:`LINE_KINDS`).
 
-    A handler returns False when the line is not its kind after all, and the
-    next kind is tried.
+    Handlers are called as ``handler(reader, n, m)`` (:func:`~lbanalysis.readers.base.scan`); a
+    handler returns False when the line is not its kind after all, and the
+    next kind is tried. ``ts`` is the ``--timestamps`` time of the line being read.
     """
 
     def __init__(self) -> None:
@@ -521,6 +509,18 @@ class _Reader:
         self.cur: _Test | None = None
         self.pending: list[str] = []
         self.version: str | None = None
+        self.ts: datetime | None = None
+
+    def prepare(self, n: int, line: str) -> str:
+        """The line without its ``--timestamps`` prefix (kept in ``ts``); a blank line ends a summary block."""
+        if line and not line[0].isalnum():  # no prefix (most lines start with '[' or a space)
+            self.ts = None
+            return line
+        line, self.ts = ctime_prefix(line)
+        if not line.strip():
+            self.blank()
+            return ""
+        return line
 
     def test_for(self, kind: str, n: int, label: str | None = None) -> _Test:
         """The test a line of ``kind`` belongs to: the current one, or one it starts."""
@@ -530,7 +530,7 @@ class _Reader:
         assert self.cur is not None
         return self.cur
 
-    def data(self, n: int, m: re.Match, ts: datetime | None) -> None:
+    def data(self, n: int, m: re.Match) -> None:
         rest = m.group("rest")
         omitted = "(omitted)" in rest
         if omitted:
@@ -538,7 +538,7 @@ class _Reader:
         lab = _LABEL_RE.search(rest)
         label = lab.group(1) if lab else None
         t = self.test_for("data", n, label)
-        _stamp(t, ts)
+        _stamp(t, self.ts)
         side, extra = _side(m, rest, t.header_cols)
         if label is not None or t.in_summary:
             t.in_summary = True
@@ -548,34 +548,34 @@ class _Reader:
             row = _interval_row(m.group("id"), side, extra, omitted)
             t.intervals.append(_Interval(m.group("tag"), t.section, _sender_cols(side, extra), row))
 
-    def header(self, n: int, m: re.Match, ts: datetime | None) -> None:
+    def header(self, n: int, m: re.Match) -> None:
         t = self.test_for("header", n)
         if t.sep:
             t.in_summary = True
         if (t.section == "main" and not t.in_summary) or not t.header_cols:
             t.header_cols = m.group("cols")
 
-    def separator(self, n: int, m: re.Match, ts: datetime | None) -> None:
+    def separator(self, n: int, m: re.Match) -> None:
         if self.cur is not None:
             self.cur.sep = True
 
-    def connected(self, n: int, m: re.Match, ts: datetime | None) -> None:
+    def connected(self, n: int, m: re.Match) -> None:
         t = self.test_for("connected", n)
         t.in_summary = False
         lh, rh = strip_v4mapped(m.group("lh")), strip_v4mapped(m.group("rh"))
         t.conns.setdefault((t.section, m.group("id")), (lh, int(m.group("lp")), rh, int(m.group("rp"))))
-        _stamp(t, ts)
+        _stamp(t, self.ts)
 
-    def connecting(self, n: int, m: re.Match, ts: datetime | None) -> None:
+    def connecting(self, n: int, m: re.Match) -> None:
         t = self.test_for("connecting", n)
         t.role, t.host, t.port = "client", m.group("host"), int(m.group("port"))
-        _stamp(t, ts)
+        _stamp(t, self.ts)
 
-    def reverse(self, n: int, m: re.Match, ts: datetime | None) -> None:
+    def reverse(self, n: int, m: re.Match) -> None:
         if self.cur is not None:
             self.cur.reverse_seen = True
 
-    def listen(self, n: int, m: re.Match, ts: datetime | None) -> None:
+    def listen(self, n: int, m: re.Match) -> None:
         if self.cur is not None and self.cur.section == "server":
             return  # the server's own banner inside --get-server-output
         t = self.test_for("listen", n)
@@ -583,30 +583,30 @@ class _Reader:
         if m.group("test"):
             t.server_test = int(m.group("test"))
 
-    def accept(self, n: int, m: re.Match, ts: datetime | None) -> None:
+    def accept(self, n: int, m: re.Match) -> None:
         if self.cur is not None and self.cur.section == "server":
             return
         t = self.test_for("accept", n)
         t.role, t.role_carried = "server", False
-        _stamp(t, ts)
+        _stamp(t, self.ts)
 
-    def server_output(self, n: int, m: re.Match, ts: datetime | None) -> None:
+    def server_output(self, n: int, m: re.Match) -> None:
         if self.cur is not None:
             self.cur.section, self.cur.in_summary, self.cur.sep = "server", False, False
 
-    def done(self, n: int, m: re.Match, ts: datetime | None) -> None:
+    def done(self, n: int, m: re.Match) -> None:
         if self.cur is not None:
             self.cur.done, self.cur.in_summary = True, False
 
-    def version_line(self, n: int, m: re.Match, ts: datetime | None) -> None:
+    def version_line(self, n: int, m: re.Match) -> None:
         self.version = m.group(1)
         if self.cur is not None and not self.cur.has_content():
             self.cur.version = self.version
 
-    def time(self, n: int, m: re.Match, ts: datetime | None) -> None:
-        self.test_for("time", n).timestamp = _http_date(m.group(1))
+    def time(self, n: int, m: re.Match) -> None:
+        self.test_for("time", n).timestamp = http_date(m.group(1))
 
-    def starting(self, n: int, m: re.Match, ts: datetime | None) -> bool:
+    def starting(self, n: int, m: re.Match) -> bool:
         if self.cur is None:
             return False
         self.cur.protocol = m.group("proto").lower()
@@ -615,14 +615,14 @@ class _Reader:
             self.cur.time_limit_s = float(m.group("t"))
         return True
 
-    def cpu(self, n: int, m: re.Match, ts: datetime | None) -> bool:
+    def cpu(self, n: int, m: re.Match) -> bool:
         if self.cur is None:
             return False
         self.cur.cpu = (number(m.group("local")), number(m.group("remote")))
         self.cur.cpu_parts = {col: number(m.group(g)) for g, col in _CPU_PARTS.items() if m.group(g) is not None}
         return True
 
-    def message(self, n: int, m: re.Match, ts: datetime | None) -> None:
+    def message(self, n: int, m: re.Match) -> None:
         msg = m.group("msg").removeprefix("error - ")
         cur = self.cur
         if "server has terminated" in msg and (cur is None or cur.summaries or not cur.intervals):
@@ -651,39 +651,34 @@ class _Reader:
         return tests
 
 
-#: Line kinds in the order they are tried: (a text the line must hold, its pattern, the handler).
-_LINE_KINDS: list[tuple[str, re.Pattern, str]] = [
-    ("sec", _DATA_RE, "data"),
-    ("Interval", _HEADER_RE, "header"),
-    ("- -", _SEP_RE, "separator"),
-    (" connected to ", _CONNECTED_RE, "connected"),
-    ("Connecting to host ", _CONNECTING_RE, "connecting"),
-    ("Reverse mode", _REVERSE_RE, "reverse"),
-    ("Server listening on ", _LISTEN_RE, "listen"),
-    ("Accepted connection from ", _ACCEPT_RE, "accept"),
-    ("Server output:", _SERVER_OUTPUT_RE, "server_output"),
-    ("iperf Done.", _DONE_RE, "done"),
-    ("iperf 3", _VERSION_RE, "version_line"),
-    ("Time: ", _TIME_RE, "time"),
-    ("Starting Test: ", _STARTING_RE, "starting"),
-    ("CPU Utilization: ", _CPU_RE, "cpu"),
-    ("iperf3: ", _MSG_RE, "message"),
+#: The lines iperf3 prints, in the order they are tried (first match wins; see :class:`LineKind`).
+#: Every pattern is searched in the line (after its ``--timestamps`` prefix).
+LINE_KINDS: list[LineKind] = [
+    LineKind("data", "sec", _DATA_RE, _Reader.data, search=True),
+    LineKind("header", "Interval", _HEADER_RE, _Reader.header, search=True),
+    LineKind("separator", "- -", _SEP_RE, _Reader.separator, search=True),
+    LineKind("connected", " connected to ", _CONNECTED_RE, _Reader.connected, search=True),
+    LineKind("connecting", "Connecting to host ", _CONNECTING_RE, _Reader.connecting, search=True),
+    LineKind("reverse", "Reverse mode", _REVERSE_RE, _Reader.reverse, search=True),
+    LineKind("listen", "Server listening on ", _LISTEN_RE, _Reader.listen, search=True),
+    LineKind("accept", "Accepted connection from ", _ACCEPT_RE, _Reader.accept, search=True),
+    LineKind("server_output", "Server output:", _SERVER_OUTPUT_RE, _Reader.server_output, search=True),
+    LineKind("done", "iperf Done.", _DONE_RE, _Reader.done, search=True),
+    LineKind("version", "iperf 3", _VERSION_RE, _Reader.version_line, search=True),
+    LineKind("time", "Time: ", _TIME_RE, _Reader.time, search=True),
+    LineKind("starting", "Starting Test: ", _STARTING_RE, _Reader.starting, search=True),
+    LineKind("cpu", "CPU Utilization: ", _CPU_RE, _Reader.cpu, search=True),
+    LineKind("message", "iperf3: ", _MSG_RE, _Reader.message, search=True),
 ]
+#: Line kind -> pattern (the grammar is :data:`LINE_KINDS`).
+LINES: dict[str, re.Pattern] = {k.name: k.pattern for k in LINE_KINDS}
 
 
 def parse(seg: Segment) -> Parsed:
     """Read every iperf3 test in a segment (client, server, several pasted)."""
     cmd = command_fields(parse_command(seg.command)) if seg.command else {}
     reader = _Reader()
-    for n, raw in enumerate(seg.text.split("\n"), start=1):
-        line, ts = ctime_prefix(raw.rstrip())
-        if not line.strip():
-            reader.blank()
-            continue
-        for hint, regex, handler in _LINE_KINDS:
-            m = regex.search(line) if hint in line else None
-            if m and getattr(reader, handler)(n, m, ts) is not False:
-                break
+    scan(seg.text, LINE_KINDS, reader, prepare=reader.prepare)
     out = Parsed()
     for t in reader.finished(seg.command):
         for row, ivs, totals in _finish(t, cmd):
@@ -701,4 +696,4 @@ FORMATS = [
     )
 ]
 
-__all__ = ["FORMATS", "detect", "parse"]
+__all__ = ["FORMATS", "LINES", "LINE_KINDS", "detect", "parse"]

@@ -94,6 +94,7 @@ from ._iperf import (
     Side,
     command_fields,
     flow_fields,
+    http_date,
     in_range,
     parse_command,
     stream_total,
@@ -361,7 +362,7 @@ def _timestamp(start: dict) -> datetime | None:
     secs = ts.get("timesecs")
     if isinstance(secs, (int, float)) and not isinstance(secs, bool) and 0 < secs < 1e11:
         return in_range(datetime.fromtimestamp(secs, UTC).replace(tzinfo=None))
-    return _text._http_date(str(ts.get("time", "")))
+    return http_date(str(ts.get("time", "")))
 
 
 def _stream_rows(

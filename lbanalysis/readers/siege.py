@@ -116,13 +116,12 @@ sources of ``src/main.c``, ``src/data.c``, ``src/browser.c``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import datetime
 
 from ..errors import ParseError
 from ..text import Segment, command_argv, getopt
 from ..units import parse_duration
-from .base import Format, Parsed, printed_step, to_float, to_int
+from .base import Format, LineKind, Parsed, printed_step, scan, to_float, to_int
 from .siege_fields import OBJECT_START_RE, fields_from_json
 
 MB = 1024.0 * 1024.0
@@ -466,11 +465,12 @@ def _request_csv_row(run: int, seq: int, m: re.Match) -> dict:
 
 
 class _Reader:
-    """The runs of one segment, built line by line: one handler per line kind (see ``_LINE_KINDS``).
+    """The runs of one segment, built line by line: one handler per line kind (see :data:`LINE_KINDS`).
 
-    A handler returns False when the line is not its kind after all (the next
-    kind is tried), or the index of the next line to read when it read more
-    than its own.
+    Handlers are called as ``handler(reader, n, m)`` (:func:`~lbanalysis.readers.base.scan`):
+    they return False when the line is not their kind after all (the next
+    kind is tried), or the number of the line to go on at when they read
+    more than their own.
     """
 
     def __init__(self, seg: Segment, lines: list[str]) -> None:
@@ -511,30 +511,31 @@ class _Reader:
         self.begin_if_new(n)
         return line[um.end() :] if um else ""
 
-    def request(self, n: int, m: re.Match, raw: str) -> None:
+    def request(self, n: int, m: re.Match) -> None:
         r = self.run_for("request", n)
         self.reqs.append(_request_row(len(self.runs), r.n_requests, m))
         r.n_requests += 1
 
-    def request_csv(self, n: int, m: re.Match, raw: str) -> None:
+    def request_csv(self, n: int, m: re.Match) -> None:
         r = self.run_for("request", n)
         self.reqs.append(_request_csv_row(len(self.runs), r.n_requests, m))
         r.n_requests += 1
 
-    def summary(self, n: int, m: re.Match, raw: str) -> None:
+    def summary(self, n: int, m: re.Match) -> None:
         label = m.group(1).lower()
         r = self.run_for("summary", n, label)
         r.keys.add(label)
+        raw = self.lines[n - 1]  # the line as printed, for an error's text
         col, val = _convert(label, m.group(2), m.group(3), r.d.get("tool_version"), self.seg, n, raw, r)
         r.d[col] = val
 
-    def banner(self, n: int, m: re.Match, raw: str) -> None:
+    def banner(self, n: int, m: re.Match) -> None:
         self.run_for("banner", n).d["tool_version"] = m.group(1)
 
-    def preparing(self, n: int, m: re.Match, raw: str) -> None:
+    def preparing(self, n: int, m: re.Match) -> None:
         self.run_for("preparing", n).d["concurrency"] = int(m.group(1))
 
-    def json_object(self, n: int, m: re.Match, raw: str) -> int | bool:
+    def json_object(self, n: int, m: re.Match) -> int | bool:
         """An embedded ``-j`` JSON object, read to its closing brace (or the end of the text)."""
         j = n - 1
         buf = [m.string]  # the line as matched (after a leading 'under siege...')
@@ -548,9 +549,9 @@ class _Reader:
         for k, v in fields.items():
             r.d.setdefault(k, v)
         r.from_json = True
-        return j + 1
+        return j + 2  # the line after the closing brace
 
-    def notice(self, n: int, m: re.Match, raw: str) -> None:
+    def notice(self, n: int, m: re.Match) -> None:
         r = self.run_for("notice", n)
         level, msg = m.group(1).lower(), m.group(2)
         if level == "fatal":
@@ -560,29 +561,29 @@ class _Reader:
         elif level != "debug":
             r.errors[msg] = r.errors.get(msg, 0) + 1
 
-    def abort(self, n: int, m: re.Match, raw: str) -> None:
+    def abort(self, n: int, m: re.Match) -> None:
         self.run_for("abort", n).d["error"] = m.group(1)
 
-    def usage(self, n: int, m: re.Match, raw: str) -> int:
+    def usage(self, n: int, m: re.Match) -> int:
         """siege's help text: the run's error; the help is skipped to the next banner or summary."""
         self.run_for("usage", n).d.setdefault("error", "usage error (siege printed its help)")
         while n < len(self.lines) and not _BANNER_RE.match(self.lines[n]) and not _SUMMARY_RE.match(self.lines[n]):
             n += 1
-        return n
+        return n + 1  # the banner or summary line that ends the help
 
-    def other_error(self, n: int, m: re.Match, raw: str) -> None:
+    def other_error(self, n: int, m: re.Match) -> None:
         self.run_for("error", n).d.setdefault("error", m.group(1).strip())
 
-    def warning(self, n: int, m: re.Match, raw: str) -> None:
+    def warning(self, n: int, m: re.Match) -> None:
         self.cur.warnings.append(m.group(1))
 
-    def fragment(self, n: int, m: re.Match, raw: str) -> None:
+    def fragment(self, n: int, m: re.Match) -> None:
         self.cur.fragments.append(n)
 
-    def noise(self, n: int, m: re.Match, raw: str) -> None:
+    def noise(self, n: int, m: re.Match) -> None:
         pass
 
-    def free_text(self, line: str) -> None:
+    def free_text(self, n: int, line: str) -> None:
         """Free text: between runs it labels the next one (``echo "Concurrency == 10"``)."""
         cur = self.cur
         if (
@@ -604,49 +605,32 @@ class _Reader:
         return self.runs
 
 
-#: Line kinds in the order they are tried: (a text the line must hold, how its pattern is tried, the handler).
+#: The lines siege prints, in the order they are tried (first match wins; see :class:`LineKind`).
 #: Verbose request lines come first: they are most of a verbose file.
-_LINE_KINDS: list[tuple[str, Callable[[str], re.Match | None], str]] = [
-    ("HTTP/", _REQ_RE.match, "request"),
-    (",", _REQ_CSV_RE.match, "request_csv"),
-    (":", _SUMMARY_RE.match, "summary"),
-    ("**", _BANNER_RE.match, "banner"),
-    ("**", _PREPARING_RE.match, "preparing"),
-    ("{", OBJECT_START_RE.match, "json_object"),
-    ("[", _NOTICE_RE.match, "notice"),
-    ("siege aborted", _ABORT_RE.match, "abort"),
-    ("Usage: siege", _USAGE_RE.match, "usage"),
-    ("", _OTHER_ERROR_RE.match, "other_error"),
-    ("WARNING: ", _WARNING_RE.match, "warning"),
-    ("", _FRAGMENT_RE.search, "fragment"),
-    ("", _NOISE_RE.match, "noise"),
+LINE_KINDS: list[LineKind] = [
+    LineKind("request", "HTTP/", _REQ_RE, _Reader.request),
+    LineKind("request_csv", ",", _REQ_CSV_RE, _Reader.request_csv),
+    LineKind("summary", ":", _SUMMARY_RE, _Reader.summary),
+    LineKind("banner", "**", _BANNER_RE, _Reader.banner),
+    LineKind("preparing", "**", _PREPARING_RE, _Reader.preparing),
+    LineKind("json_object", "{", OBJECT_START_RE, _Reader.json_object),
+    LineKind("notice", "[", _NOTICE_RE, _Reader.notice),
+    LineKind("abort", "siege aborted", _ABORT_RE, _Reader.abort),
+    LineKind("usage", "Usage: siege", _USAGE_RE, _Reader.usage),
+    LineKind("other_error", "", _OTHER_ERROR_RE, _Reader.other_error),
+    LineKind("warning", "WARNING: ", _WARNING_RE, _Reader.warning),
+    LineKind("fragment", "", _FRAGMENT_RE, _Reader.fragment, search=True),
+    LineKind("noise", "", _NOISE_RE, _Reader.noise),
 ]
+#: Line kind -> pattern (the grammar is :data:`LINE_KINDS`).
+LINES: dict[str, re.Pattern] = {k.name: k.pattern for k in LINE_KINDS}
 
 
 def parse_segment(seg: Segment) -> Parsed:
     """Read every siege run in a segment: summaries, JSON objects, verbose lines, notices."""
     cmd = parse_command(seg.command) if seg.command else {}
-    lines = seg.text.split("\n")
-    reader = _Reader(seg, lines)
-    n = 0
-    while n < len(lines):
-        raw = lines[n]
-        n += 1
-        line = raw.rstrip()
-        if line.strip():
-            line = reader.under_siege(n, line)
-        if not line.strip():
-            continue
-        for hint, match, handler in _LINE_KINDS:
-            m = match(line) if hint in line else None
-            if m is None:
-                continue
-            step = getattr(reader, handler)(n, m, raw)
-            if step is not False:
-                n = n if step is None else step
-                break
-        else:
-            reader.free_text(line)
+    reader = _Reader(seg, seg.text.split("\n"))
+    scan(seg.text, LINE_KINDS, reader, prepare=reader.under_siege, other=reader.free_text)
     return _finish(reader.finished(cmd, seg.command), cmd, seg, reader.reqs)
 
 
@@ -717,4 +701,15 @@ FORMATS = [
     )
 ]
 
-__all__ = ["FORMATS", "SUMMARY", "UNITS", "detect", "parse", "parse_command", "parse_segment", "siege_time"]
+__all__ = [
+    "FORMATS",
+    "LINES",
+    "LINE_KINDS",
+    "SUMMARY",
+    "UNITS",
+    "detect",
+    "parse",
+    "parse_command",
+    "parse_segment",
+    "siege_time",
+]

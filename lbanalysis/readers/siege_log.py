@@ -75,10 +75,11 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..text import Segment
-from .base import Format, Parsed, printed_step, to_float, to_int
+from .base import Format, LineKind, Parsed, printed_step, scan, to_float, to_int
 
 MB = 1024.0 * 1024.0
 
@@ -200,25 +201,42 @@ def _run_row(m: re.Match, line: str, n: int, label: str | None) -> dict:
     return d
 
 
+@dataclass
+class _Reader:
+    """The runs of one log, and the label of the last ``-m`` mark read."""
+
+    out: Parsed = field(default_factory=Parsed)
+    label: str | None = None
+
+
+def _mark(rd: _Reader, n: int, m: re.Match) -> None:
+    text = m.group(1).strip()
+    if not _ABORT_RE.search(text):
+        rd.label = text  # a -m marker names the runs after it
+    elif rd.out.runs:  # an abort notice belongs to the run before it
+        prev = rd.out.runs[-1]
+        prev["error"] = f"{prev['error']}; {text}" if prev.get("error") else text
+
+
+def _ignored(rd: _Reader, n: int, m: re.Match) -> None:
+    """A header line (logs concatenated hold several)."""
+
+
+def _run(rd: _Reader, n: int, m: re.Match) -> None:
+    rd.out.runs.append(_run_row(m, m.string, n, rd.label))  # each row is one run
+
+
+#: The lines of a siege.log, in the order they are tried (first match wins; see :class:`LineKind`).
+LINE_KINDS: list[LineKind] = [
+    LineKind("mark", "****", _MARK_RE, _mark),
+    LineKind("header", "", _HEADER_RE, _ignored, search=True),
+    LineKind("row", ",", _ROW_RE, _run),
+]
+
+
 def parse(seg: Segment) -> Parsed:
     """Read every run of a siege.log (see the module docstring)."""
-    out = Parsed()
-    label: str | None = None
-    for n, raw in enumerate(seg.text.split("\n"), start=1):
-        line = raw.strip()
-        mark = _MARK_RE.match(line) if line else None
-        if mark:
-            text = mark.group(1).strip()
-            if not _ABORT_RE.search(text):
-                label = text  # a -m marker names the runs after it
-            elif out.runs:  # an abort notice belongs to the run before it
-                prev = out.runs[-1]
-                prev["error"] = f"{prev['error']}; {text}" if prev.get("error") else text
-            continue
-        m = _ROW_RE.match(line) if line and not _HEADER_RE.search(line) else None
-        if m:
-            out.runs.append(_run_row(m, line, n, label))
-    return out
+    return scan(seg.text, LINE_KINDS, _Reader(), prepare=lambda n, line: line.strip()).out
 
 
 FORMATS = [
@@ -232,4 +250,4 @@ FORMATS = [
     )
 ]
 
-__all__ = ["COLUMNS", "FORMATS", "HEADER_NAMES", "detect", "parse"]
+__all__ = ["COLUMNS", "FORMATS", "HEADER_NAMES", "LINE_KINDS", "detect", "parse"]

@@ -71,15 +71,14 @@ a read error. ``requests`` counts responses, including error statuses.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..text import Segment, command_argv, getopt
 from ..units import BINARY, DECIMAL
-from .base import Format, Parsed, error_row, to_float, to_int
+from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
 
-__all__ = ["FORMATS", "LINES", "detect", "parse", "parse_command", "wrk_bytes", "wrk_rate", "wrk_time"]
+__all__ = ["FORMATS", "LINES", "LINE_KINDS", "detect", "parse", "parse_command", "wrk_bytes", "wrk_rate", "wrk_time"]
 
 # ------------------------------------------------------------ the format ---
 # unit -> (multiply, divide): dividing keeps printed decimals exact (16.44ms -> 0.01644 s)
@@ -131,8 +130,10 @@ def wrk_bytes(text: str) -> float | None:
 
 @dataclass
 class _Run:
-    """One wrk run being read: its row, percentile rows and which list they go to."""
+    """One wrk run being read: where it starts, its row, percentile rows and which list they go to."""
 
+    line: int
+    first: str  # the line that starts it
     d: dict = field(default_factory=dict)
     percentiles: list[dict] = field(default_factory=list)
     kind: str | None = None  # the latency distribution being read ('recorded', 'uncorrected', None for wrk 4)
@@ -144,37 +145,65 @@ class _Run:
 _COUNTERS = ("socket_errors_connect", "socket_errors_read", "socket_errors_write", "socket_errors_timeout",
              "non_2xx_3xx")  # fmt: skip
 
-# line kind -> pattern; the handler of the same name reads it (order matters: first match wins)
-LINES: dict[str, re.Pattern] = {
-    "running": re.compile(r"^\s*Running (\S+) test @ (\S+)"),
-    "threads": re.compile(r"^\s*(\d+) threads and (\d+) connections"),
-    "latency_stats": re.compile(r"^\s*Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)%\s*$"),
-    "reqsec_stats": re.compile(r"^\s*Req/Sec\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)%\s*$"),
-    "distribution": re.compile(r"^\s*(Latency Distribution|Uncorrected Latency)\b(.*)$"),
-    "spectrum": re.compile(r"^\s*Detailed Percentile spectrum"),
-    "spectrum_row": re.compile(r"^\s*([\d.]+)\s+([01]\.\d+)\s+(\d+)\s+(?:[\d.]+|inf)\s*$"),
-    "hdr_mean": re.compile(r"^\s*#\[Mean\s*=\s*([\d.]+),\s*StdDeviation\s*=\s*([\d.]+)\]"),
-    "hdr_max": re.compile(r"^\s*#\[Max\s*=\s*([\d.]+),\s*Total count\s*=\s*(\d+)\]"),
-    "percentile": re.compile(r"^\s*([\d.]+)%\s+(\S+)\s*$"),
-    "summary": re.compile(r"^\s*(\d+) requests in (\S+), (\S+) read"),
-    "socket_errors": re.compile(r"^\s*Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)"),
-    "non_2xx": re.compile(r"^\s*Non-2xx or 3xx responses: (\d+)"),
-    "rps": re.compile(r"^\s*Requests/sec:\s+(\S+)"),
-    "transfer": re.compile(r"^\s*Transfer/sec:\s+(\S+)"),
-    "refused": re.compile(r"^\s*unable to connect to (\S+) (.+?)\s*$"),
-}
+_RUNNING_RE = re.compile(r"^\s*Running (\S+) test @ (\S+)")
+_THREADS_RE = re.compile(r"^\s*(\d+) threads and (\d+) connections")
+_REFUSED_LINE_RE = re.compile(r"^\s*unable to connect to (\S+) (.+?)\s*$")
 
 
-def _running(r: _Run, m: re.Match) -> None:
+@dataclass
+class _Reader:
+    """The runs of one segment; lines before the first run belong to none."""
+
+    runs: list[_Run] = field(default_factory=list)
+    awaits_threads: bool = False  # the current run began with a Running line and has no threads line yet
+
+    def run_for(self, kind: str, n: int, m: re.Match) -> _Run | None:
+        """The run a line of this kind belongs to, started here when :func:`_starts_run` says so."""
+        if _starts_run(kind, self):
+            self.runs.append(_Run(n, m.string))
+        if kind in ("running", "threads"):
+            self.awaits_threads = kind == "running"
+        return self.runs[-1] if self.runs else None
+
+
+def _starts_run(kind: str, rd: _Reader) -> bool:
+    """The one place that decides where a run starts: a ``Running`` line, a threads line outside a run
+    begun by one that has none yet (an output pasted without its first line), or an ``unable to connect``
+    line before any run.
+
+    >>> rd = _Reader()
+    >>> _starts_run("refused", rd), _starts_run("threads", rd), _starts_run("summary", rd)
+    (True, True, False)
+    >>> rd.awaits_threads = True
+    >>> _starts_run("threads", rd), _starts_run("running", rd)
+    (False, True)
+    """
+    if kind == "running":
+        return True
+    if kind == "threads":
+        return not rd.awaits_threads
+    return kind == "refused" and not rd.runs
+
+
+def _running(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("running", n, m)
+    if r is None:
+        return
     r.d["time_limit_s"] = wrk_time(m.group(1))
     r.d.update(_target(m.group(2)))
 
 
-def _threads(r: _Run, m: re.Match) -> None:
+def _threads(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("threads", n, m)
+    if r is None:
+        return
     r.d["threads"], r.d["concurrency"] = int(m.group(1)), int(m.group(2))
 
 
-def _latency_stats(r: _Run, m: re.Match) -> None:
+def _latency_stats(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("latency_stats", n, m)
+    if r is None:
+        return
     mean, sd, top = (wrk_time(m.group(i)) for i in (1, 2, 3))
     done = (r.d.get("requests") or 0) > 0 or m.group(4) not in ("-nan", "nan")
     r.d["latency_mean_s"] = mean if done else None  # '0.00us ... -nan%': nothing was measured
@@ -183,20 +212,29 @@ def _latency_stats(r: _Run, m: re.Match) -> None:
     r.d["latency_within_stdev_pct"] = to_float(m.group(4))
 
 
-def _reqsec_stats(r: _Run, m: re.Match) -> None:
+def _reqsec_stats(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("reqsec_stats", n, m)
+    if r is None:
+        return
     r.d["thread_requests_per_s_mean"] = wrk_rate(m.group(1))
     r.d["thread_requests_per_s_stdev"] = wrk_rate(m.group(2))
     r.d["thread_requests_per_s_max"] = wrk_rate(m.group(3))
     r.d["thread_requests_per_s_within_stdev_pct"] = to_float(m.group(4))
 
 
-def _distribution(r: _Run, m: re.Match) -> None:
+def _distribution(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("distribution", n, m)
+    if r is None:
+        return
     uncorrected = m.group(1).startswith("Uncorrected") or "Uncorrected" in m.group(2)
     r.kind = "uncorrected" if uncorrected else ("recorded" if "HdrHistogram" in m.group(2) else None)
     r.spectrum = False
 
 
-def _spectrum(r: _Run, m: re.Match) -> None:
+def _spectrum(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("spectrum", n, m)
+    if r is None:
+        return
     r.spectrum = True
     kind = r.kind or "recorded"
     r.spectra.add(kind)
@@ -206,7 +244,10 @@ def _spectrum(r: _Run, m: re.Match) -> None:
             p["kind"] = f"{kind} printed"
 
 
-def _spectrum_row(r: _Run, m: re.Match) -> None:
+def _spectrum_row(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("spectrum_row", n, m)
+    if r is None:
+        return
     if not r.spectrum:
         return
     r.percentiles.append(
@@ -224,25 +265,37 @@ def _hdr(r: _Run) -> str:
     return "hdr_" if (r.kind or "recorded") == "recorded" else "hdr_uncorrected_"
 
 
-def _hdr_mean(r: _Run, m: re.Match) -> None:
+def _hdr_mean(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("hdr_mean", n, m)
+    if r is None:
+        return
     r.d[_hdr(r) + "latency_mean_s"] = float(m.group(1)) / 1e3
     r.d[_hdr(r) + "latency_stdev_s"] = float(m.group(2)) / 1e3
 
 
-def _hdr_max(r: _Run, m: re.Match) -> None:
+def _hdr_max(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("hdr_max", n, m)
+    if r is None:
+        return
     r.d[_hdr(r) + "latency_max_s"] = float(m.group(1)) / 1e3
     r.d[_hdr(r) + "count"] = int(m.group(2))
     r.spectrum = False
 
 
-def _percentile(r: _Run, m: re.Match) -> None:
+def _percentile(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("percentile", n, m)
+    if r is None:
+        return
     if r.spectrum:
         return
     kind = f"{r.kind or 'recorded'} printed" if (r.kind or "recorded") in r.spectra else r.kind
     r.percentiles.append({"percentile": float(m.group(1)), "latency_s": wrk_time(m.group(2)), "kind": kind})
 
 
-def _summary(r: _Run, m: re.Match) -> None:
+def _summary(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("summary", n, m)
+    if r is None:
+        return
     r.d["requests"], r.d["duration_s"], r.d["bytes_total"] = (
         int(m.group(1)),
         wrk_time(m.group(2)),
@@ -251,27 +304,42 @@ def _summary(r: _Run, m: re.Match) -> None:
     r.spectrum = False
 
 
-def _socket_errors(r: _Run, m: re.Match) -> None:
+def _socket_errors(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("socket_errors", n, m)
+    if r is None:
+        return
     for i, name in enumerate(("connect", "read", "write", "timeout"), 1):
         r.d[f"socket_errors_{name}"] = int(m.group(i))
 
 
-def _non_2xx(r: _Run, m: re.Match) -> None:
+def _non_2xx(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("non_2xx", n, m)
+    if r is None:
+        return
     r.d["non_2xx_3xx"] = int(m.group(1))
 
 
-def _rps(r: _Run, m: re.Match) -> None:
+def _rps(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("rps", n, m)
+    if r is None:
+        return
     r.d["requests_per_s"] = wrk_rate(m.group(1))
     if "requests" in r.d:  # between the summary and this line wrk prints these counters only when non-zero
         for name in _COUNTERS:
             r.d.setdefault(name, 0)
 
 
-def _transfer(r: _Run, m: re.Match) -> None:
+def _transfer(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("transfer", n, m)
+    if r is None:
+        return
     r.d["bytes_per_s"] = wrk_bytes(m.group(1).removesuffix("/s"))
 
 
-def _refused(r: _Run, m: re.Match) -> None:
+def _refused(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("refused", n, m)
+    if r is None:
+        return
     r.d["error"] = f"unable to connect to {m.group(1)}: {m.group(2)}"
     host, _, port = m.group(1).rpartition(":")
     if host and port.isdigit():
@@ -279,7 +347,28 @@ def _refused(r: _Run, m: re.Match) -> None:
         r.d.setdefault("port", int(port))
 
 
-_HANDLERS: dict[str, Callable[[_Run, re.Match], None]] = {name: globals()[f"_{name}"] for name in LINES}
+#: The lines wrk and wrk2 print, in the order they are tried (first match wins; see :class:`LineKind`).
+LINE_KINDS: list[LineKind] = [
+    LineKind("running", "Running ", _RUNNING_RE, _running),
+    LineKind("threads", " threads and ", _THREADS_RE, _threads),
+    LineKind("latency_stats", "Latency", re.compile(r"^\s*Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)%\s*$"), _latency_stats),
+    LineKind("reqsec_stats", "Req/Sec", re.compile(r"^\s*Req/Sec\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)%\s*$"), _reqsec_stats),
+    LineKind("distribution", "Latency", re.compile(r"^\s*(Latency Distribution|Uncorrected Latency)\b(.*)$"), _distribution),
+    LineKind("spectrum", "Detailed Percentile spectrum", re.compile(r"^\s*Detailed Percentile spectrum"), _spectrum),
+    LineKind("spectrum_row", ".", re.compile(r"^\s*([\d.]+)\s+([01]\.\d+)\s+(\d+)\s+(?:[\d.]+|inf)\s*$"), _spectrum_row),
+    LineKind("hdr_mean", "#[Mean", re.compile(r"^\s*#\[Mean\s*=\s*([\d.]+),\s*StdDeviation\s*=\s*([\d.]+)\]"), _hdr_mean),
+    LineKind("hdr_max", "#[Max", re.compile(r"^\s*#\[Max\s*=\s*([\d.]+),\s*Total count\s*=\s*(\d+)\]"), _hdr_max),
+    LineKind("percentile", "%", re.compile(r"^\s*([\d.]+)%\s+(\S+)\s*$"), _percentile),
+    LineKind("summary", " requests in ", re.compile(r"^\s*(\d+) requests in (\S+), (\S+) read"), _summary),
+    LineKind("socket_errors", "Socket errors: connect ",
+             re.compile(r"^\s*Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)"), _socket_errors),
+    LineKind("non_2xx", "Non-2xx or 3xx responses: ", re.compile(r"^\s*Non-2xx or 3xx responses: (\d+)"), _non_2xx),
+    LineKind("rps", "Requests/sec:", re.compile(r"^\s*Requests/sec:\s+(\S+)"), _rps),
+    LineKind("transfer", "Transfer/sec:", re.compile(r"^\s*Transfer/sec:\s+(\S+)"), _transfer),
+    LineKind("refused", "unable to connect to ", _REFUSED_LINE_RE, _refused),
+]  # fmt: skip
+#: Line kind -> pattern (kept for code that reads it; the grammar is :data:`LINE_KINDS`).
+LINES: dict[str, re.Pattern] = {k.name: k.pattern for k in LINE_KINDS}
 
 
 # ----------------------------------------------------------------- reader ---
@@ -320,40 +409,6 @@ def parse_command(command: str) -> dict:
     return out
 
 
-def _split_runs(text: str) -> list[tuple[int, list[str]]]:
-    """Where runs start: a ``Running`` line, a threads line outside a run begun by one that
-    has none yet (an output pasted without its first line), or an ``unable to connect`` line outside a run.
-
-    >>> [n for n, _ in _split_runs("Running 1s test @ http://h/\\nx\\nRunning 1s test @ http://h/\\n")]
-    [1, 3]
-    >>> [n for n, _ in _split_runs("  1 threads and 2 connections\\nx\\n\\n  1 threads and 4 connections\\n")]
-    [1, 4]
-    """
-    runs: list[tuple[int, list[str]]] = []
-    awaits_threads = False  # the current run began with a Running line and has no threads line yet
-    for n, line in enumerate(text.split("\n"), 1):
-        running = LINES["running"].match(line)
-        threads = running is None and LINES["threads"].match(line)
-        if running or (threads and not awaits_threads) or (LINES["refused"].match(line) and not runs):
-            runs.append((n, []))
-        if runs:
-            runs[-1][1].append(line)
-        if running or threads:
-            awaits_threads = bool(running)
-    return runs
-
-
-def _read_run(lines: list[str]) -> _Run:
-    r = _Run()
-    for line in lines:
-        for name, pattern in LINES.items():
-            m = pattern.match(line)
-            if m:
-                _HANDLERS[name](r, m)
-                break
-    return r
-
-
 # wrk's options and URL without the program name, on the line above a run (notes that keep only the flags)
 _FLAGS_RE = re.compile(r"^\s*(?:-{1,2}[A-Za-z][\w-]*(?:[ =][^\s-]\S*)?\s+)+(https?://\S+)\s*$")
 
@@ -365,7 +420,7 @@ def _flags_above(text_lines: list[str], start: int, first: str) -> tuple[int, st
     ...              "Running 1m test @ http://h:81")
     (1, '-t1 -c64 -R2000 --latency http://h:81')
     """
-    running = LINES["running"].match(first)
+    running = _RUNNING_RE.match(first)
     if running is None or start < 2:
         return None
     m = _FLAGS_RE.match(text_lines[start - 2])
@@ -379,9 +434,9 @@ def parse(seg: Segment) -> Parsed:
     cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
     text_lines = seg.text.split("\n")
-    for start, lines in _split_runs(seg.text):
-        r = _read_run(lines)
-        flags = None if seg.command else _flags_above(text_lines, start, lines[0])
+    for r in scan(seg.text, LINE_KINDS, _Reader()).runs:
+        start = r.line
+        flags = None if seg.command else _flags_above(text_lines, start, r.first)
         own = parse_command(flags[1]) if flags else cmd
         row = {**{k: v for k, v in own.items() if v is not None}, **{k: v for k, v in r.d.items() if v is not None}}
         row["line"] = start
