@@ -202,11 +202,12 @@ def test_readers_share_one_line_grammar():
         oha,
         siege,
         siege_log,
+        vegeta,
         wrk,
     )
     from lbanalysis.readers.base import LineKind
 
-    for module in (ab, hey, wrk, gobench, siege, siege_log, iperf2, iperf3, haproxy_stat, oha, bombardier):
+    for module in (ab, hey, wrk, gobench, siege, siege_log, iperf2, iperf3, haproxy_stat, oha, bombardier, vegeta):
         assert module.LINE_KINDS and all(isinstance(k, LineKind) for k in module.LINE_KINDS)
         text = Path(module.__file__).read_text(encoding="utf-8")
         assert "globals()" not in text and "getattr(" not in text, module.__name__
