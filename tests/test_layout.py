@@ -191,10 +191,41 @@ def test_readers_use_no_private_name_of_another_reader():
 
 def test_readers_share_one_line_grammar():
     """No reader finds its handlers by name (globals()/getattr): line kinds hold them (readers.base.LineKind)."""
-    from lbanalysis.readers import ab, gobench, haproxy_stat, hey, iperf2, iperf3, siege, siege_log, wrk
+    from lbanalysis.readers import (
+        ab,
+        bombardier,
+        gobench,
+        haproxy_stat,
+        hey,
+        iperf2,
+        iperf3,
+        k6,
+        locust,
+        oha,
+        siege,
+        siege_log,
+        vegeta,
+        wrk,
+    )
     from lbanalysis.readers.base import LineKind
 
-    for module in (ab, hey, wrk, gobench, siege, siege_log, iperf2, iperf3, haproxy_stat):
+    readers = (
+        ab,
+        hey,
+        wrk,
+        gobench,
+        siege,
+        siege_log,
+        iperf2,
+        iperf3,
+        haproxy_stat,
+        k6,
+        locust,
+        oha,
+        bombardier,
+        vegeta,
+    )
+    for module in readers:
         assert module.LINE_KINDS and all(isinstance(k, LineKind) for k in module.LINE_KINDS)
         text = Path(module.__file__).read_text(encoding="utf-8")
         assert "globals()" not in text and "getattr(" not in text, module.__name__

@@ -61,32 +61,27 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..text import Segment
-from .base import Format, Parsed, error_row, to_float, to_int
+from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
 from .wrk import wrk_bytes, wrk_time
 
-__all__ = ["CLASSES", "FORMATS", "LINES", "count_fields", "detect", "parse", "parse_command", "target", "throughput"]
+__all__ = [
+    "CLASSES",
+    "FORMATS",
+    "LINES",
+    "LINE_KINDS",
+    "count_fields",
+    "detect",
+    "parse",
+    "parse_command",
+    "target",
+    "throughput",
+]
 
 CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
-
-# line kind -> pattern; the handler of the same name reads it (first match wins)
-LINES: dict[str, re.Pattern] = {
-    "intro": re.compile(r"^Bombarding (\S+) (?:with (\d+) requests?(?:\(s\))?|for (\S+)) using (\d+) connections?"),
-    "statistics": re.compile(r"^\s*Statistics\s+Avg\s+Stdev\s+Max\s*$"),
-    "reqs": re.compile(r"^\s*Reqs/sec\s+(\S+)\s+(\S+)\s+(\S+)\s*$"),
-    "latency": re.compile(r"^\s*Latency\s+(\S+)\s+(\S+)\s+(\S+)\s*$"),
-    "distribution": re.compile(r"^\s*Latency Distribution(?: \((\w+)\))?\s*$"),
-    "percentile": re.compile(r"^\s*(\d+(?:\.\d+)?)%\s+(\S+)\s*$"),
-    "codes": re.compile(r"^\s*1xx - (\d+), 2xx - (\d+), 3xx - (\d+), 4xx - (\d+), 5xx - (\d+)\s*$"),
-    "others": re.compile(r"^\s*others - (\d+)\s*$"),
-    "errors": re.compile(r"^\s*Errors:\s*$"),
-    "throughput": re.compile(r"^\s*Throughput:\s+(\S+)\s*$"),
-    "error_line": re.compile(r"^\s*(\S.*?) - (\d+)\s*$"),
-}
 
 
 def throughput(text: str) -> float | None:
@@ -112,7 +107,33 @@ class _Run:
     has_stats: bool = False
 
 
-def _intro(r: _Run, m: re.Match) -> None:
+@dataclass
+class _Reader:
+    """The runs of one segment; lines before the first run belong to none."""
+
+    runs: list[_Run] = field(default_factory=list)
+
+    def run_for(self, kind: str, n: int, m: re.Match) -> _Run | None:
+        """The run a line of this kind belongs to, started here when :func:`_starts_run` says so."""
+        if _starts_run(self.runs[-1] if self.runs else None, kind):
+            self.runs.append(_Run(n))
+        return self.runs[-1] if self.runs else None
+
+
+def _starts_run(r: _Run | None, kind: str) -> bool:
+    """The one place that decides where a run starts: the intro line, or a ``Statistics`` header (unless it
+    follows its run's intro).
+
+    >>> _starts_run(None, "statistics"), _starts_run(_Run(1), "statistics"), _starts_run(_Run(1), "intro")
+    (True, False, True)
+    """
+    return kind == "intro" or (kind == "statistics" and (r is None or r.has_stats))
+
+
+def _intro(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("intro", n, m)
+    if r is None:
+        return
     r.d.update(target(m.group(1)), concurrency=int(m.group(4)))
     if m.group(2):
         r.d["requests_planned"] = int(m.group(2))
@@ -120,51 +141,96 @@ def _intro(r: _Run, m: re.Match) -> None:
         r.d["time_limit_s"] = _go_seconds(m.group(3))
 
 
-def _statistics(r: _Run, m: re.Match) -> None:
+def _statistics(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("statistics", n, m)
+    if r is None:
+        return
     r.has_stats = True
 
 
-def _reqs(r: _Run, m: re.Match) -> None:
+def _reqs(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("reqs", n, m)
+    if r is None:
+        return
     for i, name in enumerate(("mean", "stdev", "max"), 1):
         r.d[f"interval_requests_per_s_{name}"] = to_float(m.group(i))
 
 
-def _latency(r: _Run, m: re.Match) -> None:
+def _latency(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("latency", n, m)
+    if r is None:
+        return
     r.d["latency_mean_s"], r.d["latency_stdev_s"], r.d["latency_max_s"] = (wrk_time(m.group(i)) for i in (1, 2, 3))
 
 
-def _distribution(r: _Run, m: re.Match) -> None:
+def _distribution(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("distribution", n, m)
+    if r is None:
+        return
     r.other_distribution = m.group(1) not in (None, "Total")
 
 
-def _percentile(r: _Run, m: re.Match) -> None:
+def _percentile(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("percentile", n, m)
+    if r is None:
+        return
     if not r.other_distribution:
         r.percentiles.append({"percentile": float(m.group(1)), "latency_s": wrk_time(m.group(2))})
 
 
-def _codes(r: _Run, m: re.Match) -> None:
+def _codes(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("codes", n, m)
+    if r is None:
+        return
     r.classes = {c: int(m.group(i)) for i, c in enumerate(CLASSES, 1)}
 
 
-def _others(r: _Run, m: re.Match) -> None:
+def _others(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("others", n, m)
+    if r is None:
+        return
     r.others = int(m.group(1))
 
 
-def _errors(r: _Run, m: re.Match) -> None:
+def _errors(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("errors", n, m)
+    if r is None:
+        return
     r.in_errors = True
 
 
-def _throughput(r: _Run, m: re.Match) -> None:
+def _throughput(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("throughput", n, m)
+    if r is None:
+        return
     r.d["bytes_per_s_total"] = throughput(m.group(1))
     r.in_errors = False
 
 
-def _error_line(r: _Run, m: re.Match) -> None:
+def _error_line(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("error_line", n, m)
+    if r is None:
+        return
     if r.in_errors:
         r.errors.append((m.group(1), int(m.group(2))))
 
 
-_HANDLERS: dict[str, Callable[[_Run, re.Match], None]] = {name: globals()[f"_{name}"] for name in LINES}
+#: The lines bombardier prints, in the order they are tried (first match wins; see :class:`LineKind`).
+LINE_KINDS: list[LineKind] = [
+    LineKind("intro", "Bombarding ", re.compile(r"^Bombarding (\S+) (?:with (\d+) requests?(?:\(s\))?|for (\S+)) using (\d+) connections?"), _intro),
+    LineKind("statistics", "Statistics", re.compile(r"^\s*Statistics\s+Avg\s+Stdev\s+Max\s*$"), _statistics),
+    LineKind("reqs", "Reqs/sec", re.compile(r"^\s*Reqs/sec\s+(\S+)\s+(\S+)\s+(\S+)\s*$"), _reqs),
+    LineKind("latency", "Latency", re.compile(r"^\s*Latency\s+(\S+)\s+(\S+)\s+(\S+)\s*$"), _latency),
+    LineKind("distribution", "Latency Distribution", re.compile(r"^\s*Latency Distribution(?: \((\w+)\))?\s*$"), _distribution),
+    LineKind("percentile", "%", re.compile(r"^\s*(\d+(?:\.\d+)?)%\s+(\S+)\s*$"), _percentile),
+    LineKind("codes", "1xx - ", re.compile(r"^\s*1xx - (\d+), 2xx - (\d+), 3xx - (\d+), 4xx - (\d+), 5xx - (\d+)\s*$"), _codes),
+    LineKind("others", "others - ", re.compile(r"^\s*others - (\d+)\s*$"), _others),
+    LineKind("errors", "Errors:", re.compile(r"^\s*Errors:\s*$"), _errors),
+    LineKind("throughput", "Throughput:", re.compile(r"^\s*Throughput:\s+(\S+)\s*$"), _throughput),
+    LineKind("error_line", " - ", re.compile(r"^\s*(\S.*?) - (\d+)\s*$"), _error_line),
+]  # fmt: skip
+#: Line kind -> pattern (kept for code that reads it; the grammar is :data:`LINE_KINDS`).
+LINES: dict[str, re.Pattern] = {k.name: k.pattern for k in LINE_KINDS}
 
 
 # ----------------------------------------------------------------- reader ---
@@ -282,25 +348,10 @@ def _row(r: _Run) -> dict:
     return {k: v for k, v in d.items() if v is not None}
 
 
-def _starts_run(r: _Run | None, kind: str) -> bool:
-    """A run starts at the intro line, or at a ``Statistics`` header (unless it follows its run's intro)."""
-    return kind == "intro" or (kind == "statistics" and (r is None or r.has_stats))
-
-
 def parse(seg: Segment) -> Parsed:
     """Read every bombardier result in a segment."""
     cmd = parse_command(seg.command) if seg.command else {}
-    runs: list[_Run] = []
-    for n, line in enumerate(seg.text.split("\n"), 1):
-        for kind, pattern in LINES.items():
-            m = pattern.match(line)
-            if m is None:
-                continue
-            if _starts_run(runs[-1] if runs else None, kind):
-                runs.append(_Run(n))
-            if runs:
-                _HANDLERS[kind](runs[-1], m)
-            break
+    runs = scan(seg.text, LINE_KINDS, _Reader()).runs
     out = Parsed()
     for r in runs:
         row = {**cmd, **_row(r), "line": r.line}

@@ -81,14 +81,13 @@ carry ``rate_target_per_s``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..registry import get_tool
 from ..text import Segment, command_argv
-from .base import Format, Parsed, error_row, to_float, to_int
+from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
 
-__all__ = ["FORMATS", "LINES", "PHASES", "detect", "k6_bytes", "k6_time", "parse", "parse_command"]
+__all__ = ["FORMATS", "LINES", "LINE_KINDS", "PHASES", "detect", "k6_bytes", "k6_time", "parse", "parse_command"]
 
 # ------------------------------------------------------------ the format ---
 _TIME_UNITS = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
@@ -139,22 +138,6 @@ def k6_bytes(text: str) -> float | None:
     return None if v is None else v * _BYTE_UNITS[m.group(2)]
 
 
-# line kind -> pattern; the handler of the same name reads it (order matters: first match wins)
-LINES: dict[str, re.Pattern] = {
-    "execution": re.compile(r"^\s*execution: \S+"),
-    "scenarios": re.compile(r"^\s*scenarios: \([\d.]+%\) (\d+) scenarios?, (\d+) max VUs"),
-    "scenario": re.compile(r"^\s*\* ([\w.-]+): (.+?)\s*$"),
-    "section": re.compile(r"^\s*(?:█|↳)\s+(THRESHOLDS|TOTAL RESULTS|SCENARIO|GROUP)\b(?::\s*(.*?))?\s*$"),
-    "threshold": re.compile(r"^\s*([✓✗]) '(.+)' (\S+)=(\S+)\s*$"),
-    "metric": re.compile(r"^\s*(?:([✓✗])\s+)?([A-Za-z_][\w]*(?:\{[^}]*\})?|\{[^}]*\})\s*\.{2,}:\s+(.*?)\s*$"),
-    "check": re.compile(r"^\s*[✓✗] ([^'].*?)\s*$"),
-    "check_share": re.compile(r"^\s*↳\s+(\d+(?:\.\d+)?)% — ✓ (\d+) / ✗ (\d+)\s*$"),
-    "threshold_name": re.compile(r"^\s*([A-Za-z_]\w*(?:\{[^}]*\})?|\{[^}]*\})\s*$"),
-    "request_failed": re.compile(r'(?:level=warning msg="Request Failed"|WARN\[\d+\] Request Failed)\s+error="(.*)"'),
-    "log_error": re.compile(r'(?:level=error msg="(.*?)"|ERRO\[\d+\] (.*?)\s*$)'),
-    "log_line": re.compile(r'^time="[^"]*" level=\w+ msg=|^(?:INFO|WARN|ERRO|DEBU)\[\d+\] '),
-    "running": re.compile(r"^\s*running \(((?:\d+m)?[\d.]+s)\), "),
-}
 _ARRIVAL = re.compile(r"^(?:Up to )?([\d.]+) iterations/s for (\S+)")
 _FOR = re.compile(r"\bfor (\d[\w.]*)(?: over| \(|$)")
 
@@ -180,32 +163,86 @@ class _Run:
     errors: list[str] = field(default_factory=list)
     running_s: float | None = None
     last_metric: str = ""
+    line: int = 0  # the line of the segment it starts on
 
 
-def _execution(r: _Run, m: re.Match) -> None:
-    pass  # the banner is on stdout: it says nothing of whether k6's log (stderr) is here
+_OPENING = ("THRESHOLDS", "TOTAL RESULTS")
+_SCENARIOS_RE = re.compile(r"^\s*scenarios: \([\d.]+%\) (\d+) scenarios?, (\d+) max VUs")
+_SECTION_RE = re.compile(r"^\s*(?:█|↳)\s+(THRESHOLDS|TOTAL RESULTS|SCENARIO|GROUP)\b(?::\s*(.*?))?\s*$")
+# '(?:\s+|$)': a metric line printed with nothing after its colon but spaces, right-stripped
+_METRIC_RE = re.compile(r"^\s*(?:([✓✗])\s+)?([A-Za-z_][\w]*(?:\{[^}]*\})?|\{[^}]*\})\s*\.{2,}:(?:\s+|$)(.*?)\s*$")
+_LOG_ERROR_RE = re.compile(r'(?:level=error msg="(.*?)"|ERRO\[\d+\] (.*?)\s*$)')
 
 
-def _scenarios(r: _Run, m: re.Match) -> None:
+@dataclass
+class _Reader:
+    """The runs of one segment; lines before the first run belong to none."""
+
+    runs: list[_Run] = field(default_factory=list)
+
+    def run_for(self, kind: str, n: int, m: re.Match) -> _Run | None:
+        """The run a line of this kind belongs to, started here when :func:`_starts_run` says so."""
+        if _starts_run(kind, m, self.runs[-1] if self.runs else None):
+            self.runs.append(_Run(line=n))
+        return self.runs[-1] if self.runs else None
+
+
+def _starts_run(kind: str, m: re.Match, r: _Run | None) -> bool:
+    """A new run starts at k6's banner line, at its first summary line (a section, a metric or the
+    scenarios line), or at a summary's opening section when the run being read has one already.
+
+    >>> sec = _SECTION_RE.match("  █ TOTAL RESULTS")
+    >>> _starts_run("section", sec, None), _starts_run("section", sec, _Run()), _starts_run("check", sec, None)
+    (True, False, False)
+    >>> _starts_run("section", sec, _Run(metrics={"http_reqs": "3"}, section="TOTAL RESULTS"))
+    True
+    """
+    if kind == "execution":
+        return True
+    if r is None:
+        return kind in ("section", "metric", "scenarios")
+    return kind == "section" and bool(r.metrics) and m.group(1) in _OPENING and r.section not in ("", "THRESHOLDS")
+
+
+def _execution(rd: _Reader, n: int, m: re.Match) -> None:
+    rd.run_for("execution", n, m)  # the banner is on stdout: it says nothing of whether k6's log (stderr) is here
+
+
+def _scenarios(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("scenarios", n, m)
+    if r is None:
+        return
     r.d["concurrency"] = int(m.group(2))
 
 
-def _scenario(r: _Run, m: re.Match) -> None:
+def _scenario(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("scenario", n, m)
+    if r is None:
+        return
     r.scenarios.append(f"{m.group(1)}: {m.group(2)}")
 
 
-def _section(r: _Run, m: re.Match) -> None:
+def _section(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("section", n, m)
+    if r is None:
+        return
     r.section = m.group(1).strip()
     r.section_tag = f"{'scenario:' if r.section == 'SCENARIO' else 'group:::'}{(m.group(2) or '').strip()}"
 
 
-def _threshold(r: _Run, m: re.Match) -> None:
+def _threshold(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("threshold", n, m)
+    if r is None:
+        return
     if r.section == "THRESHOLDS":
         r.thresholds.append(f"{r.threshold_metric} {m.group(2)}: {'ok' if m.group(1) == '✓' else 'failed'}")
         r.threshold_figures.append((r.threshold_metric, m.group(3), m.group(4)))
 
 
-def _threshold_name(r: _Run, m: re.Match) -> None:
+def _threshold_name(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("threshold_name", n, m)
+    if r is None:
+        return
     if r.section != "THRESHOLDS":
         return
     name = m.group(1)
@@ -216,7 +253,10 @@ def _threshold_name(r: _Run, m: re.Match) -> None:
         r.threshold_metric = name
 
 
-def _metric(r: _Run, m: re.Match) -> None:
+def _metric(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("metric", n, m)
+    if r is None:
+        return
     if r.section not in ("", "TOTAL RESULTS", "SCENARIO", "GROUP"):
         return
     name = m.group(2)
@@ -233,38 +273,74 @@ def _metric(r: _Run, m: re.Match) -> None:
         r.marks[name] = m.group(1)
 
 
-def _check(r: _Run, m: re.Match) -> None:
+def _check(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("check", n, m)
+    if r is None:
+        return
     r.check = m.group(1)
 
 
-def _check_share(r: _Run, m: re.Match) -> None:
+def _check_share(rd: _Reader, n: int, m: re.Match) -> None:
     """``↳ 66% — ✓ 8 / ✗ 4`` under a check that failed some: as ``checks{check:name}`` rows."""
+    r = rd.run_for("check_share", n, m)
+    if r is None:
+        return
     metric = f"checks{{check:{r.check}}}"
     r.check_rows += [{"metric": metric, "stat": stat, "value": float(m.group(i)), "unit": unit}
                      for i, stat, unit in ((1, "rate", "%"), (2, "passes", ""), (3, "fails", ""))]  # fmt: skip
 
 
-def _request_failed(r: _Run, m: re.Match) -> None:
+def _request_failed(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("request_failed", n, m)
+    if r is None:
+        return
     r.no_response.append(m.group(1).replace('\\"', '"'))
     r.log_seen = True
 
 
-def _log_error(r: _Run, m: re.Match) -> None:
+def _log_error(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("log_error", n, m)
+    if r is None:
+        return
     r.errors.append((m.group(1) or m.group(2) or "").replace('\\"', '"'))
     r.log_seen = True
 
 
-def _log_line(r: _Run, m: re.Match) -> None:
-    r.log_seen = True
+def _log_line(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("log_line", n, m)
+    if r is not None:
+        r.log_seen = True
 
 
-def _running(r: _Run, m: re.Match) -> None:
+def _running(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("running", n, m)
+    if r is None:
+        return
     r.running_s = k6_time(m.group(1))
     if not r.metrics and not r.section:
         r.log_seen = True  # progress before the summary goes to stderr (the last line, after it, to stdout)
 
 
-_HANDLERS: dict[str, Callable[[_Run, re.Match], None]] = {name: globals()[f"_{name}"] for name in LINES}
+#: The lines k6 prints, in the order they are tried (first match wins; see :class:`LineKind`).
+LINE_KINDS: list[LineKind] = [
+    LineKind("execution", "execution: ", re.compile(r"^\s*execution: \S+"), _execution),
+    LineKind("scenarios", " max VUs", _SCENARIOS_RE, _scenarios),
+    LineKind("scenario", "* ", re.compile(r"^\s*\* ([\w.-]+): (.+?)\s*$"), _scenario),
+    LineKind("section", "", _SECTION_RE, _section),
+    LineKind("threshold", " '", re.compile(r"^\s*([✓✗]) '(.+)' (\S+)=(\S+)\s*$"), _threshold),
+    LineKind("metric", "..:", _METRIC_RE, _metric),
+    LineKind("check", "", re.compile(r"^\s*[✓✗] ([^'].*?)\s*$"), _check),
+    LineKind("check_share", "% — ✓ ", re.compile(r"^\s*↳\s+(\d+(?:\.\d+)?)% — ✓ (\d+) / ✗ (\d+)\s*$"), _check_share),
+    LineKind("threshold_name", "", re.compile(r"^\s*([A-Za-z_]\w*(?:\{[^}]*\})?|\{[^}]*\})\s*$"), _threshold_name),
+    LineKind("request_failed", "Request Failed", re.compile(
+        r'(?:level=warning msg="Request Failed"|WARN\[\d+\] Request Failed)\s+error="(.*)"'), _request_failed, search=True),
+    LineKind("log_error", "", _LOG_ERROR_RE, _log_error, search=True),
+    LineKind("log_line", "", re.compile(r'^time="[^"]*" level=\w+ msg=|^(?:INFO|WARN|ERRO|DEBU)\[\d+\] '), _log_line),
+    # 'running (…), ' as printed; its trailing space is gone from the right-stripped line when nothing follows
+    LineKind("running", "running (", re.compile(r"^\s*running \(((?:\d+m)?[\d.]+s)\),(?: |$)"), _running),
+]  # fmt: skip
+#: Line kind -> pattern (kept for code that reads it; the grammar is :data:`LINE_KINDS`).
+LINES: dict[str, re.Pattern] = {k.name: k.pattern for k in LINE_KINDS}
 
 
 # ------------------------------------------------------------ the figures ---
@@ -494,45 +570,15 @@ def parse_command(command: str) -> dict:
     return out
 
 
-_OPENING = ("THRESHOLDS", "TOTAL RESULTS")
-
-
-def _starts_run(line: str, r: _Run | None) -> bool:
-    """A new run starts at k6's banner line, or at a summary when the run being read has one already."""
-    if LINES["execution"].match(line):
-        return True
-    if r is None:
-        return bool(LINES["section"].match(line) or LINES["metric"].match(line) or LINES["scenarios"].match(line))
-    m = LINES["section"].match(line)
-    return bool(m and r.metrics and m.group(1) in _OPENING and r.section not in ("", "THRESHOLDS"))
-
-
 def parse(seg: Segment) -> Parsed:
     """Read every k6 summary in a segment."""
     cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
-    run: _Run | None = None
-    start = 1
-
-    def close() -> None:
-        if run is not None:
-            row, pct, phases = _row(run)
-            out.add_run({**cmd, **row, "line": start}, percentiles=pct, phases=phases, metrics=_metrics(run))
-
-    for n, line in enumerate(seg.text.split("\n"), 1):
-        if _starts_run(line, run):
-            close()
-            run, start = _Run(), n
-        if run is None:
-            continue
-        for name, pattern in LINES.items():
-            m = pattern.search(line) if name in ("request_failed", "log_error") else pattern.match(line)
-            if m:
-                _HANDLERS[name](run, m)
-                break
-    close()
+    for run in scan(seg.text, LINE_KINDS, _Reader()).runs:
+        row, pct, phases = _row(run)
+        out.add_run({**cmd, **row, "line": run.line}, percentiles=pct, phases=phases, metrics=_metrics(run))
     if not out.runs and seg.command:
-        errors = [m.group(1) or m.group(2) for line in seg.text.split("\n") if (m := LINES["log_error"].search(line))]
+        errors = [m.group(1) or m.group(2) for line in seg.text.split("\n") if (m := _LOG_ERROR_RE.search(line))]
         if errors:
             out.add_run(error_row("k6", f"no result: {errors[0]}", **cmd))
         elif set(command_argv(seg.command)) & set(get_tool("k6").info_options):

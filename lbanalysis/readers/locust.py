@@ -65,41 +65,15 @@ request to the last.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import urlsplit
 
 from ..text import Segment, command_argv
-from .base import Format, Parsed, error_row, to_float, to_int
+from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
 
-__all__ = ["FORMATS", "LINES", "detect", "error_kind", "name_rows", "parse", "parse_command"]
+__all__ = ["FORMATS", "LINES", "LINE_KINDS", "detect", "error_kind", "name_rows", "parse", "parse_command"]
 
-LINES: dict[str, re.Pattern] = {
-    "starting": re.compile(r"^\[([\d-]+ [\d:]+)(?:,\d+)?\] \S+/INFO/locust\.main: Starting Locust (\S+)"),
-    "time_limit": re.compile(r"/INFO/locust\.main: Run time limit set to ([\d.]+) seconds"),
-    "ramping": re.compile(r"/INFO/locust\.runners: Ramping to (\d+) users at a rate of ([\d.]+) per second"),
-    "spawned": re.compile(r"/INFO/locust\.runners: All users spawned: .*\((\d+) total users\)"),
-    "exception": re.compile(r"^\[[^\]]+\] \S+/ERROR/locust\.user\.task: "),
-    "shutting_down": re.compile(r"/INFO/locust\.main: Shutting down \(exit code (\d+)\)"),
-    "stats_header": re.compile(r"^\s*(?:Type\s+)?Name\s+# reqs\s+# fails\b"),
-    "percentiles_header": re.compile(r"^\s*(?:Type\s+)?Name\s+((?:[\d.]+%\s+)+)# reqs\s*$"),
-    "old_percentiles_header": re.compile(r"^\s*Name\s+# reqs\s+((?:[\d.]+%\s*)+)$"),
-    "error_header": re.compile(r"^\s*# occurr?ences\s+Error\s*$"),
-    "aggregated_stats": re.compile(
-        r"^\s*(?:None\s+)?(?:Aggregated|Total)\s+(\d+)\s+(\d+)\(([\d.]+)%\)\s*\|\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"
-        r"\s*\|\s*([\d.]+)\s+([\d.]+)\s*$"
-    ),
-    "old_total_stats": re.compile(r"^\s*Total\s+(\d+)\s+(\d+)\(([\d.]+)%\)\s+([\d.]+)\s*$"),
-    "aggregated_percentiles": re.compile(r"^\s*(?:None\s+)?(?:Aggregated|Total)\s+((?:(?:\d+|N/A)\s+)+\d+)\s*$"),
-    "name_stats": re.compile(
-        r"^\s*([A-Z]+)\s+(\S.*?)\s+(\d+)\s+(\d+)\(([\d.]+)%\)\s*\|\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"
-        r"\s*\|\s*([\d.]+)\s+([\d.]+)\s*$"
-    ),
-    "name_percentiles": re.compile(r"^\s*([A-Z]+)\s+(\S.*?)\s+((?:(?:\d+|N/A)\s+)+\d+)\s*$"),
-    "error_row": re.compile(r"^\s*(\d+)\s{2,}(\S.*?)\s*$"),
-    "rule": re.compile(r"^[-|]+\s*$"),
-}
 # an error that is an exception of the connection: no response came (the others are responses)
 _RESPONSE_ERRORS = ("HTTPError", "CatchResponseError", "BadStatusCode")
 
@@ -137,9 +111,52 @@ class _Run:
     shut_down: bool = False
     names: list[dict] = field(default_factory=list)  # the rows per request name of the last tables (metrics)
     name_percentiles: list[dict] = field(default_factory=list)
+    line: int = 0  # the line of the segment it starts on
 
 
-def _starting(r: _Run, m: re.Match) -> None:
+_STATS_HEADER_RE = re.compile(r"^\s*(?:Type\s+)?Name\s+# reqs\s+# fails\b")
+_PERCENTILES_HEADER_RE = re.compile(r"^\s*(?:Type\s+)?Name\s+((?:[\d.]+%\s+)+)# reqs\s*$")
+_OLD_PERCENTILES_HEADER_RE = re.compile(r"^\s*Name\s+# reqs\s+((?:[\d.]+%\s*)+)$")
+_OPENERS = ("stats_header", "percentiles_header", "old_percentiles_header")  # a table with no log above it
+_LOG_SEARCHED = ("time_limit", "ramping", "spawned", "shutting_down")  # kinds found anywhere in a line
+
+
+@dataclass
+class _Reader:
+    """The runs of one segment; lines before the first run belong to none."""
+
+    runs: list[_Run] = field(default_factory=list)
+
+    def run_for(self, kind: str, n: int, m: re.Match) -> _Run | None:
+        """The run a line of this kind belongs to, started here when :func:`_starts_run` says so."""
+        if _starts_run(kind, m, self.runs[-1] if self.runs else None):
+            self.runs.append(_Run(line=n))
+        return self.runs[-1] if self.runs else None
+
+
+def _starts_run(kind: str, m: re.Match, cur: _Run | None) -> bool:
+    """A run starts at ``Starting Locust``, or at a statistics or percentiles table before any run
+    (also one whose header line holds a log message another kind reads first).
+
+    >>> head = _STATS_HEADER_RE.match("Type  Name  # reqs  # fails")
+    >>> _starts_run("stats_header", head, None), _starts_run("stats_header", head, _Run()), _starts_run("rule", head, None)
+    (True, False, False)
+    """
+    if kind == "starting":
+        return True
+    if cur is not None:
+        return False
+    return kind in _OPENERS or (kind in _LOG_SEARCHED and _opens(m.string))
+
+
+def _opens(line: str) -> bool:
+    return any(p.match(line) for p in (_STATS_HEADER_RE, _PERCENTILES_HEADER_RE, _OLD_PERCENTILES_HEADER_RE))
+
+
+def _starting(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("starting", n, m)
+    if r is None:
+        return
     r.d["tool_version"] = m.group(2)
     try:
         r.d["timestamp"] = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S")
@@ -147,60 +164,99 @@ def _starting(r: _Run, m: re.Match) -> None:
         pass
 
 
-def _time_limit(r: _Run, m: re.Match) -> None:
+def _time_limit(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("time_limit", n, m)
+    if r is None:
+        return
     r.d["time_limit_s"] = float(m.group(1))
 
 
-def _ramping(r: _Run, m: re.Match) -> None:
+def _ramping(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("ramping", n, m)
+    if r is None:
+        return
     r.d["concurrency"], r.d["spawn_rate_per_s"] = int(m.group(1)), float(m.group(2))
 
 
-def _spawned(r: _Run, m: re.Match) -> None:
+def _spawned(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("spawned", n, m)
+    if r is None:
+        return
     r.d["concurrency"] = int(m.group(1))
 
 
-def _exception(r: _Run, m: re.Match) -> None:
+def _exception(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("exception", n, m)
+    if r is None:
+        return
     r.exceptions += 1
 
 
-def _shutting_down(r: _Run, m: re.Match) -> None:
+def _shutting_down(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("shutting_down", n, m)
+    if r is None:
+        return
     r.shut_down = True
 
 
-def _stats_header(r: _Run, m: re.Match) -> None:
+def _stats_header(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("stats_header", n, m)
+    if r is None:
+        return
     r.section = "stats"
     r.names = []
 
 
-def _percentiles_header(r: _Run, m: re.Match) -> None:
+def _percentiles_header(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("percentiles_header", n, m)
+    if r is not None:
+        _percent_labels(r, m)
+
+
+def _percent_labels(r: _Run, m: re.Match) -> None:
     r.section = "percentiles"
     r.percent_labels = [float(x.rstrip("%")) for x in m.group(1).split()]
     r.name_percentiles = []
 
 
-def _error_header(r: _Run, m: re.Match) -> None:
+def _error_header(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("error_header", n, m)
+    if r is None:
+        return
     r.section = "errors"
     r.errors = []
 
 
-def _aggregated_stats(r: _Run, m: re.Match) -> None:
+def _aggregated_stats(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("aggregated_stats", n, m)
+    if r is None:
+        return
     r.stats = m
     r.errors = []  # a later table: its error report follows it
     r.names = [x for x in r.names if x["metric"] != "Aggregated"]
-    _name_stats(r, m, "Aggregated")  # its share and rate of failures, which the run has no column for
+    _add_name_stats(r, m, "Aggregated")  # its share and rate of failures, which the run has no column for
 
 
-def _old_percentiles_header(r: _Run, m: re.Match) -> None:
-    _percentiles_header(r, m)
+def _old_percentiles_header(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("old_percentiles_header", n, m)
+    if r is None:
+        return
+    _percent_labels(r, m)
     r.section = "old percentiles"  # Locust 0.x: '# reqs' comes first
 
 
-def _old_total_stats(r: _Run, m: re.Match) -> None:
+def _old_total_stats(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("old_total_stats", n, m)
+    if r is None:
+        return
     r.stats = m
     r.errors = []
 
 
-def _aggregated_percentiles(r: _Run, m: re.Match) -> None:
+def _aggregated_percentiles(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("aggregated_percentiles", n, m)
+    if r is None:
+        return
     if r.section not in ("percentiles", "old percentiles"):
         return
     values = m.group(1).split()
@@ -212,7 +268,14 @@ def _aggregated_percentiles(r: _Run, m: re.Match) -> None:
     ]
 
 
-def _name_stats(r: _Run, m: re.Match, metric: str | None = None) -> None:
+def _name_stats(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("name_stats", n, m)
+    if r is not None:
+        _add_name_stats(r, m)
+
+
+def _add_name_stats(r: _Run, m: re.Match, metric: str | None = None) -> None:
+    """The rows of one request name's statistics (``metric``: the Aggregated row, whose match has no name)."""
     if r.section != "stats":
         return
     g = ("", "", *m.groups()) if metric else m.groups()
@@ -223,7 +286,10 @@ def _name_stats(r: _Run, m: re.Match, metric: str | None = None) -> None:
     ])  # fmt: skip
 
 
-def _name_percentiles(r: _Run, m: re.Match) -> None:
+def _name_percentiles(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("name_percentiles", n, m)
+    if r is None:
+        return
     if r.section != "percentiles":
         return
     values = m.group(3).split()
@@ -242,16 +308,55 @@ def name_rows(metric: str, items: list[tuple[str, float | None, str]]) -> list[d
     return [{"metric": metric, "stat": s, "value": float(v), "unit": u} for s, v, u in items if v is not None]
 
 
-def _error_row(r: _Run, m: re.Match) -> None:
+def _error_row(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("error_row", n, m)
+    if r is None:
+        return
     if r.section == "errors":
         r.errors.append((int(m.group(1)), m.group(2)))
 
 
-def _rule(r: _Run, m: re.Match) -> None:
-    pass
+def _rule(rd: _Reader, n: int, m: re.Match) -> None:
+    rd.run_for("rule", n, m)
 
 
-_HANDLERS: dict[str, Callable[[_Run, re.Match], None]] = {name: globals()[f"_{name}"] for name in LINES}
+#: The lines Locust prints, in the order they are tried (first match wins; see :class:`LineKind`).
+LINE_KINDS: list[LineKind] = [
+    LineKind("starting", "Starting Locust ",
+             re.compile(r"^\[([\d-]+ [\d:]+)(?:,\d+)?\] \S+/INFO/locust\.main: Starting Locust (\S+)"), _starting),
+    LineKind("time_limit", "Run time limit set to ",
+             re.compile(r"/INFO/locust\.main: Run time limit set to ([\d.]+) seconds"), _time_limit, search=True),
+    LineKind("ramping", "Ramping to ",
+             re.compile(r"/INFO/locust\.runners: Ramping to (\d+) users at a rate of ([\d.]+) per second"), _ramping,
+             search=True),
+    LineKind("spawned", "All users spawned: ",
+             re.compile(r"/INFO/locust\.runners: All users spawned: .*\((\d+) total users\)"), _spawned, search=True),
+    # 'task:(?: |$)': its space is gone from the right-stripped line when no message follows
+    LineKind("exception", "/ERROR/locust.user.task:", re.compile(r"^\[[^\]]+\] \S+/ERROR/locust\.user\.task:(?: |$)"),
+             _exception),
+    LineKind("shutting_down", "Shutting down (exit code ",
+             re.compile(r"/INFO/locust\.main: Shutting down \(exit code (\d+)\)"), _shutting_down, search=True),
+    LineKind("stats_header", "# fails", _STATS_HEADER_RE, _stats_header),
+    LineKind("percentiles_header", "# reqs", _PERCENTILES_HEADER_RE, _percentiles_header),
+    LineKind("old_percentiles_header", "# reqs", _OLD_PERCENTILES_HEADER_RE, _old_percentiles_header),
+    LineKind("error_header", "# occur", re.compile(r"^\s*# occurr?ences\s+Error\s*$"), _error_header),
+    LineKind("aggregated_stats", "%)", re.compile(
+        r"^\s*(?:None\s+)?(?:Aggregated|Total)\s+(\d+)\s+(\d+)\(([\d.]+)%\)\s*\|\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"
+        r"\s*\|\s*([\d.]+)\s+([\d.]+)\s*$"), _aggregated_stats),
+    LineKind("old_total_stats", "Total", re.compile(r"^\s*Total\s+(\d+)\s+(\d+)\(([\d.]+)%\)\s+([\d.]+)\s*$"),
+             _old_total_stats),
+    LineKind("aggregated_percentiles", "",
+             re.compile(r"^\s*(?:None\s+)?(?:Aggregated|Total)\s+((?:(?:\d+|N/A)\s+)+\d+)\s*$"), _aggregated_percentiles),
+    LineKind("name_stats", "%)", re.compile(
+        r"^\s*([A-Z]+)\s+(\S.*?)\s+(\d+)\s+(\d+)\(([\d.]+)%\)\s*\|\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)"
+        r"\s*\|\s*([\d.]+)\s+([\d.]+)\s*$"), _name_stats),
+    LineKind("name_percentiles", "", re.compile(r"^\s*([A-Z]+)\s+(\S.*?)\s+((?:(?:\d+|N/A)\s+)+\d+)\s*$"),
+             _name_percentiles),
+    LineKind("error_row", "", re.compile(r"^\s*(\d+)\s{2,}(\S.*?)\s*$"), _error_row),
+    LineKind("rule", "", re.compile(r"^[-|]+\s*$"), _rule),
+]  # fmt: skip
+#: Line kind -> pattern (kept for code that reads it; the grammar is :data:`LINE_KINDS`).
+LINES: dict[str, re.Pattern] = {k.name: k.pattern for k in LINE_KINDS}
 
 
 def parse_command(command: str) -> dict:
@@ -353,39 +458,14 @@ def parse(seg: Segment) -> Parsed:
     """Read every Locust run in a segment (a run starts at ``Starting Locust``)."""
     cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
-    run: _Run | None = None
-    start = 1
-
-    def close() -> None:
-        if run is not None:
-            row = _row(run)
-            answered = run.stats is not None and row.get("requests") != 0  # Locust times refusals too: not latencies
-            out.add_run({**cmd, **row, "line": start}, percentiles=run.percentiles if answered else [],
-                        metrics=run.names + run.name_percentiles)  # fmt: skip
-
-    for n, line in enumerate(seg.text.split("\n"), 1):
-        if LINES["starting"].match(line) or (run is None and _opens(line)):
-            close()
-            run, start = _Run(), n
-        if run is None:
-            continue
-        for name, pattern in LINES.items():
-            m = (
-                pattern.search(line)
-                if name in ("time_limit", "ramping", "spawned", "shutting_down")
-                else pattern.match(line)
-            )
-            if m:
-                _HANDLERS[name](run, m)
-                break
-    close()
+    for run in scan(seg.text, LINE_KINDS, _Reader()).runs:
+        row = _row(run)
+        answered = run.stats is not None and row.get("requests") != 0  # Locust times refusals too: not latencies
+        out.add_run({**cmd, **row, "line": run.line}, percentiles=run.percentiles if answered else [],
+                    metrics=run.names + run.name_percentiles)  # fmt: skip
     if not out.runs and seg.command:
         out.add_run(error_row("locust", "no output after the command", **cmd))
     return out
-
-
-def _opens(line: str) -> bool:
-    return any(LINES[k].match(line) for k in ("stats_header", "percentiles_header", "old_percentiles_header"))
 
 
 _DETECT_RE = re.compile(

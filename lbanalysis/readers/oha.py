@@ -78,15 +78,25 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..text import Segment
 from ..units import BINARY
-from .base import Format, Parsed, error_row, to_float, to_int
+from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
 
-__all__ = ["DEADLINE", "FORMATS", "LINES", "SUMMARY", "TIME_UNITS", "count_fields", "detect", "parse", "parse_command"]
+__all__ = [
+    "DEADLINE",
+    "FORMATS",
+    "LINES",
+    "LINE_KINDS",
+    "SUMMARY",
+    "TIME_UNITS",
+    "count_fields",
+    "detect",
+    "parse",
+    "parse_command",
+]
 
 # oha's time scales as printed -> seconds
 TIME_UNITS: dict[str, float] = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "sec": 1.0, "secs": 1.0, "10 sec": 10.0,
@@ -107,23 +117,6 @@ SUMMARY: dict[str, tuple[str, str]] = {
     "Size/sec": ("bytes_per_s", "bytes"),
 }
 _PHASES = {"DNS+dialup": "dns+dialup", "DNS-lookup": "dns"}
-
-LINES: dict[str, re.Pattern] = {
-    "section": re.compile(
-        r"^\s*(Summary|Response time histogram|Response time distribution|Latency distribution|Details|"
-        r"Status code distribution|"
-        r"Error distribution)(?: \(([^)]*)\))?[^:\n]*:\s*$"
-    ),
-    "summary": re.compile(r"^\s*(" + "|".join(re.escape(k) for k in SUMMARY) + r"):\s+(.+?)\s*$"),
-    "percentile": re.compile(r"^\s*(\d+(?:\.\d+)?)% in (\S+) " + _UNIT + r"\s*$"),
-    "bar": re.compile(r"^\s*(\d+(?:\.\d+)?)(?: " + _UNIT + r")? \[(\d+)\]\s*\|"),
-    "phase": re.compile(
-        r"^\s*(" + "|".join(re.escape(k) for k in _PHASES) + r"):\s+(\S+) " + _UNIT + r", (\S+) " + _UNIT
-        + r", (\S+) " + _UNIT + r"\s*$"
-    ),
-    "status": re.compile(r"^\s*\[(\d{3})\]\s+(\d+) responses\s*$"),
-    "error": re.compile(r"^\s*\[(\d+)\]\s+(.+?)\s*$"),
-}  # fmt: skip
 
 
 def _time(num: str, unit: str) -> float | None:
@@ -155,12 +148,46 @@ class _Run:
     breakdown: str | None = None  # "2xx only", "4xx + 5xx only": a distribution of some answers only
 
 
-def _section(r: _Run, m: re.Match) -> None:
+@dataclass
+class _Reader:
+    """The runs of one segment; lines before the first run belong to none."""
+
+    runs: list[_Run] = field(default_factory=list)
+
+    def run_for(self, kind: str, n: int, m: re.Match) -> _Run | None:
+        """The run a line of this kind belongs to, started here when :func:`_starts_run` says so."""
+        if _starts_run(kind):
+            self.runs.append(_Run(n))
+        return self.runs[-1] if self.runs else None
+
+
+def _starts_run(kind: str) -> bool:
+    """The one place that decides where a run starts: a ``Summary:`` line alone.
+
+    >>> _starts_run("start"), _starts_run("section")
+    (True, False)
+    """
+    return kind == "start"
+
+
+def _start(rd: _Reader, n: int, m: re.Match) -> bool:
+    """A ``Summary:`` line starts a run; the section kind then reads it (False: try the next kind)."""
+    rd.run_for("start", n, m)
+    return False
+
+
+def _section(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("section", n, m)
+    if r is None:
+        return
     r.section, r.breakdown = m.group(1), m.group(2)
     r.sections.add(r.section)
 
 
-def _summary(r: _Run, m: re.Match) -> None:
+def _summary(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("summary", n, m)
+    if r is None:
+        return
     if r.section != "Summary":
         return
     col, kind = SUMMARY[m.group(1)]
@@ -177,33 +204,67 @@ def _summary(r: _Run, m: re.Match) -> None:
         r.d[col] = to_float(raw)
 
 
-def _percentile(r: _Run, m: re.Match) -> None:
+def _percentile(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("percentile", n, m)
+    if r is None:
+        return
     p = {"percentile": float(m.group(1)), "latency_s": _time(m.group(2), m.group(3))}
     r.percentiles.append(p if r.breakdown is None else {**p, "kind": r.breakdown})
 
 
-def _bar(r: _Run, m: re.Match) -> None:
+def _bar(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("bar", n, m)
+    if r is None:
+        return
     if r.section == "Response time histogram" and r.breakdown is None:  # 0.x: seconds, no unit
         r.histogram.append({"latency_s": _time(m.group(1), m.group(2) or "sec"), "count": int(m.group(3))})
 
 
-def _phase(r: _Run, m: re.Match) -> None:
+def _phase(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("phase", n, m)
+    if r is None:
+        return
     mean, low, high = (_time(m.group(i), m.group(i + 1)) for i in (2, 4, 6))
     if mean is not None:
         r.phases.append({"phase": _PHASES[m.group(1)], "mean_s": mean, "min_s": low, "max_s": high})
 
 
-def _status(r: _Run, m: re.Match) -> None:
+def _status(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("status", n, m)
+    if r is None:
+        return
     if r.section == "Status code distribution":
         r.statuses[int(m.group(1))] = r.statuses.get(int(m.group(1)), 0) + int(m.group(2))
 
 
-def _error(r: _Run, m: re.Match) -> None:
+def _error(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("error", n, m)
+    if r is None:
+        return
     if r.section == "Error distribution":
         r.errors.append((int(m.group(1)), m.group(2)))
 
 
-_HANDLERS: dict[str, Callable[[_Run, re.Match], None]] = {name: globals()[f"_{name}"] for name in LINES}
+#: The lines oha prints, in the order they are tried (first match wins; see :class:`LineKind`).
+LINE_KINDS: list[LineKind] = [
+    LineKind("start", "Summary:", re.compile(r"^\s*Summary:$"), _start),
+    LineKind("section", ":", re.compile(
+        r"^\s*(Summary|Response time histogram|Response time distribution|Latency distribution|Details|"
+        r"Status code distribution|"
+        r"Error distribution)(?: \(([^)]*)\))?[^:\n]*:\s*$"
+    ), _section),
+    LineKind("summary", ":", re.compile(r"^\s*(" + "|".join(re.escape(k) for k in SUMMARY) + r"):\s+(.+?)\s*$"), _summary),
+    LineKind("percentile", "% in ", re.compile(r"^\s*(\d+(?:\.\d+)?)% in (\S+) " + _UNIT + r"\s*$"), _percentile),
+    LineKind("bar", "|", re.compile(r"^\s*(\d+(?:\.\d+)?)(?: " + _UNIT + r")? \[(\d+)\]\s*\|"), _bar),
+    LineKind("phase", "DNS", re.compile(
+        r"^\s*(" + "|".join(re.escape(k) for k in _PHASES) + r"):\s+(\S+) " + _UNIT + r", (\S+) " + _UNIT
+        + r", (\S+) " + _UNIT + r"\s*$"
+    ), _phase),
+    LineKind("status", " responses", re.compile(r"^\s*\[(\d{3})\]\s+(\d+) responses\s*$"), _status),
+    LineKind("error", "[", re.compile(r"^\s*\[(\d+)\]\s+(.+?)\s*$"), _error),
+]  # fmt: skip
+#: Line kind -> pattern (kept for code that reads it; the grammar is :data:`LINE_KINDS`).
+LINES: dict[str, re.Pattern] = {k.name: k.pattern for k in LINE_KINDS}
 
 
 # ----------------------------------------------------------------- reader ---
@@ -318,17 +379,7 @@ def parse(seg: Segment) -> Parsed:
     """Read every oha summary in a segment (each starts with ``Summary:``)."""
     cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
-    runs: list[_Run] = []
-    for n, line in enumerate(seg.text.split("\n"), 1):
-        if line.strip() == "Summary:":
-            runs.append(_Run(n))
-        if not runs:
-            continue
-        for name, pattern in LINES.items():
-            m = pattern.match(line)
-            if m:
-                _HANDLERS[name](runs[-1], m)
-                break
+    runs = scan(seg.text, LINE_KINDS, _Reader()).runs
     for r in runs:
         out.add_run({**cmd, **_row(r), "line": r.line}, percentiles=r.percentiles, phases=r.phases,
                     histogram=r.histogram)  # fmt: skip

@@ -68,15 +68,14 @@ fast as they go) gives ``concurrency``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..errors import ParseError
 from ..text import Segment
 from . import _vegeta
-from .base import Format, Parsed, error_row, to_float, to_int
+from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
 
-__all__ = ["FIELDS", "FORMATS", "LINES", "detect", "parse"]
+__all__ = ["FIELDS", "FORMATS", "LINES", "LINE_KINDS", "detect", "parse"]
 
 # ------------------------------------------------------------ the format ---
 # row -> field -> (column, kind); kind: "count", "number", "duration", "pct"; None: not kept
@@ -92,16 +91,6 @@ FIELDS: dict[str, dict[str, tuple[str, str] | None]] = {
     "Success": {"ratio": ("_success", "pct")},
 }  # fmt: skip
 
-# line kind -> pattern; the handler of the same name reads it (first match wins)
-LINES: dict[str, re.Pattern] = {
-    "row": re.compile(r"^\s*(" + "|".join(FIELDS) + r")\s+\[([^\]]*)\]\s+(\S.*?)\s*$"),
-    "status_codes": re.compile(r"^\s*Status Codes\s+\[code:count\]\s*(.*?)\s*$"),
-    "error_set": re.compile(r"^\s*Error Set:\s*$"),
-    "hist_header": re.compile(r"^\s*Bucket\s+#\s+%\s+Histogram\s*$"),
-    "bucket": re.compile(r"^\s*\[([^,\]]+),\s*([^\]]+?)\]\s+(\d+)\s+([\d.]+)%"),
-    "hdrplot_header": re.compile(r"^\s*Value\(ms\)\s+Percentile\s+TotalCount\s+1/\(1-Percentile\)\s*$"),
-    "hdrplot_row": re.compile(r"^\s*(\d+(?:\.\d+)?)\s+([01]\.\d+)\s+(\d+)\s+\S+\s*$"),
-}
 _CODE_RE = re.compile(r"(\d+):(\d+)")
 
 
@@ -119,6 +108,40 @@ class _Run:
     hist_total: int = 0
 
 
+@dataclass
+class _Reader:
+    """The reports of one segment, and the segment (for the file and line of a bad value)."""
+
+    seg: Segment
+    runs: list[_Run] = field(default_factory=list)
+
+    def where(self, n: int) -> tuple[str, int]:
+        """The file and line of the segment's line ``n``."""
+        return self.seg.source, self.seg.line - 1 + n
+
+    def run_for(self, kind: str, n: int, m: re.Match) -> _Run:
+        """The run a line of this kind belongs to, started here when :func:`_starts_run` says so; a line a
+        kind reads ends an error set."""
+        if _starts_run(self.runs[-1] if self.runs else None, kind, m):
+            self.runs.append(_Run(n))
+        r = self.runs[-1]
+        r.in_errors = False
+        return r
+
+    def end_errors(self, n: int, line: str) -> str:
+        """A blank line or a code fence ends an error set (lines are prepared here: blank ones too)."""
+        r = self.runs[-1] if self.runs else None
+        if r is not None and r.in_errors and (not line.strip() or line.lstrip().startswith(("```", "~~~"))):
+            r.in_errors = False
+        return line
+
+    def error_line(self, n: int, line: str) -> None:
+        """A line no kind reads: one of the error set's messages while it lasts."""
+        r = self.runs[-1] if self.runs else None
+        if r is not None and r.in_errors:
+            r.errors.append(line.strip())
+
+
 def _value(kind: str, text: str, where: tuple[str, int]) -> float | int | None:
     v: float | int | None
     if kind == "duration":
@@ -132,7 +155,8 @@ def _value(kind: str, text: str, where: tuple[str, int]) -> float | int | None:
     return v
 
 
-def _row(r: _Run, m: re.Match, where: tuple[str, int]) -> None:
+def _row(rd: _Reader, n: int, m: re.Match) -> None:
+    r, where = rd.run_for("row", n, m), rd.where(n)
     name, labels = m.group(1), [x.strip() for x in m.group(2).split(",")]
     values = [v for v in re.split(r"[,\s]+", m.group(3)) if v]
     if len(values) != len(labels):
@@ -148,45 +172,61 @@ def _row(r: _Run, m: re.Match, where: tuple[str, int]) -> None:
             r.d[spec[0]] = _value(spec[1], raw, where)
 
 
-def _status_codes(r: _Run, m: re.Match, where: tuple[str, int]) -> None:
+def _status_codes(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("status_codes", n, m)
     r.rows.add("Status Codes")
-    r.codes = {int(c): int(n) for c, n in _CODE_RE.findall(m.group(1))}
+    r.codes = {int(c): int(k) for c, k in _CODE_RE.findall(m.group(1))}
 
 
-def _error_set(r: _Run, m: re.Match, where: tuple[str, int]) -> None:
+def _error_set(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("error_set", n, m)
     r.in_errors = True
 
 
-def _hist_header(r: _Run, m: re.Match, where: tuple[str, int]) -> None:
+def _hist_header(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("hist_header", n, m)
     r.rows.add("Bucket")
 
 
-def _bucket(r: _Run, m: re.Match, where: tuple[str, int]) -> None:
+def _bucket(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("bucket", n, m)
     r.hist_total += int(m.group(3))
     high = m.group(2).strip()
     if high == "+Inf":
         return
-    r.percentiles.append({"latency_s": _value("duration", high, where), "count": r.hist_total})
+    r.percentiles.append({"latency_s": _value("duration", high, rd.where(n)), "count": r.hist_total})
 
 
-def _hdrplot_header(r: _Run, m: re.Match, where: tuple[str, int]) -> None:
+def _hdrplot_header(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("hdrplot_header", n, m)
     r.rows.add("HdrPlot")
 
 
-def _hdrplot_row(r: _Run, m: re.Match, where: tuple[str, int]) -> None:
+def _hdrplot_row(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("hdrplot_row", n, m)
     if "HdrPlot" in r.rows:
         r.percentiles.append({"percentile": float(m.group(2)) * 100.0, "latency_s": float(m.group(1)) / 1e3,
                               "count": int(m.group(3))})  # fmt: skip
 
 
-_HANDLERS: dict[str, Callable[[_Run, re.Match, tuple[str, int]], None]] = {
-    name: globals()[f"_{name}"] for name in LINES
-}
+#: The lines vegeta prints, in the order they are tried (first match wins; see :class:`LineKind`).
+LINE_KINDS: list[LineKind] = [
+    LineKind("row", "[", re.compile(r"^\s*(" + "|".join(FIELDS) + r")\s+\[([^\]]*)\]\s+(\S.*?)\s*$"), _row),
+    LineKind("status_codes", "Status Codes", re.compile(r"^\s*Status Codes\s+\[code:count\]\s*(.*?)\s*$"), _status_codes),
+    LineKind("error_set", "Error Set:", re.compile(r"^\s*Error Set:\s*$"), _error_set),
+    LineKind("hist_header", "Histogram", re.compile(r"^\s*Bucket\s+#\s+%\s+Histogram\s*$"), _hist_header),
+    LineKind("bucket", "%", re.compile(r"^\s*\[([^,\]]+),\s*([^\]]+?)\]\s+(\d+)\s+([\d.]+)%"), _bucket),
+    LineKind("hdrplot_header", "Value(ms)", re.compile(r"^\s*Value\(ms\)\s+Percentile\s+TotalCount\s+1/\(1-Percentile\)\s*$"), _hdrplot_header),
+    LineKind("hdrplot_row", ".", re.compile(r"^\s*(\d+(?:\.\d+)?)\s+([01]\.\d+)\s+(\d+)\s+\S+\s*$"), _hdrplot_row),
+]  # fmt: skip
+#: Line kind -> pattern (kept for code that reads it; the grammar is :data:`LINE_KINDS`).
+LINES: dict[str, re.Pattern] = {k.name: k.pattern for k in LINE_KINDS}
 
 
 # ----------------------------------------------------------------- reader ---
 def _starts_run(r: _Run | None, kind: str, m: re.Match) -> bool:
-    """A run starts at a ``Requests`` row or a histogram header, or at a row the current run already has."""
+    """The one place that decides where a run starts: a ``Requests`` row or a histogram header, or a row
+    the current run already has (the first of the next report)."""
     if r is None or kind in ("hist_header", "hdrplot_header"):
         return kind in ("row", "status_codes", "hist_header", "hdrplot_header")
     if kind == "hdrplot_row":
@@ -223,22 +263,8 @@ def parse(seg: Segment) -> Parsed:
     """Read every vegeta report and histogram in a segment."""
     cmd = _vegeta.parse_command(seg.command) if seg.command else {}
     out = Parsed()
-    runs: list[_Run] = []
-    for n, line in enumerate(seg.text.split("\n"), 1):
-        kind, m = next(((k, p.match(line)) for k, p in LINES.items() if p.match(line)), (None, None))
-        if kind is None or m is None:
-            r = runs[-1] if runs else None
-            if r is not None and r.in_errors:
-                if not line.strip() or line.lstrip().startswith(("```", "~~~")):
-                    r.in_errors = False
-                else:
-                    r.errors.append(line.strip())
-            continue
-        if _starts_run(runs[-1] if runs else None, kind, m):
-            runs.append(_Run(n))
-        r = runs[-1]
-        r.in_errors = False
-        _HANDLERS[kind](r, m, (seg.source, seg.line - 1 + n))
+    rd = _Reader(seg)
+    runs = scan(seg.text, LINE_KINDS, rd, prepare=rd.end_errors, other=rd.error_line).runs
     for r in runs:
         out.add_run({**cmd, **_row_of(r), "line": r.line}, percentiles=r.percentiles)
     if not runs and seg.command:
