@@ -698,22 +698,21 @@ def conclusion_table(st: Any, percentiles: pd.DataFrame | None = None) -> pd.Dat
     if not len(frame):
         return pd.DataFrame(columns=cols)
     runs = st.runs.dropna(subset=["series"])
+    used = runs["used"].astype("boolean").fillna(False).to_numpy(bool) if "used" in runs else True
+    any_used = pd.Series(used, index=runs.index).groupby(runs["series"]).transform("any").to_numpy(bool)
+    picked = runs[used | ~any_used]  # the runs the curves use; else every run of the series that measured a rate
     p99 = _p99_by_run(percentiles)
-    best, at, tail = {}, {}, {}
-    for name, every in runs.groupby("series", sort=False):
-        used = every[every["used"].to_numpy(bool)] if "used" in every else every
-        g = used if len(used) else every  # the runs the curves use; else every run that measured a rate
-        x = _floats(g, load)
-        y = _floats(g, "requests_per_s")
-        means = y.groupby(x.to_numpy()).mean().dropna()
-        if not len(means):
-            continue
-        top = means.idxmax()
-        best[name], at[name] = float(means.max()), top
-        keys = g.loc[(x == top).to_numpy(bool), ["source", "run"]].astype({"source": str})
-        hits = [p99.get((s, int(r))) for s, r in keys.itertuples(index=False, name=None)]
-        hits = [h for h in hits if h is not None]
-        tail[name] = sum(hits) / len(hits) * 1e3 if hits else math.nan
+    data = pd.DataFrame(
+        {
+            "series": picked["series"].to_numpy(),
+            "x": _floats(picked, load).to_numpy(),
+            "y": _floats(picked, "requests_per_s").to_numpy(),
+            "p99": [p99.get((str(a), int(b)), math.nan) for a, b in zip(picked["source"], picked["run"], strict=True)],
+        }
+    ).dropna(subset=["x"])
+    means = data.groupby(["series", "x"]).agg(y=("y", "mean"), p99=("p99", "mean")).dropna(subset=["y"])  # by load
+    top = means.loc[means.groupby(level="series", sort=False)["y"].idxmax()].reset_index().set_index("series")
+    best, at, tail = top["y"].to_dict(), top["x"].to_dict(), (top["p99"] * 1e3).to_dict()
     v = st.verdicts.set_index("series")
     out = pd.DataFrame(
         {
