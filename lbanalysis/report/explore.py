@@ -371,7 +371,7 @@ _CSS = (
     "table.lb-explore th{text-align:left;white-space:normal;max-width:14em}p.lb-intro{color:#57606a}"
     ".lb-table table.lb-many{font-size:0.75em}table.lb-many th{max-width:8em}"
     "table.lb-explore td:first-child:not(.n){white-space:normal;min-width:10em;max-width:24em;overflow-wrap:anywhere}"
-    "@media (max-width:700px){table.lb-explore td:first-child:not(.n){min-width:7em;max-width:11em}"
+    "@media (max-width:700px){table.lb-explore td:first-child:not(.n){min-width:9em;max-width:12em}"
     "table.lb-explore td.w{min-width:12em}}</style>"
 )
 
