@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 from pathlib import Path
 
 import pandas as pd
@@ -170,3 +171,15 @@ def test_zsh_prompts_before_the_pipeline():
     runs = lbanalysis.read(io.StringIO(text))
     assert runs["rate_target_per_s"].tolist() == [50.0, 200.0, 100.0, 100.0, 50.0]
     assert runs["command"].str.startswith("echo 'GET http://127.0.0.1:1888").all()
+
+
+def test_a_result_without_a_usable_latency_gives_no_end_time():
+    """A NaN or absurd latency (a damaged results file) leaves the wait and duration empty, not a wrapped integer."""
+    from lbanalysis.readers._vegeta import Results, summarize
+
+    res = Results()
+    res.add(0, float("nan"), 200, 10, 0, url="http://h:81/x")
+    res.add(10**9, 1e300, 200, 0, 0, url="http://h:81/x")
+    r = summarize(res)
+    assert r["send_duration_s"] == 1.0
+    assert math.isnan(r["wait_s"]) and math.isnan(r["duration_s"])

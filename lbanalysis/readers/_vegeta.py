@@ -36,6 +36,7 @@ taken, when every response was a success.
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -293,8 +294,10 @@ def summarize(res: Results) -> dict:
     ns = np.asarray(res.ns, dtype=np.int64)
     lat = np.asarray(res.latency_s, dtype=float)
     earliest, latest = int(ns.min()), int(ns.max())
-    end = int((ns + np.round(lat * 1e9).astype(np.int64)).max())
-    send, wait = (latest - earliest) / 1e9, (end - latest) / 1e9
+    timed = np.isfinite(lat) & (np.abs(lat) < 1e9)  # a latency of 30 years or none is no end time
+    end = int((ns[timed] + np.round(lat[timed] * 1e9).astype(np.int64)).max()) if timed.any() else None
+    send = (latest - earliest) / 1e9
+    wait = (end - latest) / 1e9 if end is not None else math.nan
     good = int(((status >= 200) & (status < 400)).sum())
     bytes_in = float(np.sum(np.asarray(res.bytes_in, dtype=float)))
     d.update(
