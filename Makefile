@@ -50,6 +50,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/bench_read.py
 	$(PY) bench/bench_reports.py
+	$(PY) bench/bench_explore.py
 
 ## clean: remove the virtual environment, reports and caches
 clean:

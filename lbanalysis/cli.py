@@ -807,6 +807,20 @@ def _check_columns(args: argparse.Namespace) -> None:
             )
 
 
+def _explore_has_runs(args: argparse.Namespace) -> None:
+    """Nothing read is an error, as for ``summary``: no report of an empty page is written."""
+    from .reader import read
+
+    ds = read(list(args.paths), errors="skip", progress=False, table="all", tables=["runs"])
+    if not len(ds.runs):
+        why = "; ".join(f"{Path(str(r.source)).name}: {str(r.reason).strip().splitlines()[0].split('; known formats')[0]}"
+                        for r in ds.skipped.head(3).itertuples())  # fmt: skip
+        more = f" and {len(ds.skipped) - 3} more" if len(ds.skipped) > 3 else ""
+        n = len(ds.skipped)
+        note = f" ({n} file{'' if n == 1 else 's'} could not be read: {why}{more})" if n else ""
+        raise CLIError(f"no runs found in {', '.join(args.paths)}{note}: no report written", 1)
+
+
 def cmd_explore(args: argparse.Namespace) -> int:
     report = _report_machinery()
 
@@ -828,6 +842,7 @@ def cmd_explore(args: argparse.Namespace) -> int:
         except (LBAnalysisError, ValueError) as e:
             raise CLIError(f"--capacity {args.capacity!r}: {_one_line(e)}", 2) from None
     _check_columns(args)
+    _explore_has_runs(args)
     notebook = report.EXPLORE_NOTEBOOK
     if not notebook.is_file():
         raise CLIError(f"{notebook}: the explore notebook is missing from the installed package", 1)

@@ -56,6 +56,14 @@ def hostile_explore(tmp_path_factory) -> Path:
     return out / "explore.html"
 
 
+@pytest.fixture(scope="module")
+def scenarios_explore(tmp_path_factory) -> Path:
+    """Explore over the labelled scenarios: every kind of verdict, HAProxy statistics, iperf, 264 outputs."""
+    out = tmp_path_factory.mktemp("explore-scenarios")
+    assert cli.main(["explore", str(FIXTURES / "scenarios"), "-o", str(out)]) == 0
+    return out / "explore.html"
+
+
 NARROW = 600  # a phone, or half a laptop screen
 MAX_ARTICLE_BYTES = 250_000  # an article report's HTML and CSS, images left out
 
@@ -142,3 +150,17 @@ def test_checks_catch_what_a_reader_trips_over(tmp_path):
     assert any("raw missing value" in p for p in found)
     assert any("wider than" in p for p in found)
     assert any("code cell" in p for p in found)
+
+
+def test_explore_report_reads_as_a_document(scenarios_explore):
+    seen = _look(scenarios_explore, "explore-scenarios")
+    assert problems(seen) == [] and seen["requests"] == []
+    assert seen["title"] == "Explore load-test outputs" and seen["toc"] >= 5 and seen["print"]
+    assert seen["images"] and all(i["alt"] and not i["alt"].startswith("No description") for i in seen["images"])
+    text = seen["text"]
+    # the conclusion first, then the evidence, the run-by-run detail last
+    assert text.index("Conclusion") < text.index("What bounded each series") < text.index("Appendix")
+    for word in ("True", "False", "e+0", "nan", "summary_frame", "link_capacity", "output_dir", "fit_model"):
+        assert word not in text, word
+    assert _without_images(scenarios_explore) < 600_000
+    assert problems(_look(scenarios_explore, "explore-scenarios", width=NARROW)) == []

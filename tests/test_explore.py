@@ -14,6 +14,7 @@ import pytest
 import lbanalysis
 from lbanalysis import cli, report
 from lbanalysis.errors import LBAnalysisError
+from lbanalysis.formatting import fmt
 from lbanalysis.report import explore
 from tests.conftest import FIXTURES, ROOT, corpus
 
@@ -22,18 +23,19 @@ SIEGE = FIXTURES / "siege"
 WORDPRESS = ROOT / "data" / "raw" / "haproxy-wordpress-ab"
 NOTEBOOK = report.EXPLORE_NOTEBOOK
 SECTIONS = (
-    "What was read",
-    "Runs",
+    "Conclusion",
+    "What bounded each series",
     "Throughput and latency against load",
+    "Saturation knee",
     "Latency percentiles",
     "Tail latency, corrected for coordinated omission",
     "Per-request time series",
-    "Saturation knee",
     "Network utilisation",
-    "What bounded each series",
-    "Series, one by one",
     "Load balancer",
     "Comparison of groups",
+    "Series, one by one",
+    "What was read",
+    "Runs",
 )
 
 
@@ -94,7 +96,10 @@ def test_notebook_cells_carry_no_logic():
         for word in ("def ", "for ", "if ", "while ", "lambda", "import pandas", "import matplotlib", ".groupby"):
             assert word not in src, f"logic in the notebook: {src!r}"
     headings = [c.source.splitlines()[0] for c in nb.cells if c.cell_type == "markdown"]
-    assert [h.lstrip("# ") for h in headings[1:]] == list(SECTIONS)
+    assert [h.lstrip("# ") for h in headings] == [
+        "Explore load-test outputs",
+        "Appendix",
+    ]  # the rest: each section's own
 
 
 # ------------------------------------------------------------- reading ---
@@ -118,7 +123,7 @@ def test_read_summary_lists_skipped_files_and_why(tmp_path):
     assert skipped["file"].tolist() == ["notes.dat"]
     assert skipped["why"].tolist() == ["line 1: no known format recognised"]
     # a version banner is read, but it is not a test: listed apart, not counted, not skipped
-    assert "1 output(s) are not tests" in " ".join(s.text)
+    assert "1 output is not a test" in " ".join(s.text)
     assert not_runs[["file", "tool", "what"]].to_dict("records") == [
         {"file": "ab_version.txt", "tool": "ab", "what": "version banner"}
     ]
@@ -130,7 +135,7 @@ def test_runs_section_writes_runs_csv(tmp_path):
     s = explore.runs_section(ds, tmp_path)
     table = s.tables[0]
     assert len(table) == 8
-    assert {"test", "target", "concurrency", "req/s"} <= set(table.columns)
+    assert {"test", "target", "concurrency", "requests/s"} <= set(table.columns)
     back = pd.read_csv(tmp_path / "runs.csv")
     assert back["requests_per_s"].tolist() == ds.runs["requests_per_s"].tolist()
 
@@ -138,13 +143,13 @@ def test_runs_section_writes_runs_csv(tmp_path):
 def test_runs_of_several_kinds_get_a_table_each():
     ds = explore.load([AB / "ab_c10.txt", FIXTURES / "iperf3" / "iperf3_client_logfile.txt"])
     s = explore.runs_section(ds)
-    assert s.text == ["HTTP load tests: 1 run(s) (ab).", "Network tests: 1 run(s) (iperf3)."]
+    assert s.text == ["HTTP load tests: 1 run (ab).", "Network tests: 1 run (iperf3)."]
     http, network = s.tables
-    assert "req/s" in http.columns and "Mbit/s" not in http.columns
-    assert "Mbit/s" in network.columns and "req/s" not in network.columns
+    assert "requests/s" in http.columns and "rate (Mbit/s)" not in http.columns
+    assert "rate (Mbit/s)" in network.columns and "requests/s" not in network.columns
     # each row keeps its own figures (the network run comes second in the runs table)
-    assert http.loc[0, "req/s"] == ds.runs.loc[0, "requests_per_s"]
-    assert network.loc[0, "Mbit/s"] == pytest.approx(ds.runs.loc[1, "bits_per_s"] / 1e6)
+    assert http.loc[0, "requests/s"] == ds.runs.loc[0, "requests_per_s"]
+    assert network.loc[0, "rate (Mbit/s)"] == pytest.approx(ds.runs.loc[1, "bits_per_s"] / 1e6)
 
 
 def test_unknown_group_column_is_named():
@@ -161,17 +166,17 @@ def test_scaling_section_per_group(tmp_path):
     table = s.tables[0].set_index("target")
     assert table.index.tolist() == ["apache", "haproxy"]
     # apache ran at 10, 20, 30 and 150 clients: 4 loads leave the 3 USL parameters one degree of freedom
-    assert table.loc["apache", "loads"] == 4 and not table.loc["apache", "fitted"]
+    assert table.loc["apache", "loads"] == 4 and table.loc["apache", "fitted"] == "no"
     assert table.loc["apache", "verdict"] == "too few loads for a usl fit: 4 (it needs 5)"
     assert table.loc["haproxy", "verdict"] == "too few loads for a usl fit: 2 (it needs 5)"
     assert (tmp_path / "throughput-latency.png").stat().st_size > 10_000
     ax = s.figures[0].axes[0]
-    assert {t.get_text() for t in ax.get_legend().get_texts()} == {"apache", "haproxy"}
+    assert {t.get_text() for t in s.figures[0].legends[0].get_texts()} == {"apache", "haproxy"}
     assert not ax.collections  # no confidence band: no curve was fitted
     # Amdahl (2 parameters) with 4 loads: fitted only if it explains the points
     amdahl = explore.scaling_section(ds.runs, "concurrency", "target", "amdahl").tables[0].set_index("target")
     r2 = amdahl.loc["apache", "r2"]
-    assert amdahl.loc["apache", "fitted"] == (r2 >= 0.8)
+    assert amdahl.loc["apache", "fitted"] == ("yes" if r2 >= 0.8 else "no")
     assert amdahl.loc["apache", "verdict"].startswith("amdahl fits" if r2 >= 0.8 else "no model fits these points")
 
 
@@ -185,13 +190,14 @@ def test_no_fit_across_unrelated_targets(tmp_path):
     runs = explore.load(folder).runs
     s = explore.scaling_section(runs)
     table = s.tables[0]
-    # the three captured runs against one nginx form one series; the public runs are each their own
-    assert table["series"].is_unique and len(table) >= 4
-    local = table[table["series"] == "ab 127.0.0.1:18080/"].iloc[0]
+    # the three captured runs against one nginx form one series; the public runs are each their own, at one
+    # load each: counted, not drawn
+    assert table["series"].tolist() == ["ab 127.0.0.1:18080/"]
+    assert re.search(r"\d+ series \(same tool, target and settings\); 1 ran at two concurrency values", s.text[0])
+    local = table.iloc[0]
     # each of them ran under a second: kept and drawn hollow, but no curve rests on them
-    assert local["loads"] == 0 and not local["fitted"] and local["verdict"].startswith("no run counts in curves")
-    assert not table["fitted"].any()
-    assert "0 of them has a usl curve that fits" in s.text[0]
+    assert local["loads"] == 0 and local["fitted"] == "no" and local["verdict"].startswith("no run counts in curves")
+    assert "0 of them have a Universal Scalability Law curve that fits" in s.text[0]
 
 
 def test_sections_say_when_data_is_absent():
@@ -219,8 +225,8 @@ def test_tail_section_on_captured_stalls(tmp_path):
     assert set(table["tool"]) == {"ab", "hey", "siege"}
     row = table.loc[(table["p99 corrected (ms)"] / table["p99 (ms)"]).idxmax()]
     assert s.text[0] == (
-        f"Largest gap: `{row['source']}` printed a 99th percentile of {row['p99 (ms)']:.3g} ms; corrected for the "
-        f"requests its stalls kept from being sent, {row['p99 corrected (ms)']:.3g} ms."
+        f"Largest gap: `{row['source']}` printed a 99th percentile of {fmt(row['p99 (ms)'] / 1e3, 's')}; corrected "
+        f"for the requests its stalls kept from being sent, {fmt(row['p99 corrected (ms)'] / 1e3, 's')}."
     )
     assert (table["p99 corrected (ms)"] > 400).all() and (table["p99 (ms)"] < 50).all()
     assert (tmp_path / "latency_tail.png").exists()
@@ -237,12 +243,12 @@ def test_series_section_one_part_per_series(tmp_path):
     assert s.text[0] == "1 of 3 series ran at two loads or more."
     assert s.text[1] == "### ab 127.0.0.1:18080/"
     # each run is shorter than a second: kept, shown, but no curve can carry a verdict
-    assert s.text[2].startswith("Cannot tell (cannot tell): no run can carry a curve: too short (3)")
+    assert s.text[2].startswith("Cannot tell: no run can carry a curve: too short (3)")
     (table,) = s.tables
     assert table["concurrency"].tolist() == [1, 10, 50] and table["runs"].tolist() == [1, 1, 1]
     plain = ds.runs[ds.runs["source"].str.contains(r"ab_c\d+\.txt$")]
     assert table["requests_per_s"].tolist() == plain.sort_values("concurrency")["requests_per_s"].tolist()
-    assert "<h3>ab 127.0.0.1:18080/</h3>" in s._repr_html_()
+    assert '<h4 id="ab-127.0.0.1:18080/">ab 127.0.0.1:18080/</h4>' in s._repr_html_()  # in the appendix
     assert (tmp_path / "series.png").exists()
 
 
@@ -250,10 +256,10 @@ def test_percentile_table_in_ms():
     ds = explore.load(AB / "ab_c50.txt")
     table = explore.percentile_table(ds.percentiles, ds.runs)
     assert table.columns.tolist() == ["source", "run", "concurrency"] + [
-        f"p{p}" for p in (50, 66, 75, 80, 90, 95, 98, 99, 100)
+        f"p{p} (ms)" for p in (50, 66, 75, 80, 90, 95, 98, 99, 100)
     ]
     pct = ds.percentiles.set_index("percentile")["latency_s"]
-    assert table.loc[0, "p99"] == pytest.approx(pct[99.0] * 1e3)
+    assert table.loc[0, "p99 (ms)"] == pytest.approx(pct[99.0] * 1e3)
 
 
 def test_per_request_timeseries_from_ab_gnuplot():
@@ -287,9 +293,9 @@ def test_wrk2_uncorrected_latencies_are_not_mixed_into_the_recorded_line():
     kinds = {"recorded", "uncorrected", "recorded printed", "uncorrected printed"}  # spectra and the lines above
     assert set(ds.percentiles["kind"]) == kinds
     s = explore.percentiles_section(ds)
-    assert s.text[0].startswith("wrk2 also printed the latencies it measured without correcting")
+    assert s.text[0].startswith("wrk2 also printed, for 1 run, the latencies it measured without correcting")
     recorded = ds.percentiles[ds.percentiles["kind"] == "recorded"].set_index("percentile")["latency_s"]
-    assert s.tables[0].loc[0, "p99"] == pytest.approx(recorded[99.0] * 1e3)
+    assert s.tables[0].loc[0, "p99 (ms)"] == pytest.approx(recorded[99.0] * 1e3)
     # and the CLI summary's p99 is the recorded one too
     from lbanalysis.cli import summary_table
 
@@ -303,7 +309,7 @@ def test_a_corrected_tail_below_the_printed_one_is_explained():
     s = explore.tail_section(ds)
     (row,) = s.tables[0].to_dict("records")
     assert row["p99 corrected (ms)"] < row["p99 (ms)"] and row["slow requests"] == 227
-    assert s.text[-1].startswith("1 run(s) (`donejs__ssr-perf__siege.txt`) have a corrected 99th percentile below")
+    assert s.text[-1].startswith("1 run (`donejs__ssr-perf__siege.txt`) has a corrected 99th percentile below")
 
 
 def test_edge_bins_are_partial_and_left_out_of_the_rates():
@@ -334,10 +340,15 @@ def test_timeseries_of_logs_without_start_times_says_so():
 
 
 def test_timeseries_section(tmp_path):
-    ds = explore.load(AB / "ab_gnuplot.tsv")
+    ds = explore.load(FIXTURES / "stall" / "hey_stall.csv")
     s = explore.timeseries_section(ds, output_dir=tmp_path)
-    assert s.tables[0].loc[0, "requests"] == 1000
+    assert s.tables[0].loc[0, "source"] == "hey_stall.csv"
+    assert {t.get_text() for t in s.figures[0].legends[0].get_texts()} == {"hey_stall.csv"}  # named by its file
     assert (tmp_path / "timeseries.png").exists()
+    # a run within one bin: nothing to draw over time, said in a line, and its counts in the table
+    short = explore.timeseries_section(explore.load(AB / "ab_gnuplot.tsv"), output_dir=tmp_path / "short")
+    assert not short.figures and short.tables[0].loc[0, "requests"] == 1000
+    assert short.text[-1].startswith("The run with start times lasted under two bins of 1s: nothing to draw")
 
 
 def test_knee_section_per_group():
@@ -347,7 +358,7 @@ def test_knee_section_per_group():
     # haproxy ran at 2 loads: no knee is looked for there, and the section says so
     assert table.index.tolist() == ["apache"]
     assert table.loc["apache", "knee concurrency"] in (10, 20, 30, 150)
-    assert s.text[0] == "1 of 2 series have three loads or more: a knee is looked for only in those."
+    assert s.text[0] == "1 of 2 series ran at three concurrency values or more: a knee is looked for only in those."
 
 
 def test_network_section_with_a_given_capacity(tmp_path):
@@ -355,19 +366,19 @@ def test_network_section_with_a_given_capacity(tmp_path):
     s = explore.network_section(ds, "1 Gbit/s", threshold=0.8, output_dir=tmp_path)
     assert s.text[0].startswith("Capacity given: 1 Gbit/s, for every path")
     table = s.tables[0]
-    assert table["utilisation"].tolist() == pytest.approx((table["used Mbit/s"] / 1000).tolist())
+    assert table["utilisation (%)"].tolist() == pytest.approx((table["used Mbit/s"] / 10).tolist())
     s = explore.network_section(ds, "100 Mbit/s", threshold=0.8, output_dir=tmp_path)
     table = s.tables[0]
     assert len(table) == 4
-    assert table["utilisation"].tolist() == pytest.approx((table["used Mbit/s"] / 100).tolist())
+    assert table["utilisation (%)"].tolist() == pytest.approx(table["used Mbit/s"].tolist())
     # ab counts every byte received: the wire carries at least that much
     assert (table["used Mbit/s"] >= ds.runs["bytes_per_s"] * 8 / 1e6).all()
     # 100 MB/s of 10 kB pages cannot go through a 100 Mbit/s link: a capacity mismatch, not a network-bound run
     big = table[table["source"] == "ab_10k_body.txt"].iloc[0]
-    assert big["utilisation"] > 1 and big["bound_by"] == "capacity mismatch" and pd.isna(big["network_bound"])
-    assert "Mbit/s (wire) against 100 Mbit/s for its path (given: 100 Mbit/s)" in big["bound_reason"]
+    assert big["utilisation (%)"] > 100 and big["bound by"] == "capacity mismatch"
+    assert "Mbit/s (wire) against 100 Mbit/s for its path (given: 100 Mbit/s)" in big["why"]
     rest = table[table["source"] != "ab_10k_body.txt"]
-    assert rest["network_bound"].tolist() == (rest["utilisation"] >= 0.8).tolist()
+    assert (rest["bound by"] == "network").tolist() == (rest["utilisation (%)"] >= 80).tolist()
     assert "capacity mismatch, not a verdict" in s.text[1]
     assert (tmp_path / "utilisation.png").exists()
 
@@ -378,7 +389,7 @@ def test_network_section_capacity_per_host():
     assert s.text[0].startswith("Capacity given per host: 127.0.0.1 1 Gbit/s")
     assert s.tables[0]["capacity Mbit/s"].tolist() == [1000.0, 1000.0]
     s = explore.network_section(ds, "lb.example=1 Gbit/s")
-    assert "2 run(s) have no measured path to their host" in s.text[1]
+    assert "2 runs have no measured path to their host" in s.text[-1]
     with pytest.raises(LBAnalysisError, match="host=rate pairs"):
         explore.network_section(ds, "=1 Gbit/s,")
 
@@ -390,13 +401,14 @@ def test_network_section_capacity_from_iperf_folder(tmp_path):
     shutil.copy(src, iperf)
     measured = lbanalysis.read(iperf)
     s = explore.network_section(explore.load(WORDPRESS), iperf=iperf)
-    assert f"measured by {len(measured)} iperf run(s) in `{iperf}`, per path" in s.text[0]
-    # that iperf file measured other people's hosts: nothing is pooled into "the" capacity of these runs
-    assert "8 run(s) have no measured path to their host: no utilisation." in s.text[-2] or any(
-        "8 run(s) have no measured path to their host" in t for t in s.text
+    assert (
+        f"measured by {len(measured)} iperf run{'' if len(measured) == 1 else 's'} in `{iperf}`, per path" in s.text[0]
     )
-    table = s.tables[-1]
-    assert len(table) == 8 and table["utilisation"].isna().all()
+    # that iperf file measured other people's hosts: nothing is pooled into "the" capacity of these runs
+    assert "8 runs have no measured path to their host: no utilisation." in s.text[-1]
+    # the path iperf measured is listed; no run has a utilisation, so no run table is shown
+    (paths,) = s.tables
+    assert paths["iperf runs"].sum() == len(measured) and not s.figures
 
 
 def test_compare_section():
@@ -464,7 +476,7 @@ def test_explore_notebook_on_a_mixed_folder(mixed_folder, tmp_path):
         assert title in text
     assert "Traceback" not in text
     assert "notes.dat line 1: no known format recognised" in text
-    assert re.search(r"Capacity measured by \d+ iperf run\(s\) among these files", text)
+    assert re.search(r"Capacity measured by \d+ iperf runs? among these files", text)
     assert "each HTTP run is compared with the path to its own host" in text
     # two gobench runs: compare() says it cannot judge (needs 3 a side) instead of claiming a difference
     assert (
@@ -480,8 +492,14 @@ def test_explore_notebook_on_a_mixed_folder(mixed_folder, tmp_path):
     # the iperf folder is a sibling of the HTTP runs' folders: another origin, so its paths are shown but
     # applied to no run (no utilisation chart)
     assert "only from another origin: not applied" in text
-    for png in ("throughput-latency", "percentiles", "timeseries", "comparison"):
+    for png in ("throughput-latency", "percentiles", "comparison"):
         assert (out / f"{png}.png").exists(), png
+    # ab -g's run lasted under two one-second bins: said, not drawn
+    assert "The run with start times lasted under two bins of 1s" in text
+    # the conclusion first, the evidence, then the appendix; no programmer's notation in sight
+    assert text.index("Conclusion") < text.index("What bounded each series") < text.index("Appendix")
+    assert text.index("Appendix") < text.index("What was read") < text.index("Runs")
+    assert not re.search(r"\d\.?\d*e[+-]\d\d", text) and "summary_frame" not in text
     executed = nbformat.read(out / "explore.ipynb", as_version=4)
     assert executed.metadata["papermill"]["parameters"]["group"] == "setup"
 
@@ -514,3 +532,46 @@ def test_check_parameters_fails_early():
         explore.check_parameters(ds, fit_model="cubic")
     with pytest.raises(LBAnalysisError, match="between 0 and 1"):
         explore.check_parameters(ds, threshold=80)
+
+
+def test_explore_command_fails_when_nothing_was_read(tmp_path, capsys):
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "notes.dat").write_text("not the output of a tool\n")
+    out = tmp_path / "report"
+    assert cli.main(["explore", str(tmp_path / "logs"), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "no runs found in" in err and "1 file could not be read: notes.dat" in err and "no report written" in err
+    assert not out.exists()
+
+
+def test_load_balancer_one_table_per_distinct_snapshot_and_per_run():
+    ds = explore.load(FIXTURES / "haproxy")
+    s = explore.load_balancer_section(ds)
+    # the transcript's show stat before and after its ab run: the run's own counts, first
+    assert s.text[:2] == ["### Per load-test run", "1 run with a snapshot just before and just after it: the requests "
+                          "each server was given during the run."]  # fmt: skip
+    assert s.text[2].startswith("transcript_socat.txt (ab), backend `app`: 3 servers")
+    # one show stat saved as CSV (three HAProxy versions), typed output, JSON and the stats page: one table
+    forms = [t for t in s.text if t.startswith("7 files (")]
+    assert len(forms) == 1 and "show_stat.json" not in forms[0]  # three named, then "and 4 more"
+    assert sum(t.startswith(("7 files", "`show_stat_during.csv`")) for t in s.text) == 2
+    assert len(s.tables) == 3  # the run, the seven files' snapshot, the one taken during a run
+    run = s.tables[0]
+    assert run["requests"].tolist() == [189, 204, 207] and run["maxconn reached"].tolist() == ["yes"] * 3
+    assert not any("True" in str(v) for t in s.tables for v in t.to_numpy().ravel())
+
+
+def test_conclusion_is_one_line_per_series_of_the_study():
+    ds = explore.load(WORDPRESS)
+    st = explore.study_of(ds)
+    s = explore.conclusion_section(ds)
+    (table,) = s.tables
+    frame = st.summary_frame().set_index("series")
+    assert sorted(table["series"]) == sorted(frame.index)
+    for row in table.itertuples(index=False):
+        assert (row.verdict, row.confidence) == (frame.loc[row.series, "verdict"], frame.loc[row.series, "confidence"])
+    for row in table.itertuples(index=False):  # the best mean throughput of a load, at that load
+        mine = st.runs[(st.runs["series"] == row.series) & st.runs["used"]]
+        means = mine.groupby("concurrency")["requests_per_s"].mean()
+        assert row[3] == pytest.approx(means.max()) and row[4] == means.idxmax()
+    assert s.text[0].startswith(f"{len(frame)} series. Verdicts: ")

@@ -1,28 +1,40 @@
 """What the explore notebook (``notebooks/00-explore.ipynb``) shows, as library functions.
 
 The notebook only calls these: each ``*_section`` function takes the tidy
-frames and the notebook's parameters and returns a :class:`Section` (lines of
-text, tables and figures) that renders as HTML in a notebook and as text in
-a terminal. A section whose data is absent holds one line that says so
-(the sentences are in :data:`ABSENT`), instead of failing.
+frames and the notebook's parameters and returns a :class:`Section` (its
+heading, lines of text, tables and figures) that renders as HTML in a
+notebook and as text in a terminal. The page reads: what was read and where
+it was written, the conclusion, the evidence, then an appendix. A section
+whose data is absent holds one line that says so (the sentences are in
+:data:`ABSENT`) and shows nothing on the page; :func:`left_out_section`
+lists those at the end.
 
 ==========================  ==================================================
 function                    returns
 ==========================  ==================================================
 ``load``                    a :class:`~lbanalysis.reader.Dataset` (unreadable
                             files skipped, not fatal)
-``read_summary``            files, tools, runs, skipped files and why
-``runs_section``            the runs table (headline columns; ``runs.csv``)
-``scaling_section``         throughput and latency against load per group,
+``opening_section``         what was read (paths, files, runs) and where the
+                            page and its files are written
+``study_of``                the one study of the folder the sections show
+``conclusion_section``      one line per series: verdict, confidence, best
+                            rate, p99 there, error share (``conclusion_table``)
+``verdict_section``         what bounded each series: ``summary_frame()``
+``scaling_section``         throughput and latency against load per series,
                             fitted curves and their peaks
+``knee_section``            the saturation knee per series (the study's)
 ``percentiles_section``     latency percentiles, where the tool printed them
+``tail_section``            the tail corrected for coordinated omission
 ``timeseries_section``      requests/s and latency over time from
                             per-request logs (``per_request_timeseries``)
-``study_of``                the one study of the folder the sections below show
-``knee_section``            the saturation knee per series (the study's)
 ``network_section``         capacity, basis and utilisation per run (the study's)
-``verdict_section``         what bounded each series: ``summary_frame()``
+``load_balancer_section``   HAProxy statistics per run and per distinct snapshot
 ``compare_section``         each group against the first one
+``series_section``          each series on its own (appendix)
+``read_summary``            files, tools, runs, skipped files and why (appendix)
+``runs_section``            the runs table (headline columns; ``runs.csv``)
+``in_appendix``             a section one heading level down
+``left_out_section``        the sections with nothing to say, one line each
 ==========================  ==================================================
 
 >>> import io
@@ -55,16 +67,23 @@ from ..errors import LBAnalysisError
 
 __all__ = [
     "ABSENT",
+    "INTROS",
+    "Collapsed",
     "Section",
     "check_parameters",
     "compare_section",
+    "conclusion_section",
+    "conclusion_table",
     "headline",
     "http_runs",
+    "in_appendix",
     "iperf_runs",
     "knee_section",
+    "left_out_section",
     "load",
     "load_balancer_section",
     "network_section",
+    "opening_section",
     "per_request_timeseries",
     "percentile_table",
     "percentiles_section",
@@ -72,6 +91,9 @@ __all__ = [
     "resolve",
     "runs_section",
     "scaling_section",
+    "series_section",
+    "study_of",
+    "tail_section",
     "timeseries_section",
     "tool_counts",
 ]
@@ -79,20 +101,71 @@ __all__ = [
 # The one-line messages of sections whose data is absent.
 ABSENT = {
     "runs": "No runs were read from these files.",
-    "http": "No HTTP load-test runs (ab, siege, gobench) with a throughput.",
-    "loads": "Fewer than two loads of `{load}`: no curve against load.",
+    "http": "No HTTP load-test runs with a throughput among these files.",
+    "loads": "No series ran at two {load} values or more: no curve against load.",
     "percentiles": "No latency percentiles in these outputs (ab, wrk --latency and hey print them; siege, gobench "
     "and iperf do not).",
     "requests": "No per-request logs in this folder.",
     "start times": "The per-request logs here log no start times (siege -v logs none): no time series.",
     "tail": "No per-request logs of closed-loop runs (ab -g, hey -o csv, siege -v): no corrected tail.",
-    "knee": "Fewer than three loads of `{load}` in any group: no knee to find.",
-    "capacity": "No link capacity given (`link_capacity`, or iperf outputs via `iperf`): utilisation not computed.",
-    "group": "No `group` column given: set `group` (e.g. a field of `pattern`) to compare its values.",
-    "one_group": "Only one value of `{group}`: nothing to compare.",
+    "knee": "No series ran at three {load} values or more: no knee to find.",
+    "capacity": "No link capacity given and no iperf outputs among these files: utilisation not computed.",
+    "group": "No group given (explore --group, e.g. a field of the path pattern): no groups to compare.",
+    "one_group": "Only one value of {group}: nothing to compare.",
+    "haproxy": "No HAProxy statistics (show stat, show info …) among these files.",
 }
 
+#: The paragraph under each section's heading: what it shows and how to read it.
+INTROS = {
+    "verdicts": "For each series one verdict (errors, capacity mismatch, network, load generator, server "
+    "saturation, no bound reached, or cannot tell) with its confidence and the figures and thresholds behind it.",
+    "scaling": "Every run is a point; runs are grouped into series (same tool, target and settings, differing only "
+    "in load). A series gets a {model} curve with its 95 % band only when it has enough distinct loads for the "
+    "model and the fit explains the points; otherwise the table says why and no curve is drawn.",
+    "percentiles": "The share of requests served within a time, per run, where the tool printed them (ab, "
+    "wrk --latency, hey).",
+    "tail": "Closed-loop tools stop sending while the server stalls; from per-request logs, the tail a steady "
+    "stream of users would have seen, beside the tail the tool printed.",
+    "timeseries": "Requests per second and mean latency over time, from per-request logs with start times "
+    "(ab -g, hey -o csv): a steady run is flat; warm-up, stalls and drops show here.",
+    "knee": "The load past which throughput stops growing, per series, and whether latency keeps rising past it: "
+    "the sign of a queue. A knee is called significant only where repeated runs at a load measured the "
+    "run-to-run noise.",
+    "network": "The capacity behind each run and its basis: a capacity given to explore (compared with payload "
+    "plus TCP/IP and Ethernet framing), or iperf TCP runs that measured the path to the run's host from the run's "
+    "own folder (a goodput, compared with payload), never a figure pooled across paths or folders.",
+    "balance": "From HAProxy statistics among the files: per backend, each server's share of the requests "
+    "against its weight's share, Jain's fairness index, queues and the connection limits reached.",
+    "compare": "Each group against the first: the ratio of mean throughput with a bootstrap 95 % interval, per "
+    "load where both ran it, and overall.",
+    "series": "Each series that ran at two loads or more: its verdict with the evidence, a small chart of "
+    "throughput and latency against load, and its runs by load.",
+    "read": "Files read per tool, and every file that was skipped with the reason.",
+    "runs": "One row per tool run: the columns people look at first, and the columns the path pattern and "
+    "manifests added; runs.csv beside this page holds every column.",
+}
+
+
+def _words_of(column: str) -> str:
+    """A column's name in words, for a sentence.
+
+    >>> _words_of("concurrency"), _words_of("rate_target_per_s")
+    ('concurrency', 'rate target')
+    """
+    from ..formatting import LABELS
+
+    if column in LABELS:
+        return LABELS[column]
+    words = column
+    for suffix in ("_per_s", "_s", "_pct", "_bits", "_bytes"):
+        words = words.removesuffix(suffix)
+    return words.replace("_", " ")
+
+
 _MAX_LINES = 12  # runs drawn one line each in a chart
+_MAX_PCT_LINES = 6  # runs drawn in the percentile chart
+_MAX_CURVES = 8  # series drawn in one chart (a legend under it names each)
+_MODELS = {"usl": "Universal Scalability Law", "amdahl": "Amdahl", "linear": "straight-line"}
 _MAX_ROWS = 200  # rows of a table shown in the notebook
 _OPEN_ROWS = 25  # a longer table is collapsed behind a summary line
 
@@ -102,16 +175,24 @@ _OPEN_ROWS = 25  # a longer table is collapsed behind a summary line
 class Section:
     """Text lines, tables and figures of one notebook section.
 
+    In a notebook a section shows its own heading (``level``: 2 for a
+    section, 3 in the appendix) and its ``intro``; a section whose data is
+    absent shows nothing there (:func:`left_out_section` lists it, with its
+    one line), and as text it prints that line.
+
     >>> s = Section("Demo").add("two runs").add(pd.DataFrame({"a": [1, 2]}))
     >>> s.text, len(s.tables), s.absent
     (['two runs'], 1, False)
-    >>> Section.empty("Demo", "Nothing here.").absent
-    True
+    >>> Section.empty("Demo", "Nothing here.").absent, Section.empty("Demo", "Nothing here.")._repr_html_()
+    (True, '')
     """
 
     title: str
     parts: list[Any] = field(default_factory=list)
     absent: bool = False
+    intro: str = ""
+    level: int = 2
+    open_rows: int = 0  # a table up to this many rows is shown open (0: _OPEN_ROWS)
 
     @classmethod
     def empty(cls, title: str, message: str) -> Section:
@@ -130,7 +211,9 @@ class Section:
 
     @property
     def tables(self) -> list[pd.DataFrame]:
-        return [p for p in self.parts if isinstance(p, pd.DataFrame)]
+        return [
+            p.frame if isinstance(p, Collapsed) else p for p in self.parts if isinstance(p, (pd.DataFrame, Collapsed))
+        ]
 
     @property
     def figures(self) -> list[Any]:
@@ -145,21 +228,30 @@ class Section:
         paths = []
         for i, fig in enumerate(self.figures, 1):
             p = out / (f"{stem}.png" if i == 1 else f"{stem}-{i}.png")
-            fig.savefig(p, dpi=100)
+            p.write_bytes(_png(fig))
             paths.append(p)
         return paths
 
     def _repr_html_(self) -> str:
-        chunks = []
+        if self.absent:
+            return ""
+        h = min(self.level, 5)
+        chunks = [_CSS]
+        if self.title and h:
+            chunks.append(f'<h{h} id="{_anchor(self.title)}">{html.escape(self.title)}</h{h}>')
+        if self.intro:
+            chunks.append(f'<p class="lb-intro">{_inline_html(self.intro)}</p>')
         for p in self.parts:
             if isinstance(p, str) and p.startswith("### "):
-                chunks.append(f"<h3>{_inline_html(p[4:])}</h3>")
+                chunks.append(f'<h{h + 1} id="{_anchor(p[4:])}">{_inline_html(p[4:])}</h{h + 1}>')
             elif isinstance(p, str):
                 chunks.append(f"<p>{_inline_html(p)}</p>")
+            elif isinstance(p, Collapsed):
+                chunks.append(_table_html(p.frame, open_rows=-1))
             elif isinstance(p, pd.DataFrame):
-                chunks.append(_table_html(p))
+                chunks.append(_table_html(p, open_rows=self.open_rows or _OPEN_ROWS))
             elif hasattr(p, "savefig"):
-                chunks.append(_figure_html(p))
+                chunks.append(_figure_html(p, self.title))
         return "\n".join(chunks)
 
     def __repr__(self) -> str:
@@ -167,11 +259,21 @@ class Section:
         for p in self.parts:
             if isinstance(p, str):
                 lines.append(f"  {p}")
-            elif isinstance(p, pd.DataFrame):
-                lines.extend("  " + ln for ln in p.head(20).to_string().splitlines())
+            elif isinstance(p, (pd.DataFrame, Collapsed)):
+                frame = p.frame if isinstance(p, Collapsed) else p
+                lines.extend("  " + ln for ln in frame.head(20).to_string().splitlines())
             else:
                 lines.append("  <figure>")
         return "\n".join(lines)
+
+
+def _anchor(title: str) -> str:
+    """An element id from a heading, as nbconvert makes them (spaces as dashes).
+
+    >>> _anchor("What bounded each series"), _anchor("ab 127.0.0.1:80/ [logs]")
+    ('What-bounded-each-series', 'ab-127.0.0.1:80/-[logs]')
+    """
+    return html.escape("-".join(str(title).split()), quote=True)
 
 
 def _inline_html(text: str) -> str:
@@ -201,31 +303,96 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
-def _table_html(df: pd.DataFrame) -> str:
-    """A formatted table; one of more than :data:`_OPEN_ROWS` rows is collapsed behind a summary line.
+def _table_html(df: pd.DataFrame, open_rows: int = 0) -> str:
+    """A table in words and units (:func:`lbanalysis.formatting.humanize`), every value escaped, numbers
+    right-aligned; one of more than ``open_rows`` rows (:data:`_OPEN_ROWS`) is collapsed behind a summary line.
+
+    Plain ``<table>`` markup with one small rule per table, not a rule per cell: a folder of hundreds
+    of runs stays a page of a few hundred kilobytes.
 
     >>> html = _table_html(pd.DataFrame({"x": range(40)}))
     >>> html.startswith("<details><summary>40 rows (click to show)</summary>")
     True
+    >>> "<th>p50 (ms)</th>" in _table_html(pd.DataFrame({"p50 (ms)": [1.5]}))
+    True
     """
-    from ..formatting import style
+    from ..formatting import humanize
 
+    open_rows = open_rows or _OPEN_ROWS
+    if open_rows < 0:
+        open_rows = 0
+        collapse = True
+    else:
+        collapse = len(df) > open_rows
     shown = df.head(_MAX_ROWS)
-    index = not isinstance(shown.index, pd.RangeIndex)
-    out = style(shown, hide_index=not index).to_html()  # words and units in headers, every value escaped
+    if not isinstance(shown.index, pd.RangeIndex):
+        shown = shown.reset_index()
+    shown = _numbers_as_numbers(shown)
+    text = humanize(shown, hide_index=True)
+    numeric = [i for i, c in enumerate(shown.columns) if pd.api.types.is_numeric_dtype(shown[c].dtype)
+               and not pd.api.types.is_bool_dtype(shown[c].dtype)]  # fmt: skip
+    wide = [i for i, c in enumerate(text.columns) if len(text) and text[c].astype(str).str.len().max() > 40]
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in text.columns)
+    kind = ["n" if i in numeric else "w" if i in wide else "" for i in range(len(text.columns))]
+    cells = [f'<td class="{k}">' if k else "<td>" for k in kind]
+    body = "".join(
+        "<tr>" + "".join(f"{c}{html.escape(str(v))}</td>" for c, v in zip(cells, row, strict=True)) + "</tr>"
+        for row in text.itertuples(index=False, name=None)
+    )
+    many = " lb-many" if len(text.columns) > 12 else ""  # a wide table in a smaller type, to fit the page
+    out = f'<table class="lb-explore{many}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
     if len(df) > _MAX_ROWS:
         out += f"<p><i>first {_MAX_ROWS} of {len(df)} rows</i></p>"
-    if len(df) > _OPEN_ROWS:
+    if collapse:
         out = f"<details><summary>{len(df)} rows (click to show)</summary>{out}</details>"
     return out
 
 
-def _figure_html(fig: Any) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    data = base64.b64encode(buf.getvalue()).decode("ascii")
-    title = fig.axes[0].get_title() if fig.axes and fig.axes[0].get_title() else "chart"
-    return f'<img src="data:image/png;base64,{data}" alt="{html.escape(title)}" style="max-width:100%"/>'
+def _numbers_as_numbers(df: pd.DataFrame) -> pd.DataFrame:
+    """Object columns that hold only numbers (a table put together from rows with None) as numbers, so
+    they are rounded like the others.
+
+    >>> _numbers_as_numbers(pd.DataFrame({"r2": pd.Series([0.3416441708547435, None], dtype=object)}))["r2"].dtype
+    dtype('float64')
+    """
+    out = df.copy()
+    for col in out.columns:
+        v = out[col]
+        if v.dtype == object:
+            values = [x for x in v if x is not None and not (isinstance(x, float) and math.isnan(x))]
+            if values and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in values):
+                out[col] = pd.to_numeric(v, errors="coerce")
+    return out
+
+
+#: The few rules explore's tables and notes need, once per section.
+_CSS = (
+    "<style>table.lb-explore td.n{text-align:right}table.lb-explore td.w{white-space:normal;min-width:14em;max-width:32em;overflow-wrap:anywhere}"
+    "table.lb-explore th{text-align:left;white-space:normal;max-width:14em}p.lb-intro{color:#57606a}"
+    ".lb-table table.lb-many{font-size:0.75em}table.lb-many th{max-width:8em}"
+    "table.lb-explore td:first-child:not(.n){white-space:normal;min-width:10em;max-width:24em;overflow-wrap:anywhere}"
+    "@media (max-width:700px){table.lb-explore td:first-child:not(.n){min-width:9em;max-width:12em}"
+    "table.lb-explore td.w{min-width:12em}}</style>"
+)
+
+
+def _png(fig: Any) -> bytes:
+    """The figure drawn once as PNG (kept on the figure: the file written and the page show the same bytes)."""
+    cached = getattr(fig, "_lbanalysis_png", None)
+    if cached is None:
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=100)
+        cached = buf.getvalue()
+        fig._lbanalysis_png = cached
+    return cached
+
+
+def _figure_html(fig: Any, section: str = "") -> str:
+    """The figure as an inline PNG; its alt text is its axes' titles, else the section's name."""
+    data = base64.b64encode(_png(fig)).decode("ascii")
+    titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+    alt = "; ".join(titles) if titles else (f"Chart: {section}" if section else "Chart")
+    return f'<img src="data:image/png;base64,{data}" alt="{html.escape(alt)}" style="max-width:100%"/>'
 
 
 def _figure(ncols: int = 1, nrows: int = 1, width: float = 6.0, height: float = 4.0) -> tuple[Any, list[Any]]:
@@ -386,6 +553,38 @@ def _short_sources(sources: Sequence[str]) -> list[str]:
     return [s[len(prefix) :].lstrip("/") if prefix else s for s in norm]
 
 
+def _file_names(sources: Sequence[str]) -> list[str]:
+    """Each source by its file name alone where that names it uniquely, else without the common folder.
+
+    >>> _file_names(["/x/a/run.txt", "/x/b/run.txt", "/x/b/c.txt", "/x/b/c.txt"])
+    ['a/run.txt', 'b/run.txt', 'c.txt', 'c.txt']
+    """
+    distinct = list(dict.fromkeys(str(s) for s in sources))
+    short = dict(zip(distinct, _short_sources(distinct), strict=True))
+    names = [os.path.basename(short[s]) for s in distinct]
+    twice = {n for n in names if names.count(n) > 1}
+    return [short[str(s)] if os.path.basename(short[str(s)]) in twice else os.path.basename(short[str(s)])
+            for s in sources]  # fmt: skip
+
+
+def _plain_log_y(ax: Any) -> Any:
+    """A log y axis labelled ``0.1``, ``10``, ``10,000`` (never ``1e-01``)."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+
+    def plain(v: float, _: Any = None) -> str:
+        return f"{v:,.10g}" if v >= 1 else f"{v:.10g}"
+
+    def minor(v: float, _: Any = None) -> str:  # 2 and 5 times a power of ten, where they are needed
+        mantissa = round(v / 10 ** math.floor(math.log10(v)), 6) if v > 0 else 0
+        return plain(v) if mantissa in (2.0, 5.0) else ""
+
+    ax.yaxis.set_major_formatter(FuncFormatter(plain))
+    lo, hi = ax.get_ylim()
+    few = lo > 0 and hi / lo < 100  # under two decades: one or two labelled ticks only
+    ax.yaxis.set_minor_formatter(FuncFormatter(minor) if few else NullFormatter())
+    return ax
+
+
 def _reason(source: str, reason: str) -> str:
     """One line of a skip reason, without the file name it starts with.
 
@@ -419,9 +618,218 @@ def tool_counts(ds: Any) -> pd.DataFrame:
     return out.reset_index().astype({"files": int, "runs": int, "with error": int})
 
 
+def _paths_words(logs: Any) -> str:
+    """The paths explore was given, in words: one by name, several by their common folder (four named).
+
+    >>> _paths_words(["/data/a"]), _paths_words(["/data/a", "/data/b/c"])
+    ('`/data/a`', '2 paths under `/data` (a, b/c)')
+    >>> _paths_words([f"/d/{i}" for i in range(6)])
+    '6 paths under `/d` (0, 1, 2, 3 and 2 more)'
+    """
+    items = [logs] if isinstance(logs, (str, os.PathLike)) else list(logs or [])
+    names = [os.fspath(p) for p in items if isinstance(p, (str, os.PathLike))]
+    home = os.path.expanduser("~")
+    names = [("~" + n[len(home) :]) if home not in ("", "/") and n.startswith(home + "/") else n for n in names]
+    if not names:
+        return "the data given"
+    if len(names) == 1:
+        return f"`{names[0]}`"
+    try:
+        common = os.path.commonpath(names)
+    except ValueError:
+        common = ""
+    if common in ("", "/", "~"):
+        return f"{len(names)} paths ({_few([f'`{n}`' for n in names], 4)})"
+    rest = [n[len(common) :].lstrip("/") or "." for n in names]
+    return f"{len(names)} paths under `{common}` ({_few(rest, 4)})"
+
+
+def opening_section(ds: Any, logs: Any = None, output_dir: str | os.PathLike | None = None) -> Section:
+    """What this page read (from where, how many files and runs) and where it wrote its files.
+
+    >>> import io
+    >>> ds = load(io.StringIO("ab -c 10 -n 100 http://web/\\nRequests per second:    1000.5 [#/sec] (mean)\\n"))
+    >>> opening_section(ds, ["/logs"]).text[0]
+    'Read `/logs`: 1 file, 1 test run (ab 1).'
+    """
+    s = Section("", level=0)
+    counts = tool_counts(ds)
+    n_files = int(ds.runs["source"].nunique()) if len(ds.runs) else 0
+    stats = set(registry.names(kind="lb-stats"))
+    tests = counts[~counts["tool"].isin(stats)]
+    snaps = int(counts.loc[counts["tool"].isin(stats), "runs"].sum())
+    tools = ", ".join(f"{r.tool} {r.runs}" for r in tests.itertuples())
+    line = f"Read {_paths_words(logs)}: {_plural(n_files, 'file')}, {_plural(int(tests['runs'].sum()), 'test run')}"
+    line += f" ({tools})" if tools else ""
+    line += f" and {_plural(snaps, 'load-balancer statistics snapshot')}." if snaps else "."
+    if len(ds.skipped):
+        line += f" {_plural(len(ds.skipped), 'file')} could not be read (listed in the appendix)."
+    s.add(line)
+    if output_dir is not None:
+        s.add(f"This page, its charts and `runs.csv` (every column of every run) are written to `{output_dir}`.")
+    else:
+        s.add("No file is written: no output folder was given (`lbanalysis explore -o DIR` gives one).")
+    s.add("The conclusion comes first, then the evidence behind it; what was read, run by run, is in the appendix.")
+    return s
+
+
+def _plural(n: int, word: str) -> str:
+    """``1 file``, ``2 files``, ``1,234 runs``.
+
+    >>> _plural(1, "file"), _plural(1234, "run"), _plural(2, "series")
+    ('1 file', '1,234 runs', '2 series')
+    """
+    return f"{n:,} {word}" + ("" if n == 1 or word.endswith("s") else "s")
+
+
+#: The order verdicts are listed in, the most telling first.
+_VERDICT_ORDER = ("errors", "capacity mismatch", "network", "load generator", "server saturation", "no bound reached",
+                  "cannot tell")  # fmt: skip
+
+
+def conclusion_table(st: Any, percentiles: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One line per series of the study ``st``: verdict and confidence (its ``summary_frame()``), the best
+    mean throughput of a load and that load, the 99th percentile there where the tool printed one, and the
+    largest error share of any load.
+    """
+    frame = st.summary_frame()
+    load = st.load
+    cols = ["series", "verdict", "confidence", "best requests/s", f"at {load}", "p99 latency (ms)", "errors (%)"]
+    if not len(frame):
+        return pd.DataFrame(columns=cols)
+    runs = st.runs.dropna(subset=["series"])
+    used = runs["used"].astype("boolean").fillna(False).to_numpy(bool) if "used" in runs else True
+    any_used = pd.Series(used, index=runs.index).groupby(runs["series"]).transform("any").to_numpy(bool)
+    picked = runs[used | ~any_used]  # the runs the curves use; else every run of the series that measured a rate
+    p99 = _p99_by_run(percentiles)
+    data = pd.DataFrame(
+        {
+            "series": picked["series"].to_numpy(),
+            "x": _floats(picked, load).to_numpy(),
+            "y": _floats(picked, "requests_per_s").to_numpy(),
+            "p99": [p99.get((str(a), int(b)), math.nan) for a, b in zip(picked["source"], picked["run"], strict=True)],
+        }
+    ).dropna(subset=["x"])
+    means = data.groupby(["series", "x"]).agg(y=("y", "mean"), p99=("p99", "mean")).dropna(subset=["y"])  # by load
+    top = means.loc[means.groupby(level="series", sort=False)["y"].idxmax()].reset_index().set_index("series")
+    best, at, tail = top["y"].to_dict(), top["x"].to_dict(), (top["p99"] * 1e3).to_dict()
+    v = st.verdicts.set_index("series")
+    out = pd.DataFrame(
+        {
+            "series": frame["series"],
+            "verdict": frame["verdict"],
+            "confidence": frame["confidence"],
+            "best requests/s": frame["series"].map(best).astype(float),
+            f"at {load}": frame["series"].map(at),
+            "p99 latency (ms)": frame["series"].map(tail).astype(float),
+            "errors (%)": pd.to_numeric(frame["series"].map(v["error_share"]), errors="coerce") * 100
+            if "error_share" in v
+            else math.nan,
+        }
+    )
+    order = {name: i for i, name in enumerate(_VERDICT_ORDER)}
+    rank = out["verdict"].map(lambda x: order.get(x, len(order)))
+    out = out.assign(_rank=rank, _rate=-out["best requests/s"].fillna(-1.0))
+    return out.sort_values(["_rank", "_rate", "series"], kind="stable").drop(columns=["_rank", "_rate"])
+
+
+def _floats(frame: pd.DataFrame, column: str) -> pd.Series:
+    """A column as plain floats (missing values NaN; an absent column all NaN).
+
+    >>> _floats(pd.DataFrame({"a": pd.array([1, None], "Int64")}), "a").tolist()
+    [1.0, nan]
+    """
+    if column not in frame:
+        return pd.Series(math.nan, index=frame.index, dtype=float)
+    v = frame[column]
+    if isinstance(v.dtype, pd.BooleanDtype) or v.dtype == bool:
+        v = v.astype("Float64")
+    return pd.to_numeric(v, errors="coerce").astype("Float64").astype(float)
+
+
+def _p99_by_run(percentiles: pd.DataFrame | None) -> dict[tuple[str, int], float]:
+    """The 99th percentile (s) each run's tool printed, by (source, run)."""
+    if percentiles is None or not len(percentiles):
+        return {}
+    from ..analysis.latency import recorded_percentiles
+
+    pct = recorded_percentiles(percentiles)
+    p = pct[pd.to_numeric(pct["percentile"], errors="coerce") == 99]
+    return {(str(s), int(r)): float(v) for s, r, v in zip(p["source"], p["run"], p["latency_s"], strict=True)
+            if pd.notna(v)}  # fmt: skip
+
+
+def conclusion_section(
+    ds: Any,
+    link_capacity: str | float | None = None,
+    iperf: str | os.PathLike | None = None,
+    threshold: float = 0.8,
+    load: str = "concurrency",
+    group: str | None = None,
+) -> Section:
+    """The answer first: the verdict counts and one line per series (:func:`conclusion_table`)."""
+    title = "Conclusion"
+    if not len(http_runs(ds.runs)):
+        return Section.empty(title, ABSENT["http"])
+    st = study_of(ds, link_capacity, iperf, threshold, load, group)
+    table = conclusion_table(st, ds.percentiles)
+    s = Section(title, open_rows=len(table) + 1)
+    order = {name: i for i, name in enumerate(_VERDICT_ORDER)}
+    counts = table["verdict"].value_counts()
+    said = ", ".join(f"{v} {n}" for v, n in sorted(counts.items(), key=lambda kv: (order.get(kv[0], 99), kv[0])))
+    s.add(f"{_plural(len(table), 'series')}. Verdicts: {said}.")
+    s.add(
+        f"One line per series (runs of one tool against one target with the same settings, differing in "
+        f"{load}): the best mean throughput of any {load} and that {load}, the 99th percentile of latency there "
+        "where the tool printed one, and the largest share of failed requests at any load. The evidence for "
+        "each verdict follows."
+    )
+    if len(table) <= _OPEN_ROWS:
+        return s.add(table.reset_index(drop=True))
+    unsure = (table["verdict"] == "cannot tell").to_numpy(bool)
+    no_rate = table["best requests/s"].isna().to_numpy(bool) & ~unsure
+    s.add(table[~unsure & ~no_rate].reset_index(drop=True))
+    if no_rate.any():
+        s.add(f"{_plural(int(no_rate.sum()), 'series')} measured no throughput (every run failed, was refused "
+              "or printed no rate):")  # fmt: skip
+        s.add(Collapsed(table[no_rate].reset_index(drop=True)))
+    if unsure.any():
+        s.add(f"{_plural(int(unsure.sum()), 'series')} with too little to tell (too few loads, runs too short, "
+              "latency printed too coarsely: the next section says which):")  # fmt: skip
+        s.add(Collapsed(table[unsure].reset_index(drop=True)))
+    return s
+
+
+@dataclass
+class Collapsed:
+    """A table shown collapsed behind its summary line, however short."""
+
+    frame: pd.DataFrame
+
+    def __repr__(self) -> str:
+        return self.frame.head(20).to_string()
+
+
+def left_out_section(*sections: Section) -> Section:
+    """The sections with nothing to say (their data is absent), each with its one line; absent itself when none."""
+    gone = [s for s in sections if s.absent]
+    if not gone:
+        return Section.empty("Not shown", "Every section had something to show.")
+    s = Section("Not shown", level=3)
+    for g in gone:
+        s.add(f"{g.title}: {g.text[0] if g.text else 'nothing to show.'}")
+    return s
+
+
+def in_appendix(section: Section) -> Section:
+    """``section`` as a part of the appendix (one heading level down)."""
+    section.level = 3
+    return section
+
+
 def read_summary(ds: Any) -> Section:
     """What was read: files, tools, runs, and every skipped file with its reason."""
-    s = Section("What was read")
+    s = Section("What was read", intro=INTROS["read"])
     counts = tool_counts(ds)
     n_read = int(ds.runs["source"].nunique()) if len(ds.runs) else 0
     tools = ", ".join(f"{r.tool} {r.runs}" for r in counts.itertuples())
@@ -437,12 +845,12 @@ def read_summary(ds: Any) -> Section:
 
         series = series_table(http)
         s.add(
-            f"The {len(http)} HTTP load-test run(s) form {len(series)} series (same tool, target and settings, "
+            f"The {_plural(len(http), 'HTTP load-test run')} form {_plural(len(series), 'series')} (same tool, target and settings, "
             "differing only in load); curves, knees and verdicts are computed within a series only:"
         )
         s.add(series)
     if len(ds.skipped):
-        s.add(f"{len(ds.skipped)} file(s) skipped:")
+        s.add(f"{_plural(len(ds.skipped), 'file')} skipped:")
         short = _short_sources(ds.skipped["source"].astype(str).tolist())
         reasons = [_reason(str(src), str(r)) for src, r in zip(ds.skipped["source"], ds.skipped["reason"], strict=True)]
         s.add(pd.DataFrame({"file": short, "why": reasons}))
@@ -451,7 +859,7 @@ def read_summary(ds: Any) -> Section:
     not_runs = getattr(ds, "not_runs", None)
     if not_runs is not None and len(not_runs):
         s.add(
-            f"{len(not_runs)} output(s) are not tests (help texts, version banners, commands without output), not counted as runs:"
+            f"{_plural(len(not_runs), 'output')} {'is not a test' if len(not_runs) == 1 else 'are not tests'} (help texts, version banners, commands without output), not counted as runs:"
         )
         s.add(
             pd.DataFrame(
@@ -465,8 +873,11 @@ def read_summary(ds: Any) -> Section:
             )
         )
     if ds.ignored:
-        names = ", ".join(os.path.basename(p) for p in ds.ignored[:10])
-        s.add(f"{len(ds.ignored)} file(s) passed over by name (notes, scripts, manifests): {names}.")
+        from collections import Counter
+
+        seen = Counter(os.path.basename(p) for p in ds.ignored)
+        names = _few([f"{n} ({k})" if k > 1 else n for n, k in seen.most_common()], 10)
+        s.add(f"{_plural(len(ds.ignored), 'file')} passed over by name (notes, scripts, manifests): {names}.")
     for note in ds.notes:
         s.add(f"Note: {note}")
     return s
@@ -479,12 +890,12 @@ _HEADLINE = (
     ("requests", "requests", 1.0),
     ("failed", "failed", 1.0),
     ("non_2xx", "non_2xx", 1.0),
-    ("requests_per_s", "req/s", 1.0),
-    ("latency_mean_s", "latency mean ms", 1e3),
-    ("latency_max_s", "latency max ms", 1e3),
-    ("bytes_per_s", "MB/s", 1e-6),
+    ("requests_per_s", "requests/s", 1.0),
+    ("latency_mean_s", "mean latency (ms)", 1e3),
+    ("latency_max_s", "max latency (ms)", 1e3),
+    ("bytes_per_s", "transfer (MB/s)", 1e-6),
     ("streams", "streams", 1.0),
-    ("bits_per_s", "Mbit/s", 1e-6),
+    ("bits_per_s", "rate (Mbit/s)", 1e-6),
     ("direction", "direction", 1.0),
     ("error", "error", 1.0),
 )
@@ -498,8 +909,8 @@ def headline(runs: pd.DataFrame) -> pd.DataFrame:
     >>> runs = pd.DataFrame({"source": ["a.txt"], "run": [0], "tool": ["ab"], "concurrency": [10],
     ...                      "requests_per_s": [100.0], "latency_mean_s": [0.1], "setup": ["x"]})
     >>> headline(runs).columns.tolist()
-    ['source', 'run', 'setup', 'tool', 'concurrency', 'req/s', 'latency mean ms']
-    >>> headline(runs).loc[0, "latency mean ms"]
+    ['source', 'run', 'setup', 'tool', 'concurrency', 'requests/s', 'mean latency (ms)']
+    >>> headline(runs).loc[0, "mean latency (ms)"]
     100.0
     """
     from .. import schema
@@ -523,13 +934,15 @@ _KIND_HEADINGS = {"http-load": "HTTP load tests", "network": "Network tests", "l
 
 def runs_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Section:
     """The runs table; with ``output_dir`` also written in full to ``runs.csv``."""
-    s = Section("Runs")
+    s = Section("Runs", intro=INTROS["runs"])
     if not len(ds.runs):
         return Section.empty(s.title, ABSENT["runs"])
     if output_dir is not None:
         Path(output_dir).mkdir(parents=True, exist_ok=True)
         ds.runs.to_csv(Path(output_dir) / "runs.csv", index=False)
-        s.add(f"All {ds.runs.shape[1]} columns of the {len(ds.runs)} runs are in `runs.csv`.")
+        s.add(
+            f"All {ds.runs.shape[1]} columns of the {_plural(len(ds.runs), 'run')} are in `runs.csv` beside this page."
+        )
     tool = ds.runs["tool"].astype("string").fillna("") if "tool" in ds.runs else pd.Series("", index=ds.runs.index)
     kinds = {name: registry.get_tool(name).kind for name in registry.names()}
     kind = tool.map(lambda t: kinds.get(t, "")).to_numpy()
@@ -540,7 +953,11 @@ def runs_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Sectio
     for k in sorted(present, key=lambda k: list(registry.KINDS).index(k) if k in registry.KINDS else len(kinds)):
         part = ds.runs[kind == k]
         tools = ", ".join(dict.fromkeys(part["tool"].astype("string").fillna("?")))
-        s.add(f"{_KIND_HEADINGS.get(k, 'Other runs')}: {len(part)} run(s) ({tools}).")
+        if k == "lb-stats":  # their figures are the load balancer section's
+            s.add(f"{_KIND_HEADINGS[k]}: {_plural(len(part), 'snapshot')} ({tools}), shown in the load balancer "
+                  "section.")  # fmt: skip
+            continue
+        s.add(f"{_KIND_HEADINGS.get(k, 'Other runs')}: {_plural(len(part), 'run')} ({tools}).")
         s.add(headline(part))
     return s
 
@@ -686,7 +1103,7 @@ def _series_of(runs: pd.DataFrame, group: str | None) -> tuple[pd.DataFrame, str
 
 
 def scaling_section(
-    runs: pd.DataFrame,
+    runs: Any,
     load: str = "concurrency",
     group: str | None = None,
     model: str = "usl",
@@ -694,25 +1111,32 @@ def scaling_section(
 ) -> Section:
     """Throughput and latency against load within each series, with a fitted curve only where one holds.
 
+    ``runs``: the Dataset (its study, :func:`study_of`, is the one every section shows) or a runs table.
     Runs are grouped into series (same tool, target and settings, see
     :mod:`lbanalysis.analysis.series`), or by ``group`` when given. A series
     gets a ``model`` curve only with enough distinct loads and when the fit
     explains the points (R² >= 0.8); otherwise the table says "no model
-    fits these points" or "too few loads", and no curve is drawn.
+    fits these points" or "too few loads", and no curve is drawn. Series run
+    at one load only are counted, not listed (the conclusion lists every series).
     """
     from .. import plots
     from ..analysis.engine import study
     from ..analysis.series import fit_series
 
     title = "Throughput and latency against load"
-    _check_column(runs, load, "load")
-    _check_column(runs, group, "group")
-    if not len(http_runs(runs)):
+    frame = runs if isinstance(runs, pd.DataFrame) else runs.runs
+    _check_column(frame, load, "load")
+    _check_column(frame, group, "group")
+    if not len(http_runs(frame)):
         return Section.empty(title, ABSENT["http"])
-    http = study(runs, load=load, group=group).runs.dropna(subset=["series"])  # the study's series and left-outs
+    st = study(frame, load=load, group=group) if isinstance(runs, pd.DataFrame) else _series_study(runs, load, group)
+    http = st.runs.dropna(subset=["series"])  # the study's series and left-outs
     key = group if group is not None else "series"
     if not len(http) or _n_loads(http, load, "series") < 2:
-        return Section.empty(title, ABSENT["loads"].format(load=load))
+        return Section.empty(title, ABSENT["loads"].format(load=_words_of(load)))
+    n_loads = http.groupby("series")[load].agg(lambda v: pd.to_numeric(v, errors="coerce").nunique())
+    several = set(n_loads[n_loads >= 2].index)
+    http_all, http = http, http[http["series"].isin(several).to_numpy(bool)]
     used = http[http["used"].to_numpy(bool)]
     table, fits = fit_series(used, load=load, model=model, by="series")
     from ..analysis.rules import _reasons
@@ -724,22 +1148,29 @@ def scaling_section(
     ]  # fmt: skip
     if missing:
         table = pd.concat([table, pd.DataFrame(missing)], ignore_index=True).sort_values("series", ignore_index=True)
-    s = Section(title)
-    n_series = http["series"].nunique()
-    drawn = [n for n, g in http.groupby("series", sort=True) if pd.to_numeric(g[load], errors="coerce").nunique() >= 2]
+    if "fitted" in table:
+        table["fitted"] = table["fitted"].map({True: "yes", False: "no"}).fillna("")
+    if "model" in table and table["model"].nunique() <= 1:  # the sentence above names the model
+        table = table.drop(columns="model")
+    s = Section(title, intro=INTROS["scaling"].format(model=_MODELS.get(model, model)))
+    n_series = http_all["series"].nunique()
+    drawn = sorted(several)
+    words = _words_of(load)
+    fitted = f"{len(fits)} of them {'has' if len(fits) == 1 else 'have'} a {_MODELS.get(model, model)} curve that fits"
     s.add(
-        f"{n_series} series ({'by ' + group if group else 'same tool, target and settings'}); "
-        f"{len(drawn)} with two loads or more are drawn; {len(fits)} of them has a {model} curve that fits."
-        if len(fits) != 1
-        else f"{n_series} series; {len(drawn)} with two loads or more are drawn; 1 has a {model} curve that fits."
+        f"{_plural(n_series, 'series')} ({'by ' + group if group else 'same tool, target and settings'}); "
+        f"{len(drawn)} ran at two {words} values or more and are drawn; {fitted}."
+        + (f" The other {n_series - len(drawn)} ran at one {words} only." if n_series > len(drawn) else "")
     )
     out = http[~http["used"].to_numpy(bool)]
     if len(out):
-        s.add(f"{len(out)} run(s) drawn hollow and left out of the curves: {_reasons(out['left_out'].tolist())}.")
-    shown = drawn[:_MAX_LINES]
+        s.add(
+            f"{_plural(len(out), 'run')} drawn hollow and left out of the curves: {_reasons(out['left_out'].tolist())}."
+        )
+    shown = drawn[:_MAX_CURVES]
     if len(drawn) > len(shown):
         s.add(f"The chart shows the first {len(shown)} of {len(drawn)} series; the table has them all.")
-    fig, (ax1, ax2) = _figure(ncols=2)
+    fig, (ax1, ax2) = _figure(ncols=2, height=4.0 + 0.22 * ((len(shown) + 1) // 2))
     for i, name in enumerate(shown):
         g = http[http["series"] == name]
         color = f"C{i % 10}"
@@ -747,9 +1178,10 @@ def scaling_section(
             {"x": pd.to_numeric(g[load], errors="coerce"), "y": pd.to_numeric(g["requests_per_s"], errors="coerce")}
         ).dropna()
         kept = g.loc[xy.index, "used"].to_numpy(bool)
-        ax1.plot(xy["x"][kept], xy["y"][kept], "o", color=color, label=str(name), alpha=0.8)
+        ax1.plot(xy["x"][kept], xy["y"][kept], "o", color=color, label=str(name) if kept.any() else None, alpha=0.8)
         if not kept.all():
-            ax1.plot(xy["x"][~kept], xy["y"][~kept], "o", mfc="none", color=color, alpha=0.8)
+            ax1.plot(xy["x"][~kept], xy["y"][~kept], "o", mfc="none", color=color, alpha=0.8,
+                     label=None if kept.any() else str(name))  # fmt: skip
         if name in fits:
             plots.scaling_fit(fits[name], points=False, color=color, label=None, ax=ax1)
         else:
@@ -763,15 +1195,18 @@ def scaling_section(
         ).dropna()
         if len(lat):
             means = lat.groupby("x")["y"].mean()
-            ax2.plot(means.index, means.to_numpy(), "o-", color=color, label=str(name))
-    ax1.set_xlabel(load)
+            ax2.plot(means.index, means.to_numpy(), "o-", color=color)
+    ax1.set_xlabel(words)
     ax1.set_ylabel("requests per second")
-    ax1.set_title(f"throughput ({model} curve only where it fits)")
-    ax2.set_xlabel(load)
+    ax1.set_title(f"Throughput ({_MODELS.get(model, model)} curve only where it fits)")
+    ax2.set_xlabel(words)
     ax2.set_ylabel("mean latency (ms)")
-    ax2.set_title("mean latency")
-    if shown:
-        ax1.legend(fontsize="small")
+    ax2.set_title("Mean latency")
+    for ax in (ax1, ax2):
+        plots.plain_ticks(ax)
+    if shown:  # one legend under both charts, named by series
+        fig.legend(*ax1.get_legend_handles_labels(), loc="outside lower center", ncols=2 if len(shown) > 1 else 1,
+                   fontsize="small", frameon=False)  # fmt: skip
     s.add(fig)
     s.add(table.rename(columns={"series": key}) if key != "series" else table)
     s.save(output_dir, "throughput-latency")
@@ -783,16 +1218,16 @@ _PERCENTILES = (50, 66, 75, 80, 90, 95, 98, 99, 100)  # the ones ab prints; wrk 
 
 
 def percentile_table(percentiles: pd.DataFrame, runs: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Percentiles in ms, one row per run and one column per percentile ab prints (``p50`` ... ``p100``).
+    """Percentiles in ms, one row per run and one column per percentile ab prints (``p50 (ms)`` ... ``p100 (ms)``).
 
     >>> pct = pd.DataFrame({"source": "a.txt", "run": [0, 0], "percentile": [50.0, 99.0], "latency_s": [0.01, 0.2]})
     >>> percentile_table(pct).to_dict("records")
-    [{'source': 'a.txt', 'run': 0, 'p50': 10.0, 'p99': 200.0}]
+    [{'source': 'a.txt', 'run': 0, 'p50 (ms)': 10.0, 'p99 (ms)': 200.0}]
     """
     pct = percentiles[percentiles["percentile"].isin(_PERCENTILES)]
     ms = (pd.to_numeric(pct["latency_s"], errors="coerce") * 1e3).round(6)  # 0.103 s is 103 ms, not 103.00000000000001
     wide = pct.assign(ms=ms).pivot_table(index=["source", "run"], columns="percentile", values="ms", aggfunc="first")
-    wide.columns = [f"p{c:g}" for c in wide.columns]
+    wide.columns = [f"p{c:g} (ms)" for c in wide.columns]
     wide = wide.reset_index()
     wide["source"] = _short_sources(wide["source"].astype(str).tolist())
     wide.columns.name = None
@@ -812,36 +1247,44 @@ def percentiles_section(ds: Any, group: str | None = None, output_dir: str | os.
     pct = ds.percentiles
     if not len(pct):
         return Section.empty(title, ABSENT["percentiles"])
-    s = Section(title)
+    s = Section(title, intro=INTROS["percentiles"])
     from ..analysis.latency import recorded_percentiles
 
     recorded = recorded_percentiles(pct)
     uncorrected = pct["kind"].astype("string").str.startswith("uncorrected").fillna(False).to_numpy(bool)
     if uncorrected.any():  # wrk2 -U: a second distribution of the same run
         n = len(pct[uncorrected][["source", "run"]].drop_duplicates())
-        s.add(f"wrk2 also printed the latencies it measured without correcting for delayed starts for {n} run(s) "
-              "(`kind` 'uncorrected' in the percentiles table); the chart and table show the recorded ones.")  # fmt: skip
+        s.add(f"wrk2 also printed, for {_plural(n, 'run')}, the latencies it measured without correcting for "
+              "delayed starts; the chart and table show the corrected ones it records.")  # fmt: skip
     pct = recorded
     keys = pct[["source", "run"]].drop_duplicates()
-    pct = pct.assign(latency_ms=pct["latency_s"] * 1e3)
-    hue = "run"
-    if group is not None and group in ds.runs:
-        pct = pct.merge(ds.runs[["source", "run", group]], on=["source", "run"], how="left")
-    if len(keys) > _MAX_LINES:
-        shown = keys.head(_MAX_LINES)
+    ms = pd.to_numeric(pct["latency_s"], errors="coerce") * 1e3
+    pct = pct.assign(latency_ms=ms.where(ms > 0))  # a latency printed as 0 has no place on a log axis
+    if (ms == 0).any():
+        s.add("Latencies printed as 0 ms (under the tool's resolution) are in the table, not on the chart's log "
+              "scale.")  # fmt: skip
+    if len(keys) > _MAX_PCT_LINES:  # the runs with the highest 99th percentile: the tails worth a look
+        top = pct[pct["percentile"] == pct.groupby(["source", "run"])["percentile"].transform("max")]
+        worst = top.sort_values("latency_ms", ascending=False)[["source", "run"]].drop_duplicates()
+        shown = worst.head(_MAX_PCT_LINES)
         pct = pct.merge(shown, on=["source", "run"])
-        s.add(f"{len(keys)} runs have percentiles; the chart shows the first {_MAX_LINES}.")
-    sources = list(dict.fromkeys(pct["source"].astype(str)))
-    short = dict(zip(sources, _short_sources(sources), strict=True))
-    fig, (ax,) = _figure(width=7)
-    plots.latency_percentiles(
-        pct.assign(source=pct["source"].astype(str).map(short)), y="latency_ms", hue=hue, logy=True, ax=ax
-    )
-    ax.set(ylabel="latency (ms)")
-    if ax.get_legend() is not None and len(keys) > 6:
+        s.add(f"{len(keys)} runs have percentiles; the chart shows the {_MAX_PCT_LINES} with the slowest "
+              "highest percentile, the table has them all.")  # fmt: skip
+    sources = list(dict.fromkeys(ds.percentiles["source"].astype(str)))
+    short = dict(zip(sources, _file_names(sources), strict=True))
+    pct = pct.assign(name=[f"{short[str(a)]}" + (f" (run {b})" if n > 1 else "") for a, b, n in
+                           zip(pct["source"], pct["run"], pct.groupby("source")["run"].transform("nunique"),
+                               strict=True)])  # fmt: skip
+    fig, (ax,) = _figure(width=7, height=4.0 + 0.2 * pct["name"].nunique())
+    plots.latency_percentiles(pct, y="latency_ms", hue="name", logy=True, ax=ax)
+    ax.set(ylabel="latency (ms)", title="Latency by percentile")
+    _plain_log_y(ax)
+    handles, labels = ax.get_legend_handles_labels()
+    if ax.get_legend() is not None:
         ax.get_legend().remove()
-    elif ax.get_legend() is not None:  # under the chart, not over its lines
-        ax.legend(title=hue, fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
+    if handles:  # under the chart, not over its lines
+        fig.legend(handles, labels, loc="outside lower center", fontsize="small", frameon=False,
+                   ncols=2 if len(handles) > 3 else 1)  # fmt: skip
     s.add(fig)
     s.add(percentile_table(recorded_percentiles(ds.percentiles, printed=True), ds.runs))
     if _closed_loop_sources(ds.runs, pct):
@@ -874,7 +1317,7 @@ def tail_table(tail: pd.DataFrame) -> pd.DataFrame:
     [{'source': 'a.tsv', 'run': 0, 'requests': 10, 'expected interval (ms)': 2.0, 'p99 (ms)': 4.0, \
 'p99 corrected (ms)': 500.0, 'slow requests': 1, 'note': 'n'}]
     """
-    out = pd.DataFrame({"source": _short_sources(tail["source"].astype(str).tolist()), "run": tail["run"]})
+    out = pd.DataFrame({"source": _file_names(tail["source"].astype(str).tolist()), "run": tail["run"]})
     for col in [c for c in ["tool", "concurrency", "requests"] if c in tail]:
         out[col] = tail[col].to_numpy()
     out["expected interval (ms)"] = tail["expected_interval_s"].to_numpy() * 1e3
@@ -900,19 +1343,21 @@ def tail_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Sectio
     tail = _dask_tail(ds.requests, ds.runs) if on_dask else latency_tail(ds.requests, ds.runs)
     if not len(tail):
         return Section.empty(title, ABSENT["tail"])
-    s = Section(title)  # (the closed-loop note stands in the percentiles section, and the notebook's intro here)
+    from ..formatting import fmt
+
+    s = Section(title, intro=INTROS["tail"])  # (the closed-loop note stands in the percentiles section)
     worst = tail.loc[(tail["p99_corrected_s"] / tail["p99_s"].where(tail["p99_s"] > 0)).fillna(1).idxmax()]
     if worst["p99_corrected_s"] > worst["p99_s"]:
         s.add(
             f"Largest gap: `{_short_sources([str(worst['source'])])[0]}` printed a 99th percentile of "
-            f"{worst['p99_s'] * 1e3:.3g} ms; corrected for the requests its stalls kept from being sent, "
-            f"{worst['p99_corrected_s'] * 1e3:.3g} ms."
+            f"{fmt(worst['p99_s'], 's')}; corrected for the requests its stalls kept from being sent, "
+            f"{fmt(worst['p99_corrected_s'], 's')}."
         )
     lower = tail[tail["p99_corrected_s"] < tail["p99_s"]]
     if len(lower):
         names = ", ".join(f"`{n}`" for n in _short_sources(lower["source"].astype(str).tolist())[:3])
         s.add(
-            f"{len(lower)} run(s) ({names}{', ...' if len(lower) > 3 else ''}) have a corrected 99th percentile "
+            f"{_plural(len(lower), 'run')} ({names}{', ...' if len(lower) > 3 else ''}) {'has' if len(lower) == 1 else 'have'} a corrected 99th percentile "
             "below the printed one: the correction adds the requests a stall kept from being sent, each with a "
             "latency below the stalled request's; where slow requests are many, these added ones outnumber the "
             "printed tail and pull the high percentiles down. Both tails are shown, with the number of slow "
@@ -926,11 +1371,19 @@ def tail_section(ds: Any, output_dir: str | os.PathLike | None = None) -> Sectio
         requests = requests[requests["source"].astype(str).isin(list(wanted))][["source", "run", "latency_s"]].compute()
     req = requests.astype({"source": str}).merge(keys, on=["source", "run"])
     curves = corrected_percentiles(req, (50, 90, 99, 99.9))
-    curves["name"] = _short_sources(curves["source"].astype(str).tolist())
+    curves["name"] = _file_names(curves["source"].astype(str).tolist())
     if len(tail) > len(shown):
         s.add(f"{len(tail)} runs have per-request logs; the chart shows the first {len(shown)}.")
-    fig, (ax,) = _figure(width=7)
+    fig, (ax,) = _figure(width=7, height=4.0 + 0.2 * len(shown))
     plots.corrected_tail(curves, label="name", ax=ax)
+    ax.set_title("Printed and corrected tail")
+    _plain_log_y(ax)
+    handles, labels = ax.get_legend_handles_labels()
+    if ax.get_legend() is not None:  # under the chart, not over its lines
+        ax.get_legend().remove()
+    if handles:
+        fig.legend(handles, labels, loc="outside lower center", fontsize="small", frameon=False,
+                   ncols=2 if max(len(t) for t in labels) < 45 else 1)  # fmt: skip
     s.add(fig)
     s.add(tail_table(tail))
     s.save(output_dir, "latency_tail")
@@ -992,6 +1445,7 @@ def timeseries_section(
     ds: Any, freq: str = "1s", output_dir: str | os.PathLike | None = None, max_runs: int = _MAX_LINES
 ) -> Section:
     """Requests per second and latency over time for runs with per-request logs."""
+
     title = "Per-request time series"
     on_dask = is_dask(ds.requests)
     ts = _dask_timeseries(ds.requests, freq) if on_dask else None
@@ -1001,9 +1455,9 @@ def timeseries_section(
         ts = per_request_timeseries(ds.requests, freq=freq)
     if not len(ts):  # requests without start times (siege -v)
         return Section.empty(title, ABSENT["start times"])
-    s = Section(title)
+    s = Section(title, intro=INTROS["timeseries"])
     if on_dask:
-        s.add('Per-request logs read and aggregated on Dask (`engine="dask"`).')
+        s.add("Per-request logs read and aggregated on Dask (a folder larger than memory).")
     keys = ts[["source", "run"]].drop_duplicates()
     if not on_dask:
         logged = ds.requests[["source", "run"]].drop_duplicates()
@@ -1013,25 +1467,13 @@ def timeseries_section(
     if len(keys) > max_runs:
         s.add(f"{len(keys)} runs have per-request logs; the charts show the first {max_runs}.")
         ts = ts.merge(keys.head(max_runs), on=["source", "run"])
-    fig, (ax1, ax2) = _figure(ncols=2)
-    labels = dict(
-        zip(zip(keys["source"], keys["run"], strict=True), _short_sources(keys["source"].tolist()), strict=True)
-    )
-    for i, ((src, run), rows) in enumerate(ts.groupby(["source", "run"], sort=False)):
-        label, color = f"{labels[(src, run)]}:{run}", f"C{i % 10}"
-        full, part = rows[~rows["partial"]], rows[rows["partial"]]
-        ax1.plot(full["t_s"], full["requests_per_s"], "-o", color=color, label=label, markersize=3)
-        ax1.plot(part["t_s"], part["requests_per_s"], "o", color=color, markerfacecolor="none", markersize=4)
-        ax2.plot(rows["t_s"], rows["latency_mean_s"] * 1e3, "-o", color=color, label=label, markersize=3)
-    ax1.set(xlabel="time since first request (s)", ylabel=f"requests per second (bins of {freq})")
-    ax2.set(xlabel="time since first request (s)", ylabel="mean latency (ms)")
-    ax1.legend(fontsize="small")
-    s.add(
-        "Hollow points are bins the run covers only in part (it ended within its last bin, and, where start times "
-        "are logged to the second, began somewhere in its first): their rate is not comparable, so the rates below "
-        "are of full bins only."
-    )
-    s.add(fig)
+    bins = ts.groupby(["source", "run"], sort=False)["t_s"].transform("nunique")
+    if (bins >= 2).any():
+        _timeseries_chart(s, ts[(bins >= 2).to_numpy(bool)], freq)
+    else:
+        who = "The run" if len(keys) == 1 else f"Each of the {len(keys)} runs"
+        s.add(f"{who} with start times lasted under two bins of {freq}: nothing to draw over time; the table gives "
+              "each run's length and counts.")  # fmt: skip
     full = ts[~ts["partial"]]
     per_run = ts.groupby(["source", "run"], sort=False).agg(
         seconds=("t_s", lambda v: v.max() + pd.to_timedelta(freq).total_seconds()),
@@ -1044,10 +1486,43 @@ def timeseries_section(
     per_run["min_req_per_s"] = rates["min"].reindex(per_run.index)
     per_run = per_run[["seconds", "requests", "full_bins", "peak_req_per_s", "min_req_per_s", "latency_max_ms"]]
     per_run = per_run.reset_index()
-    per_run["source"] = _short_sources(per_run["source"].astype(str).tolist())
+    per_run["source"] = _file_names(per_run["source"].astype(str).tolist())
     s.add(per_run)
     s.save(output_dir, "timeseries")
     return s
+
+
+def _timeseries_chart(s: Section, ts: pd.DataFrame, freq: str) -> None:
+    """Requests per second and mean latency over time, one line per run (named by its file), into ``s``."""
+    from .. import plots
+
+    keys = ts[["source", "run"]].drop_duplicates()
+    names = _file_names(keys["source"].astype(str).tolist())
+    several = keys.groupby("source")["run"].transform("nunique").to_numpy() > 1
+    labels = {(src, run): f"{n} (run {run})" if many else n
+              for (src, run), n, many in zip(zip(keys["source"], keys["run"], strict=True), names, several,
+                                             strict=True)}  # fmt: skip
+    fig, (ax1, ax2) = _figure(ncols=2)
+    for i, ((src, run), rows) in enumerate(ts.groupby(["source", "run"], sort=False)):
+        label, color = labels[(src, run)], f"C{i % 10}"
+        full, part = rows[~rows["partial"]], rows[rows["partial"]]
+        ax1.plot(full["t_s"], full["requests_per_s"], "-o", color=color, label=label, markersize=3)
+        ax1.plot(part["t_s"], part["requests_per_s"], "o", color=color, markerfacecolor="none", markersize=4)
+        ax2.plot(rows["t_s"], rows["latency_mean_s"] * 1e3, "-o", color=color, markersize=3)
+    ax1.set(xlabel="time since first request (s)", ylabel=f"requests per second (bins of {freq})")
+    ax2.set(xlabel="time since first request (s)", ylabel="mean latency (ms)")
+    ax1.set_title("Throughput over time")
+    ax2.set_title("Mean latency over time")
+    for ax in (ax1, ax2):
+        plots.plain_ticks(ax)
+    fig.legend(*ax1.get_legend_handles_labels(), loc="outside lower center", fontsize="small", frameon=False,
+               ncols=2 if len(keys) > 2 else 1)  # fmt: skip
+    s.add(
+        "Hollow points are bins the run covers only in part (it ended within its last bin, and, where start times "
+        "are logged to the second, began somewhere in its first): their rate is not comparable, so the rates below "
+        "are of full bins only."
+    )
+    s.add(fig)
 
 
 # -------------------------------------------------------------------- study ---
@@ -1073,42 +1548,61 @@ def study_of(
     key = (id(ds), str(link_capacity), str(iperf), float(threshold), load, group)
     if key not in _STUDIES or _STUDIES[key][0] is not ds:
         measured = load_iperf(iperf) if iperf is not None else None
-        _STUDIES.clear()  # one dataset at a time (the notebook's); holding it keeps its id from being reused
+        if any(held is not ds for held, _ in _STUDIES.values()):
+            _STUDIES.clear()  # one dataset at a time (the notebook's); holding it keeps its id from being reused
         _STUDIES[key] = (ds, study(ds, capacity=capacity_parameter(link_capacity), iperf=measured, group=group,
                                    load=load, network_threshold=threshold))  # fmt: skip
     return _STUDIES[key][1]
 
 
+def _series_study(ds: Any, load: str, group: str | None) -> Any:
+    """A study of ``ds`` for what does not depend on capacities (series, runs left out, fits, knees): the
+    one already built for the sections above when there is one, whatever capacity it was given."""
+    for (ident, _, _, _, held_load, held_group), (held, st) in _STUDIES.items():
+        if held is ds and ident == id(ds) and held_load == load and held_group == group:
+            return st
+    return study_of(ds, load=load, group=group)
+
+
 # --------------------------------------------------------------------- knee ---
 def knee_section(runs: Any, load: str = "concurrency", group: str | None = None) -> Section:
-    """The load past which throughput stops growing, per series, and whether latency keeps rising (the study's)."""
+    """The load past which throughput stops growing, per series, and whether latency keeps rising (the study's).
+
+    ``runs``: the Dataset (its study, :func:`study_of`) or a runs table.
+    """
     from ..analysis.engine import study
 
     title = "Saturation knee"
     frame = runs.runs if hasattr(runs, "runs") and not isinstance(runs, pd.DataFrame) else runs
     if not len(http_runs(frame)):
         return Section.empty(title, ABSENT["http"])
-    st = study_of(runs, load=load, group=group) if not isinstance(runs, pd.DataFrame) else study(
-        runs, load=load, group=group)  # fmt: skip
+    st = _series_study(runs, load, group) if not isinstance(runs, pd.DataFrame) else study(runs, load=load, group=group)
     knees = st.knees
     if not len(knees):
-        return Section.empty(title, ABSENT["knee"].format(load=load))
+        return Section.empty(title, ABSENT["knee"].format(load=_words_of(load)))
     table = knees.set_index("series")
-    s = Section(title)
+    s = Section(title, intro=INTROS["knee"])
     n_series = len(st.verdicts)
     if len(knees) < n_series:
-        s.add(f"{len(knees)} of {n_series} series have three loads or more: a knee is looked for only in those.")
+        s.add(f"{len(knees)} of {_plural(n_series, 'series')} ran at three {_words_of(load)} values or more: a "
+              "knee is looked for only in those.")  # fmt: skip
     if not table["significant"].any() and table["saturated"].any():
         s.add("Each load ran once: the run-to-run noise is unknown, so no knee is called significant.")
-    return s.add(table)
+    shown = table.copy()
+    for col in ("saturated", "latency_rising", "significant"):
+        if col in shown:
+            shown[col] = shown[col].map({True: "yes", False: "no"}).fillna("")
+    return s.add(shown.rename(columns={"latency_rising": "latency rising"}))
 
 
 # ------------------------------------------------------------------- series ---
 _MAX_SERIES = 12  # series given a subsection of their own
+_MAX_SERIES_CHARTS = 4  # with more, the series get no chart of their own (the scaling chart draws them)
 
 
 def series_table_of(runs: pd.DataFrame, load: str = "concurrency") -> pd.DataFrame:
-    """One series' runs by load: how many, mean throughput, mean latency, failures.
+    """One series' runs by load: how many, mean throughput, mean latency, failures (the study's ``errors``,
+    failed or not 2xx, where the runs carry them; else the tool's ``failed``).
 
     >>> runs = pd.DataFrame({"concurrency": [1, 1, 10], "requests_per_s": [10.0, 12.0, 90.0],
     ...                      "latency_mean_s": [0.1, 0.08, 0.11], "failed": [0, 0, 2]})
@@ -1120,7 +1614,7 @@ def series_table_of(runs: pd.DataFrame, load: str = "concurrency") -> pd.DataFra
             load: pd.to_numeric(runs[load], errors="coerce"),
             "requests_per_s": pd.to_numeric(runs["requests_per_s"], errors="coerce"),
             "latency_mean_s": pd.to_numeric(runs.get("latency_mean_s"), errors="coerce"),
-            "failed": pd.to_numeric(runs.get("failed"), errors="coerce"),
+            "failed": pd.to_numeric(runs["errors"] if "errors" in runs else runs.get("failed"), errors="coerce"),
         }
     ).dropna(subset=[load])
     out = data.groupby(load).agg(
@@ -1130,7 +1624,8 @@ def series_table_of(runs: pd.DataFrame, load: str = "concurrency") -> pd.DataFra
         failed=("failed", "sum"),
     )
     out["failed"] = out["failed"].astype("Int64")
-    return out.reset_index()
+    out = out.reset_index()
+    return out.rename(columns={"failed": "failed or not 2xx"}) if "errors" in runs else out
 
 
 def series_section(
@@ -1143,6 +1638,8 @@ def series_section(
     output_dir: str | os.PathLike | None = None,
 ) -> Section:
     """One part per series with two loads or more: its verdict, a small chart and its runs by load."""
+    from .. import plots
+
     title = "Series, one by one"
     if not len(http_runs(ds.runs)):
         return Section.empty(title, ABSENT["http"])
@@ -1155,24 +1652,33 @@ def series_section(
     many = loads[loads >= 2].sort_values(ascending=False)
     shown = list(many.index[:_MAX_SERIES])
     v = st.verdicts.set_index("series")
-    s = Section(title)
+    s = Section(title, intro=INTROS["series"], level=3)
     s.add(
         f"{len(many)} of {http['series'].nunique()} series ran at two loads or more"
         + (f"; the {len(shown)} with the most loads are shown." if len(shown) < len(many) else ".")
-    )
+        + (" Their throughput and latency are drawn together in the section on load above."
+           if len(shown) > _MAX_SERIES_CHARTS else "")
+    )  # fmt: skip
     for i, name in enumerate(shown):
         g = http[http["series"] == name]
         s.add(f"### {name}")
         if name in v.index:
-            s.add(f"{v.loc[name, 'verdict'].capitalize()} ({v.loc[name, 'confidence']}): {v.loc[name, 'evidence']}.")
+            verdict, confidence = str(v.loc[name, "verdict"]), str(v.loc[name, "confidence"])
+            said = verdict.capitalize() + (f" ({confidence} confidence)" if confidence not in ("", verdict) else "")
+            s.add(f"{said}: {v.loc[name, 'evidence']}.")
         table = series_table_of(g, load)
+        if len(shown) > _MAX_SERIES_CHARTS:  # the chart of all series above draws them; the tables say the rest
+            s.add(table)
+            continue
         fig, (ax1, ax2) = _figure(ncols=2, width=7.0, height=2.6)
-        ax1.plot(table[load], table["requests_per_s"], "o-", color=f"C{i % 10}", label="mean req/s")
-        ax1.set(xlabel=load, ylabel="requests per second")
+        ax1.plot(table[load], table["requests_per_s"], "o-", color=f"C{i % 10}", label="mean requests/s")
+        ax1.set(xlabel=_words_of(load), ylabel="requests per second")
+        plots.plain_ticks(ax1)
         ax1.legend(fontsize="small")
         if table["latency_mean_s"].notna().any():
             ax2.plot(table[load], table["latency_mean_s"] * 1e3, "o-", color=f"C{i % 10}", label="mean latency")
-            ax2.set(xlabel=load, ylabel="mean latency (ms)")
+            ax2.set(xlabel=_words_of(load), ylabel="mean latency (ms)")
+            plots.plain_ticks(ax2)
             ax2.legend(fontsize="small")
         else:
             ax2.set_axis_off()
@@ -1199,9 +1705,8 @@ def verdict_section(
     if not len(http_runs(ds.runs)):
         return Section.empty(title, ABSENT["http"])
     st = study_of(ds, link_capacity, iperf, threshold, load, group)
-    s = Section(title)
-    s.add(str(st.summary()).splitlines()[0] + f" Each verdict names its figures; thresholds: "
-          f"{thresholds_text(**st.thresholds)}.")  # fmt: skip
+    s = Section(title, intro=INTROS["verdicts"])
+    s.add(f"Each verdict names its figures; thresholds: {thresholds_text(**st.thresholds)}.")
     return s.add(st.summary_frame())
 
 
@@ -1229,7 +1734,7 @@ def _capacity_words(st: Any, link_capacity: Any, iperf: Any) -> str:
         return "given per run by the `capacity` column (manifest)"
     where = f"in `{iperf}`" if iperf is not None else "among these files, each applied to runs of its own folder"
     n = int(st.paths["n_runs"].sum()) if len(st.paths) and "n_runs" in st.paths else 0
-    return f"measured by {n} iperf run(s) {where}, per path (TCP tests; payload against goodput)"
+    return f"measured by {_plural(n, 'iperf run')} {where}, per path (TCP tests; payload against goodput)"
 
 
 def network_section(
@@ -1256,25 +1761,31 @@ def network_section(
     source = _capacity_words(st, link_capacity, iperf)
     if not len(http):
         return Section(title).add(f"Link capacity {source}; no HTTP runs to compare with it.").add(st.paths)
-    s = Section(title)
-    s.add(f"Capacity {source}; a run is network-bound at {threshold:.0%} of its path's capacity or more.")
+    s = Section(title, intro=INTROS["network"])
+    s.add(f"Capacity {source}; a run is network-bound at {threshold:.0%} of its path's capacity or more, and a "
+          f"run above {st.thresholds['mismatch_above']:.0%} is a capacity mismatch (the capacity belongs to "
+          "another path).")  # fmt: skip
     if len(st.paths):
-        s.add(f"iperf measured {len(st.paths)} path(s); each HTTP run is compared with the path to its own host:")
-        s.add(st.paths)
+        s.add(f"iperf measured {_plural(len(st.paths), 'path')}; each HTTP run is compared with the path to its own "
+              "host:")  # fmt: skip
+        matched = pd.to_numeric(http["utilisation"], errors="coerce").notna().any()
+        paths = _paths_table(st.paths)
+        s.add(paths if matched or len(paths) <= 5 else Collapsed(paths))
     u = pd.to_numeric(http["utilisation"], errors="coerce")
     over = st.thresholds["mismatch_above"]
     mismatch, unmatched = (u > over).to_numpy(bool), u.isna().to_numpy(bool)
     bound = (u >= threshold) & ~(u > over)
     parts = [
-        f"{int(bound.sum())} of {len(http)} run(s) network-bound."
+        f"{int(bound.sum())} of {_plural(len(http), 'run')} network-bound."
         if bound.any()
         else f"No run reaches {threshold:.0%} of its path: none is network-bound."
     ]
     if mismatch.any():
-        parts.append(f"{int(mismatch.sum())} run(s) carried more than the capacity matched to their path: capacity "
+        parts.append(f"{_plural(int(mismatch.sum()), 'run')} carried more than the capacity matched to their path: capacity "
                      "mismatch, not a verdict.")  # fmt: skip
     if unmatched.any():
-        parts.append(f"{int(unmatched.sum())} run(s) have no measured path to their host: no utilisation.")
+        parts.append(f"{_plural(int(unmatched.sum()), 'run')} have no measured path to their host: no utilisation"
+                     + (" (not listed)." if (~unmatched).any() else "."))  # fmt: skip
     s.add(" ".join(parts))
     table = pd.DataFrame(
         {
@@ -1286,12 +1797,10 @@ def network_section(
             "used Mbit/s": (http["used_bits_per_s"] / 1e6).to_numpy(),
             "capacity Mbit/s": (http["capacity_bits_per_s"] / 1e6).to_numpy(),
             "basis": http["capacity_basis"].to_numpy(),
-            "utilisation": u.to_numpy(),
-            "network_bound": pd.array([pd.NA if m or n else bool(b) for m, n, b in zip(mismatch, unmatched, bound,
-                                                                                     strict=True)], "boolean"),
-            "bound_by": ["capacity mismatch" if m else "network" if b else "" for m, b in zip(mismatch, bound,
+            "utilisation (%)": (u * 100).to_numpy(),
+            "bound by": ["capacity mismatch" if m else "network" if b else "" for m, b in zip(mismatch, bound,
                                                                                             strict=True)],
-            "bound_reason": [
+            "why": [
                 f"{format_bits_per_s(w)} ({b}) against {format_bits_per_s(c)} for its path ({src})"
                 if pd.notna(c) else (note or "no capacity known")
                 for w, b, c, src, note in zip(http["used_bits_per_s"], http["capacity_basis"],
@@ -1303,18 +1812,48 @@ def network_section(
     shown = table[~unmatched]
     if len(shown):
         fig, (ax,) = _figure(width=max(6.0, min(14.0, 0.4 * min(len(shown), 30))))
-        labelled = shown.head(30).assign(label=[f"{a}:{b}" for a, b in zip(shown.head(30)["source"],
-                                                                             shown.head(30)["run"], strict=True)])  # fmt: skip
+        first = shown.head(30)
+        names = _file_names(http["source"].astype(str).tolist())
+        per_file = http.groupby(http["source"].astype(str))["run"].transform("nunique").to_numpy()
+        label = pd.Series([f"{n} (run {r})" if k > 1 else n for n, r, k in zip(names, http["run"], per_file,
+                                                                                 strict=True)])  # fmt: skip
+        labelled = first.assign(label=label[~unmatched].head(30).to_numpy(),
+                                utilisation=first["utilisation (%)"] / 100,
+                                network_bound=(first["bound by"] == "network").to_numpy())  # fmt: skip
         plots.utilisation(labelled, x="label", threshold=threshold, ax=ax)
+        ax.set_title("Share of each run's path capacity used")
+        ax.set_xlabel("")
         ax.tick_params(axis="x", labelrotation=30)
         for tick in ax.get_xticklabels():
             tick.set_horizontalalignment("right")
         if len(shown) > 30:
             s.add(f"The chart shows the first 30 of {len(shown)} runs with a utilisation.")
         s.add(fig)
-    s.add(table.reset_index(drop=True))
+    if len(shown):
+        s.add(shown.reset_index(drop=True))
     s.save(output_dir, "utilisation")
     return s
+
+
+def _paths_table(paths: pd.DataFrame) -> pd.DataFrame:
+    """The study's iperf paths for people: the runs counted, their files named in short (three at most).
+
+    >>> t = _paths_table(pd.DataFrame({"n_runs": [4], "consistent": [True], "tests": ["/x/a.json, /x/b.json, "
+    ...                                "/x/c.json, /x/d.json"]}))
+    >>> t.to_dict("records")
+    [{'iperf runs': 4, 'consistent': 'yes', 'tests': 'a.json, b.json, c.json and 1 more'}]
+    """
+    out = paths.rename(columns={"n_runs": "iperf runs"}).copy()
+    if "consistent" in out:
+        out["consistent"] = out["consistent"].map({True: "yes", False: "no"}).fillna("")
+    if "tests" in out:
+
+        def short(text: Any) -> str:
+            names = [os.path.basename(t.strip()) for t in str(text or "").split(",") if t.strip()]
+            return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+        out["tests"] = out["tests"].map(short)
+    return out
 
 
 def load_iperf(folder: str | os.PathLike) -> pd.DataFrame:
@@ -1334,6 +1873,7 @@ def compare_section(
     """Each value of ``group`` against the first one: ratio of mean throughput with a bootstrap interval."""
     from .. import plots
     from ..analysis import compare
+    from ..formatting import fmt
 
     title = "Comparison of groups"
     if group is None:
@@ -1345,7 +1885,7 @@ def compare_section(
     levels = sorted(http[group].dropna().unique().tolist(), key=_natural)
     if len(levels) < 2:
         return Section.empty(title, ABSENT["one_group"].format(group=group))
-    s = Section(title)
+    s = Section(title, intro=INTROS["compare"])
     a = levels[0]
     others = levels[1 : 1 + max_pairs]
     if len(levels) - 1 > max_pairs:
@@ -1364,7 +1904,7 @@ def compare_section(
     overall = table[table["at"].astype(str) == "overall"] if "at" in table else table
     for r in overall.itertuples():
         verdict = getattr(r, "verdict", "")
-        s.add(f"{verdict}." if verdict else f"{r.b} vs {r.a}: ratio {r.ratio:.3g}")
+        s.add(f"{verdict}." if verdict else f"{r.b} against {r.a}: ratio {fmt(r.ratio, '', decimals=2)}")
     table = table.drop(columns=[c for c in ("verdict",) if c in table])
     fig, (ax,) = _figure(width=max(5.0, 1.2 * len(levels)))
     plots.throughput_bars(http, x=group, y=y, ax=ax)
@@ -1375,39 +1915,182 @@ def compare_section(
 
 
 # ---------------------------------------------------------- load balancer ---
-def load_balancer_section(ds: Any) -> Section:
-    """Per HAProxy statistics snapshot and backend: shares against weights, fairness, queues, limits.
+#: The per-server columns of the balance table shown (the per-backend figures are in the sentence above it).
+_BALANCE_SHOWN = ("server", "weight", "requests", "share", "weight_share", "share_ratio", "queue_max", "queue_time_s",
+                  "sessions_max", "sessions_limit", "limit_reached", "errors", "hrsp_5xx", "status")  # fmt: skip
 
-    Absent (one line) when the files hold no HAProxy statistics. Sentences
-    state computed values only; a backend the analysis cannot judge (one
-    server, no requests) says why.
-    """
-    from ..analysis import balance
+
+def _balance_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The per-server rows of a balance table for people: a yes/no for the limit, no per-backend repeats."""
+    out = table[[c for c in _BALANCE_SHOWN if c in table]].reset_index(drop=True)
+    if "limit_reached" in out:
+        out["limit_reached"] = out["limit_reached"].map({True: "yes", False: "no"}).fillna("")
+    for col in ("share", "weight_share"):
+        if col in out:
+            out[col] = pd.to_numeric(out[col], errors="coerce") * 100
+    return out.rename(columns={"share": "share (%)", "weight_share": "weight share (%)", "limit_reached":
+                               "maxconn reached", "share_ratio": "share / weight share", "hrsp_5xx": "5xx responses"})  # fmt: skip
+
+
+def _backend_sentence(where: str, proxy: str, rows: pd.DataFrame) -> str:
+    """One sentence of computed figures about one backend of one snapshot (or one run)."""
     from ..formatting import fmt
 
+    first = rows.iloc[0]
+    at_limit = int(rows["limit_reached"].sum())
+    queued = pd.to_numeric(rows["queue_max"], errors="coerce").max() if "queue_max" in rows else float("nan")
+    spread = (f", busiest over least busy {fmt(first['max_min'], '', decimals=2)}"
+              if pd.notna(first["max_min"]) and math.isfinite(first["max_min"]) else "")  # fmt: skip
+    return (
+        f"{where}backend `{proxy}`: {len(rows)} servers, requests counted by {first['counted_by']}; Jain's index "
+        f"of the per-weight load {fmt(first['jain'], '', decimals=3)} (1 = as the weights ask){spread}; "
+        f"{at_limit} of {len(rows)} servers reached their maxconn; longest server queue {fmt(queued, '')}."
+    )
+
+
+def _pairable(runs: pd.DataFrame, servers: pd.DataFrame) -> pd.DataFrame:
+    """The runs :func:`lbanalysis.analysis.balance.balance_per_run` can pair with snapshots: the snapshots,
+    and test runs in a transcript that holds some or with a start time when some snapshot has one."""
+    stats = runs[(runs["tool"] == "haproxy").to_numpy(bool)]
+    with_servers = set(servers["source"].astype(str))
+    stats = stats[stats["source"].astype(str).isin(with_servers).to_numpy(bool)]
+    if not len(stats):
+        return runs.iloc[0:0]
+    timed = "timestamp" in runs and stats["timestamp"].notna().any()
+    tests = runs["tool"] != "haproxy"
+    near = runs["source"].astype(str).isin(set(stats["source"].astype(str)))
+    if timed:
+        near = near | runs["timestamp"].notna()
+    return runs[((~tests) | (tests & near)).to_numpy(bool)]
+
+
+def _paired_snapshots(runs: pd.DataFrame, servers: pd.DataFrame) -> set[tuple[str, Any]]:
+    """The (source, run) of every snapshot taken just before or after a load-test run, paired as
+    :func:`lbanalysis.analysis.balance.balance_per_run` pairs them."""
+    from ..analysis.balance import _pair_by_time, _pair_in_transcript
+
+    runs = runs if "timestamp" in runs else runs.assign(timestamp=pd.NaT)
+    snapshots = servers[["source", "run"]].drop_duplicates().astype({"source": str})
+    stats = runs[runs["tool"] == "haproxy"][["source", "run", "timestamp"]].astype({"source": str})
+    stats = stats.merge(snapshots, on=["source", "run"])
+    out: set[tuple[str, Any]] = set()
+    for _, r in runs[runs["tool"] != "haproxy"].iterrows():
+        pair = _pair_in_transcript(r, stats) or _pair_by_time(r, stats)
+        for snap in pair or ():
+            out.add((str(snap["source"]), snap["run"]))
+    return out
+
+
+def _snapshot_key(table: pd.DataFrame) -> tuple:
+    """What makes two balance tables the same: each server's backend, name, requests and weight."""
+    cols = [c for c in ("proxy", "server", "requests", "weight") if c in table]
+    return tuple(map(tuple, table[cols].astype(str).to_numpy()))
+
+
+def load_balancer_section(ds: Any) -> Section:
+    """HAProxy statistics: per load-test run where snapshots bracket it, and each distinct snapshot once.
+
+    Where a transcript or the snapshots' times (a manifest, as ``lbanalysis
+    sweep`` writes) place snapshots just before and after a load-test run,
+    the run's own figures (:func:`lbanalysis.analysis.balance.balance_per_run`)
+    come first. Snapshots that show the same figures (one ``show stat`` saved
+    as CSV, typed output, JSON and the stats page) are one table, naming
+    every file. Absent (one line) when the files hold no HAProxy statistics.
+    Sentences state computed values only; a backend the analysis cannot judge
+    (one server, no requests) says why.
+    """
+    from ..analysis import balance
+    from ..analysis.balance import balance_per_run
+
+    title = "Load balancer"
     servers = getattr(ds, "servers", None)
     if servers is None or servers.empty:
-        return Section.empty("Load balancer", "No HAProxy statistics (show stat, show info …) among these files.")
-    s = Section("Load balancer")
-    for source, snap in servers.groupby(servers["source"].astype(str), sort=True):
+        return Section.empty(title, ABSENT["haproxy"])
+    s = Section(title, intro=INTROS["balance"])
+    per_run = pd.DataFrame()
+    pairable = _pairable(ds.runs, servers) if len(ds.runs) and "tool" in ds.runs else ds.runs.iloc[0:0]
+    if len(pairable):
         try:
-            table = balance(snap)
-        except ValueError as e:
-            s.add(f"`{os.path.basename(source)}`: {e}.")
+            per_run = balance_per_run(pairable, servers)
+        except (ValueError, KeyError) as e:
+            s.add(f"The snapshots around each run could not be paired: {e}.")
+    sources = list(dict.fromkeys(servers["source"].astype(str)))
+    short = dict(zip(sources, _short_sources(sources), strict=True))
+    per_run_keys: set[tuple] = set()
+    if len(per_run):
+        n = len(per_run[["run_source", "run_run"]].drop_duplicates())
+        s.add("### Per load-test run")
+        s.add(f"{_plural(n, 'run')} with a snapshot just before and just after {'it' if n == 1 else 'each'}: "
+              "the requests each server was given during the run.")  # fmt: skip
+        rows = []
+        tools = ds.runs.astype({"source": str}).set_index(["source", "run"])["tool"].to_dict()
+        tests = ds.runs[ds.runs["tool"] != "haproxy"].groupby(ds.runs["source"].astype(str)).size().to_dict()
+        for (src, run), part in per_run.groupby(["run_source", "run_run"], sort=False):
+            tool = tools.get((str(src), run), "")
+            name = f"{_short_sources([str(src)])[0]} ({tool}{f' run {run}' if tests.get(str(src), 0) > 1 else ''})"
+            for proxy, b in part.groupby("proxy", sort=True):
+                if str(b.iloc[0].get("note") or ""):
+                    s.add(f"{name}, backend `{proxy}`: {b.iloc[0]['note']}.")
+                    continue
+                s.add(_backend_sentence(f"{name}, ", str(proxy), b))
+                rows.append(_balance_rows(b).assign(run=name, backend=str(proxy)))
+                per_run_keys.add(_snapshot_key(b))
+        if rows:
+            table = pd.concat(rows, ignore_index=True)
+            s.add(table[["run", "backend", *[c for c in table.columns if c not in ("run", "backend")]]])
+    seen: dict[tuple, list[str]] = {}
+    tables: dict[tuple, pd.DataFrame] = {}
+    notes: list[str] = []
+    paired = _paired_snapshots(pairable, servers) if len(per_run) else set()
+    if paired:
+        s.add(f"The {_plural(len(paired), 'snapshot')} taken around these runs count from HAProxy's start; the "
+              "runs' own figures above are their differences.")  # fmt: skip
+    everyone = {(str(src), run) for src, run in servers[["source", "run"]].drop_duplicates().itertuples(index=False)}
+    if paired and everyone - paired:
+        s.add("### Other snapshots")
+    for source, snap in servers.groupby(servers["source"].astype(str), sort=True):
+        parts = list(snap.groupby("run", sort=True)) if "run" in snap else [(0, snap)]
+        for i, (run, one) in enumerate(parts, 1):
+            if (source, run) in paired:
+                continue
+            name = short[source] + (f" (snapshot {i} of {len(parts)})" if len(parts) > 1 else "")
+            try:
+                table = balance(one)
+            except ValueError as e:
+                notes.append(f"`{name}`: {e}.")
+                continue
+            key = _snapshot_key(table)
+            seen.setdefault(key, []).append(name)
+            tables.setdefault(key, table)
+    judged = [k for k in seen if (tables[k]["note"].fillna("").astype(str) == "").any() and k not in per_run_keys]
+    if any(len(seen[k]) > 1 for k in judged):
+        s.add(f"{_plural(sum(len(v) for v in seen.values()), 'snapshot')} in {_plural(len(seen), 'distinct form')}: "
+              "files that show the same servers with the same counts are one table below.")  # fmt: skip
+    unjudged: dict[tuple[str, str], list[str]] = {}  # (backend, why) -> snapshots: said once
+    for key, names in seen.items():
+        table = tables[key]
+        where = f"`{names[0]}`" if len(names) == 1 else f"{_plural(len(names), 'file')} ({_few(names)})"
+        if key in per_run_keys:  # the snapshot after a run that counted from zero: the run's table above
+            s.add(f"{where}: the same counts as the load-test run above (its snapshot before counted none).")
             continue
         for proxy, rows in table.groupby("proxy", sort=True):
-            first = rows.iloc[0]
-            if first["note"]:
-                s.add(f"`{os.path.basename(source)}`, backend `{proxy}`: {first['note']}.")
+            if str(rows.iloc[0]["note"] or ""):
+                unjudged.setdefault((str(proxy), str(rows.iloc[0]["note"])), []).extend(names)
                 continue
-            at_limit = int(rows["limit_reached"].sum())
-            queued = pd.to_numeric(rows["queue_max"], errors="coerce").max() if "queue_max" in rows else float("nan")
-            s.add(
-                f"`{os.path.basename(source)}`, backend `{proxy}`: {len(rows)} servers, requests counted by "
-                f"{first['counted_by']}; Jain's index of the per-weight load {fmt(first['jain'], '', decimals=3)} "
-                f"(1 = as the weights ask), busiest over least busy {fmt(first['max_min'], '', decimals=2)}; "
-                f"{at_limit} of {len(rows)} servers reached their maxconn; longest server queue "
-                f"{fmt(queued, '')}."
-            )
-            s.add(rows.drop(columns=["proxy", "note"]).reset_index(drop=True))
+            s.add(_backend_sentence(f"{where}, ", str(proxy), rows))
+            s.add(_balance_rows(rows))
+    for (proxy, why), names in unjudged.items():
+        where = f"`{names[0]}`" if len(names) == 1 else f"{_plural(len(names), 'snapshot')} ({_few(names)})"
+        s.add(f"Backend `{proxy}` in {where}: {why}.")
+    for note in notes:
+        s.add(note)
     return s
+
+
+def _few(names: Sequence[str], n: int = 3) -> str:
+    """The first ``n`` names and how many more.
+
+    >>> _few(["a", "b"]), _few(["a", "b", "c", "d", "e"])
+    ('a, b', 'a, b, c and 2 more')
+    """
+    return ", ".join(names[:n]) + (f" and {len(names) - n} more" if len(names) > n else "")
