@@ -103,7 +103,7 @@ def test_a_latency_printed_as_zero_is_no_evidence_of_an_idle_client():
                                     "requests in flight cannot be computed")  # fmt: skip
     # with its true mean (about 4 ms: 1,034 req/s x 4 ms = 4 in flight for 4 asked) the client was busy
     row = verdicts(runs.assign(latency_mean_s=0.004, latency_mean_step_s=0.0001), min_duration_s=0).iloc[0]
-    assert row["evidence"] == "1 load(s) only: a bound needs at least 3 to show"
+    assert row["evidence"] == "1 load only: a bound needs at least 3 to show"
     row = verdicts(runs.assign(latency_mean_s=0.001, latency_mean_step_s=float("nan")), min_duration_s=0).iloc[0]
     assert row["verdict"] == "load generator" and "throughput × latency = 1.0 requests in flight" in row["evidence"]
 
@@ -114,7 +114,7 @@ def test_a_fixed_rate_run_is_no_load_generator_verdict():
     row = verdicts(runs).iloc[0]  # 2,000 req/s x 6.6 ms = 13 in flight of 100 connections: by design
     assert row["verdict"] == "cannot tell"
     assert row["evidence"].endswith(
-        "at concurrency 100 the tool was asked for a fixed 2000 requests/s (open loop) and gave 2,000 (100%): "
+        "at concurrency 100 the tool was asked for a fixed 2,000 requests/s (open loop) and gave 2,000 (100%): "
         "connections idle between requests are no sign of a client that could not keep up"
     )
     closed = verdicts(runs.assign(rate_target_per_s=float("nan"))).iloc[0]  # the same figures from plain wrk
@@ -126,7 +126,7 @@ def test_one_load_says_so(model):
     v = verdicts(lbanalysis.read([AB / "ab_c10.txt"]), min_duration_s=0)
     assert (v.loc[0, "verdict"], v.loc[0, "evidence"]) == (
         "cannot tell",
-        "1 load(s) only: a bound needs at least 3 to show",
+        "1 load only: a bound needs at least 3 to show",
     )
 
 

@@ -228,7 +228,7 @@ def test_summary_and_to_dict():
     s = study(
         lbanalysis.read(io.StringIO("ab -c 10 -n 100 http://web/\nRequests per second:    1000.5 [#/sec] (mean)\n"))
     )
-    assert str(s.summary()).startswith("1 series: 1 cannot tell.")
+    assert str(s.summary()).startswith("1 series: cannot tell (1).")
     d = s.to_dict()
     assert d["series"][0]["verdict"] == "cannot tell" and d["thresholds"]["error_share"] == 0.01
     assert "<table" in s._repr_html_()
@@ -269,5 +269,5 @@ def test_open_loop_series_without_clients_vary_the_rate_asked():
     s = lbanalysis.study(lbanalysis.read(FIXTURES / "vegeta" / "vegeta_sweep_transcript.txt", table="all"))
     row = s.verdicts.set_index("series").loc["vegeta 127.0.0.1:18882/"]
     assert row["load"] == "rate_target_per_s" and row["loads"] == 2
-    assert row["verdict"] == "cannot tell" and "2 load(s) only" in row["evidence"]
+    assert row["verdict"] == "cannot tell" and "2 loads only" in row["evidence"]
     assert "at rate 200 the tool was asked for a fixed 200 requests/s" in row["evidence"]

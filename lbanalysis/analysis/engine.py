@@ -315,6 +315,15 @@ _RUN_FIELDS = ("source", "run", "line", "origin", "used", "left_out", "twin_of",
                "capacity_bits_per_s", "capacity_basis", "capacity_source", "utilisation")  # fmt: skip
 
 
+def _count(n: int, word: str) -> str:
+    """A count and its noun, singular or plural.
+
+    >>> _count(1, "run"), _count(3, "run")
+    ('1 run', '3 runs')
+    """
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def _plain(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return [_plain(x) for x in v]
@@ -336,7 +345,7 @@ class Summary:
         if not len(v):
             return ["No HTTP load-test series."]
         counts = v["verdict"].value_counts()
-        head = f"{len(v)} series: " + ", ".join(f"{n} {k}" for k, n in counts.items()) + "."
+        head = f"{len(v)} series: " + ", ".join(f"{k} ({n})" for k, n in counts.items()) + "."
         return [head] + [f"{r.series}: {r.verdict} ({r.confidence}). {r.evidence}." for r in v.itertuples()]
 
     def __str__(self) -> str:
@@ -391,7 +400,7 @@ def _errors_per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
             words.append(f"{bad:,.0f} of {att:,.0f} {basis}")
         if aborted.any():
             share = 1.0 if not words else share
-            words.append(f"{int(aborted.sum())} run(s) aborted with no answer")
+            words.append(f"{_count(int(aborted.sum()), 'run')} aborted with no answer")
         rows[k if k >= 0 else math.nan] = {
             "bad": bad, "attempts": att, "share": min(share, 1.0) if pd.notna(share) else math.nan,
             "basis": ", and ".join(words) or "no counts",
@@ -661,10 +670,11 @@ def _judge_all(
         )
         out = judge(e, **t)
         notes = list(out["notes"])
-        if not closed and rate.notna().any() and len(loads):
-            top = loads.index.max()
-            want, got = loads.loc[top, "rate"], loads.loc[top, "x"]
-            notes.append(f"at {load} {top:g} the tool was asked for a fixed {want:g} requests/s (open loop) and gave "
+        rated = loads[loads["rate"] > 0] if len(loads) else loads
+        if not closed and rate.notna().any() and len(rated):
+            top = rated.index.max()  # the highest load whose runs say the rate they were asked for
+            want, got = rated.loc[top, "rate"], rated.loc[top, "x"]
+            notes.append(f"at {load} {top:g} the tool was asked for a fixed {want:,.10g} requests/s (open loop) and gave "
                          f"{got:,.0f} ({got / want * 100:.0f}%): connections idle between requests are no sign of a "
                          "client that could not keep up")  # fmt: skip
         elif e.latency_note and out["verdict"] not in ("errors", "network", "capacity mismatch", "cannot tell"):
@@ -674,9 +684,9 @@ def _judge_all(
         notes += cap_notes
         n_out = int((~not_twin["used"]).sum())
         if n_out and len(loads):
-            notes.append(f"{n_out} of {len(not_twin)} run(s) left out of curves: {_reasons(e.excluded)}")
+            notes.append(f"{n_out} of {_count(len(not_twin), 'run')} left out of curves: {_reasons(e.excluded)}")
         if len(g) > len(not_twin):
-            notes.append(f"{len(g) - len(not_twin)} run(s) also read from their own log (counted once)")
+            notes.append(f"{_count(len(g) - len(not_twin), 'run')} also read from their own log (counted once)")
         zero = used[_num(used, "latency_mean_s").eq(0) & ~(_num(used, "latency_mean_step_s") > 0)]
         if len(zero):
             from .little import ZERO_LATENCY

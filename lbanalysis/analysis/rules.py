@@ -244,7 +244,8 @@ def _reasons(why: Sequence[str]) -> str:
 def _one_load(e: Evidence, t: dict[str, float]) -> Finding | None:
     if len(e.loads) >= int(t["min_loads"]):
         return None
-    return Finding({"n": len(e.loads)}, confidence="cannot tell")
+    n = len(e.loads)
+    return Finding({"n": n, "loads": f"{n} load{'' if n == 1 else 's'}"}, confidence="cannot tell")
 
 
 def _no_latency(e: Evidence, t: dict[str, float]) -> Finding | None:
@@ -381,7 +382,7 @@ RULES: tuple[Rule, ...] = (
         "cannot tell",
         {"min_loads": (3, "distinct loads a bound needs to show")},
         _one_load,
-        "{n} load(s) only: a bound needs at least {min_loads:g} to show",
+        "{loads} only: a bound needs at least {min_loads:g} to show",
         "too few loads",
     ),
     Rule("cannot tell", {}, _no_latency, "no latency in these outputs: saturation cannot be told", "no latency"),
