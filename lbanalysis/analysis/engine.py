@@ -588,8 +588,10 @@ def _server_side(g: pd.DataFrame, servers: pd.DataFrame | None) -> str:
     if servers is None or not len(servers) or "source" not in g or "source" not in servers:
         return ""
     folders = {os.path.dirname(str(x)) for x in g["source"]}
-    here = servers["source"].astype(str).map(lambda s: any(within(f, os.path.dirname(s)) for f in folders))
-    rows = servers[here.to_numpy(bool)]
+    cols = [c for c in ("source", "proxy", "server", "queue_max", "sessions_max", "sessions_limit") if c in servers]
+    dirs = servers["source"].astype(str).map(os.path.dirname)
+    inside = {d for d in dirs.unique() if any(within(f, d) for f in folders)}  # each snapshot folder asked once
+    rows = servers.loc[dirs.isin(inside).to_numpy(bool), cols]
     if "server" in rows:
         rows = rows[~rows["server"].astype("string").isin(_NOT_QUEUES).fillna(False).to_numpy(bool)]
     said = []
@@ -630,6 +632,16 @@ def series_load(runs: pd.DataFrame, load: str = "concurrency") -> str:
 _NO_LOADS = pd.DataFrame(columns=["runs", "x", "r", "step", "util", "used_bits", "cap", "rate", "delay"], dtype=float)
 
 
+#: The columns of the runs that :func:`_judge_all` reads for each series (besides the load).
+_JUDGED = (
+    "series", "source", "run", "line", "tool", "_origin", "used", "left_out", "twin_of", "error", "errors",
+    "attempts", "error_share", "error_basis", "requests", "requests_per_s", "duration_s", "concurrency",
+    "rate_target_per_s", "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s",
+    "_latency_note", "utilisation", "used_bits_per_s", "capacity_bits_per_s", "capacity_basis", "capacity_source",
+    "capacity_note", "delay_s", "benchmark_mode",
+)  # fmt: skip
+
+
 def _judge_all(
     http: pd.DataFrame, load: str, t: dict[str, float], servers: pd.DataFrame | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -638,7 +650,9 @@ def _judge_all(
     rows, knee_rows = [], []
     load0 = load
     data = http.dropna(subset=["series"])
-    for name, g in data.groupby("series", sort=True):
+    # the loop reads these columns only: a narrow frame is far cheaper to cut per series than the whole runs table
+    narrow = data[[c for c in dict.fromkeys((load0, *_JUDGED)) if c in data]]
+    for name, g in narrow.groupby("series", sort=True):
         not_twin = g[g["twin_of"].isna()]
         used = g[g["used"]]
         tool = str(g["tool"].iloc[0]) if "tool" in g else ""
@@ -743,7 +757,9 @@ def _series_rows(http: pd.DataFrame, load: str) -> pd.DataFrame:
     if not len(http):
         return pd.DataFrame(columns=["series", "tool", "origin", "target", "runs", "used", "loads"])
     rows = []
-    for name, g in http.dropna(subset=["series"]).groupby("series", sort=True):
+    keep = [c for c in ("series", "tool", "origin", "method", "keepalive", "used", load, "url", "host", "port", "path")
+            if c in http]  # fmt: skip
+    for name, g in http[list(dict.fromkeys(keep))].dropna(subset=["series"]).groupby("series", sort=True):
         first = g.iloc[0]
         rows.append(
             {
