@@ -271,3 +271,11 @@ def test_open_loop_series_without_clients_vary_the_rate_asked():
     assert row["load"] == "rate_target_per_s" and row["loads"] == 2
     assert row["verdict"] == "cannot tell" and "2 loads only" in row["evidence"]
     assert "at rate 200 the tool was asked for a fixed 200 requests/s" in row["evidence"]
+
+
+def test_a_runs_table_with_repeated_index_labels_is_studied_like_its_rows():
+    runs = lbanalysis.read(FIXTURES / "scenarios" / "saturation" / "ab")
+    twice = pd.concat([runs, runs])
+    assert not twice.index.is_unique
+    once, s = study(runs).summary_frame(), study(twice).summary_frame()
+    assert s["runs"].tolist() == [2 * n for n in once["runs"]] and s["series"].tolist() == once["series"].tolist()

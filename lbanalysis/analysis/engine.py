@@ -457,7 +457,7 @@ def study(
         requests = data.requests if requests is None else requests
     if requests is not None and not isinstance(requests, pd.DataFrame):
         requests = None  # a Dask frame: the log means are not computed here
-    runs = runs.copy()
+    runs = runs.copy() if runs.index.is_unique else runs.reset_index(drop=True)  # rows are named by their label
     runs["_origin"] = _origins(runs, origin)
     tools = runs["tool"] if "tool" in runs else pd.Series(pd.NA, index=runs.index, dtype="string")
     kind = tools.map(lambda x: registry.get_tool(x).kind if _known(x) else "http-load")  # no tool named: a load test
@@ -577,6 +577,17 @@ def _series_names(http: pd.DataFrame, by: str | Sequence[str] | None, exclude: S
 _NOT_QUEUES = ("FRONTEND",)
 
 
+_SNAPSHOT_COLUMNS = ("source", "proxy", "server", "queue_max", "sessions_max", "sessions_limit")
+
+
+def _snapshots(servers: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The columns of load-balancer snapshots :func:`_server_side` reads, with each snapshot's folder, once."""
+    if servers is None or not len(servers) or "source" not in servers:
+        return servers
+    narrow = servers[[c for c in _SNAPSHOT_COLUMNS if c in servers]]
+    return narrow.assign(_dir=servers["source"].astype(str).map(os.path.dirname))
+
+
 def _server_side(g: pd.DataFrame, servers: pd.DataFrame | None) -> str:
     """What load-balancer snapshots in the series' folder (or a folder above it) show of a server-side queue.
 
@@ -588,8 +599,8 @@ def _server_side(g: pd.DataFrame, servers: pd.DataFrame | None) -> str:
     if servers is None or not len(servers) or "source" not in g or "source" not in servers:
         return ""
     folders = {os.path.dirname(str(x)) for x in g["source"]}
-    cols = [c for c in ("source", "proxy", "server", "queue_max", "sessions_max", "sessions_limit") if c in servers]
-    dirs = servers["source"].astype(str).map(os.path.dirname)
+    cols = [c for c in _SNAPSHOT_COLUMNS if c in servers]
+    dirs = servers["_dir"] if "_dir" in servers else servers["source"].astype(str).map(os.path.dirname)
     inside = {d for d in dirs.unique() if any(within(f, d) for f in folders)}  # each snapshot folder asked once
     rows = servers.loc[dirs.isin(inside).to_numpy(bool), cols]
     if "server" in rows:
@@ -652,6 +663,7 @@ def _judge_all(
     data = http.dropna(subset=["series"])
     # the loop reads these columns only: a narrow frame is far cheaper to cut per series than the whole runs table
     narrow = data[[c for c in dict.fromkeys((load0, *_JUDGED)) if c in data]]
+    servers = _snapshots(servers)
     for name, g in narrow.groupby("series", sort=True):
         not_twin = g[g["twin_of"].isna()]
         used = g[g["used"]]
@@ -759,12 +771,14 @@ def _series_rows(http: pd.DataFrame, load: str) -> pd.DataFrame:
     rows = []
     keep = [c for c in ("series", "tool", "origin", "method", "keepalive", "used", load, "url", "host", "port", "path")
             if c in http]  # fmt: skip
-    for name, g in http[list(dict.fromkeys(keep))].dropna(subset=["series"]).groupby("series", sort=True):
+    targets = _target(http).to_numpy()  # by position: a runs table given by hand may repeat index labels
+    narrow = http[list(dict.fromkeys(keep))].assign(_pos=np.arange(len(http)))
+    for name, g in narrow.dropna(subset=["series"]).groupby("series", sort=True):
         first = g.iloc[0]
         rows.append(
             {
                 "series": name, "tool": first.get("tool"), "origin": first.get("origin"),
-                "method": first.get("method") if "method" in g else None, "target": _target(g).iloc[0],
+                "method": first.get("method") if "method" in g else None, "target": targets[g["_pos"].iloc[0]],
                 "keepalive": first.get("keepalive") if "keepalive" in g else None,
                 "runs": len(g), "used": int(g["used"].sum()),
                 "loads": int(_num(g[g["used"]], load).nunique()) if load in g else 0,
