@@ -93,6 +93,8 @@ def _num(df: pd.DataFrame, col: str) -> pd.Series:
     if col not in df:
         return pd.Series(np.nan, index=df.index, dtype=float)
     s = df[col]
+    if s.dtype == np.float64:  # already plain floats (most columns): no conversion to pay for per series
+        return s.copy()
     if isinstance(s.dtype, pd.BooleanDtype) or s.dtype == bool:
         s = s.astype("Float64")
     return pd.to_numeric(s, errors="coerce").astype("Float64").astype(float)
