@@ -886,6 +886,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         _report_skipped(ds, "skip")
         for note in ds.notes:
             _warn(note)
+        from .sweep import too_short
+
+        if warning := too_short(ds.runs):
+            _warn(warning)
     if result.stopped:
         print(f"{PROG}: {result.stopped}", file=sys.stderr)
     if args.explore and result.done:

@@ -64,6 +64,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+import pandas as pd
+
 from . import registry
 from .errors import LBAnalysisError
 from .registry import Drive
@@ -793,6 +795,33 @@ def _iperf_error(path: Path) -> str:
     return str(data.get("error") or "") if isinstance(data, dict) else "no JSON output"
 
 
+def too_short(runs: pd.DataFrame) -> str:
+    """A warning when the sweep's runs are too short or too small for the analysis to judge, else "".
+
+    The thresholds are the verdict rules' own (:data:`lbanalysis.analysis.rules.RUN_GUARDS`): a run under
+    ``min_duration_s`` or with fewer than ``min_requests`` attempts is left out of curves and verdicts.
+
+    >>> print(too_short(pd.DataFrame({"tool": ["ab"] * 2, "duration_s": [0.3, 0.4], "requests": [2000, 2000]})))
+    2 of 2 runs are too short for a verdict (under 1 s or fewer than 100 requests): the analysis leaves them out of curves; sweep with --duration 2s or more requests
+    """
+    from .analysis.rules import THRESHOLDS
+
+    if runs.empty or "duration_s" not in runs:
+        return ""
+    http = runs[runs["tool"].map(lambda x: registry.get_tool(str(x)).kind == "http-load" if x in registry.names()
+                                 else False).astype(bool)] if "tool" in runs else runs  # fmt: skip
+    dur = pd.to_numeric(http["duration_s"], errors="coerce")
+    n = pd.to_numeric(http["requests"], errors="coerce") if "requests" in http else pd.Series(float("nan"), http.index)
+    short = (dur < THRESHOLDS["min_duration_s"]) | (n < THRESHOLDS["min_requests"])
+    if not short.any():
+        return ""
+    return (
+        f"{int(short.sum())} of {len(http)} runs are too short for a verdict (under {THRESHOLDS['min_duration_s']:g} s "
+        f"or fewer than {THRESHOLDS['min_requests']:g} requests): the analysis leaves them out of curves; "
+        "sweep with --duration 2s or more requests"
+    )
+
+
 def sweep(
     tool: str,
     url: str,
@@ -862,6 +891,9 @@ def sweep(
     if result.stopped:
         print(f"lbanalysis: {result.stopped}", file=sys.stderr)
     ds = read(result.output, table="all", errors="warn")
+    warning = too_short(ds.runs)
+    if warning:
+        print(f"lbanalysis: {warning}", file=sys.stderr)
     if explore and result.done:
         explore_report(result.output, None if explore is True else explore)
     return ds
