@@ -60,11 +60,10 @@ response came they are not kept (as for hey). ``-r`` (a rate cap) goes to
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from ..text import Segment
+from ..text import Segment, command_argv
 from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
 from .wrk import wrk_bytes, wrk_time
 
@@ -274,12 +273,7 @@ def parse_command(command: str) -> dict:
     >>> d["concurrency"], d["time_limit_s"], d["rate_target_per_s"], d["method"], d["path"]
     (20, 2.0, 100.0, 'POST', '/x')
     """
-    try:
-        argv = shlex.split(re.split(r"\s(?:\d?>>?|&>|\|)\s", " " + command)[0])
-    except ValueError:
-        argv = command.split()
-    while argv and not argv[0].rsplit("/", 1)[-1].startswith("bombardier"):
-        argv = argv[1:]
+    argv = ["bombardier", *command_argv(command)]  # the tool's arguments after its name, as the loop below counts them
     opts: dict[str, str] = {}
     url = None
     i = 1

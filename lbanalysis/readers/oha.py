@@ -77,11 +77,10 @@ oha's figure when nothing failed or was aborted).
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
-from ..text import Segment
+from ..text import Segment, command_argv
 from ..units import BINARY
 from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
 
@@ -321,12 +320,7 @@ def parse_command(command: str) -> dict:
     >>> parse_command("oha -z 2s -q 100 http://h/")["time_limit_s"], parse_command("oha -n 10k http://h/")["requests_planned"]
     (2.0, 10000)
     """
-    try:
-        argv = shlex.split(re.split(r"\s(?:\d?>>?|&>|\|)\s", " " + command)[0])
-    except ValueError:
-        argv = command.split()
-    while argv and not argv[0].rsplit("/", 1)[-1].startswith("oha"):
-        argv = argv[1:]
+    argv = ["oha", *command_argv(command)]  # the tool's arguments after its name, as the loop below counts them
     opts: dict[str, str] = {}
     url = None
     i = 1
