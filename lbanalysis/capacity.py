@@ -58,6 +58,7 @@ How runs become capacities
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -375,6 +376,36 @@ def _test_folders(tests: object) -> set[str]:
     return {os.path.dirname(re.sub(r"(:\d+|#\d+)$", "", t.strip())) for t in tests.split(", ") if t.strip()}
 
 
+def _path_capacity(
+    ends: pd.DataFrame, h: str, where: str, *, same_origin: bool, by_files: bool
+) -> tuple[float, str, str]:
+    """The capacity of the paths ``ends`` that reach host ``h`` from folder ``where``: (bit/s, source, note)."""
+    mine = ends[(ends["_a"] == h) | (ends["_b"] == h)]
+    if same_origin or by_files:
+        mine = mine[[within(where, str(o)) for o in mine["origin"]] if same_origin else
+                    [any(within(where, f) for f in _test_folders(t)) for t in mine["tests"]]]  # fmt: skip
+        if not len(mine) and (ends["_a"].eq(h) | ends["_b"].eq(h)).any():
+            return math.nan, "", f"iperf measured {h} only from another origin: not applied"
+    if not len(mine):
+        return math.nan, "", ""
+    back = mine[mine["_a"] == h]  # responses flow from the target: prefer the path that leaves it
+    mine = back if len(back) else mine
+    if "consistent" in mine and not mine["consistent"].fillna(True).all():
+        bad = mine[~mine["consistent"].fillna(True).to_numpy(bool)].iloc[0]
+        return (
+            math.nan,
+            "",
+            (
+                f"iperf tests of the path to {h} disagree (from {bad['min_bits_per_s'] / 1e6:,.1f} to "
+                f"{bad['max_bits_per_s'] / 1e6:,.1f} Mbit/s, more than {MAX_SPREAD:g}x): inconsistent, not averaged"
+            ),
+        )
+    best = mine.loc[mine["capacity_bits_per_s"].idxmin()]
+    tests = str(best.get("tests", "")) if pd.notna(best.get("tests", "")) else ""
+    src = f"iperf {best['local_host']}→{best['remote_host']}" + (f", {tests}" if tests else "")
+    return float(best["capacity_bits_per_s"]), src, ""
+
+
 def capacity_per_run(
     runs: pd.DataFrame,
     capacity: object = None,
@@ -447,30 +478,14 @@ def capacity_per_run(
             return RunCapacity(bits, pd.Series("", index=idx, dtype=object), src, note, paths)
     paths = paths.dropna(subset=[c for c in ("local_host", "remote_host") if c in paths])
     ends = paths.assign(_a=paths["local_host"].map(_host_key), _b=paths["remote_host"].map(_host_key))
+    found: dict[tuple[str, str], tuple[float, str, str]] = {}  # runs of one host and folder share their answer
     for i in idx:
         h = host[i]
         if not isinstance(h, str) or not h or h == "nan":
             continue
-        mine = ends[(ends["_a"] == h) | (ends["_b"] == h)]
-        if same_origin or by_files:
-            here = os.path.dirname(str(runs.at[i, "source"])) if by_files else ""
-            mine = mine[[within(str(run_origin[i]), str(o)) for o in mine["origin"]] if same_origin else
-                        [any(within(here, f) for f in _test_folders(t)) for t in mine["tests"]]]  # fmt: skip
-            if not len(mine) and (ends["_a"].eq(h) | ends["_b"].eq(h)).any():
-                note[i] = f"iperf measured {h} only from another origin: not applied"
-        if not len(mine):
-            continue
-        back = mine[mine["_a"] == h]  # responses flow from the target: prefer the path that leaves it
-        mine = back if len(back) else mine
-        if "consistent" in mine and not mine["consistent"].fillna(True).all():
-            bad = mine[~mine["consistent"].fillna(True).to_numpy(bool)].iloc[0]
-            note[i] = (f"iperf tests of the path to {h} disagree (from {bad['min_bits_per_s'] / 1e6:,.1f} to "
-                       f"{bad['max_bits_per_s'] / 1e6:,.1f} Mbit/s, more than {MAX_SPREAD:g}x): inconsistent, "
-                       "not averaged")  # fmt: skip
-            continue
-        best = mine.loc[mine["capacity_bits_per_s"].idxmin()]
-        bits[i] = float(best["capacity_bits_per_s"])
-        tests = str(best.get("tests", "")) if pd.notna(best.get("tests", "")) else ""
-        src[i] = f"iperf {best['local_host']}→{best['remote_host']}" + (f", {tests}" if tests else "")
+        where = str(run_origin[i]) if same_origin else os.path.dirname(str(runs.at[i, "source"])) if by_files else ""
+        if (h, where) not in found:
+            found[h, where] = _path_capacity(ends, h, where, same_origin=same_origin, by_files=by_files)
+        bits[i], src[i], note[i] = found[h, where]
     b = "payload" if basis == "auto" else basis
     return RunCapacity(bits, pd.Series(b, index=idx, dtype=object), src, note, paths)

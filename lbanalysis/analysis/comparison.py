@@ -68,9 +68,9 @@ def runs_needed(va: np.ndarray, vb: np.ndarray, alpha: float = 0.05, min_runs: i
 
 
 def _norm_ppf(p: float) -> float:
-    from scipy.stats import norm
+    from scipy.special import ndtri
 
-    return float(norm.ppf(p))
+    return float(ndtri(p))
 
 
 def _boot_means(values: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:

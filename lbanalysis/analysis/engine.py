@@ -375,10 +375,9 @@ def _per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
             else _num(g, "delay_s"),
         }
     ).dropna(subset=["load"])
-    out = frame.groupby("load").agg(
-        runs=("x", "size"), x=("x", "mean"), r=("r", "mean"), step=("step", "max"), util=("util", "max"),
-        used_bits=("used_bits", "max"), cap=("cap", "max"), rate=("rate", "mean"), delay=("delay", "max"),
-    )  # fmt: skip
+    by = frame.groupby("load")
+    means, maxes = by[["x", "r", "rate"]].mean(), by[["step", "util", "used_bits", "cap", "delay"]].max()
+    out = pd.concat([by.size().rename("runs"), means, maxes], axis=1)[list(_NO_LOADS.columns)]
     if out["util"].notna().any():  # the figures at the run of highest utilisation
         at = frame.loc[frame["util"].idxmax()] if frame["util"].notna().any() else None
         if at is not None:
@@ -387,24 +386,36 @@ def _per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
 
 
 def _errors_per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
-    """Per load: failures, attempts, their share (at most 1) and the counts in words (aborted runs named)."""
-    key = _num(g, load).fillna(-1.0)
-    frame = pd.DataFrame({"load": key, "bad": _num(g, "errors"), "attempts": _num(g, "attempts"),
-                          "share": _num(g, "error_share"), "basis": g["error_basis"]})  # fmt: skip
+    """Per load: failures, attempts, their share (at most 1) and the counts in words (aborted runs named).
+
+    >>> g = pd.DataFrame({"concurrency": [1, 1, 2], "errors": [1, 0, None], "attempts": [10, 10, None],
+    ...                   "error_share": [0.1, 0.0, 1.0], "error_basis": ["requests", "requests", ""]})
+    >>> _errors_per_load(g, "concurrency")[["bad", "attempts", "share", "basis"]].values.tolist()
+    [[1.0, 20.0, 0.05, '1 of 20 requests'], [nan, nan, 1.0, '1 run aborted with no answer']]
+    """
+    groups: dict[float, list[tuple[float, float, float, Any]]] = {}
+    rows_in = zip(_num(g, load).fillna(-1.0), _num(g, "errors"), _num(g, "attempts"), _num(g, "error_share"),
+                  g["error_basis"] if "error_basis" in g else [""] * len(g), strict=True)  # fmt: skip
+    for k, bad, att, share, basis in rows_in:
+        groups.setdefault(k, []).append((bad, att, share, basis))
     rows = {}
-    for k, f in frame.groupby("load"):
-        aborted = f["share"].eq(1.0) & f["attempts"].isna()
-        att, bad = f["attempts"].sum(min_count=1), f["bad"].sum(min_count=1)
-        share = bad / att if pd.notna(att) and att > 0 else math.nan
+    for k in sorted(groups):
+        f = groups[k]
+        counted = [r for r in f if r[1] == r[1]]  # attempts known (not NaN)
+        att = sum(r[1] for r in counted) if counted else math.nan
+        bads = [r[0] for r in f if r[0] == r[0]]
+        bad = float(sum(bads)) if bads else math.nan
+        n_aborted = sum(1 for r in f if r[2] == 1.0 and r[1] != r[1])
+        share = bad / att if att == att and att > 0 else math.nan
         words = []
-        if pd.notna(att) and att > 0:
-            basis = "; ".join(dict.fromkeys(b for b in f.loc[f["attempts"].notna(), "basis"] if b))
+        if att == att and att > 0:
+            basis = "; ".join(dict.fromkeys(r[3] for r in counted if isinstance(r[3], str) and r[3]))
             words.append(f"{bad:,.0f} of {att:,.0f} {basis}")
-        if aborted.any():
+        if n_aborted:
             share = 1.0 if not words else share
-            words.append(f"{_count(int(aborted.sum()), 'run')} aborted with no answer")
+            words.append(f"{_count(n_aborted, 'run')} aborted with no answer")
         rows[k if k >= 0 else math.nan] = {
-            "bad": bad, "attempts": att, "share": min(share, 1.0) if pd.notna(share) else math.nan,
+            "bad": bad, "attempts": att, "share": min(share, 1.0) if share == share else math.nan,
             "basis": ", and ".join(words) or "no counts",
         }  # fmt: skip
     return pd.DataFrame.from_dict(rows, orient="index", columns=["bad", "attempts", "share", "basis"])
@@ -655,6 +666,24 @@ _JUDGED = (
 )  # fmt: skip
 
 
+#: The columns among :data:`_JUDGED` read as numbers.
+_NUMBERS = (
+    "errors", "attempts", "error_share", "requests", "requests_per_s", "duration_s", "concurrency",
+    "rate_target_per_s", "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s",
+    "utilisation", "used_bits_per_s", "capacity_bits_per_s", "delay_s",
+)  # fmt: skip
+
+
+def _queued(g: pd.DataFrame, servers: pd.DataFrame | None, seen: dict[frozenset[str], str]) -> str:
+    """:func:`_server_side` for one series, asked once per set of folders (series of one folder share it)."""
+    if servers is None or "source" not in g:
+        return _server_side(g, servers)
+    key = frozenset(os.path.dirname(str(x)) for x in g["source"])
+    if key not in seen:
+        seen[key] = _server_side(g, servers)
+    return seen[key]
+
+
 def _judge_all(
     http: pd.DataFrame, load: str, t: dict[str, float], servers: pd.DataFrame | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -665,7 +694,10 @@ def _judge_all(
     data = http.dropna(subset=["series"])
     # the loop reads these columns only: a narrow frame is far cheaper to cut per series than the whole runs table
     narrow = data[[c for c in dict.fromkeys((load0, *_JUDGED)) if c in data]]
+    # numbers converted once here, not once per series (``_num`` takes plain floats as they are)
+    narrow = narrow.assign(**{c: _num(narrow, c) for c in (load0, *_NUMBERS) if c in narrow})
     servers = _snapshots(servers)
+    queues: dict[frozenset[str], str] = {}  # what the snapshots say, once per set of folders
     for name, g in narrow.groupby("series", sort=True):
         not_twin = g[g["twin_of"].isna()]
         used = g[g["used"]]
@@ -694,7 +726,7 @@ def _judge_all(
             unseen_think_time=info.unseen_think_time if info else "",
             basis=basis_txt,
             capacity_source=src,
-            server_side=_server_side(g, servers),
+            server_side=_queued(g, servers, queues),
         )
         out = judge(e, **t)
         notes = list(out["notes"])

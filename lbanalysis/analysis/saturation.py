@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special
 
 from lbanalysis.errors import FitError
 
@@ -89,7 +89,7 @@ def _margins(table: pd.DataFrame, imax: Any, alpha: float, rel_tol: float) -> pd
     pooled = math.sqrt(float(((reps["count"] - 1) * reps["std"] ** 2).sum()) / dof)
     sd = table["std"].where(table["count"] > 1, pooled)
     se = np.sqrt(sd**2 / table["count"] + sd[imax] ** 2 / table.loc[imax, "count"])
-    return np.maximum(stats.t.ppf(1 - alpha, dof) * se, tol)
+    return np.maximum(special.stdtrit(dof, 1 - alpha) * se, tol)
 
 
 def _knee_plateau(table: pd.DataFrame, alpha: float, rel_tol: float) -> float:
