@@ -348,7 +348,10 @@ class Summary:
             return ["No HTTP load-test series."]
         counts = v["verdict"].value_counts()
         head = f"{len(v)} series: " + ", ".join(f"{k} ({n})" for k, n in counts.items()) + "."
-        return [head] + [f"{r.series}: {r.verdict} ({r.confidence}). {r.evidence}." for r in v.itertuples()]
+        return [head] + [
+            f"{r.series}: {r.verdict}{f' ({r.confidence} confidence)' if r.confidence else ''}. {r.evidence}."
+            for r in v.itertuples()
+        ]
 
     def __str__(self) -> str:
         return "\n".join(self._lines())
@@ -499,7 +502,7 @@ def study(
     twins = http["twin_of"].notna().to_numpy(bool)
     if twins.any():  # one run seen in two files: the log joins its summary's series
         http.loc[twins, "series"] = http.loc[http.loc[twins, "twin_of"].to_numpy(), "series"].to_numpy()
-    verdicts, knees, fits = _judge_all(http, load, t, servers)
+    verdicts, knees, fits = _judge_all(http, load, t, servers, root=common_folder(runs))
     http = http.drop(columns=["origin", "_target", "_total_mean_s"], errors="ignore").rename(
         columns={"_origin": "origin"}
     )
@@ -684,8 +687,32 @@ def _queued(g: pd.DataFrame, servers: pd.DataFrame | None, seen: dict[frozenset[
     return seen[key]
 
 
+def common_folder(runs: pd.DataFrame) -> str:
+    """The folder every run's file lies under (as the series' origins are named from), or ``""``.
+
+    >>> common_folder(pd.DataFrame({"source": ["/x/logs/a/ab.txt", "/x/logs/b/iperf3.json"]}))
+    '/x/logs'
+    """
+    if "source" not in runs:
+        return ""
+    folders = [f for f in {os.path.dirname(str(s)) for s in runs["source"].dropna()} if f]
+    try:
+        return os.path.commonpath(folders) if folders else ""
+    except ValueError:  # absolute and relative paths mixed
+        return ""
+
+
+def files_from(text: str, root: str) -> str:
+    """``text`` with the files under ``root`` named from it (a page sent elsewhere names no build machine's folder).
+
+    >>> files_from("iperf a→b, /x/logs/net/iperf3.json:1", "/x/logs")
+    'iperf a→b, net/iperf3.json:1'
+    """
+    return text.replace(root.rstrip("/") + "/", "") if root and root != "/" else text
+
+
 def _judge_all(
-    http: pd.DataFrame, load: str, t: dict[str, float], servers: pd.DataFrame | None = None
+    http: pd.DataFrame, load: str, t: dict[str, float], servers: pd.DataFrame | None = None, *, root: str = ""
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     from .series import MIN_LOADS, fit_series
 
@@ -710,7 +737,9 @@ def _judge_all(
         loads = _per_load(used, load_col) if load_col in used and len(used) else _NO_LOADS
         notes_l = used["_latency_note"][used["_latency_note"] != ""]
         basis_txt = ", ".join(dict.fromkeys(b for b in not_twin["capacity_basis"] if isinstance(b, str) and b))
-        src = ", ".join(dict.fromkeys(s for s in not_twin["capacity_source"] if isinstance(s, str) and s))
+        src = files_from(
+            ", ".join(dict.fromkeys(s for s in not_twin["capacity_source"] if isinstance(s, str) and s)), root
+        )
         measured = not_twin[_num(not_twin, "requests_per_s").gt(0).to_numpy(bool)]
         e = Evidence(
             load=load,

@@ -11,7 +11,9 @@ this table: adding a rule is adding a line here.
 A check takes the :class:`Evidence` of one series (its runs by load, the
 figures the study computed) and the thresholds, and returns ``None`` (the
 rule does not apply) or a :class:`Finding`: the figures that fill the
-rule's sentence, a confidence, and notes (what could not be checked).
+rule's sentence, a confidence (``high``, ``medium`` or ``low``; empty where
+the verdict names no bound: "cannot tell", "capacity mismatch"), and notes
+(what could not be checked).
 
 Guards come first or inside the checks and say "cannot tell" rather than
 guess: every run too short or too few requests, a latency printed too
@@ -83,7 +85,7 @@ class Evidence:
 
 @dataclass
 class Finding:
-    """A rule's answer: the figures of its sentence, a confidence, notes."""
+    """A rule's answer: the figures of its sentence, a confidence (empty: no bound named), notes."""
 
     figures: dict[str, Any]
     confidence: str = "high"
@@ -154,7 +156,7 @@ def _mismatch(e: Evidence, t: dict[str, float]) -> Finding | None:
             "basis": e.basis,
             "source": e.capacity_source,
         },
-        confidence="cannot tell",
+        confidence="",
     )
 
 
@@ -180,7 +182,7 @@ def _nothing_usable(e: Evidence, t: dict[str, float]) -> Finding | None:
     if len(e.loads):
         return None
     why = _reasons(e.excluded) or f"no {e.load} in these runs"
-    return Finding({"why": why}, confidence="cannot tell")
+    return Finding({"why": why}, confidence="")
 
 
 def _in_flight(e: Evidence) -> dict[str, float]:
@@ -207,9 +209,9 @@ def _generator(e: Evidence, t: dict[str, float]) -> Finding | None:
     if t_.loc[top, "r"] == 0 and not f["step_ms"] > 0:
         from .little import ZERO_LATENCY
 
-        return Finding(f, confidence="cannot tell", sentence=ZERO_LATENCY, verdict="cannot tell")
+        return Finding(f, confidence="", sentence=ZERO_LATENCY, verdict="cannot tell")
     if f["step_ms"] > 0 and f["low"] < t["generator_share"] * top <= f["high"]:
-        return Finding(f, confidence="cannot tell", verdict="cannot tell",
+        return Finding(f, confidence="", verdict="cannot tell",
                        sentence="at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight, but with "
                                 "the mean latency printed to {step_ms:g} ms anything from {low:.1f} to {high:.1f}: too "
                                 "coarse to tell whether the {top:g} clients were busy (threshold "
@@ -245,13 +247,13 @@ def _one_load(e: Evidence, t: dict[str, float]) -> Finding | None:
     if len(e.loads) >= int(t["min_loads"]):
         return None
     n = len(e.loads)
-    return Finding({"n": n, "loads": f"{n} load{'' if n == 1 else 's'}"}, confidence="cannot tell")
+    return Finding({"n": n, "loads": f"{n} load{'' if n == 1 else 's'}"}, confidence="")
 
 
 def _no_latency(e: Evidence, t: dict[str, float]) -> Finding | None:
     if e.loads["r"].notna().any():
         return None
-    return Finding({}, confidence="cannot tell")
+    return Finding({}, confidence="")
 
 
 def _knee_of(e: Evidence, t: dict[str, float]) -> Any:
@@ -293,7 +295,7 @@ def _saturation(e: Evidence, t: dict[str, float]) -> Finding | None:
     else:  # a flat throughput alone cannot tell a server from a full link
         return Finding(
             {"knee": knee, "gain": _pct(gain) + fall, "growth": _pct(growth)},
-            confidence="cannot tell",
+            confidence="",
             verdict="cannot tell",
             sentence="past {load} {knee:g}, throughput changed {gain} while mean latency rose {growth}: the pattern "
             "of a saturated server or of a full link; no capacity is known for this path (give one, or run iperf "
@@ -334,7 +336,7 @@ def _otherwise(e: Evidence, t: dict[str, float]) -> Finding:
     if e.closed and not e.latency_note and pd.notna(f["ratio"]) and abs(f["ratio"] - 1) > t["little_tolerance"]:
         why.append(f"throughput × latency = {f['in_flight']:.1f} for {f['top']:g} asked (Little's law off by more "
                    f"than {t['little_tolerance']:.0%})")  # fmt: skip
-    return Finding({"why": "; ".join(why)}, confidence="cannot tell")
+    return Finding({"why": "; ".join(why)}, confidence="")
 
 
 # ------------------------------------------------------------------- table ---

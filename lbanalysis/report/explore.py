@@ -827,8 +827,12 @@ def in_appendix(section: Section) -> Section:
     return section
 
 
-def read_summary(ds: Any) -> Section:
-    """What was read: files, tools, runs, and every skipped file with its reason."""
+def read_summary(ds: Any, study: Any = None) -> Section:
+    """What was read: files, tools, runs, the series they form, and every skipped file with its reason.
+
+    The series are the ``study``'s (:func:`study_of`, by default with its
+    default parameters): the same runs and series every other section counts.
+    """
     s = Section("What was read", intro=INTROS["read"])
     counts = tool_counts(ds)
     n_read = int(ds.runs["source"].nunique()) if len(ds.runs) else 0
@@ -839,16 +843,10 @@ def read_summary(ds: Any) -> Section:
     )
     if len(counts):
         s.add(counts)
-    http = http_runs(ds.runs)
-    if len(http):
-        from ..analysis.series import series_table
-
-        series = series_table(http)
-        s.add(
-            f"The {_plural(len(http), 'HTTP load-test run')} form {_plural(len(series), 'series')} (same tool, target and settings, "
-            "differing only in load); curves, knees and verdicts are computed within a series only:"
-        )
-        s.add(series)
+    st = study if study is not None else study_of(ds)
+    if len(st.verdicts):
+        s.add(_series_sentence(st))
+        s.add(_series_list(st))
     if len(ds.skipped):
         s.add(f"{_plural(len(ds.skipped), 'file')} skipped:")
         short = _short_sources(ds.skipped["source"].astype(str).tolist())
@@ -881,6 +879,29 @@ def read_summary(ds: Any) -> Section:
     for note in ds.notes:
         s.add(f"Note: {note}")
     return s
+
+
+def _series_sentence(st: Any) -> str:
+    """How many HTTP runs form how many series, the runs read twice named (the study's own counts)."""
+    runs, twice = int(st.verdicts["runs"].sum()), int(st.runs["twin_of"].notna().sum())
+    also = f" ({twice:,} more read a second time from their own log, counted once)" if twice else ""
+    return (f"The {_plural(runs, 'HTTP load-test run')}{also} form {_plural(len(st.verdicts), 'series')} (same tool, "
+            "target and settings, differing only in load); curves, knees and verdicts are computed within a series "
+            "only:")  # fmt: skip
+
+
+def _series_list(st: Any) -> pd.DataFrame:
+    """One row per series of the study: its tool, runs, the runs and loads its curves use, and what they allow."""
+    from ..analysis.series import MIN_LOADS
+
+    v = st.verdicts
+    tools = st.series.set_index("series")["tool"] if "tool" in st.series else pd.Series(dtype=object)
+    enough = [
+        ", ".join(k for k, n in MIN_LOADS.items() if int(x) >= n) or "no curve (too few loads)" for x in v["loads"]
+    ]
+    return pd.DataFrame({"series": v["series"].to_numpy(), "tool": v["series"].map(tools).to_numpy(),
+                         "runs": v["runs"].to_numpy(), "runs in curves": v["used"].to_numpy(),
+                         "loads in curves": v["loads"].to_numpy(), "enough for": enough})  # fmt: skip
 
 
 # --------------------------------------------------------------------- runs ---
@@ -1753,8 +1774,11 @@ def network_section(
     from ..analysis.network import format_bits_per_s
 
     title = "Network utilisation"
+    from ..analysis.engine import common_folder, files_from
+
     st = study_of(ds, link_capacity, iperf, threshold, load, group)
     http = st.runs
+    root = common_folder(ds.runs)  # iperf files named from the folder read, as the verdicts name them
     has_cap = len(http) and http["capacity_bits_per_s"].notna().any()
     if not has_cap and not len(st.paths) and parse_capacities(link_capacity) is None:
         return Section.empty(title, ABSENT["capacity"])
@@ -1801,7 +1825,7 @@ def network_section(
             "bound by": ["capacity mismatch" if m else "network" if b else "" for m, b in zip(mismatch, bound,
                                                                                             strict=True)],
             "why": [
-                f"{format_bits_per_s(w)} ({b}) against {format_bits_per_s(c)} for its path ({src})"
+                f"{format_bits_per_s(w)} ({b}) against {format_bits_per_s(c)} for its path ({files_from(src, root)})"
                 if pd.notna(c) else (note or "no capacity known")
                 for w, b, c, src, note in zip(http["used_bits_per_s"], http["capacity_basis"],
                                               http["capacity_bits_per_s"], http["capacity_source"],
