@@ -144,6 +144,26 @@ def test_a_row_with_fewer_values_than_fields_names_file_and_line(tmp_path):
         lbanalysis.read(bad)
 
 
+def test_an_error_set_before_any_report_belongs_to_no_run_shown(tmp_path):
+    """An excerpt that starts at a report's Error Set (the report above it cut off) reads the reports that
+    follow and lends them none of its errors; a command followed by nothing but an error set is one failed
+    run naming them (it raised an IndexError from the reader before)."""
+    refused = (VEGETA / "vegeta_refused_report.txt").read_text()
+    errors = refused[refused.index("Error Set:") :]
+    excerpt = tmp_path / "excerpt.txt"
+    excerpt.write_text(errors + "\n" + (VEGETA / "vegeta_report.txt").read_text())
+    ds = lbanalysis.read(excerpt, table="all")
+    whole_row(ds.runs, 0, REPORT)
+    assert len(ds.runs) == 1 and pd.isna(ds.runs.loc[0, "error"])
+    alone = tmp_path / "alone.txt"
+    alone.write_text("$ echo 'GET http://127.0.0.1:18899/' | vegeta attack -rate=20 -duration=1s | vegeta report\n"
+                     + errors)  # fmt: skip
+    run = lbanalysis.read(alone).iloc[0]
+    assert run["tool"] == "vegeta" and run["rate_target_per_s"] == 20
+    assert run["error"] == ("no report, only its error set: Get \"http://127.0.0.1:18899/\": dial tcp "
+                            "0.0.0.0:0->127.0.0.1:18899: connect: connection refused")  # fmt: skip
+
+
 def test_detection_is_not_confused():
     assert detect((VEGETA / "vegeta_report.txt").read_text()) == "vegeta"
     assert detect((VEGETA / "vegeta_nginx.csv").read_text()) == "vegeta-csv"

@@ -114,16 +114,21 @@ class _Reader:
 
     seg: Segment
     runs: list[_Run] = field(default_factory=list)
+    before: list[str] = field(default_factory=list)  # an error set printed before any report (an excerpt)
+    in_before: bool = False
 
     def where(self, n: int) -> tuple[str, int]:
         """The file and line of the segment's line ``n``."""
         return self.seg.source, self.seg.line - 1 + n
 
-    def run_for(self, kind: str, n: int, m: re.Match) -> _Run:
-        """The run a line of this kind belongs to, started here when :func:`_starts_run` says so; a line a
-        kind reads ends an error set."""
+    def run_for(self, kind: str, n: int, m: re.Match) -> _Run | None:
+        """The run a line of this kind belongs to, started here when :func:`_starts_run` says so (``None``
+        before the first report: such lines belong to no run shown); a line a kind reads ends an error set."""
         if _starts_run(self.runs[-1] if self.runs else None, kind, m):
             self.runs.append(_Run(n))
+        self.in_before = False
+        if not self.runs:
+            return None
         r = self.runs[-1]
         r.in_errors = False
         return r
@@ -131,8 +136,10 @@ class _Reader:
     def end_errors(self, n: int, line: str) -> str:
         """A blank line or a code fence ends an error set (lines are prepared here: blank ones too)."""
         r = self.runs[-1] if self.runs else None
-        if r is not None and r.in_errors and (not line.strip() or line.lstrip().startswith(("```", "~~~"))):
-            r.in_errors = False
+        if not line.strip() or line.lstrip().startswith(("```", "~~~")):
+            self.in_before = False
+            if r is not None:
+                r.in_errors = False
         return line
 
     def error_line(self, n: int, line: str) -> None:
@@ -140,6 +147,8 @@ class _Reader:
         r = self.runs[-1] if self.runs else None
         if r is not None and r.in_errors:
             r.errors.append(line.strip())
+        elif r is None and self.in_before:
+            self.before.append(line.strip())
 
 
 def _value(kind: str, text: str, where: tuple[str, int]) -> float | int | None:
@@ -157,6 +166,8 @@ def _value(kind: str, text: str, where: tuple[str, int]) -> float | int | None:
 
 def _row(rd: _Reader, n: int, m: re.Match) -> None:
     r, where = rd.run_for("row", n, m), rd.where(n)
+    if r is None:
+        return
     name, labels = m.group(1), [x.strip() for x in m.group(2).split(",")]
     values = [v for v in re.split(r"[,\s]+", m.group(3)) if v]
     if len(values) != len(labels):
@@ -174,22 +185,31 @@ def _row(rd: _Reader, n: int, m: re.Match) -> None:
 
 def _status_codes(rd: _Reader, n: int, m: re.Match) -> None:
     r = rd.run_for("status_codes", n, m)
+    if r is None:
+        return
     r.rows.add("Status Codes")
     r.codes = {int(c): int(k) for c, k in _CODE_RE.findall(m.group(1))}
 
 
 def _error_set(rd: _Reader, n: int, m: re.Match) -> None:
     r = rd.run_for("error_set", n, m)
+    if r is None:
+        rd.in_before = True
+        return
     r.in_errors = True
 
 
 def _hist_header(rd: _Reader, n: int, m: re.Match) -> None:
     r = rd.run_for("hist_header", n, m)
+    if r is None:
+        return
     r.rows.add("Bucket")
 
 
 def _bucket(rd: _Reader, n: int, m: re.Match) -> None:
     r = rd.run_for("bucket", n, m)
+    if r is None:
+        return
     r.hist_total += int(m.group(3))
     high = m.group(2).strip()
     if high == "+Inf":
@@ -199,12 +219,14 @@ def _bucket(rd: _Reader, n: int, m: re.Match) -> None:
 
 def _hdrplot_header(rd: _Reader, n: int, m: re.Match) -> None:
     r = rd.run_for("hdrplot_header", n, m)
+    if r is None:
+        return
     r.rows.add("HdrPlot")
 
 
 def _hdrplot_row(rd: _Reader, n: int, m: re.Match) -> None:
     r = rd.run_for("hdrplot_row", n, m)
-    if "HdrPlot" in r.rows:
+    if r is not None and "HdrPlot" in r.rows:
         r.percentiles.append({"percentile": float(m.group(2)) * 100.0, "latency_s": float(m.group(1)) / 1e3,
                               "count": int(m.group(3))})  # fmt: skip
 
@@ -267,7 +289,9 @@ def parse(seg: Segment) -> Parsed:
     runs = scan(seg.text, LINE_KINDS, rd, prepare=rd.end_errors, other=rd.error_line).runs
     for r in runs:
         out.add_run({**cmd, **_row_of(r), "line": r.line}, percentiles=r.percentiles)
-    if not runs and seg.command:
+    if not runs and rd.before:  # only an error set: the attack's requests got no answer worth a report
+        out.add_run(error_row("vegeta", "no report, only its error set: " + "; ".join(dict.fromkeys(rd.before)), **cmd))
+    elif not runs and seg.command:
         out.add_run(error_row("vegeta", "no output after the command", **cmd))
     return out
 
