@@ -847,22 +847,27 @@ def read_summary(ds: Any, study: Any = None) -> Section:
     if len(st.verdicts):
         s.add(_series_sentence(st))
         s.add(_series_list(st))
+    not_runs = getattr(ds, "not_runs", None)
+    not_runs = not_runs if not_runs is not None and len(not_runs) else None
+    # skipped files and outputs that are no tests named from one folder, so that their names compare
+    skipped = ds.skipped["source"].astype(str).tolist() if len(ds.skipped) else []
+    others = not_runs["source"].astype(str).tolist() if not_runs is not None else []
+    names = _short_sources([*skipped, *others, *ds.runs["source"].astype(str)] if len(ds.runs) else [*skipped, *others])
     if len(ds.skipped):
         s.add(f"{_plural(len(ds.skipped), 'file')} skipped:")
-        short = _short_sources(ds.skipped["source"].astype(str).tolist())
+        short = names[: len(skipped)]
         reasons = [_reason(str(src), str(r)) for src, r in zip(ds.skipped["source"], ds.skipped["reason"], strict=True)]
         s.add(pd.DataFrame({"file": short, "why": reasons}))
     else:
         s.add("No file was skipped.")
-    not_runs = getattr(ds, "not_runs", None)
-    if not_runs is not None and len(not_runs):
+    if not_runs is not None:
         s.add(
             f"{_plural(len(not_runs), 'output')} {'is not a test' if len(not_runs) == 1 else 'are not tests'} (help texts, version banners, commands without output), not counted as runs:"
         )
         s.add(
             pd.DataFrame(
                 {
-                    "file": _short_sources(not_runs["source"].astype(str).tolist()),
+                    "file": names[len(skipped) : len(skipped) + len(others)],
                     "line": not_runs["line"].to_numpy(),
                     "tool": not_runs["tool"].to_numpy(),
                     "what": not_runs["kind"].to_numpy(),
