@@ -37,10 +37,14 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
+    "COMMAND_REFUSED",
+    "ERROR_KINDS",
     "HISTOGRAM",
     "INTERVALS",
     "KEY",
     "METRICS",
+    "NO_ANSWER",
+    "NO_RESULT_SHOWN",
     "PERCENTILES",
     "PHASES",
     "REQUESTS",
@@ -73,6 +77,10 @@ def _cols(*cols: Column) -> dict[str, Column]:
 S, I, F, B, T = "string", "Int64", "float64", "boolean", "datetime64[ns]"
 
 KEY = ("source", "run")
+
+#: The values of the runs' ``error_kind``: what an error says of the requests (see the column).
+NO_ANSWER, COMMAND_REFUSED, NO_RESULT_SHOWN = "no answer", "command refused", "no result shown"
+ERROR_KINDS = (NO_ANSWER, COMMAND_REFUSED, NO_RESULT_SHOWN)
 
 # ---------------------------------------------------------------- runs ---
 # Common columns, filled by every reader where the output shows the value.
@@ -130,6 +138,15 @@ _RUNS_COMMON = (
     Column("bytes_sent", F, "B", "bytes sent by the client (request bodies)"),
     Column("bytes_sent_per_s", F, "B/s", "bytes sent per second"),
     Column("error", S, "", "why the run aborted or produced no result; empty when it completed"),
+    Column(
+        "error_kind",
+        S,
+        "",
+        "what the error says of the requests: 'no answer' (the tool tried and got none: refused, reset, "
+        "unreachable, timed out: all errors), 'command refused' (the tool refused its command line or script and "
+        "sent no request), 'no result shown' (the output holds no result: cut off, written elsewhere, or no "
+        "request made); empty where the run completed or the output does not say",
+    ),
     Column("warnings", S, "", "non-fatal remarks the tool printed (e.g. 'WARNING: Response code not 2xx')"),
 )
 

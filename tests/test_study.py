@@ -282,3 +282,42 @@ def test_a_runs_table_with_repeated_index_labels_is_studied_like_its_rows():
     assert not twice.index.is_unique
     once, s = study(runs).summary_frame(), study(twice).summary_frame()
     assert s["runs"].tolist() == [2 * n for n in once["runs"]] and s["series"].tolist() == once["series"].tolist()
+
+
+# ------------------------------------------------- what an error says ---
+@pytest.mark.parametrize(
+    ("path", "kind", "verdict", "said"),
+    [
+        # the tool refused its command line: nothing was sent, nothing is known of the server
+        ("ab/ab_usage_c_gt_n.txt", "command refused", "cannot tell", "the tool refused its command line (1)"),
+        ("ab/ab_usage_invalid_url.txt", "command refused", "cannot tell", "the tool refused its command line (1)"),
+        # the result went elsewhere (handleSummary, --json): the run happened, this output does not show it
+        ("k6/k6_handle_summary_run.txt", "no result shown", "cannot tell", "no result (1)"),
+        ("locust/locust_json_run.txt", "no result shown", "cannot tell", "no result (1)"),
+        ("siege/siege_streams_stdout.txt", "no result shown", "cannot tell", "no result (1)"),
+        # the tool tried and got no answer: all errors
+        ("ab/ab_refused.txt", "no answer", "errors", "aborted with no answer"),
+        ("wrk/wrk_refused.txt", "no answer", "errors", "aborted with no answer"),
+        ("pasted/captured_ab_unreachable_stderr.txt", "no answer", "errors", "aborted with no answer"),
+        ("siege/siege_refused.txt", "no answer", "errors", "6 of 6 transactions"),
+    ],
+)
+def test_an_error_counts_against_the_server_only_when_no_answer_came(path, kind, verdict, said):
+    """Each reader says what its error means (``error_kind``); a refused command line or a result written
+    elsewhere is no failed request (they were "errors, 100 % of the attempts failed")."""
+    ds = lbanalysis.read(FIXTURES / path, table="all")
+    assert ds.runs["error_kind"].dropna().unique().tolist() == [kind]
+    v = study(ds).verdicts.iloc[0]
+    assert v["verdict"] == verdict and said in v["evidence"], v["evidence"]
+
+
+def test_network_failures_count_where_a_tool_also_fills_wrks_http_error_column():
+    """Locust fills wrk's ``non_2xx_3xx`` with its HTTP errors, so wrk's counters were taken for it: its
+    1,907 refused connections (``failed_network``) counted as 0 errors of 0 attempts, and the series said
+    "cannot tell" instead of "errors"."""
+    ds = lbanalysis.read(FIXTURES / "locust" / "locust_refused.txt", table="all")
+    s = study(ds)
+    run = s.runs.iloc[0]
+    assert (run["errors"], run["attempts"], run["error_share"]) == (1907, 1907, 1.0)
+    assert s.verdicts.iloc[0]["verdict"] == "errors"
+    assert "1,907 of 1,907 requests + network failures" in s.verdicts.iloc[0]["evidence"]

@@ -69,6 +69,7 @@ def test_wrk_refused_is_a_run_with_its_error():
             "tool": "wrk",
             "format": "wrk",
             "error": "unable to connect to 127.0.0.1:18099: Connection refused",
+            "error_kind": "no answer",
             "host": "127.0.0.1",
             "port": 18099,
         },

@@ -52,6 +52,7 @@ import pandas as pd
 
 from .. import registry
 from ..capacity import capacity_per_run, within
+from ..schema import COMMAND_REFUSED, NO_RESULT_SHOWN
 from .latency import is_closed_loop
 from .rules import THRESHOLDS, Evidence, _reasons, judge
 from .series import _origins
@@ -63,6 +64,9 @@ __all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study"]
 #: without an answer, answers that are errors, the denominator in words). The first line whose columns the
 #: run has is used; the share is failures / (answers + failures without an answer), never above 1.
 ERROR_COUNTERS: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str], ...] = (
+    # gobench, k6, Locust, oha, bombardier, vegeta: network failures have no answer; bad answers are the
+    # responses not counted successful (first: Locust also fills wrk's non_2xx_3xx with its HTTP errors)
+    (("failed_network",), ("failed_network",), ("_bad_answers",), "requests + network failures"),
     # wrk: 'Non-2xx or 3xx responses' and socket errors (connect and timeout have no answer; read errors
     # also count a server closing its connections, so they are named, not counted)
     (
@@ -77,8 +81,6 @@ ERROR_COUNTERS: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], s
         (),
         "responses + connect, write and timeout errors",
     ),
-    # gobench: network failures have no answer; bad answers are the responses not counted successful
-    (("failed_network",), ("failed_network",), ("_bad_answers",), "requests + network failures"),
     # siege (summary, JSON and siege.log): failed transactions, beside the transactions
     (("availability_pct",), ("failed",), (), "transactions + failed transactions"),
     (("concurrency_achieved",), ("failed",), (), "transactions + failed transactions"),
@@ -104,7 +106,9 @@ def error_shares(runs: pd.DataFrame) -> pd.DataFrame:
     """Per run: ``errors`` (failed attempts), ``attempts``, ``error_share`` (at most 1) and ``error_basis``.
 
     Each tool's own counters (:data:`ERROR_COUNTERS`); a run that aborted
-    with no answer at all (``error`` set, no responses) is all errors.
+    with no answer at all (``error`` set, no responses) is all errors, unless
+    its ``error_kind`` says the tool refused its command line or the output
+    does not show its result.
 
     >>> runs = pd.DataFrame({"tool": ["ab", "wrk"], "requests": [20, 20], "failed": [30, None],
     ...     "non_2xx": [0, None], "non_2xx_3xx": [None, 16], "socket_errors_timeout": [None, 18]})
@@ -135,8 +139,15 @@ def error_shares(runs: pd.DataFrame) -> pd.DataFrame:
         out.loc[have, "attempts"] = total[have]
         out.loc[have, "error_basis"] = basis
         todo &= ~have
+    # an error with no answer is all errors, unless the tool says it sent nothing (its command line refused)
+    # or the output does not show the run's result (cut off, written elsewhere): those say nothing of the server
+    silent = (
+        runs["error_kind"].astype("string").isin([COMMAND_REFUSED, NO_RESULT_SHOWN]).fillna(False).to_numpy(bool)
+        if "error_kind" in runs
+        else np.zeros(len(runs), dtype=bool)
+    )
     aborted = (
-        runs["error"].astype("string").fillna("").str.strip().ne("") & ~(answers > 0) & ~(out["attempts"] > 0)
+        runs["error"].astype("string").fillna("").str.strip().ne("") & ~(answers > 0) & ~(out["attempts"] > 0) & ~silent
         if "error" in runs
         else pd.Series(False, index=runs.index)
     )
@@ -545,11 +556,14 @@ def _left_out(http: pd.DataFrame, t: dict[str, float]) -> pd.DataFrame:
     dur = _num(http, "duration_s")
     rate = _num(http, "requests_per_s")
     err = http["error"].astype("string").fillna("").str.strip() if "error" in http else pd.Series("", index=http.index)
+    kind = http["error_kind"].astype("string").fillna("") if "error_kind" in http else pd.Series("", index=http.index)
     debug = _debug(http)
     for i in http.index:
         if pd.notna(http.at[i, "twin_of"]):
             twin = http.loc[http.at[i, "twin_of"]]
             why[i] = f"the same run as {_short(twin.get('source'))}:{_fmt_line(twin)} (its own log)"
+        elif err[i] and not rate[i] > 0 and kind[i] == COMMAND_REFUSED:
+            why[i] = f"the tool refused its command line: {err[i]}"
         elif err[i] and not rate[i] > 0:
             why[i] = f"no result: {err[i]}"
         elif not rate[i] > 0:

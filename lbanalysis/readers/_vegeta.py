@@ -45,7 +45,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import pandas as pd
 
-from .base import to_float
+from .base import NO_ANSWER, NO_RESULT_SHOWN, to_float
 
 __all__ = [
     "GO_UNITS", "Results", "count_fields", "go_duration", "messages", "parse_command", "rate_per_s", "rates",
@@ -232,7 +232,7 @@ def messages(d: dict, errors: list[str]) -> None:
         return
     text = "; ".join(errors)
     if d.get("requests") == 0:
-        d["error"] = text
+        d["error"], d["error_kind"] = text, NO_ANSWER
     else:
         d["warnings"] = text
 
@@ -286,7 +286,7 @@ def summarize(res: Results) -> dict:
     (81, '/x')
     """
     if not len(res):
-        return {"error": "no result in the file"}
+        return {"error": "no result in the file", "error_kind": NO_RESULT_SHOWN}
     status = np.asarray(res.status, dtype=np.int64)
     values, counts = np.unique(status, return_counts=True)
     codes = {int(c): int(n) for c, n in zip(values, counts, strict=True)}

@@ -54,7 +54,20 @@ import re
 from collections.abc import Collection
 
 from ..text import Segment, command_argv, getopt
-from .base import Format, LineKind, Parsed, Step, error_row, scan, to_float, to_int
+from .base import (
+    COMMAND_REFUSED,
+    NO_ANSWER,
+    NO_RESULT_SHOWN,
+    Format,
+    LineKind,
+    Parsed,
+    Step,
+    error_kind,
+    error_row,
+    scan,
+    to_float,
+    to_int,
+)
 
 # label -> (column, converter). Converters take the value text.
 _MS = 1e-3
@@ -107,6 +120,13 @@ _ERROR_RE = re.compile(
     r"Cannot use concurrency level greater than total number of requests|"
     r"Server timed out.*|socket: .*|connect: .*)$"
 )
+#: What an error line says of the requests (the runs' ``error_kind``): ab's complaints about its own command
+#: line mean it sent nothing; the others, that it tried and got no answer.
+ERROR_KINDS = (
+    (re.compile(r"^(?:ab: |Invalid (?:number|Concurrency|URL)|Cannot use concurrency)"), COMMAND_REFUSED),
+    (re.compile(r"^(?:apr_|Test aborted|SSL |Server timed out|socket: |connect: |\w.*: Name or service not known)"),
+     NO_ANSWER),
+)  # fmt: skip
 _TOTAL_OF_RE = re.compile(r"^Total of (\d+) requests completed")
 _WARNING_RE = re.compile(r"^(WARNING: .*|\s+These results are probably not that reliable\.)$")
 
@@ -474,13 +494,17 @@ def _rate_continued(rd: _Reader, n: int, m: re.Match) -> None:
 
 
 def _usage(rd: _Reader, n: int, m: re.Match) -> None:
-    """The usage text, up to the next banner (the block kind passes over it)."""
+    """The usage text, up to the next banner (the block kind passes over it): ab refused its command line."""
     rd.cur.d.setdefault("error", "usage error")
+    rd.cur.d["error_kind"] = COMMAND_REFUSED
 
 
 def _error(rd: _Reader, n: int, m: re.Match) -> None:
     msg, d = m.string.strip(), rd.cur.d
     d["error"] = f"{d['error']}; {msg}" if d.get("error") and d["error"] != "usage error" else msg
+    kind = error_kind([msg], ERROR_KINDS)
+    if kind and d.get("error_kind") != COMMAND_REFUSED:  # a refused command line sent nothing, whatever follows
+        d["error_kind"] = kind
 
 
 def _total_of(rd: _Reader, n: int, m: re.Match) -> None:
@@ -496,6 +520,7 @@ def _benchmarking(rd: _Reader, n: int, m: re.Match) -> None:
     rest = m.group(2).strip()
     if rest and rest != "done":
         rd.cur.d["error"] = rest  # "Benchmarking h (be patient)...apr_socket_recv: ..."
+        rd.cur.d["error_kind"] = error_kind([rest], ERROR_KINDS)
 
 
 #: The lines ab prints, in the order they are tried (first match wins; see :class:`LineKind`).
@@ -601,7 +626,7 @@ def _run_row(r: _Run, cmd: dict) -> dict:
     if r.warnings:
         d["warnings"] = "; ".join(r.warnings)
     if not r.has_result and not d.get("error"):
-        d["error"] = "no result in the output"
+        d["error"], d["error_kind"] = "no result in the output", NO_RESULT_SHOWN
     return d
 
 

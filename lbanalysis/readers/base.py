@@ -28,15 +28,20 @@ from typing import Any
 import pandas as pd
 
 from ..errors import ParseError
+from ..schema import COMMAND_REFUSED, NO_ANSWER, NO_RESULT_SHOWN
 from ..text import Segment
 
 __all__ = [
+    "COMMAND_REFUSED",
+    "NO_ANSWER",
+    "NO_RESULT_SHOWN",
     "ByteRanges",
     "Format",
     "LineKind",
     "ParseError",
     "Parsed",
     "Segment",
+    "error_kind",
     "error_row",
     "scan",
     "to_float",
@@ -337,6 +342,25 @@ def to_int(text: str | None) -> int | None:
     return round(v)
 
 
-def error_row(tool: str, message: str, **extra) -> dict:
-    """A run row for a run that produced no result (error set, figures empty)."""
-    return {"tool": tool, "error": message, **extra}
+def error_row(tool: str, message: str, kind: str | None = None, **extra) -> dict:
+    """A run row for a run that produced no result (error set, figures empty); ``kind`` is its
+    ``error_kind`` (:data:`lbanalysis.schema.ERROR_KINDS`), where the output says.
+
+    >>> error_row("k6", "no result: the output stops before k6's summary", NO_RESULT_SHOWN)["error_kind"]
+    'no result shown'
+    """
+    return {"tool": tool, "error": message, **({"error_kind": kind} if kind else {}), **extra}
+
+
+def error_kind(messages: Sequence[str], kinds: Sequence[tuple[re.Pattern, str]]) -> str | None:
+    """What a run's error lines say of its requests: the first of ``kinds`` (pattern, kind) a message
+    matches, the command refused before all (the tool sent nothing, whatever else it printed).
+
+    >>> kinds = [(re.compile(r"^ab: "), COMMAND_REFUSED), (re.compile(r"^apr_"), NO_ANSWER)]
+    >>> error_kind(["apr_socket_recv: Connection refused (111)"], kinds)
+    'no answer'
+    >>> error_kind(["Test aborted", "ab: invalid URL"], kinds), error_kind(["odd"], kinds)
+    ('command refused', None)
+    """
+    found = [kind for msg in messages for pattern, kind in kinds if pattern.search(msg.strip())]
+    return COMMAND_REFUSED if COMMAND_REFUSED in found else found[0] if found else None

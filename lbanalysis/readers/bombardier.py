@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..text import Segment, command_argv
-from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
+from .base import NO_RESULT_SHOWN, Format, LineKind, Parsed, error_row, scan, to_float, to_int
 from .wrk import wrk_bytes, wrk_time
 
 __all__ = [
@@ -350,9 +350,15 @@ def parse(seg: Segment) -> Parsed:
     for r in runs:
         row = {**cmd, **_row(r), "line": r.line}
         if not r.has_stats and "error" not in row:
-            row["error"] = "no result: the output stops before bombardier's statistics"
+            row["error"], row["error_kind"] = (
+                "no result: the output stops before bombardier's statistics",
+                NO_RESULT_SHOWN,
+            )
         elif r.classes is None and "error" not in row:
-            row["error"] = "no result: the output stops before bombardier's HTTP codes"
+            row["error"], row["error_kind"] = (
+                "no result: the output stops before bombardier's HTTP codes",
+                NO_RESULT_SHOWN,
+            )
         out.add_run(row, percentiles=r.percentiles)
     if not runs and seg.command:
         out.add_run(error_row("bombardier", "no output after the command", **cmd))

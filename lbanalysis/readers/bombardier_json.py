@@ -45,7 +45,7 @@ import re
 
 from ..errors import ParseError
 from ..text import Segment
-from .base import Format, Parsed, error_row
+from .base import NO_RESULT_SHOWN, Format, Parsed, error_row
 from .bombardier import CLASSES, count_fields, parse_command, target
 
 __all__ = ["FORMATS", "detect", "parse"]
@@ -160,10 +160,10 @@ def parse(seg: Segment) -> Parsed:
         d, pct = _result(res)
         row = {"tool": "bombardier", **cmd, **_spec(spec), **d, "line": n}
         if not res:
-            row["error"] = "no result in the JSON"
+            row["error"], row["error_kind"] = "no result in the JSON", NO_RESULT_SHOWN
         out.add_run(row, percentiles=pct)
     if not out.runs:
-        out.add_run(error_row("bombardier", "no bombardier result in the JSON", **cmd))
+        out.add_run(error_row("bombardier", "no bombardier result in the JSON", NO_RESULT_SHOWN, **cmd))
     return out
 
 

@@ -101,7 +101,18 @@ import re
 from datetime import datetime
 
 from ..text import Segment, command_argv
-from .base import Format, LineKind, Parsed, scan, to_float, to_int
+from .base import (
+    COMMAND_REFUSED,
+    NO_ANSWER,
+    NO_RESULT_SHOWN,
+    Format,
+    LineKind,
+    Parsed,
+    error_kind,
+    scan,
+    to_float,
+    to_int,
+)
 
 LABELS: dict[str, tuple[str, str]] = {
     "requests": ("requests", "int"),
@@ -175,6 +186,12 @@ _ERROR_RE = re.compile(
     r"flag needs an argument: .*|caught recover: .*|panic: .*|"
     r"(?:\d{4}/\d\d/\d\d \d\d:\d\d:\d\d )?Error in ioutil\.ReadFile .*)\s*$"
 )
+#: What an error line says of the requests (the runs' ``error_kind``): gobench's complaints about its flags
+#: and its data file mean it sent nothing; a panic says nothing either way.
+ERROR_KINDS = (
+    (re.compile(r"^(?:Requests or period|Only one should|flag |invalid value|bad flag|(?:\S+ \S+ )?Error in ioutil)"),
+     COMMAND_REFUSED),
+)  # fmt: skip
 _DETECT_RE = re.compile(
     r"^(?:\s*Dispatching \d+ (?:clients|goroutines)|\s*Bad requests(?: failed)? ?\(!2xx[^)]*\):|\s*Successful requests rate:|"
     r"\s*Requests or period must be provided|\s*Only one should be provided: \[requests\|period\]|"
@@ -371,6 +388,9 @@ class _Reader:
             self.cur["line"] = n
         msg, before = m.group(1), self.cur.get("error")
         self.cur["error"] = f"{before}; {msg}" if before and before != "usage error" else msg
+        kind = error_kind([msg], ERROR_KINDS)
+        if kind:
+            self.cur["error_kind"] = kind
 
     def usage(self, n: int, m: re.Match) -> int:
         """The usage text: one error; returns the line after it (its body is passed over)."""
@@ -379,6 +399,7 @@ class _Reader:
         if "error" not in self.cur:
             self.cur["line"] = n
             self.cur["error"] = "usage error"
+        self.cur["error_kind"] = COMMAND_REFUSED  # gobench prints its usage when it refuses its flags
         body = 0
         while n + body < len(self.lines) and (
             not self.lines[n + body].strip() or _USAGE_BODY_RE.match(self.lines[n + body])
@@ -442,11 +463,12 @@ def _finish(d: dict, cmd: dict) -> dict:
         d["requests"] = max(attempts - net, 0)  # responses received: an unanswered attempt is a failure
     if not d.get("error"):
         if attempts is None:
-            d["error"] = "no result in the output (interrupted before the summary)"
+            d["error"], d["error_kind"] = "no result in the output (interrupted before the summary)", NO_RESULT_SHOWN
         elif attempts == 0:
             d["error"] = "no request completed"
         elif d.get("requests_ok") == 0 and not bad and net:
             d["error"] = f"every request failed at the network level ({net} network failures)"
+            d["error_kind"] = NO_ANSWER
     return d
 
 

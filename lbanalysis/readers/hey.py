@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..text import Segment, command_argv
-from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
+from .base import NO_ANSWER, Format, LineKind, Parsed, error_row, scan, to_float, to_int
 
 __all__ = ["FORMATS", "LINES", "LINE_KINDS", "SUMMARY", "detect", "parse", "parse_command"]
 
@@ -257,7 +257,7 @@ def _row(r: _Run) -> dict:
             d.pop(k, None)  # hey prints 0.0000 / NaN when nothing answered
     messages = "; ".join(f"{msg} (x{n})" for n, msg in r.errors)
     if r.errors and responses == 0:
-        d["error"] = messages
+        d["error"], d["error_kind"] = messages, NO_ANSWER
     elif r.errors:
         d["warnings"] = messages
     return d

@@ -35,7 +35,7 @@ import io
 
 from ..errors import ParseError
 from ..text import Segment
-from .base import Format, Parsed
+from .base import NO_ANSWER, Format, Parsed
 
 __all__ = ["COLUMNS", "FORMATS", "HEADER", "detect", "parse"]
 
@@ -93,7 +93,7 @@ def parse(seg: Segment) -> Parsed:
         span = max(r["start_s"] + r["latency_s"] for r in rows) - min(r["start_s"] for r in rows)
         run.update(latency_mean_s=sum(lat) / len(lat), latency_min_s=min(lat), latency_max_s=max(lat), duration_s=span)
     else:
-        run["error"] = "no request in the CSV (hey writes responses only)"
+        run["error"], run["error_kind"] = "no request in the CSV (hey writes responses only)", NO_ANSWER
     out = Parsed()
     out.add_run(run, requests=rows)
     return out

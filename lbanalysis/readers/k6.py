@@ -85,7 +85,18 @@ from dataclasses import dataclass, field
 
 from ..registry import get_tool
 from ..text import Segment, command_argv
-from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
+from .base import (
+    COMMAND_REFUSED,
+    NO_ANSWER,
+    NO_RESULT_SHOWN,
+    Format,
+    LineKind,
+    Parsed,
+    error_row,
+    scan,
+    to_float,
+    to_int,
+)
 
 __all__ = ["FORMATS", "LINES", "LINE_KINDS", "PHASES", "detect", "k6_bytes", "k6_time", "parse", "parse_command"]
 
@@ -535,16 +546,18 @@ def _row(r: _Run) -> tuple[dict, list[dict], list[dict]]:
     if d.get("requests") == 0:
         why = r.no_response[0] if r.no_response else "every request failed without a response"
         d["error"] = f"no response: {why}" + (f" (x{len(r.no_response)})" if len(r.no_response) > 1 else "")
+        d["error_kind"] = NO_ANSWER
         for k in ("latency_mean_s", "latency_min_s", "latency_max_s"):
             d.pop(k, None)  # k6 prints 0s when nothing was measured
         return d, [], []
     if not m and not r.thresholds:
-        if r.errors:
-            d["error"] = f"no result: {r.errors[0]}"
+        if r.errors:  # k6 refused its script or options before it began
+            d["error"], d["error_kind"] = f"no result: {r.errors[0]}", COMMAND_REFUSED
         elif r.running_s is not None:
             d["error"] = "no summary printed (handleSummary() or --no-summary replaces it)"
+            d["error_kind"] = NO_RESULT_SHOWN
         else:
-            d["error"] = "no result: the output stops before k6's summary"
+            d["error"], d["error_kind"] = "no result: the output stops before k6's summary", NO_RESULT_SHOWN
     return d, percentiles, _phases(m)
 
 
@@ -580,7 +593,7 @@ def parse(seg: Segment) -> Parsed:
     if not out.runs and seg.command:
         errors = [m.group(1) or m.group(2) for line in seg.text.split("\n") if (m := _LOG_ERROR_RE.search(line))]
         if errors:
-            out.add_run(error_row("k6", f"no result: {errors[0]}", **cmd))
+            out.add_run(error_row("k6", f"no result: {errors[0]}", COMMAND_REFUSED, **cmd))
         elif set(command_argv(seg.command)) & set(get_tool("k6").info_options):
             out.add_run(error_row("k6", "no output after the command", **cmd))  # help or version: set aside as such
         else:  # nothing k6 printed follows (an example line of a help text, a note): not a run

@@ -44,7 +44,7 @@ import re
 
 from ..errors import ParseError
 from ..text import Segment
-from .base import Format, Parsed
+from .base import NO_ANSWER, Format, Parsed
 from .k6 import PHASES
 
 __all__ = ["FORMATS", "detect", "parse"]
@@ -256,6 +256,7 @@ def _row(doc: dict) -> tuple[dict, list[dict], list[dict]]:
         d["thresholds_failed"] = sum(1 for t in thresholds if t.endswith(": failed"))
     if d.get("requests") == 0:
         d["error"] = "no response: every request failed without a response (no byte received)"
+        d["error_kind"] = NO_ANSWER
     return d, percentiles, phases
 
 

@@ -63,7 +63,7 @@ from datetime import UTC, datetime
 
 from ..errors import ParseError
 from ..text import Segment
-from .base import Format, Parsed
+from .base import NO_ANSWER, NO_RESULT_SHOWN, Format, Parsed
 
 __all__ = ["CSV_HEADER", "FORMATS", "detect_csv", "detect_json", "parse_csv", "parse_json"]
 
@@ -185,9 +185,9 @@ def _requests(samples: Iterable[_Sample], source: str, coarse: bool) -> Parsed:
     if vus_max:
         run["vus_max"] = round(max(vus_max))
     if not rows:
-        run["error"] = "no HTTP request in the metric points"
+        run["error"], run["error_kind"] = "no HTTP request in the metric points", NO_RESULT_SHOWN
     elif not answered:
-        run["error"] = f"no response: all {len(rows)} requests got none (status 0)"
+        run["error"], run["error_kind"] = f"no response: all {len(rows)} requests got none (status 0)", NO_ANSWER
     out = Parsed()
     out.add_run(run, requests=[{k: v for k, v in r.items() if not k.startswith("_")} for r in answered])
     return out

@@ -70,7 +70,7 @@ from datetime import datetime
 from urllib.parse import urlsplit
 
 from ..text import Segment, command_argv
-from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
+from .base import NO_ANSWER, NO_RESULT_SHOWN, Format, LineKind, Parsed, error_row, scan, to_float, to_int
 
 __all__ = ["FORMATS", "LINES", "LINE_KINDS", "detect", "error_kind", "name_rows", "parse", "parse_command"]
 
@@ -431,6 +431,7 @@ def _row(r: _Run) -> dict:
             if r.shut_down
             else "no result: the output stops before Locust's request statistics"
         )
+        d["error_kind"] = NO_RESULT_SHOWN
         return d
     reqs, fails = int(r.stats.group(1)), int(r.stats.group(2))
     old = r.stats.re is LINES["old_total_stats"]  # Locust 0.x: the Total row has no times
@@ -448,9 +449,10 @@ def _row(r: _Run) -> dict:
             d["requests_per_s"] = rate if d["requests"] == reqs else d["requests"] / d["duration_s"]
     if reqs and d.get("requests") == 0:
         d["error"] = "no response: " + "; ".join(f"{e} (x{n})" for n, e in r.errors)
+        d["error_kind"] = NO_ANSWER
         d.pop("warnings", None)
     elif reqs == 0:
-        d["error"] = "no request was made"
+        d["error"], d["error_kind"] = "no request was made", NO_RESULT_SHOWN
     return d
 
 

@@ -51,7 +51,7 @@ from collections.abc import Callable
 
 from ..errors import ParseError
 from ..text import Segment
-from .base import Format, Parsed
+from .base import NO_ANSWER, NO_RESULT_SHOWN, Format, Parsed
 from .locust import counts, name_rows
 
 __all__ = ["FORMATS", "HISTORY_HEADER", "STATS_HEADER", "parse_stats"]
@@ -219,9 +219,10 @@ def parse_stats(seg: Segment) -> Parsed:
     if users:
         d["concurrency"] = max(users)
     if reqs == 0:
-        d["error"] = "no request was made"
+        d["error"], d["error_kind"] = "no request was made", NO_RESULT_SHOWN
     elif d.get("requests") == 0:
         d["error"] = "no response: " + d.pop("warnings", "every request failed without a response")
+        d["error_kind"] = NO_ANSWER
     pct = _percentiles(header, r, seg, n) if d.get("requests") else []
     out.add_run(d, percentiles=pct, intervals=intervals if seg.wants("intervals") else [],
                 metrics=_name_metrics(header, rows, seg))  # fmt: skip
@@ -257,7 +258,7 @@ def parse_history(seg: Segment) -> Parsed:
     if users:
         d["concurrency"] = max(users)
     if reqs == 0:
-        d["error"] = "no request was made"
+        d["error"], d["error_kind"] = "no request was made", NO_RESULT_SHOWN
     out.add_run(d, intervals=intervals)
     return out
 

@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 
 from ..errors import ParseError
 from ..text import Segment
-from .base import Format, Parsed
+from .base import NO_RESULT_SHOWN, Format, Parsed
 from .locust import counts, name_rows
 
 __all__ = ["FORMATS", "PERCENTILES", "detect", "parse", "percentile"]
@@ -125,7 +125,7 @@ def parse(seg: Segment) -> Parsed:
         for t in sorted(per_s)
     ] if first is not None else []  # fmt: skip
     if reqs == 0:
-        d["error"] = "no request was made"
+        d["error"], d["error_kind"] = "no request was made", NO_RESULT_SHOWN
     out = Parsed()
     out.add_run(d, percentiles=percentiles, intervals=intervals, metrics=[r for e in doc for r in _name_metrics(e)])
     return out

@@ -82,7 +82,7 @@ from urllib.parse import urlsplit
 
 from ..text import Segment, command_argv
 from ..units import BINARY
-from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
+from .base import NO_RESULT_SHOWN, Format, LineKind, Parsed, error_row, scan, to_float, to_int
 
 __all__ = [
     "DEADLINE",
@@ -288,6 +288,7 @@ def _row(r: _Run) -> dict:
     d = {k: v for k, v in r.d.items() if not k.startswith("_") and v is not None}
     if "Status code distribution" not in r.sections:
         d["error"] = "no result: the output stops before oha's status code distribution"
+        d["error_kind"] = NO_RESULT_SHOWN
         return d
     d.update(count_fields(r.statuses, r.errors))
     success = d.get("success_pct")

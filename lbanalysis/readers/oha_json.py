@@ -55,7 +55,7 @@ import re
 
 from ..errors import ParseError
 from ..text import Segment
-from .base import Format, Parsed, error_row
+from .base import NO_ANSWER, NO_RESULT_SHOWN, Format, Parsed, error_row
 from .oha import count_fields, parse_command
 
 __all__ = ["CSV_COLUMNS", "CSV_HEADER", "FORMATS", "detect", "detect_csv", "parse", "parse_csv"]
@@ -178,7 +178,7 @@ def parse(seg: Segment) -> Parsed:
                     phases=phases, histogram=hist)  # fmt: skip
         pos = end
     if not out.runs:
-        out.add_run(error_row("oha", "no oha summary in the JSON", **cmd))
+        out.add_run(error_row("oha", "no oha summary in the JSON", NO_RESULT_SHOWN, **cmd))
     return out
 
 
@@ -221,7 +221,7 @@ def parse_csv(seg: Segment) -> Parsed:
                    latency_min_s=min(lat), latency_max_s=max(lat), bytes_total=float(sum(r["bytes"] for r in rows)),
                    duration_s=max(r["start_s"] + r["latency_s"] for r in rows) - min(r["start_s"] for r in rows))  # fmt: skip
     else:
-        run["error"] = "no request in the CSV (oha writes responses only)"
+        run["error"], run["error_kind"] = "no request in the CSV (oha writes responses only)", NO_ANSWER
     out = Parsed()
     out.add_run(run, requests=rows if seg.wants("requests") else [])
     return out

@@ -121,7 +121,19 @@ from datetime import datetime
 from ..errors import ParseError
 from ..text import Segment, command_argv, getopt
 from ..units import parse_duration
-from .base import Format, LineKind, Parsed, printed_step, scan, to_float, to_int
+from .base import (
+    COMMAND_REFUSED,
+    NO_ANSWER,
+    NO_RESULT_SHOWN,
+    Format,
+    LineKind,
+    Parsed,
+    error_kind,
+    printed_step,
+    scan,
+    to_float,
+    to_int,
+)
 from .siege_fields import OBJECT_START_RE, fields_from_json
 
 MB = 1024.0 * 1024.0
@@ -183,6 +195,14 @@ _OTHER_ERROR_RE = re.compile(
     r"^\s*(ERROR: .*|Unable to spawn additional threads.*|siege: (?:invalid|unrecognized) option.*|"
     r"siege: option .* requires an argument.*)$"
 )
+#: What an error says of the requests (the runs' ``error_kind``): siege's complaints about its options mean
+#: it sent nothing; a refused, reset or timed-out connection, or an abort on socket failures, that no answer came.
+ERROR_KINDS = (
+    (re.compile(r"^siege: (?:invalid|unrecognized) option|^siege: option .* requires an argument"), COMMAND_REFUSED),
+    (re.compile(r"siege aborted due to excessive socket failure|Connection refused|Connection reset|"
+                r"Connection timed out|unable to connect|No route to host|Network is unreachable|"
+                r"^no transaction completed", re.IGNORECASE), NO_ANSWER),
+)  # fmt: skip
 _WARNING_RE = re.compile(r"^\s*(WARNING: The number of users is capped at \d+\.?)")
 _NOISE_RE = re.compile(
     r"^\s*(?:LOG FILE: |FILE: |You can disable this|the \.siegerc file|\S*siege\.?conf and changing|"
@@ -566,7 +586,9 @@ class _Reader:
 
     def usage(self, n: int, m: re.Match) -> int:
         """siege's help text: the run's error; the help is skipped to the next banner or summary."""
-        self.run_for("usage", n).d.setdefault("error", "usage error (siege printed its help)")
+        r = self.run_for("usage", n)
+        r.d.setdefault("error", "usage error (siege printed its help)")
+        r.d["error_kind"] = COMMAND_REFUSED
         while n < len(self.lines) and not _BANNER_RE.match(self.lines[n]) and not _SUMMARY_RE.match(self.lines[n]):
             n += 1
         return n + 1  # the banner or summary line that ends the help
@@ -642,12 +664,12 @@ def _errors_text(errors: dict[str, int]) -> str:
 
 
 def _error_of(r: _Run, d: dict) -> None:
-    """The run's error, from what it printed; socket errors of a completed run become warnings."""
+    """The run's error, from what it printed, and what it says of the requests (``error_kind``); socket errors
+    of a completed run become warnings."""
     if d.get("error"):
         if r.errors:
             r.warnings.append(_errors_text(r.errors))
-        return
-    if r.has_result():
+    elif r.has_result():
         if d.get("requests") == 0:
             d["error"] = _errors_text(r.errors) if r.errors else "no transaction completed"
             if not r.errors and d.get("failed"):
@@ -657,9 +679,16 @@ def _error_of(r: _Run, d: dict) -> None:
     elif r.errors:
         d["error"] = _errors_text(r.errors)
     elif r.n_requests:
-        d["error"] = f"no summary in the output ({r.n_requests} verbose request lines)"
+        d["error"], d["error_kind"] = (
+            f"no summary in the output ({r.n_requests} verbose request lines)",
+            NO_RESULT_SHOWN,
+        )
     else:
-        d["error"] = "no result in the output"
+        d["error"], d["error_kind"] = "no result in the output", NO_RESULT_SHOWN
+    if d.get("error") and not d.get("error_kind"):
+        kind = error_kind(d["error"].split("; "), ERROR_KINDS)
+        if kind:
+            d["error_kind"] = kind
 
 
 def _finish(runs: list[_Run], cmd: dict, seg: Segment, reqs: list[dict]) -> Parsed:

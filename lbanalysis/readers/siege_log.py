@@ -79,7 +79,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..text import Segment
-from .base import Format, LineKind, Parsed, printed_step, scan, to_float, to_int
+from .base import NO_ANSWER, Format, LineKind, Parsed, printed_step, scan, to_float, to_int
 
 MB = 1024.0 * 1024.0
 
@@ -194,6 +194,7 @@ def _run_row(m: re.Match, line: str, n: int, label: str | None) -> dict:
     if d.get("requests") == 0:
         failed = d.get("failed")
         d["error"] = "no transaction completed" + (f" ({failed} failed)" if failed else "")
+        d["error_kind"] = NO_ANSWER
     for k in ("latency_mean_s", "requests_per_s", "bytes_per_s", "concurrency_achieved", "duration_s"):
         v = d.get(k)
         if v is not None and math.isinf(v):

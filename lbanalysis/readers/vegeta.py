@@ -73,7 +73,7 @@ from dataclasses import dataclass, field
 from ..errors import ParseError
 from ..text import Segment
 from . import _vegeta
-from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
+from .base import NO_RESULT_SHOWN, Format, LineKind, Parsed, error_row, scan, to_float, to_int
 
 __all__ = ["FIELDS", "FORMATS", "LINES", "LINE_KINDS", "detect", "parse"]
 
@@ -290,7 +290,14 @@ def parse(seg: Segment) -> Parsed:
     for r in runs:
         out.add_run({**cmd, **_row_of(r), "line": r.line}, percentiles=r.percentiles)
     if not runs and rd.before:  # only an error set: the attack's requests got no answer worth a report
-        out.add_run(error_row("vegeta", "no report, only its error set: " + "; ".join(dict.fromkeys(rd.before)), **cmd))
+        out.add_run(
+            error_row(
+                "vegeta",
+                "no report, only its error set: " + "; ".join(dict.fromkeys(rd.before)),
+                NO_RESULT_SHOWN,
+                **cmd,
+            )
+        )
     elif not runs and seg.command:
         out.add_run(error_row("vegeta", "no output after the command", **cmd))
     return out

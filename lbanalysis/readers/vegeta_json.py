@@ -44,7 +44,7 @@ import pandas as pd
 from ..errors import ParseError
 from ..text import Segment
 from . import _vegeta
-from .base import Format, Parsed, error_row
+from .base import NO_RESULT_SHOWN, Format, Parsed, error_row
 
 __all__ = ["FORMATS", "LATENCIES", "detect", "detect_results", "parse", "parse_results"]
 
@@ -155,7 +155,7 @@ def parse(seg: Segment) -> Parsed:
         d, pct = _report(obj)
         out.add_run({"tool": "vegeta", **cmd, **d, "line": n}, percentiles=pct)
     if not out.runs:
-        out.add_run(error_row("vegeta", "no vegeta report in the JSON", **cmd))
+        out.add_run(error_row("vegeta", "no vegeta report in the JSON", NO_RESULT_SHOWN, **cmd))
     return out
 
 

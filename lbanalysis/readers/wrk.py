@@ -76,7 +76,7 @@ from urllib.parse import urlsplit
 
 from ..text import Segment, command_argv, getopt
 from ..units import BINARY, DECIMAL
-from .base import Format, LineKind, Parsed, error_row, scan, to_float, to_int
+from .base import NO_ANSWER, NO_RESULT_SHOWN, Format, LineKind, Parsed, error_row, scan, to_float, to_int
 
 __all__ = ["FORMATS", "LINES", "LINE_KINDS", "detect", "parse", "parse_command", "wrk_bytes", "wrk_rate", "wrk_time"]
 
@@ -340,7 +340,7 @@ def _refused(rd: _Reader, n: int, m: re.Match) -> None:
     r = rd.run_for("refused", n, m)
     if r is None:
         return
-    r.d["error"] = f"unable to connect to {m.group(1)}: {m.group(2)}"
+    r.d["error"], r.d["error_kind"] = f"unable to connect to {m.group(1)}: {m.group(2)}", NO_ANSWER
     host, _, port = m.group(1).rpartition(":")
     if host and port.isdigit():
         r.d.setdefault("host", host.strip("[]"))
@@ -443,9 +443,9 @@ def parse(seg: Segment) -> Parsed:
         if flags:
             row["line"], row["command"] = flags
         if "requests" not in row and "error" not in row:
-            row["error"] = "no result: the output stops before wrk's summary"
+            row["error"], row["error_kind"] = "no result: the output stops before wrk's summary", NO_RESULT_SHOWN
         elif row.get("requests") == 0 and "error" not in row:
-            row["error"] = "no response: every request timed out or none was answered"
+            row["error"], row["error_kind"] = "no response: every request timed out or none was answered", NO_ANSWER
         out.add_run(row, percentiles=r.percentiles)
     if not out.runs and seg.command:
         out.add_run(error_row("wrk", "no output after the command", **cmd))
