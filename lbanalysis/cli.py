@@ -980,6 +980,7 @@ examples:
       --iperf lb --haproxy-stats /run/haproxy/admin.sock -o runs/ --explore
   lbanalysis sweep wrk http://lb/ --loads 8,16,32 --duration 10s --label setup=2-servers -o runs/ -- -H 'Accept: */*'
   lbanalysis sweep hey http://lb/ --loads 1,4,16 --requests 5000 -o runs/ --dry-run
+  lbanalysis sweep vegeta http://lb/ --loads 100,200,400 --duration 10s -o runs/   # rates, requests/s
 
 Runs the installed tool once per load and repeat (repeat 1 at every load,
 then repeat 2, ...; loads shuffled within a repeat by default), each output
@@ -1169,7 +1170,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("tool", choices=list(drives()), metavar="TOOL", help=f"one of: {', '.join(drives())}")
     p.add_argument("url", metavar="URL", help="the target (http:// or https://)")
-    p.add_argument("--loads", required=True, metavar="N,N,...", help="loads: concurrency (wrk2: rate, -R)")
+    p.add_argument(
+        "--loads", required=True, metavar="N,N,...", help="loads: concurrency (wrk2 and vegeta: the rate, requests/s)"
+    )
     p.add_argument("--repeat", type=int, default=1, metavar="N", help="runs at each load (default 1)")
     bound = p.add_mutually_exclusive_group(required=True)
     bound.add_argument("--requests", type=int, metavar="N", help="requests per run (all clients together)")

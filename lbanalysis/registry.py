@@ -64,6 +64,9 @@ class Drive:
     ``install`` says what provides the executable, shown when it is
     missing; ``config_text`` is written to ``config_file`` in the output
     folder before the first run (siege reads ``~/.siegerc`` otherwise).
+    ``stdin`` (a template) is given to the tool on its standard input, and
+    ``then`` is a command its output is piped into: vegeta takes its target
+    as ``GET url`` on stdin, and ``vegeta report`` prints what it measured.
 
     >>> d = drive_of("ab")
     >>> d.executable, d.load, d.requests, d.install
@@ -80,6 +83,8 @@ class Drive:
     install: str = ""
     config_file: str = ""
     config_text: str = ""
+    stdin: str = ""
+    then: tuple[str, ...] = ()
 
 
 # What siege reads with -R in a sweep: its defaults of 4.0.7 spelled out (no delay, no log file), so that a
@@ -402,6 +407,20 @@ TOOLS: tuple[Tool, ...] = (
         ),
         info_options=("-h", "--help", "-version", "--version"),
         info_patterns=((r"^Version: .*\nCommit: .*\nRuntime: go", "version banner"), (r"^Usage: vegeta ", "help text")),
+        # open loop: the load is the rate; the target on stdin, the results piped into `vegeta report`
+        drives=(
+            Drive(
+                "vegeta",
+                ("-rate={load}",),
+                duration=("-duration={seconds}s",),
+                options=("attack",),
+                url=(),
+                load_column="rate_target_per_s",
+                install="Go module github.com/tsenart/vegeta/v12 (go install github.com/tsenart/vegeta/v12@latest)",
+                stdin="GET {url}",
+                then=("vegeta", "report"),
+            ),
+        ),
     ),
     Tool(
         "oha",
@@ -476,7 +495,7 @@ def drives() -> dict[str, Drive]:
     """Executable -> how the sweep runs it, for every tool the sweep can run (registry order).
 
     >>> list(drives())
-    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'oha', 'bombardier']
+    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'vegeta', 'oha', 'bombardier']
     """
     return {d.executable: d for t in TOOLS for d in t.drives}
 

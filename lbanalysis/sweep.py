@@ -21,8 +21,10 @@ and writes into one folder:
   :func:`lbanalysis.analysis.balance.balance_per_run` pairs each run with
   its own two snapshots.
 
-How each tool is driven (its load and bound options, what installs it) is
-data of the registry (:class:`lbanalysis.registry.Drive`). The planning
+How each tool is driven (its load and bound options, what installs it,
+what it reads on stdin and the command its output goes through: vegeta's
+``echo 'GET url' | vegeta attack ... | vegeta report``) is data of the
+registry (:class:`lbanalysis.registry.Drive`). The planning
 below is pure: the order of the runs, the commands, the time estimate.
 Nothing is started on the server side. Safe by default: a missing tool is
 refused (naming what installs it), every run is bounded by requests or
@@ -280,6 +282,25 @@ def build_command(
     ]
 
 
+def command_line(drive: Drive, argv: Sequence[str], url: str) -> str:
+    """The line a run's output starts with (after ``$ ``): its command as a shell would run it, with what
+    goes in on stdin and the command its output is piped into.
+
+    >>> from lbanalysis.registry import drive_of
+    >>> d = drive_of("vegeta")
+    >>> command_line(d, build_command(d, "http://h/", 50, seconds=2), "http://h/")
+    "echo 'GET http://h/' | vegeta attack -rate=50 -duration=2s | vegeta report"
+    >>> command_line(drive_of("ab"), ["ab", "-c", "1", "-n", "5", "http://h/"], "http://h/")
+    'ab -c 1 -n 5 http://h/'
+    """
+    line = shlex.join(argv)
+    if drive.stdin:
+        line = f"echo {shlex.quote(drive.stdin.format(url=url))} | {line}"
+    if drive.then:
+        line += f" | {shlex.join(drive.then)}"
+    return line
+
+
 def estimate_seconds(n_runs: int, *, seconds: int | None = None, iperf_seconds: int = 0) -> float | None:
     """The sweep's expected length in seconds, or None when the runs are bounded by requests (unknown pace).
 
@@ -460,13 +481,17 @@ class _Stop:
 
 
 def _execute(
-    argv: list[str], exe: str, out: Path, cwd: Path, timeout: float, stop: _Stop, header: str | None
-) -> tuple[int, str, float, float]:
+    argv: list[str], exe: str, out: Path, cwd: Path, timeout: float, stop: _Stop, header: str | None,
+    *, stdin: str = "", then: Sequence[str] = (),
+) -> tuple[int, str, float, float]:  # fmt: skip
     """Run one command, its stdout and stderr into ``out`` (under ``header``); (exit code, note, start, end).
 
     The tool runs in its own session, so a Ctrl-C at the terminal reaches
     the sweep only (which lets the run finish); past ``timeout`` it gets
-    SIGINT (the tools print what they measured), then SIGKILL.
+    SIGINT (the tools print what they measured), then SIGKILL. ``stdin`` is
+    given to it on its standard input; with ``then`` (a command, its
+    executable resolved) its output goes through that command, whose own
+    output and exit status count (the tool's errors still go to ``out``).
     """
     note = ""
     with open(out, "wb") as fh:
@@ -475,9 +500,19 @@ def _execute(
             fh.flush()
         t0 = time.time()
         proc = subprocess.Popen(
-            [exe, *argv[1:]], stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=cwd,
-            start_new_session=True,
+            [exe, *argv[1:]], stdout=subprocess.PIPE if then else fh, stderr=fh if then else subprocess.STDOUT,
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, cwd=cwd, start_new_session=True,
         )  # fmt: skip
+        after = None
+        if then:  # the tool's output through the next command, as a shell pipe would
+            after = subprocess.Popen(list(then), stdin=proc.stdout, stdout=fh, stderr=subprocess.STDOUT, cwd=cwd,
+                                     start_new_session=True)  # fmt: skip
+            assert proc.stdout is not None
+            proc.stdout.close()  # the next command alone reads it: it sees the end when the tool stops
+        if stdin:
+            assert proc.stdin is not None
+            proc.stdin.write(stdin.encode() + b"\n")
+            proc.stdin.close()
         stop.proc = proc
         try:
             code = proc.wait(timeout=timeout)
@@ -491,6 +526,12 @@ def _execute(
             note = f"stopped after {timeout:g} s (timeout); output kept as printed"
         finally:
             stop.proc = None
+        if after is not None:
+            try:
+                code = after.wait(timeout=_STOP_SIGNAL_WAIT_S) or code
+            except subprocess.TimeoutExpired:
+                after.kill()
+                code = after.wait() or code
         t1 = time.time()
     if not note and stop.requested > 1:
         note = "stopped by Ctrl-C; output kept as printed"
@@ -557,6 +598,7 @@ class _Settings:
     iperf_seconds: int
     haproxy_stats: str | None
     estimate: float | None
+    then: tuple[str, ...] = ()  # the command the tool's output is piped into, its executable resolved
 
     def command(self, run: PlannedRun) -> list[str]:
         """The command of one run of the plan."""
@@ -590,6 +632,7 @@ def _settings(
     url = _check_url(url)
     build_command(drive, url, load_list[0], requests=requests, seconds=seconds, extra=extra)  # refuses a bad bound
     exe = _refuse_missing(drive.executable, drive.install)
+    then = (_refuse_missing(drive.then[0], drive.install), *drive.then[1:]) if drive.then else ()
     iperf_at = None
     if iperf:
         iperf_at = (_refuse_missing("iperf3", "Debian package iperf3"), *_host_port(iperf, _IPERF_PORT))
@@ -605,6 +648,7 @@ def _settings(
     return _Settings(
         drive, exe, url, plan, load_list, out, requests, seconds, tuple(extra), parse_labels(labels), limit,
         iperf_at, measured, haproxy_stats, estimate_seconds(len(plan), seconds=seconds, iperf_seconds=measured),
+        then,
     )  # fmt: skip
 
 
@@ -661,7 +705,7 @@ def run_sweep(
     _announce(s, order, seed, stream)
     if dry_run:
         for run in s.plan:
-            print(f"{run_file(run, s.drive)}: {shlex.join(s.command(run))}", file=stream)
+            print(f"{run_file(run, s.drive)}: {command_line(s.drive, s.command(run), s.url)}", file=stream)
         return SweepResult(s.out, len(s.plan), stopped="dry run: nothing was run")
     if s.estimate is not None and s.estimate > CONFIRM_ABOVE_S and not yes:
         raise SweepRefused(
@@ -715,7 +759,10 @@ def _run_plan(
             name = run_file(run, s.drive)
             if s.haproxy_stats:
                 _snapshot(s.haproxy_stats, s.out, run, "before", manifest, bar)
-            code, note, t0, t1 = _execute(argv, s.exe, s.out / name, s.out, s.limit, stop, f"$ {shlex.join(argv)}\n")
+            code, note, t0, t1 = _execute(
+                argv, s.exe, s.out / name, s.out, s.limit, stop, f"$ {command_line(s.drive, argv, s.url)}\n",
+                stdin=s.drive.stdin.format(url=s.url), then=s.then,
+            )  # fmt: skip
             manifest.add(
                 file=name, tool=s.drive.executable, load=run.load, repeat=run.repeat, timestamp=_utc(t0),
                 end_time=_utc(t1), exit_code=code, note=note,

@@ -10,6 +10,7 @@ capacity of the path, and a sweep interrupted half-way.
 from __future__ import annotations
 
 import csv
+import io
 import os
 import shlex
 import shutil
@@ -29,8 +30,10 @@ from lbanalysis.cli import main
 from lbanalysis.sweep import (
     CONFIRM_ABOVE_S,
     MANIFEST_COLUMNS,
+    PlannedRun,
     SweepRefused,
     build_command,
+    command_line,
     estimate_seconds,
     parse_duration,
     parse_labels,
@@ -43,6 +46,7 @@ from lbanalysis.text import split_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
 CAPTURE = ROOT / "tests" / "fixtures" / "capture"
+FIXTURES = ROOT / "tests" / "fixtures"
 
 # One xdist worker runs this module: each module-scoped lab takes the first free ports of the sweep's range,
 # and two labs started at once in two workers would take the same ones.
@@ -114,10 +118,33 @@ def test_commands_put_the_users_options_after_the_sweeps(exe, bound, expected):
 def test_a_run_file_starts_with_a_command_line_the_reader_knows(exe):
     drive = registry.drive_of(exe)
     bound = {"seconds": 5} if not drive.requests else {"requests": 100}
-    argv = build_command(drive, "http://127.0.0.1:8080/", 4, extra=["-H", "Accept: text/html"], **bound)
-    seg = split_transcript(f"$ {shlex.join(argv)}\nsome output\n")[-1]
+    url = "http://127.0.0.1:8080/"
+    argv = build_command(drive, url, 4, extra=["-H", "Accept: text/html"], **bound)
+    line = command_line(drive, argv, url)
+    seg = split_transcript(f"$ {line}\nsome output\n")[-1]
     assert seg.tool == registry.tool_of_executable(exe)
-    assert seg.command == shlex.join(argv) and seg.text == "some output\n"
+    assert seg.command == line and seg.text == "some output\n"
+
+
+def test_vegeta_takes_its_target_on_stdin_and_prints_through_its_report():
+    """vegeta's rate is the load; the line a run is written under is the pipeline a shell would run, which its
+    reader takes the rate and the target from; a number of requests cannot bound it."""
+    drive = registry.drive_of("vegeta")
+    argv = build_command(drive, "http://h:81/x", 200, seconds=5, extra=["-timeout=2s"])
+    line = command_line(drive, argv, "http://h:81/x")
+    assert line == "echo 'GET http://h:81/x' | vegeta attack -rate=200 -duration=5s -timeout=2s | vegeta report"
+    report = (FIXTURES / "vegeta" / "vegeta_report.txt").read_text()
+    run = lbanalysis.read(io.StringIO(f"$ {line}\n{report}")).iloc[0]
+    assert (run["tool"], run["rate_target_per_s"], run["host"], run["port"], run["path"]) == (
+        "vegeta",
+        200,
+        "h",
+        81,
+        "/x",
+    )
+    with pytest.raises(SweepRefused, match="vegeta cannot be bounded by a number of requests"):
+        build_command(drive, "http://h/", 1, requests=5)
+    assert run_file(PlannedRun(1, 200, 1), drive) == "001-vegeta-R200-r1.txt"
 
 
 def test_bounds_are_required_and_must_suit_the_tool():
@@ -456,6 +483,7 @@ def test_each_installed_tool_sweeps_into_a_folder_that_reads(lab, tmp_path, tool
         ("locust", {"duration": "1s"}),
         ("oha", {"requests": 40}),
         ("bombardier", {"requests": 40}),
+        ("vegeta", {"duration": "1s"}),
     ],
 )
 def test_tools_outside_debian_sweep_into_a_folder_that_reads(lab, tmp_path, tool, bound):
@@ -466,13 +494,16 @@ def test_tools_outside_debian_sweep_into_a_folder_that_reads(lab, tmp_path, tool
     assert_reads_clean(ds)
     runs = ds.runs.sort_values("source")
     assert runs["tool"].tolist() == [tool] * 2
-    assert runs["concurrency"].tolist() == runs["load"].tolist() == [1, 2]
+    load = registry.drive_of(tool).load_column  # the concurrency, or vegeta's rate
+    assert runs[load].tolist() == runs["load"].tolist() == [1, 2]
     assert (runs["requests"] > 0).all(), runs[["requests", "failed", "error"]]
     assert (runs["failed"].fillna(0) == 0).all(), runs[["requests", "failed", "error"]]
     if registry.drive_of(tool).config_file:
         assert (tmp_path / tool / registry.drive_of(tool).config_file).is_file()
     if tool in ("k6", "oha", "bombardier"):
         assert runs["requests"].tolist() == [40, 40]
+    if tool == "vegeta":  # 1 and 2 requests a second for 1 s, through `vegeta report`
+        assert runs["requests"].tolist() == [1, 2]
 
 
 @pytest.mark.live
