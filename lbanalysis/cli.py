@@ -332,8 +332,12 @@ def _link(row: pd.Series) -> str:
 
 
 def _what(row: pd.Series, labels: list[str], width: int) -> str:
-    """What tells a run apart: its labels (pattern, manifest), else its command."""
-    parts = [str(row[c]) for c in labels if c in row and pd.notna(row[c])]
+    """What tells a run apart: its labels (pattern, manifest) by name, else its command.
+
+    >>> _what(pd.Series({"load": 20, "repeat": 1, "command": "hey -c 20 http://h/"}), ["load", "repeat"], 48)
+    'load=20 repeat=1'
+    """
+    parts = [f"{c}={row[c]}" for c in labels if c in row and pd.notna(row[c])]
     text = " ".join(parts) if parts else ("" if pd.isna(row.get("command")) else str(row.get("command") or ""))
     return text if len(text) <= width else text[: width - 3] + "..."
 
