@@ -47,6 +47,8 @@ LABELS: dict[str, str] = {
     "requests": "requests",
     "requests_ok": "successful requests",
     "requests_planned": "requests asked for",
+    "rate_target_per_s": "rate asked (requests/s)",
+    "rate_sent_per_s": "rate sent (requests/s)",
     "non_2xx": "non-2xx",
     "keepalive": "keep-alive",
     "bits_per_s": "rate",

@@ -48,6 +48,7 @@ __all__ = [
     "latency_vs_load",
     "plain_ticks",
     "plot_rates",
+    "rate_kept",
     "scaling_fit",
     "throughput_bars",
     "throughput_vs_load",
@@ -267,6 +268,43 @@ def latency_vs_load(
         means = xy.groupby("x")["y"].mean()
         ax.plot(means.index, means.to_numpy(), "-", color=color)
     return _finish(ax, x, y, hue)
+
+
+def rate_kept(
+    runs: pd.DataFrame,
+    *,
+    x: str = "rate_target_per_s",
+    y: str = "requests_per_s",
+    hue: str | None = None,
+    ax: Axes | None = None,
+) -> Axes:
+    """Open loop: the answers' rate against the rate asked, every run a point, a line through the means per
+    ``hue`` level, and the diagonal where the answers keep up with the rate (``ax.lines[0]``).
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt, pandas as pd
+    >>> runs = pd.DataFrame({"rate_target_per_s": [100, 200, 400], "requests_per_s": [100, 199, 230]})
+    >>> fig, ax = plt.subplots()
+    >>> ax = rate_kept(runs, ax=ax)
+    >>> ax.lines[0].get_label(), ax.lines[2].get_xydata()[-1].tolist()
+    ('answers as fast as asked', [400.0, 230.0])
+    >>> plt.close(fig)
+    """
+    ax = ax or plt.gca()
+    top = float(np.nanmax(_num(runs[x]))) if len(runs) else 1.0
+    ax.plot([0, top], [0, top], "--", color="0.5", linewidth=1, label="answers as fast as asked")
+    for i, key, rows in _groups(runs, hue):
+        color = f"C{i % 10}"
+        xy = _xy(rows, x, y)
+        ax.plot(xy["x"], xy["y"], "o", color=color, alpha=0.6, label=None if key is None else str(key))
+        means = xy.groupby("x")["y"].mean()
+        ax.plot(means.index, means.to_numpy(), "-", color=color)
+    ax.set_xlim(left=0)
+    ax.set_ylim(bottom=0)
+    _finish(ax, x, y, None)
+    ax.legend(title=header(hue) if hue else None)
+    return ax
 
 
 def latency_percentiles(

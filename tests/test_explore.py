@@ -577,3 +577,33 @@ def test_conclusion_is_one_line_per_series_of_the_study():
         means = mine.groupby("concurrency")["requests_per_s"].mean()
         assert row[3] == pytest.approx(means.max()) and row[4] == means.idxmax()
     assert s.text[0].startswith(f"{len(frame)} series. Verdicts: ")
+
+
+# ------------------------------------------------------------ open loop ---
+def test_a_fixed_rate_series_is_shown_against_the_rate_asked():
+    """vegeta at 50 to 300 requests/s before a server that answers at most 200/s (captured scenario): its
+    series is judged, tabled and drawn against the rate asked, beside closed-loop series of concurrency, and
+    no section says it ran "at one concurrency" or leaves its best rate and its rate empty."""
+    ds = explore.load(FIXTURES / "scenarios" / "saturation")
+    name = "vegeta 127.0.0.1:18522/slow?ms=20 [vegeta]"
+    st = explore.study_of(ds)
+    table = explore.conclusion_table(st, ds.percentiles).set_index("series")
+    assert table.loc[name, "at load"] == "rate 300" and table.loc[name, "best requests/s"] == pytest.approx(190.8)
+    assert table.loc[name.replace("vegeta", "ab").replace("18522", "18520"), "at load"] == "concurrency 4"
+    s = explore.open_loop_section(ds)
+    assert not s.absent and len(s.figures) == 1
+    assert s.text == [
+        f"{name}: the answers kept up with the rate asked up to 150 requests/s (149 answered); at 300 requests/s "
+        "asked (301 sent) they came at 191 (64%, below 90%)."
+    ]
+    rows = s.tables[0].set_index("rate asked (requests/s)")
+    assert rows.loc[300.0, "answers / asked (%)"] == pytest.approx(63.6, abs=0.1)
+    assert "1 fixed-rate series varies the rate asked" in explore.scaling_section(ds).text[0]
+    knee = explore.knee_section(ds).tables[0]
+    assert knee.loc[name, "knee"] == "rate 150" and knee.loc[name, "saturated"] == "yes"
+    assert explore.series_section(ds).text[0] == "3 of 3 series ran at two loads or more."
+
+
+def test_no_open_loop_section_without_a_fixed_rate_series():
+    s = explore.open_loop_section(explore.load(FIXTURES / "scenarios" / "saturation" / "ab"))
+    assert s.absent and s.text == ["No series of a fixed-rate tool ran at two rates or more."]

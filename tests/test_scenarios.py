@@ -22,6 +22,7 @@ import pandas as pd
 import pytest
 
 import lbanalysis
+from lbanalysis.analysis.engine import series_load
 from lbanalysis.analysis.series import assign_series
 from lbanalysis.capacity import link_capacity
 
@@ -94,16 +95,18 @@ def test_labels_are_well_formed():
 
 @pytest.mark.parametrize("folder", LABELS["folder"].tolist())
 def test_each_series_has_five_loads_with_repeats(folder):
-    """At least five loads, each run at least twice; every file in the manifest, with its load."""
+    """At least five loads (the concurrency, or the rate of an open-loop tool), each run at least twice; every
+    file in the manifest, with its load."""
     runs = _runs(folder.split("/")[0])
     mine = runs[runs["source"].astype(str).str.startswith(str(SCENARIOS / folder) + "/")]
     http = mine[assign_series(mine).notna()]
-    per_load = http["concurrency"].value_counts()
+    load = series_load(http)
+    per_load = http[load].value_counts()
     assert len(per_load) >= 5 and per_load.min() >= 2, per_load.to_dict()
     manifest = pd.read_csv(SCENARIOS / folder / "manifest.csv")
     listed = {str(SCENARIOS / folder / f) for f in manifest["file"]}
     assert set(http["source"].astype(str)) <= listed
-    assert (http["load"] == http["concurrency"]).all()
+    assert (http["load"] == http[load]).all()
     assert (manifest["ended_s"] > manifest["started_s"]).all()
 
 

@@ -321,3 +321,40 @@ def test_network_failures_count_where_a_tool_also_fills_wrks_http_error_column()
     assert (run["errors"], run["attempts"], run["error_share"]) == (1907, 1907, 1.0)
     assert s.verdicts.iloc[0]["verdict"] == "errors"
     assert "1,907 of 1,907 requests + network failures" in s.verdicts.iloc[0]["evidence"]
+
+
+# ------------------------------------------------------------ open loop ---
+def _open_loop(sent: list[float], got: list[float]) -> pd.DataFrame:
+    """Two repeats of a fixed-rate tool at 100, 200 and 400 requests/s asked (what a vegeta sweep reads as)."""
+    rates = [100.0, 200.0, 400.0] * 2
+    return pd.DataFrame({"tool": "vegeta", "url": "http://web:80/", "host": "web", "port": 80, "path": "/",
+                         "rate_target_per_s": rates, "rate_sent_per_s": sent * 2, "requests_per_s": got * 2,
+                         "latency_mean_s": [0.010, 0.011, 0.900] * 2, "requests": [1000, 2000, 4000] * 2,
+                         "requests_ok": [1000, 2000, 4000] * 2, "failed": 0, "failed_network": 0,
+                         "duration_s": 10.0, "bytes_per_s": 2e5, "source": "lab/vegeta.txt", "line": 1,
+                         "run": range(6)})  # fmt: skip
+
+
+def test_an_open_loop_series_whose_answers_fall_behind_the_rate_is_not_unbounded():
+    """Throughput still grew (+15 %) but the answers came at 230 of the 400/s asked: the server (or the path)
+    fell behind. It said "no bound reached (high)" before."""
+    runs = _open_loop([100, 200, 400], [100, 200, 230])
+    unknown = study(runs).verdicts.iloc[0]
+    assert (
+        unknown["verdict"] == "cannot tell" and "pattern of a saturated server or of a full link" in unknown["evidence"]
+    )
+    assert "asked for 400 requests/s (open loop) and the answers came at 230 (57%, below 90%)" in unknown["evidence"]
+    known = study(runs, capacity="1 Gbit/s").verdicts.iloc[0]  # the path far from full: the server
+    assert (known["verdict"], known["confidence"]) == ("server saturation", "high")
+    assert "mean latency rose from 10.0 ms at rate 100 to 900 ms" in known["evidence"]
+
+
+def test_an_open_loop_tool_that_could_not_send_the_rate_is_the_load_generator():
+    v = study(_open_loop([100, 200, 260], [100, 200, 255]), capacity="1 Gbit/s").verdicts.iloc[0]
+    assert v["verdict"] == "load generator", v["evidence"]
+    assert "asked for 400 requests/s and sent 260 (65%, below 90%): the load generator could not send" in v["evidence"]
+
+
+def test_an_open_loop_series_that_kept_up_at_every_rate_reached_no_bound():
+    v = study(_open_loop([100, 200, 400], [100, 200, 396]), capacity="1 Gbit/s").verdicts.iloc[0]
+    assert v["verdict"] == "no bound reached", v["evidence"]

@@ -54,7 +54,7 @@ from .. import registry
 from ..capacity import capacity_per_run, within
 from ..schema import COMMAND_REFUSED, NO_RESULT_SHOWN
 from .latency import is_closed_loop
-from .rules import THRESHOLDS, Evidence, _reasons, judge
+from .rules import RULES, THRESHOLDS, Evidence, _kept_up, _reasons, judge
 from .series import _origins
 
 __all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study"]
@@ -384,13 +384,14 @@ def _per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
             "used_bits": _num(g, "used_bits_per_s"),
             "cap": _num(g, "capacity_bits_per_s"),
             "rate": _num(g, "rate_target_per_s"),
+            "sent": _num(g, "rate_sent_per_s"),
             "delay": _num(g, "delay_s").where(~g["benchmark_mode"].astype("boolean").fillna(False).to_numpy(bool), 0.0)
             if "benchmark_mode" in g
             else _num(g, "delay_s"),
         }
     ).dropna(subset=["load"])
     by = frame.groupby("load")
-    means, maxes = by[["x", "r", "rate"]].mean(), by[["step", "util", "used_bits", "cap", "delay"]].max()
+    means, maxes = by[["x", "r", "rate", "sent"]].mean(), by[["step", "util", "used_bits", "cap", "delay"]].max()
     out = pd.concat([by.size().rename("runs"), means, maxes], axis=1)[list(_NO_LOADS.columns)]
     if out["util"].notna().any():  # the figures at the run of highest utilisation
         at = frame.loc[frame["util"].idxmax()] if frame["util"].notna().any() else None
@@ -670,14 +671,16 @@ def series_load(runs: pd.DataFrame, load: str = "concurrency") -> str:
     return load
 
 
-_NO_LOADS = pd.DataFrame(columns=["runs", "x", "r", "step", "util", "used_bits", "cap", "rate", "delay"], dtype=float)
+_NO_LOADS = pd.DataFrame(
+    columns=["runs", "x", "r", "step", "util", "used_bits", "cap", "rate", "sent", "delay"], dtype=float
+)
 
 
 #: The columns of the runs that :func:`_judge_all` reads for each series (besides the load).
 _JUDGED = (
     "series", "source", "run", "line", "tool", "_origin", "used", "left_out", "twin_of", "error", "errors",
     "attempts", "error_share", "error_basis", "requests", "requests_per_s", "duration_s", "concurrency",
-    "rate_target_per_s", "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s",
+    "rate_target_per_s", "rate_sent_per_s", "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s",
     "_latency_note", "utilisation", "used_bits_per_s", "capacity_bits_per_s", "capacity_basis", "capacity_source",
     "capacity_note", "delay_s", "benchmark_mode",
 )  # fmt: skip
@@ -686,7 +689,7 @@ _JUDGED = (
 #: The columns among :data:`_JUDGED` read as numbers.
 _NUMBERS = (
     "errors", "attempts", "error_share", "requests", "requests_per_s", "duration_s", "concurrency",
-    "rate_target_per_s", "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s",
+    "rate_target_per_s", "rate_sent_per_s", "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s",
     "utilisation", "used_bits_per_s", "capacity_bits_per_s", "delay_s",
 )  # fmt: skip
 
@@ -774,7 +777,8 @@ def _judge_all(
         out = judge(e, **t)
         notes = list(out["notes"])
         rated = loads[loads["rate"] > 0] if len(loads) else loads
-        if not closed and rate.notna().any() and len(rated):
+        said_rate = RULES[out["rule"]].check is _kept_up  # its evidence already compares the rate and the answers
+        if not closed and rate.notna().any() and len(rated) and not said_rate:
             top = rated.index.max()  # the highest load whose runs say the rate they were asked for
             want, got = rated.loc[top, "rate"], rated.loc[top, "x"]
             notes.append(f"at {load} {top:g} the tool was asked for a fixed {want:,.10g} requests/s (open loop) and gave "
@@ -812,7 +816,7 @@ def _judge_all(
             }
         )  # fmt: skip
         if len(loads) >= MIN_LOADS["knee"]:
-            knee_rows.append(_knee(name, used, loads, load, t))
+            knee_rows.append(_knee(name, used, loads, load, t, closed=closed))
     load = load0
     verdicts = pd.DataFrame(rows)
     knees = pd.DataFrame(knee_rows)
@@ -821,10 +825,20 @@ def _judge_all(
     return verdicts, knees, fits
 
 
-def _knee(name: str, used: pd.DataFrame, loads: pd.DataFrame, load: str, t: dict[str, float]) -> dict[str, Any]:
-    """The knee of one series: where throughput stops growing, whether noise was measured (repeats)."""
+def _knee(
+    name: str, used: pd.DataFrame, loads: pd.DataFrame, load: str, t: dict[str, float], *, closed: bool = True
+) -> dict[str, Any]:
+    """The knee of one series: where throughput stops growing, whether noise was measured (repeats).
+
+    For a fixed rate (open loop), the highest rate the answers kept up with (``keep_up_share``): past it
+    the answers fall behind the rate asked, whether throughput still grows or not.
+    """
     x = loads["x"]
     knee = x.index[x >= (1 - t["flat_gain"]) * x.max()].min()
+    rate = loads["rate"] if "rate" in loads else pd.Series(math.nan, index=loads.index)
+    if not closed and (rate > 0).any():
+        kept = loads.index[(x >= t["keep_up_share"] * rate).to_numpy(bool)]
+        knee = kept.max() if len(kept) else loads.index.min()
     top = loads.index.max()
     repeats = bool((loads["runs"] >= 2).any())
     r0, r1 = loads.loc[knee, "r"], loads.loc[top, "r"]

@@ -59,7 +59,8 @@ class Evidence:
     for curves (not the tiny, debug or duplicate ones): ``runs``, ``x``
     (mean requests/s), ``r`` (mean latency used, s), ``step`` (the step it
     was printed to), ``util`` (utilisation of the path), ``used_bits``,
-    ``cap``, ``rate`` (a fixed rate asked: open loop), ``delay`` (think time).
+    ``cap``, ``rate`` (a fixed rate asked: open loop), ``sent`` (the rate the
+    tool says it sent, where it does: vegeta), ``delay`` (think time).
     ``errors``: one row per load of every run (tiny ones included): ``bad``,
     ``attempts``, ``share``. ``load``: the load column's name. ``tool``;
     ``closed``: closed loop; ``latency_note``: why the printed latency cannot
@@ -265,6 +266,55 @@ def _repeats(e: Evidence) -> bool:
     return bool((e.loads["runs"] >= 2).any())
 
 
+def _kept_up(e: Evidence, t: dict[str, float]) -> Finding | None:
+    """Open loop: at the highest rate asked, did the answers keep up? Below ``keep_up_share`` of the rate, the
+    tool sent too little (its own sent rate says so: the load generator), or the server or the path fell
+    behind (a saturated server once the network is ruled out, as for a closed loop)."""
+    loads = e.loads
+    if e.closed or "rate" not in loads or not (loads["rate"] > 0).any():
+        return None
+    rated = loads[loads["rate"] > 0]
+    top = rated.index.max()
+    asked, got = rated.loc[top, "rate"], rated.loc[top, "x"]
+    if not got < t["keep_up_share"] * asked:
+        return None
+    f: dict[str, Any] = {"top": top, "asked": asked, "got": got, "share": got / asked}
+    sent = rated.loc[top, "sent"] if "sent" in rated else math.nan
+    if pd.notna(sent) and sent < t["keep_up_share"] * asked:
+        f.update(sent=sent, sent_share=sent / asked)
+        return Finding(f, verdict="load generator",
+                       sentence="at {load} {top:g} the tool was asked for {asked:,.10g} requests/s and sent {sent:,.0f} "
+                                "({sent_share:.0%}, below {keep_up_share:.0%}): the load generator could not send at "
+                                "the rate asked")  # fmt: skip
+    r = rated["r"]
+    first = r.first_valid_index()
+    f["latency"] = (
+        f"; mean latency rose from {_ms(r[first])} at {e.load} {first:g} to {_ms(r[top])}"
+        if first is not None and first != top and pd.notna(r[top]) and r[first] > 0
+        else ""
+    )
+    notes = [] if _repeats(e) else ["one run per load: the run-to-run noise is unknown"]
+    used = _net(e)["util"].max() if "util" in _net(e) else math.nan
+    if pd.notna(used):
+        f["side"] = f"; the path was at most {used:.0%} used: not the network"
+    elif e.server_side:
+        f["side"] = f"; {e.server_side}"
+    else:
+        return Finding(f, confidence="", verdict="cannot tell",
+                       sentence="at {load} {top:g} the tool was asked for {asked:,.10g} requests/s (open loop) and the "
+                                "answers came at {got:,.0f} ({share:.0%}, below {keep_up_share:.0%}){latency}: the "
+                                "pattern of a saturated server or of a full link; no capacity is known for this path "
+                                "(give one, or run iperf on it) and no load-balancer statistics show a server-side "
+                                "queue")  # fmt: skip
+    return Finding(f, confidence="high" if not notes else "medium", notes=notes)
+
+
+def _ms(seconds: float) -> str:
+    from ..formatting import fmt
+
+    return fmt(seconds, "s")
+
+
 def _saturation(e: Evidence, t: dict[str, float]) -> Finding | None:
     loads = e.loads
     top = loads.index.max()
@@ -388,6 +438,15 @@ RULES: tuple[Rule, ...] = (
         "too few loads",
     ),
     Rule("cannot tell", {}, _no_latency, "no latency in these outputs: saturation cannot be told", "no latency"),
+    Rule(
+        "server saturation",
+        {"keep_up_share": (0.9, "share of a fixed rate asked (open loop) the answers must reach to have kept up")},
+        _kept_up,
+        "at {load} {top:g} the tool was asked for {asked:,.10g} requests/s (open loop) and the answers came at "
+        "{got:,.0f} ({share:.0%}, below {keep_up_share:.0%}){latency}{side}",
+        "a fixed-rate (open-loop) tool's answers fell behind the rate it sent, the network ruled out (the tool's "
+        "own sent rate below the rate asked: the load generator)",
+    ),
     Rule(
         "server saturation",
         {

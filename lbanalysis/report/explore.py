@@ -83,6 +83,7 @@ __all__ = [
     "load",
     "load_balancer_section",
     "network_section",
+    "open_loop_section",
     "opening_section",
     "per_request_timeseries",
     "percentile_table",
@@ -109,6 +110,7 @@ ABSENT = {
     "start times": "The per-request logs here log no start times (siege -v logs none): no time series.",
     "tail": "No per-request logs of closed-loop runs (ab -g, hey -o csv, siege -v): no corrected tail.",
     "knee": "No series ran at three {load} values or more: no knee to find.",
+    "open_loop": "No series of a fixed-rate tool ran at two rates or more.",
     "capacity": "No link capacity given and no iperf outputs among these files: utilisation not computed.",
     "group": "No group given (explore --group, e.g. a field of the path pattern): no groups to compare.",
     "one_group": "Only one value of {group}: nothing to compare.",
@@ -128,6 +130,9 @@ INTROS = {
     "stream of users would have seen, beside the tail the tool printed.",
     "timeseries": "Requests per second and mean latency over time, from per-request logs with start times "
     "(ab -g, hey -o csv): a steady run is flat; warm-up, stalls and drops show here.",
+    "open_loop": "Tools that send a fixed rate (vegeta, k6's arrival-rate executors, wrk2) keep sending whatever "
+    "the answers do: whether the answers kept up with the rate asked shows whether the server (or the path) did. "
+    "The dashed line is where the answers come as fast as asked.",
     "knee": "The load past which throughput stops growing, per series, and whether latency keeps rising past it: "
     "the sign of a queue. A knee is called significant only where repeated runs at a load measured the "
     "run-to-run noise.",
@@ -146,14 +151,28 @@ INTROS = {
 }
 
 
+def _axis_words(column: str) -> str:
+    """An axis label for a load: its words with the unit (``rate asked (requests/s)``, ``concurrency``).
+
+    >>> _axis_words("rate_target_per_s"), _axis_words("concurrency")
+    ('rate asked (requests/s)', 'concurrency')
+    """
+    from ..formatting import header
+
+    return header(column)
+
+
 def _words_of(column: str) -> str:
     """A column's name in words, for a sentence.
 
     >>> _words_of("concurrency"), _words_of("rate_target_per_s")
-    ('concurrency', 'rate target')
+    ('concurrency', 'rate')
     """
+    from ..analysis.engine import LOAD_WORDS
     from ..formatting import LABELS
 
+    if column in LOAD_WORDS:  # a load, as the study's sentences name it
+        return LOAD_WORDS[column]
     if column in LABELS:
         return LABELS[column]
     words = column
@@ -692,9 +711,15 @@ def conclusion_table(st: Any, percentiles: pd.DataFrame | None = None) -> pd.Dat
     mean throughput of a load and that load, the 99th percentile there where the tool printed one, and the
     largest error share of any load.
     """
+    from ..analysis.engine import LOAD_WORDS
+
     frame = st.summary_frame()
     load = st.load
-    cols = ["series", "verdict", "confidence", "best requests/s", f"at {load}", "p99 latency (ms)", "errors (%)"]
+    # each series' own load: the concurrency, or the rate asked of an open-loop tool (vegeta, k6 arrival rate)
+    own = st.verdicts.set_index("series")["load"] if "load" in st.verdicts else pd.Series(dtype=object)
+    kinds = set(own.dropna()) or {load}
+    at_col = f"at {LOAD_WORDS.get(next(iter(kinds))) or _words_of(next(iter(kinds)))}" if len(kinds) == 1 else "at load"
+    cols = ["series", "verdict", "confidence", "best requests/s", at_col, "p99 latency (ms)", "errors (%)"]
     if not len(frame):
         return pd.DataFrame(columns=cols)
     runs = st.runs.dropna(subset=["series"])
@@ -702,10 +727,15 @@ def conclusion_table(st: Any, percentiles: pd.DataFrame | None = None) -> pd.Dat
     any_used = pd.Series(used, index=runs.index).groupby(runs["series"]).transform("any").to_numpy(bool)
     picked = runs[used | ~any_used]  # the runs the curves use; else every run of the series that measured a rate
     p99 = _p99_by_run(percentiles)
+    column = picked["series"].map(own).fillna(load) if len(own) else pd.Series(load, index=picked.index)
+    x = pd.Series(math.nan, index=picked.index, dtype=float)
+    for col in column.unique():
+        mine = (column == col).to_numpy(bool)
+        x[mine] = _floats(picked[mine], col).to_numpy()
     data = pd.DataFrame(
         {
             "series": picked["series"].to_numpy(),
-            "x": _floats(picked, load).to_numpy(),
+            "x": x.to_numpy(),
             "y": _floats(picked, "requests_per_s").to_numpy(),
             "p99": [p99.get((str(a), int(b)), math.nan) for a, b in zip(picked["source"], picked["run"], strict=True)],
         }
@@ -720,7 +750,14 @@ def conclusion_table(st: Any, percentiles: pd.DataFrame | None = None) -> pd.Dat
             "verdict": frame["verdict"],
             "confidence": frame["confidence"],
             "best requests/s": frame["series"].map(best).astype(float),
-            f"at {load}": frame["series"].map(at),
+            at_col: frame["series"].map(at)
+            if len(kinds) == 1
+            else [
+                f"{LOAD_WORDS.get(str(own.get(n, load))) or _words_of(str(own.get(n, load)))} {at[n]:,.10g}"
+                if n in at and pd.notna(at[n])
+                else ""
+                for n in frame["series"]
+            ],
             "p99 latency (ms)": frame["series"].map(tail).astype(float),
             "errors (%)": pd.to_numeric(frame["series"].map(v["error_share"]), errors="coerce") * 100
             if "error_share" in v
@@ -778,11 +815,14 @@ def conclusion_section(
     counts = table["verdict"].value_counts()
     said = ", ".join(f"{v} {n}" for v, n in sorted(counts.items(), key=lambda kv: (order.get(kv[0], 99), kv[0])))
     s.add(f"{_plural(len(table), 'series')}. Verdicts: {said}.")
+    kinds = [_words_of(k) for k in dict.fromkeys(st.verdicts["load"].dropna())] if "load" in st.verdicts else []
+    words = kinds[0] if len(kinds) == 1 else "load" if kinds else _words_of(load)
+    varies = f"{words} (the {' or the '.join(kinds)} asked)" if len(kinds) > 1 else words
     s.add(
         f"One line per series (runs of one tool against one target with the same settings, differing in "
-        f"{load}): the best mean throughput of any {load} and that {load}, the 99th percentile of latency there "
-        "where the tool printed one, and the largest share of failed requests at any load. The evidence for "
-        "each verdict follows."
+        f"{varies}): the best mean throughput of any {words} and that {words}, the 99th percentile of latency "
+        "there where the tool printed one, and the largest share of failed requests at any load. The evidence "
+        "for each verdict follows."
     )
     if len(table) <= _OPEN_ROWS:
         return s.add(table.reset_index(drop=True))
@@ -1157,7 +1197,12 @@ def scaling_section(
         return Section.empty(title, ABSENT["http"])
     st = study(frame, load=load, group=group) if isinstance(runs, pd.DataFrame) else _series_study(runs, load, group)
     http = st.runs.dropna(subset=["series"])  # the study's series and left-outs
+    # a fixed-rate series varies the rate asked, not the load: drawn in its own section (open_loop_section)
+    other = set(st.verdicts.loc[st.verdicts["load"] != load, "series"]) if "load" in st.verdicts else set()
+    http = http[~http["series"].isin(other).to_numpy(bool)]
     key = group if group is not None else "series"
+    if other and not len(http):
+        return Section.empty(title, "Every series sends a fixed rate: they are drawn against the rate asked.")
     if not len(http) or _n_loads(http, load, "series") < 2:
         return Section.empty(title, ABSENT["loads"].format(load=_words_of(load)))
     n_loads = http.groupby("series")[load].agg(lambda v: pd.to_numeric(v, errors="coerce").nunique())
@@ -1187,7 +1232,9 @@ def scaling_section(
         f"{_plural(n_series, 'series')} ({'by ' + group if group else 'same tool, target and settings'}); "
         f"{len(drawn)} ran at two {words} values or more and are drawn; {fitted}."
         + (f" The other {n_series - len(drawn)} ran at one {words} only." if n_series > len(drawn) else "")
-    )
+        + (f" {_plural(len(other), 'fixed-rate series')} {'varies' if len(other) == 1 else 'vary'} the rate asked: "
+           "see the section on the rate asked." if other else "")
+    )  # fmt: skip
     out = http[~http["used"].to_numpy(bool)]
     if len(out):
         s.add(
@@ -1590,6 +1637,91 @@ def _series_study(ds: Any, load: str, group: str | None) -> Any:
     return study_of(ds, load=load, group=group)
 
 
+# ---------------------------------------------------------------- open loop ---
+def open_loop_section(
+    ds: Any, load: str = "concurrency", group: str | None = None, output_dir: str | os.PathLike | None = None
+) -> Section:
+    """Fixed-rate (open-loop) series: the answers' rate against the rate asked (and sent), and the latency.
+
+    The series are the study's whose load is the rate asked
+    (:func:`lbanalysis.analysis.engine.series_load`); each gets a sentence on
+    the highest rate whose answers kept up (the study's ``keep_up_share``)
+    and where they fell behind. Absent when no such series ran at two rates.
+    """
+    from .. import plots
+    from ..analysis.rules import THRESHOLDS
+
+    title = "Answers against the rate asked"
+    frame = ds.runs if hasattr(ds, "runs") else ds
+    if not len(http_runs(frame)):
+        return Section.empty(title, ABSENT["http"])
+    st = _series_study(ds, load, group)
+    col = "rate_target_per_s"
+    names = st.verdicts.loc[st.verdicts["load"] == col, "series"] if "load" in st.verdicts else pd.Series(dtype=str)
+    runs = st.runs[st.runs["series"].isin(set(names)).to_numpy(bool) & st.runs["used"].to_numpy(bool)]
+    n_rates = runs.groupby("series")[col].nunique() if len(runs) else pd.Series(dtype=int)
+    runs = runs[runs["series"].isin(set(n_rates[n_rates >= 2].index)).to_numpy(bool)]
+    if not len(runs):
+        return Section.empty(title, ABSENT["open_loop"])
+    share = THRESHOLDS["keep_up_share"]
+    s = Section(title, intro=INTROS["open_loop"])
+    rows = []
+    for name, g in runs.groupby("series", sort=True):
+        by = g.groupby(_floats(g, col))
+        got, sent = by["requests_per_s"].mean(), _floats(g, "rate_sent_per_s").groupby(_floats(g, col)).mean()
+        lat = _floats(g, "latency_used_s").groupby(_floats(g, col)).mean()
+        kept = got[got >= share * got.index]
+        behind = got[got < share * got.index]
+        if len(kept):
+            top = kept.index.max()
+            said = f"the answers kept up with the rate asked up to {top:,.10g} requests/s ({got[top]:,.0f} answered)"
+        else:
+            said = "the answers kept up at no rate asked"
+        if len(behind):
+            r = behind.index.min()
+            sent_r = f" ({sent[r]:,.0f} sent)" if pd.notna(sent.get(r)) else ""
+            said += f"; at {r:,.10g} requests/s asked{sent_r} they came at {got[r]:,.0f} ({got[r] / r:.0%}, below {share:.0%})"
+        s.add(f"{name}: {said}.")
+        for r in got.index:
+            rows.append({"series": name, "rate asked (requests/s)": r, "runs": int(by.size()[r]),
+                         "rate sent (requests/s)": sent.get(r, math.nan), "answers (requests/s)": got[r],
+                         "answers / asked (%)": got[r] / r * 100, "mean latency (ms)": lat.get(r, math.nan) * 1e3})  # fmt: skip
+    fig, (left, right) = _figure(ncols=2, width=5.5)
+    hue = "series" if runs["series"].nunique() > 1 else None
+    plots.rate_kept(runs, x=col, hue=hue, ax=left)
+    left.set_title("Answers against the rate asked")
+    plots.latency_vs_load(runs.assign(_lat_ms=_floats(runs, "latency_used_s") * 1e3), x=col, y="_lat_ms", hue=hue,
+                          ax=right)  # fmt: skip
+    right.set_ylabel("mean latency (ms)")
+    right.set_title("Mean latency")
+    if right.get_legend() is not None:
+        right.get_legend().remove()
+    s.add(fig)
+    s.add(pd.DataFrame(rows))
+    s.save(output_dir, "open_loop")
+    return s
+
+
+def _one_load_column(table: pd.DataFrame, prefix: str, name: str, keep: Sequence[str] = ()) -> pd.DataFrame:
+    """Columns ``<prefix><load>`` of series with different loads (concurrency, rate) as one column of words.
+
+    >>> t = pd.DataFrame({"knee concurrency": [4.0, None], "knee rate": [None, 150.0]})
+    >>> _one_load_column(t, "knee ", "knee")["knee"].tolist()
+    ['concurrency 4', 'rate 150']
+    """
+    cols = [c for c in table.columns if c.startswith(prefix) and c not in keep]
+    if len(cols) < 2:
+        return table
+    words = [
+        next((f"{c[len(prefix) :]} {v:,.10g}" for c in cols if pd.notna(v := row[c])), "")
+        for _, row in table[cols].iterrows()
+    ]
+    at = table.columns.get_loc(cols[0])
+    out = table.drop(columns=cols)
+    out.insert(at, name, words)
+    return out
+
+
 # --------------------------------------------------------------------- knee ---
 def knee_section(runs: Any, load: str = "concurrency", group: str | None = None) -> Section:
     """The load past which throughput stops growing, per series, and whether latency keeps rising (the study's).
@@ -1614,7 +1746,8 @@ def knee_section(runs: Any, load: str = "concurrency", group: str | None = None)
               "knee is looked for only in those.")  # fmt: skip
     if not table["significant"].any() and table["saturated"].any():
         s.add("Each load ran once: the run-to-run noise is unknown, so no knee is called significant.")
-    shown = table.copy()
+    shown = _one_load_column(table.copy(), "knee ", "knee")
+    shown = _one_load_column(shown, "best ", "best at", keep=("best req/s",))
     for col in ("saturated", "latency_rising", "significant"):
         if col in shown:
             shown[col] = shown[col].map({True: "yes", False: "no"}).fillna("")
@@ -1671,10 +1804,14 @@ def series_section(
         return Section.empty(title, ABSENT["http"])
     st = study_of(ds, link_capacity, iperf, threshold, load, group)
     http = st.runs.dropna(subset=["series"])
-    loads = http.groupby("series")[load].agg(lambda v: pd.to_numeric(v, errors="coerce").nunique()) if load in http \
-        else None  # fmt: skip
-    if loads is None or not (loads >= 2).any():
-        return Section.empty(title, ABSENT["loads"].format(load=load))
+    # each series by its own load: the concurrency, or the rate asked of a fixed-rate tool
+    own = st.verdicts.set_index("series")["load"].to_dict() if "load" in st.verdicts else {}
+    loads = pd.Series(
+        {n: _floats(g, own.get(n, load)).nunique() if own.get(n, load) in g else 0 for n, g in http.groupby("series")},
+        dtype=int,
+    )
+    if not (loads >= 2).any():
+        return Section.empty(title, ABSENT["loads"].format(load=_words_of(load)))
     many = loads[loads >= 2].sort_values(ascending=False)
     shown = list(many.index[:_MAX_SERIES])
     v = st.verdicts.set_index("series")
@@ -1687,23 +1824,25 @@ def series_section(
     )  # fmt: skip
     for i, name in enumerate(shown):
         g = http[http["series"] == name]
+        col = own.get(name, load)
         s.add(f"### {name}")
         if name in v.index:
             verdict, confidence = str(v.loc[name, "verdict"]), str(v.loc[name, "confidence"])
             said = verdict.capitalize() + (f" ({confidence} confidence)" if confidence not in ("", verdict) else "")
             s.add(f"{said}: {v.loc[name, 'evidence']}.")
-        table = series_table_of(g, load)
+        table = series_table_of(g, col)
         if len(shown) > _MAX_SERIES_CHARTS:  # the chart of all series above draws them; the tables say the rest
             s.add(table)
             continue
         fig, (ax1, ax2) = _figure(ncols=2, width=7.0, height=2.6)
-        ax1.plot(table[load], table["requests_per_s"], "o-", color=f"C{i % 10}", label="mean requests/s")
-        ax1.set(xlabel=_words_of(load), ylabel="requests per second")
+        xlabel = _axis_words(col)
+        ax1.plot(table[col], table["requests_per_s"], "o-", color=f"C{i % 10}", label="mean requests/s")
+        ax1.set(xlabel=xlabel, ylabel="requests per second")
         plots.plain_ticks(ax1)
         ax1.legend(fontsize="small")
         if table["latency_mean_s"].notna().any():
-            ax2.plot(table[load], table["latency_mean_s"] * 1e3, "o-", color=f"C{i % 10}", label="mean latency")
-            ax2.set(xlabel=_words_of(load), ylabel="mean latency (ms)")
+            ax2.plot(table[col], table["latency_mean_s"] * 1e3, "o-", color=f"C{i % 10}", label="mean latency")
+            ax2.set(xlabel=xlabel, ylabel="mean latency (ms)")
             plots.plain_ticks(ax2)
             ax2.legend(fontsize="small")
         else:
