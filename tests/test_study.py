@@ -358,3 +358,18 @@ def test_an_open_loop_tool_that_could_not_send_the_rate_is_the_load_generator():
 def test_an_open_loop_series_that_kept_up_at_every_rate_reached_no_bound():
     v = study(_open_loop([100, 200, 400], [100, 200, 396]), capacity="1 Gbit/s").verdicts.iloc[0]
     assert v["verdict"] == "no bound reached", v["evidence"]
+
+
+def test_k6_arrival_rate_that_dropped_iterations_is_the_load_generator():
+    """k6's arrival-rate executor with too few pre-allocated users: it drops the iterations it has no user
+    for, so it sent less than the rate asked (the rate varies, its 10 users do not: the series varies the rate)."""
+    rates = [50.0, 100.0, 200.0] * 2
+    runs = pd.DataFrame({"tool": "k6", "url": "http://web:80/", "host": "web", "port": 80, "path": "/",
+                         "concurrency": 10, "rate_target_per_s": rates, "iterations": [500, 1000, 1100] * 2,
+                         "iterations_dropped": [0, 0, 900] * 2, "requests": [500, 1000, 1100] * 2,
+                         "requests_ok": [500, 1000, 1100] * 2, "failed": 0, "failed_network": 0,
+                         "requests_per_s": [50.0, 100.0, 110.0] * 2, "latency_mean_s": 0.09, "duration_s": 10.0,
+                         "source": "lab/k6.txt", "line": 1, "run": range(6)})  # fmt: skip
+    v = study(runs, capacity="1 Gbit/s").verdicts.iloc[0]
+    assert (v["load"], v["verdict"]) == ("rate_target_per_s", "load generator"), v["evidence"]
+    assert "asked for 200 requests/s and sent 110 (55%, below 90%)" in v["evidence"]

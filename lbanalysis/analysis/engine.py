@@ -384,7 +384,7 @@ def _per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
             "used_bits": _num(g, "used_bits_per_s"),
             "cap": _num(g, "capacity_bits_per_s"),
             "rate": _num(g, "rate_target_per_s"),
-            "sent": _num(g, "rate_sent_per_s"),
+            "sent": _sent(g),
             "delay": _num(g, "delay_s").where(~g["benchmark_mode"].astype("boolean").fillna(False).to_numpy(bool), 0.0)
             if "benchmark_mode" in g
             else _num(g, "delay_s"),
@@ -398,6 +398,18 @@ def _per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
         if at is not None:
             out.loc[at["load"], ["used_bits", "cap"]] = [at["used_bits"], at["cap"]]
     return out.sort_index()
+
+
+def _sent(g: pd.DataFrame) -> pd.Series:
+    """The rate each run says it sent: printed (vegeta), else the rate asked less the iterations the tool
+    dropped, having no client free to start them (k6's arrival-rate executors).
+
+    >>> _sent(pd.DataFrame({"rate_target_per_s": [50.0], "iterations": [73], "iterations_dropped": [77]})).tolist()
+    [24.333333333333332]
+    """
+    printed, rate = _num(g, "rate_sent_per_s"), _num(g, "rate_target_per_s")
+    started, dropped = _num(g, "iterations"), _num(g, "iterations_dropped")
+    return printed.fillna(rate * started / (started + dropped))
 
 
 def _errors_per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
@@ -663,7 +675,15 @@ def series_load(runs: pd.DataFrame, load: str = "concurrency") -> str:
     'rate_target_per_s'
     >>> series_load(pd.DataFrame({"concurrency": [4, 8], "rate_target_per_s": [100.0, 200.0]}))
     'concurrency'
+    >>> series_load(pd.DataFrame({"concurrency": [10, 10], "rate_target_per_s": [100.0, 200.0]}))
+    'rate_target_per_s'
+
+    A series that sets a rate and varies it more than its clients (wrk2's ``-R`` over fixed
+    connections, k6's arrival rate over pre-allocated users) varies the rate.
     """
+    rate = _num(runs, "rate_target_per_s") if load == "concurrency" else None
+    if rate is not None and rate.notna().all() and len(rate) and rate.nunique() > _num(runs, load).nunique():
+        return "rate_target_per_s"
     if load in runs and _num(runs, load).notna().any():
         return load
     if load == "concurrency" and _num(runs, "rate_target_per_s").notna().any():
@@ -680,8 +700,8 @@ _NO_LOADS = pd.DataFrame(
 _JUDGED = (
     "series", "source", "run", "line", "tool", "_origin", "used", "left_out", "twin_of", "error", "errors",
     "attempts", "error_share", "error_basis", "requests", "requests_per_s", "duration_s", "concurrency",
-    "rate_target_per_s", "rate_sent_per_s", "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s",
-    "_latency_note", "utilisation", "used_bits_per_s", "capacity_bits_per_s", "capacity_basis", "capacity_source",
+    "rate_target_per_s", "rate_sent_per_s", "iterations", "iterations_dropped", "latency_mean_s", "latency_mean_step_s",
+    "latency_used_s", "latency_step_s", "_latency_note", "utilisation", "used_bits_per_s", "capacity_bits_per_s", "capacity_basis", "capacity_source",
     "capacity_note", "delay_s", "benchmark_mode",
 )  # fmt: skip
 
@@ -689,8 +709,8 @@ _JUDGED = (
 #: The columns among :data:`_JUDGED` read as numbers.
 _NUMBERS = (
     "errors", "attempts", "error_share", "requests", "requests_per_s", "duration_s", "concurrency",
-    "rate_target_per_s", "rate_sent_per_s", "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s",
-    "utilisation", "used_bits_per_s", "capacity_bits_per_s", "delay_s",
+    "rate_target_per_s", "rate_sent_per_s", "iterations", "iterations_dropped", "latency_mean_s", "latency_mean_step_s",
+    "latency_used_s", "latency_step_s", "utilisation", "used_bits_per_s", "capacity_bits_per_s", "delay_s",
 )  # fmt: skip
 
 
