@@ -24,6 +24,8 @@ every transcript segment is tried with the text formats, in the same order.
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -40,6 +42,7 @@ __all__ = [
     "names",
     "subcommands",
     "tool_of_executable",
+    "workload",
 ]
 
 KINDS = {
@@ -158,7 +161,12 @@ class Tool:
     ``latency_is_little`` says why the mean latency the tool prints cannot
     show an idle client (it is computed from the concurrency), empty when it
     can; ``debug_options`` are the options that make a run a debugging one
-    (kept, but left out of curves).
+    (kept, but left out of curves). For tools whose target may be in a
+    script rather than the command (k6, Locust), ``load_options`` are the
+    options (every spelling) that set a run's load or bound or only what it
+    prints, each with a value, and ``output_flags`` the flags that only
+    change what it prints: runs whose commands differ only in them are one
+    workload (:func:`workload`).
 
     >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
     'http-load'
@@ -179,6 +187,8 @@ class Tool:
     subcommands: tuple[str, ...] = ()
     latency_is_little: str = ""
     debug_options: tuple[str, ...] = ()
+    load_options: tuple[str, ...] = ()
+    output_flags: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -320,6 +330,25 @@ TOOLS: tuple[Tool, ...] = (
         info_options=("version", "--version", "-h", "--help", "help"),
         info_patterns=((r"^k6 v\d+\.\d+\S* \(", "version banner"), (r"^Usage:\n\s+k6 \[command\]", "help text")),
         subcommands=("run", "cloud", "version", "help", "inspect", "archive", "new"),
+        load_options=(
+            "--vus",
+            "-u",
+            "--iterations",
+            "-i",
+            "--duration",
+            "-d",
+            "--stage",
+            "-s",
+            "--summary-mode",
+            "--summary-export",
+            "--summary-trend-stats",
+            "--out",
+            "-o",
+            "--console-output",
+            "--log-output",
+            "--log-format",
+        ),
+        output_flags=("--quiet", "-q", "--no-summary", "--no-color", "--verbose", "-v"),
         drives=(
             Drive(
                 "k6",
@@ -344,6 +373,23 @@ TOOLS: tuple[Tool, ...] = (
         closed_loop=True,
         info_options=("-V", "--version", "-h", "--help"),
         info_patterns=((r"^locust \d+\.\d+\S* from ", "version banner"), (r"^Usage: locust \[options\]", "help text")),
+        load_options=(
+            "-u",
+            "--users",
+            "-r",
+            "--spawn-rate",
+            "-t",
+            "--run-time",
+            "-i",
+            "--iterations",
+            "--csv",
+            "--json-file",
+            "--html",
+            "--loglevel",
+            "-L",
+            "--logfile",
+        ),
+        output_flags=("--headless", "--only-summary", "--json", "--csv-full-history", "--print-stats"),
         drives=(
             Drive(
                 "locust",
@@ -489,6 +535,31 @@ def get_tool(name: str) -> Tool:
         if t.name == name:
             return t
     raise ValueError(f"unknown tool {name!r}; known tools: {', '.join(names())}")
+
+
+def workload(tool: str, argv: Sequence[str]) -> str:
+    """A command's arguments without those that set its load or bound (``Tool.load_options``): what runs of
+    one workload at several loads share. Empty for a tool without such options.
+
+    >>> workload("k6", ["run", "--quiet", "--vus", "8", "--iterations=300", "-e", "URL=http://h/", "get.js"])
+    'run -e URL=http://h/ get.js'
+    >>> workload("ab", ["-c", "8", "http://h/"])
+    ''
+    """
+    found = next((t for t in TOOLS if t.name == tool), None)
+    options = set(found.load_options) if found else set()
+    if not options:
+        return ""
+    flags = set(found.output_flags) if found else set()
+    kept, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a in options:
+            skip = True  # its value follows
+        elif a not in flags and a.split("=", 1)[0] not in options:
+            kept.append(a)
+    return shlex.join(kept)
 
 
 def drives() -> dict[str, Drive]:

@@ -584,7 +584,7 @@ def test_a_fixed_rate_series_is_shown_against_the_rate_asked():
     """vegeta at 50 to 300 requests/s before a server that answers at most 200/s (captured scenario): its
     series is judged, tabled and drawn against the rate asked, beside closed-loop series of concurrency, and
     no section says it ran "at one concurrency" or leaves its best rate and its rate empty."""
-    ds = explore.load(FIXTURES / "scenarios" / "saturation")
+    ds = explore.load([FIXTURES / "scenarios" / "saturation" / t for t in ("ab", "hey", "vegeta")])
     name = "vegeta 127.0.0.1:18522/slow?ms=20 [vegeta]"
     st = explore.study_of(ds)
     table = explore.conclusion_table(st, ds.percentiles).set_index("series")

@@ -55,8 +55,9 @@ SETTING_COLUMNS: tuple[str, ...] = ("keepalive", "method", "content_type", "tls_
 #: a line, one more for Amdahl, two more for the USL; three for a knee.
 MIN_LOADS: dict[str, int] = {"linear": 3, "amdahl": 4, "usl": 5, "knee": 3}
 _TARGET = ("host", "port", "path")
-#: Keys the series computes from the runs: the query string, the request body, TLS and the origin.
-_DERIVED = ("_query", "_body", "_tls", "_origin")
+#: Keys the series computes from the runs: the query string, the request body, TLS, the origin, and the
+#: workload of a run whose target is in a script (its command without the load: ``registry.workload``).
+_DERIVED = ("_query", "_body", "_tls", "_origin", "_workload")
 # ("end_time": when a run of `lbanalysis sweep` ended, in its manifest: a time, not a setting)
 _NOT_LABELS = frozenset(
     {"series", "note", "notes", "comment", "comments", "description", "remark", "remarks", "file", "date", "end_time"}
@@ -114,6 +115,8 @@ def _label(row: pd.Series, keys: list[str]) -> str:
         target += "?" + str(row["_query"])
     if target:
         parts.append(target)
+    elif row.get("_workload"):
+        parts.append(f"({row['_workload']})")  # target in a script: the command without its load
     elif "source" in row and pd.notna(row.get("source")):
         parts.append(f"({os.path.basename(str(row['source']))})")  # target unknown: its own file
     for k in keys:
@@ -125,7 +128,7 @@ def _label(row: pd.Series, keys: list[str]) -> str:
         if k == "keepalive":
             if bool(v):
                 parts.append("keep-alive")
-        elif k in ("_query", "_origin_shown") or (k in ("_body", "_tls", "_origin") and not v):
+        elif k in ("_query", "_origin_shown", "_workload") or (k in ("_body", "_tls", "_origin") and not v):
             continue
         elif k == "_body":
             parts.append(f"sends ~{float(v):,.0f} B/request")
@@ -186,6 +189,7 @@ def with_identity(runs: pd.DataFrame, exclude: Sequence[str] = ()) -> pd.DataFra
     out["_tls"] = tls.astype(bool)
     if "_origin" not in out:
         out["_origin"] = _origins(out, "folder") if "source" in out else ""
+    out["_workload"] = _workloads(out)
     for c in exclude:
         if c in ("origin", "_origin"):
             out["_origin"] = ""
@@ -311,20 +315,51 @@ def _origins(runs: pd.DataFrame, origin: str | None) -> pd.Series:
     return folders.map(lambda f: os.path.relpath(f, root) if f else "").replace(".", "")
 
 
+def _workloads(runs: pd.DataFrame) -> pd.Series:
+    """Per run whose target the output does not show (a k6 or Locust script holds it): its command without the
+    options that set the load, so that one script run at several loads is one series; else empty.
+
+    >>> runs = pd.DataFrame({"tool": "k6", "host": None, "command": ["k6 run --vus 2 a.js", "k6 run --vus 8 a.js"]})
+    >>> _workloads(runs).tolist()
+    ['run a.js', 'run a.js']
+    """
+    from ..text import command_argv
+
+    out = pd.Series("", index=runs.index, dtype=object)
+    if "command" not in runs or "tool" not in runs:
+        return out
+    unknown = runs["host"].isna() if "host" in runs else pd.Series(True, index=runs.index)
+    for i in runs.index[unknown.to_numpy(bool) & runs["command"].notna().to_numpy(bool)]:
+        out[i] = registry.workload(str(runs.at[i, "tool"]), command_argv(str(runs.at[i, "command"])))
+    return out
+
+
 def _body_bytes(runs: pd.DataFrame) -> pd.Series:
     """Bytes sent per request (ab's 'Total body sent': request line, headers and body), to two significant
     digits (a time-limited run's last requests in flight make the exact quotient vary); empty when unknown.
 
+    Sizes within :data:`_BODY_TOLERANCE` of each other are one size (the smallest): a total printed rounded
+    (k6's ``24 kB``) gives 80 B for one run and 81 B for the next.
+
     >>> _body_bytes(pd.DataFrame({"bytes_sent": [48800.0, 4891.0, None], "requests": [200, 20, 5]})).tolist()
     [240.0, 240.0, nan]
+    >>> _body_bytes(pd.DataFrame({"bytes_sent": [24000.0, 8100.0, 25000.0], "requests": [300, 100, 100]})).tolist()
+    [80.0, 80.0, 250.0]
     """
     sent = _num(runs, "bytes_sent")
     n = _num(runs, "requests").fillna(0) + _num(runs, "failed").fillna(0)
     per = sent / n.where(n > 0)
     digits = 1 - np.floor(np.log10(per.where(per > 0)))
-    return pd.Series([round(v, int(d)) if pd.notna(v) and pd.notna(d) else np.nan for v, d in zip(per, digits,
-                                                                                                strict=True)],
-                     index=runs.index, dtype=float)  # fmt: skip
+    rounded = [round(v, int(d)) if pd.notna(v) and pd.notna(d) else np.nan for v, d in zip(per, digits, strict=True)]
+    same: dict[float, float] = {}
+    for v in sorted({v for v in rounded if pd.notna(v)}):
+        base = max((b for b in same.values() if v <= b * (1 + _BODY_TOLERANCE)), default=None)
+        same[v] = base if base is not None else v
+    return pd.Series([same.get(v, np.nan) for v in rounded], index=runs.index, dtype=float)
+
+
+#: Relative difference within which two runs' bytes sent per request are one size (printed rounding).
+_BODY_TOLERANCE = 0.02
 
 
 def _num(df: pd.DataFrame, col: str) -> pd.Series:
