@@ -554,6 +554,7 @@ def thresholds_text(**given: float) -> str:
         f"path's capacity; server saturation when throughput stays within {2 * t['flat_gain'] * 100:g}% (or falls) "
         f"past the knee while latency rises {t['latency_growth'] * 100:g}% or more and Little's law holds within "
         f"{t['little_tolerance'] * 100:g}%; load generator below {t['generator_share'] * 100:g}% of the asked "
-        f"concurrency in flight; runs under {t['min_requests']:g} requests or {t['min_duration_s']:g} s left out of "
-        "curves"
+        f"concurrency in flight; at a fixed rate (open loop), answers below {t['keep_up_share'] * 100:g}% of the rate "
+        f"asked fell behind (the load generator when it sent below that); runs under {t['min_requests']:g} requests "
+        f"or {t['min_duration_s']:g} s left out of curves"
     )
