@@ -104,8 +104,8 @@ ABSENT = {
     "runs": "No runs were read from these files.",
     "http": "No HTTP load-test runs with a throughput among these files.",
     "loads": "No series ran at two {load} values or more: no curve against load.",
-    "percentiles": "No latency percentiles in these outputs (ab, wrk --latency and hey print them; siege, gobench "
-    "and iperf do not).",
+    "percentiles": "No latency percentiles in these outputs (ab, wrk --latency, hey, k6, vegeta, oha, bombardier -l "
+    "and Locust print them; siege, gobench and iperf do not).",
     "requests": "No per-request logs in this folder.",
     "start times": "The per-request logs here log no start times (siege -v logs none): no time series.",
     "tail": "No per-request logs of closed-loop runs (ab -g, hey -o csv, siege -v): no corrected tail.",
@@ -125,7 +125,7 @@ INTROS = {
     "in load). A series gets a {model} curve with its 95 % band only when it has enough distinct loads for the "
     "model and the fit explains the points; otherwise the table says why and no curve is drawn.",
     "percentiles": "The share of requests served within a time, per run, where the tool printed them (ab, "
-    "wrk --latency, hey).",
+    "wrk --latency, hey, k6, vegeta, oha, bombardier -l, Locust).",
     "tail": "Closed-loop tools stop sending while the server stalls; from per-request logs, the tail a steady "
     "stream of users would have seen, beside the tail the tool printed.",
     "timeseries": "Requests per second and mean latency over time, from per-request logs with start times "
@@ -1305,15 +1305,24 @@ def percentile_table(percentiles: pd.DataFrame, runs: pd.DataFrame | None = None
     wide["source"] = _short_sources(wide["source"].astype(str).tolist())
     wide.columns.name = None
     if runs is not None and len(runs):
-        extra = runs[["source", "run", "concurrency"]].copy()
+        # each run's load: its clients, and the rate asked where a fixed-rate tool set one
+        loads = [
+            c
+            for c in ("concurrency", "rate_target_per_s")
+            if c in runs and pd.to_numeric(runs[c], errors="coerce").notna().any()
+        ]
+        extra = runs[["source", "run", *loads]].copy()
         extra["source"] = _short_sources(runs["source"].astype(str).tolist())
         wide = wide.merge(extra, on=["source", "run"], how="left")
-        wide.insert(2, "concurrency", wide.pop("concurrency"))
+        for i, c in enumerate(loads):
+            wide.insert(2 + i, c, wide.pop(c))
+        if "rate_target_per_s" in wide:
+            wide = wide.rename(columns={"rate_target_per_s": "rate asked (requests/s)"})
     return wide
 
 
 def percentiles_section(ds: Any, group: str | None = None, output_dir: str | os.PathLike | None = None) -> Section:
-    """Latency against percentile for the runs whose tool printed percentiles (ab, wrk --latency, hey)."""
+    """Latency against percentile for the runs whose tool printed percentiles (ab, wrk --latency, hey, k6, ...)."""
     from .. import plots
 
     title = "Latency percentiles"
