@@ -22,6 +22,7 @@ function                    returns
 ``verdict_section``         what bounded each series: ``summary_frame()``
 ``scaling_section``         throughput and latency against load per series,
                             fitted curves and their peaks
+``open_loop_section``       fixed-rate series: answers against the rate asked
 ``knee_section``            the saturation knee per series (the study's)
 ``percentiles_section``     latency percentiles, where the tool printed them
 ``tail_section``            the tail corrected for coordinated omission
@@ -31,7 +32,8 @@ function                    returns
 ``load_balancer_section``   HAProxy statistics per run and per distinct snapshot
 ``compare_section``         each group against the first one
 ``series_section``          each series on its own (appendix)
-``read_summary``            files, tools, runs, skipped files and why (appendix)
+``read_summary``            files, tools, runs, the study's series, skipped
+                            files and why (appendix)
 ``runs_section``            the runs table (headline columns; ``runs.csv``)
 ``in_appendix``             a section one heading level down
 ``left_out_section``        the sections with nothing to say, one line each
