@@ -607,3 +607,19 @@ def test_a_fixed_rate_series_is_shown_against_the_rate_asked():
 def test_no_open_loop_section_without_a_fixed_rate_series():
     s = explore.open_loop_section(explore.load(FIXTURES / "scenarios" / "saturation" / "ab"))
     assert s.absent and s.text == ["No series of a fixed-rate tool ran at two rates or more."]
+
+
+def test_a_rate_of_failures_is_said_to_be_one():
+    """Every answer a 404 (the errors-404 scenario): the tools still print requests/s; the conclusion says those
+    count failures, naming the series, instead of leaving 30,000 requests/s beside "errors" unexplained."""
+    ds = explore.load(FIXTURES / "scenarios" / "errors-404")
+    text = explore.conclusion_section(ds).text
+    said = [t for t in text if "every attempt of every run failed" in t]
+    assert said == [
+        "In 2 series (hey 127.0.0.1:18543/missing.html [hey], wrk 127.0.0.1:18543/missing.html [wrk]) every attempt "
+        "of every run failed, yet a rate was printed: those requests/s count failures (ab counts a refused or "
+        "failed request as completed, wrk and hey an error page as an answer), not service."
+    ]
+    assert not any(
+        "every attempt" in t for t in explore.conclusion_section(explore.load(FIXTURES / "scenarios" / "healthy")).text
+    )

@@ -826,6 +826,12 @@ def conclusion_section(
         "there where the tool printed one, and the largest share of failed requests at any load. The evidence "
         "for each verdict follows."
     )
+    failed = _all_failed(st, table)
+    if failed:
+        which = f" ({_few(failed, 3)})" if len(failed) <= 3 else ""
+        s.add(f"In {_plural(len(failed), 'series')}{which} every attempt of every run failed, yet a rate was "
+              "printed: those requests/s count failures (ab counts a refused or failed request as completed, wrk "
+              "and hey an error page as an answer), not service.")  # fmt: skip
     if len(table) <= _OPEN_ROWS:
         return s.add(table.reset_index(drop=True))
     unsure = (table["verdict"] == "cannot tell").to_numpy(bool)
@@ -840,6 +846,16 @@ def conclusion_section(
               "latency printed too coarsely: the next section says which):")  # fmt: skip
         s.add(Collapsed(table[unsure].reset_index(drop=True)))
     return s
+
+
+def _all_failed(st: Any, table: pd.DataFrame) -> list[str]:
+    """The series whose every run failed every attempt (the study's error shares) but shows a rate."""
+    runs = st.runs.dropna(subset=["series"])
+    if not len(runs) or "error_share" not in runs:
+        return []
+    lowest = pd.to_numeric(runs["error_share"], errors="coerce").groupby(runs["series"]).min()
+    rate = table.set_index("series")["best requests/s"]
+    return [n for n in rate.index if rate[n] > 0 and lowest.get(n, 0.0) >= 0.999]
 
 
 @dataclass
