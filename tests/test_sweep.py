@@ -504,6 +504,8 @@ def test_tools_outside_debian_sweep_into_a_folder_that_reads(lab, tmp_path, tool
         assert runs["requests"].tolist() == [40, 40]
     if tool == "vegeta":  # 1 and 2 requests a second for 1 s, through `vegeta report`
         assert runs["requests"].tolist() == [1, 2]
+    # one series across the loads, even where the target is in the sweep's script (k6, Locust)
+    assert len(lbanalysis.study(ds).verdicts) == 1, lbanalysis.study(ds).verdicts["series"].tolist()
 
 
 @pytest.mark.live
