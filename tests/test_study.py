@@ -373,3 +373,14 @@ def test_k6_arrival_rate_that_dropped_iterations_is_the_load_generator():
     v = study(runs, capacity="1 Gbit/s").verdicts.iloc[0]
     assert (v["load"], v["verdict"]) == ("rate_target_per_s", "load generator"), v["evidence"]
     assert "asked for 200 requests/s and sent 110 (55%, below 90%)" in v["evidence"]
+
+
+def test_connections_that_failed_to_open_are_no_idle_client():
+    """A published wrk output at 1,000 connections, 753 and 757 of them failed to connect: the 245 that opened
+    were busy (244 requests in flight). It said "load generator (high): the client did not keep its
+    connections busy"; the output cannot tell the client's limits from the server's accept queue."""
+    ds = lbanalysis.read(corpus("public2", "wrk", "05-playvsspring-dollar-4runs-socketerr.txt"), table="all")
+    v = study(ds).verdicts.iloc[0]
+    assert (v["verdict"], v["confidence"]) == ("cannot tell", ""), v["evidence"]
+    assert v["evidence"].startswith("at concurrency 1000, 755 of the 1000 connections failed to connect")
+    assert "the 245 that opened carried 244.1 requests in flight, busy" in v["evidence"]

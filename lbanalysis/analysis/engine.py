@@ -385,13 +385,15 @@ def _per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
             "cap": _num(g, "capacity_bits_per_s"),
             "rate": _num(g, "rate_target_per_s"),
             "sent": _sent(g),
+            "unconnected": _num(g, "socket_errors_connect"),
             "delay": _num(g, "delay_s").where(~g["benchmark_mode"].astype("boolean").fillna(False).to_numpy(bool), 0.0)
             if "benchmark_mode" in g
             else _num(g, "delay_s"),
         }
     ).dropna(subset=["load"])
     by = frame.groupby("load")
-    means, maxes = by[["x", "r", "rate", "sent"]].mean(), by[["step", "util", "used_bits", "cap", "delay"]].max()
+    means = by[["x", "r", "rate", "sent", "unconnected"]].mean()
+    maxes = by[["step", "util", "used_bits", "cap", "delay"]].max()
     out = pd.concat([by.size().rename("runs"), means, maxes], axis=1)[list(_NO_LOADS.columns)]
     if out["util"].notna().any():  # the figures at the run of highest utilisation
         at = frame.loc[frame["util"].idxmax()] if frame["util"].notna().any() else None
@@ -692,7 +694,7 @@ def series_load(runs: pd.DataFrame, load: str = "concurrency") -> str:
 
 
 _NO_LOADS = pd.DataFrame(
-    columns=["runs", "x", "r", "step", "util", "used_bits", "cap", "rate", "sent", "delay"], dtype=float
+    columns=["runs", "x", "r", "step", "util", "used_bits", "cap", "rate", "sent", "unconnected", "delay"], dtype=float
 )
 
 
@@ -700,8 +702,8 @@ _NO_LOADS = pd.DataFrame(
 _JUDGED = (
     "series", "source", "run", "line", "tool", "_origin", "used", "left_out", "twin_of", "error", "errors",
     "attempts", "error_share", "error_basis", "requests", "requests_per_s", "duration_s", "concurrency",
-    "rate_target_per_s", "rate_sent_per_s", "iterations", "iterations_dropped", "latency_mean_s", "latency_mean_step_s",
-    "latency_used_s", "latency_step_s", "_latency_note", "utilisation", "used_bits_per_s", "capacity_bits_per_s", "capacity_basis", "capacity_source",
+    "rate_target_per_s", "rate_sent_per_s", "iterations", "iterations_dropped", "socket_errors_connect",
+    "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s", "_latency_note", "utilisation", "used_bits_per_s", "capacity_bits_per_s", "capacity_basis", "capacity_source",
     "capacity_note", "delay_s", "benchmark_mode",
 )  # fmt: skip
 
@@ -709,8 +711,8 @@ _JUDGED = (
 #: The columns among :data:`_JUDGED` read as numbers.
 _NUMBERS = (
     "errors", "attempts", "error_share", "requests", "requests_per_s", "duration_s", "concurrency",
-    "rate_target_per_s", "rate_sent_per_s", "iterations", "iterations_dropped", "latency_mean_s", "latency_mean_step_s",
-    "latency_used_s", "latency_step_s", "utilisation", "used_bits_per_s", "capacity_bits_per_s", "delay_s",
+    "rate_target_per_s", "rate_sent_per_s", "iterations", "iterations_dropped", "socket_errors_connect",
+    "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s", "utilisation", "used_bits_per_s", "capacity_bits_per_s", "delay_s",
 )  # fmt: skip
 
 

@@ -60,7 +60,8 @@ class Evidence:
     (mean requests/s), ``r`` (mean latency used, s), ``step`` (the step it
     was printed to), ``util`` (utilisation of the path), ``used_bits``,
     ``cap``, ``rate`` (a fixed rate asked: open loop), ``sent`` (the rate the
-    tool says it sent, where it does: vegeta), ``delay`` (think time).
+    tool says it sent, where it does: vegeta), ``unconnected`` (connections
+    that failed to open: wrk's connect errors), ``delay`` (think time).
     ``errors``: one row per load of every run (tiny ones included): ``bad``,
     ``attempts``, ``share``. ``load``: the load column's name. ``tool``;
     ``closed``: closed loop; ``latency_note``: why the printed latency cannot
@@ -219,6 +220,15 @@ def _generator(e: Evidence, t: dict[str, float]) -> Finding | None:
                                 "{generator_share:.0%})")  # fmt: skip
     if not f["ratio"] < t["generator_share"]:
         return None
+    refused = t_.loc[top, "unconnected"] if "unconnected" in t_ else math.nan
+    if pd.notna(refused) and refused > 0 and f["in_flight"] >= t["generator_share"] * max(top - refused, 0.0):
+        # the connections that opened were busy: too few opened, by the client's limits or the server's accept queue
+        f.update(refused=refused, opened=max(top - refused, 0.0))
+        return Finding(f, confidence="", verdict="cannot tell",
+                       sentence="at {load} {top:g}, {refused:,.0f} of the {top:g} connections failed to connect "
+                                "(connect errors): the {opened:,.0f} that opened carried {in_flight:.1f} requests in "
+                                "flight, busy; fewer connections than asked, by the client's limits (open files, "
+                                "ports) or the server's accept queue: the output cannot tell which")  # fmt: skip
     delay = t_.loc[top, "delay"] if "delay" in t_ else math.nan
     if pd.notna(delay) and delay > 0:
         f["why"] = f"the clients waited {delay:g} s between requests, as the command asked (think time)"
