@@ -896,11 +896,12 @@ def sweep(
     ----------
     tool
         An executable the registry knows how to drive: ab, siege, gobench,
-        wrk, wrk2, hey (:func:`lbanalysis.registry.drives`).
+        wrk, wrk2, hey, k6, locust, vegeta, oha, bombardier
+        (:func:`lbanalysis.registry.drives`).
     url
         The target; nothing is started on the server side.
     loads
-        ``"1,2,4,8"`` or a list: concurrency (wrk2: the rate held, ``-R``).
+        ``"1,2,4,8"`` or a list: concurrency (wrk2 and vegeta: the rate asked, requests/s).
     requests, duration
         What bounds each run, exactly one: a number of requests (all clients
         together) or a duration (``"10s"``).

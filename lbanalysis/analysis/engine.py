@@ -54,8 +54,8 @@ from .. import registry
 from ..capacity import capacity_per_run, within
 from ..schema import COMMAND_REFUSED, NO_RESULT_SHOWN
 from .latency import is_closed_loop
-from .rules import RULES, THRESHOLDS, Evidence, _kept_up, _reasons, judge
-from .series import _origins
+from .rules import RULES, THRESHOLDS, Evidence, _kept_up, _reasons, judge, kept_up
+from .series import _origins, common_folder
 
 __all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study"]
 
@@ -726,21 +726,6 @@ def _queued(g: pd.DataFrame, servers: pd.DataFrame | None, seen: dict[frozenset[
     return seen[key]
 
 
-def common_folder(runs: pd.DataFrame) -> str:
-    """The folder every run's file lies under (as the series' origins are named from), or ``""``.
-
-    >>> common_folder(pd.DataFrame({"source": ["/x/logs/a/ab.txt", "/x/logs/b/iperf3.json"]}))
-    '/x/logs'
-    """
-    if "source" not in runs:
-        return ""
-    folders = [f for f in {os.path.dirname(str(s)) for s in runs["source"].dropna()} if f]
-    try:
-        return os.path.commonpath(folders) if folders else ""
-    except ValueError:  # absolute and relative paths mixed
-        return ""
-
-
 def files_from(text: str, root: str) -> str:
     """``text`` with the files under ``root`` named from it (a page sent elsewhere names no build machine's folder).
 
@@ -859,7 +844,7 @@ def _knee(
     knee = x.index[x >= (1 - t["flat_gain"]) * x.max()].min()
     rate = loads["rate"] if "rate" in loads else pd.Series(math.nan, index=loads.index)
     if not closed and (rate > 0).any():
-        kept = loads.index[(x >= t["keep_up_share"] * rate).to_numpy(bool)]
+        kept = loads.index[kept_up(x, rate, t["keep_up_share"]).to_numpy(bool)]
         knee = kept.max() if len(kept) else loads.index.min()
     top = loads.index.max()
     repeats = bool((loads["runs"] >= 2).any())

@@ -45,6 +45,7 @@ __all__ = [
     "Evidence",
     "Finding",
     "Rule",
+    "kept_up",
     "rules_markdown",
     "rules_table",
     "thresholds_text",
@@ -276,6 +277,31 @@ def _repeats(e: Evidence) -> bool:
     return bool((e.loads["runs"] >= 2).any())
 
 
+#: Why a flat or lagging throughput is no verdict when neither a capacity nor a server-side queue is known.
+_SERVER_OR_LINK = (
+    "the pattern of a saturated server or of a full link; no capacity is known for this path (give one, or run "
+    "iperf on it) and no load-balancer statistics show a server-side queue"
+)
+
+
+def _not_the_network(e: Evidence) -> str | None:
+    """What rules the network out (the path's utilisation, or a server-side queue), or None when nothing does."""
+    used = _net(e)["util"].max() if "util" in _net(e) else math.nan
+    if pd.notna(used):
+        return f"; the path was at most {used:.0%} used: not the network"
+    return f"; {e.server_side}" if e.server_side else None
+
+
+def kept_up(answers: pd.Series, asked: pd.Series, share: float) -> pd.Series:
+    """Open loop: whether the answers kept up with the rate asked (at least ``share`` of it, the rules'
+    ``keep_up_share``), per load.
+
+    >>> kept_up(pd.Series([100.0, 190, 230]), pd.Series([100.0, 200, 400]), 0.9).tolist()
+    [True, True, False]
+    """
+    return answers >= share * asked
+
+
 def _kept_up(e: Evidence, t: dict[str, float]) -> Finding | None:
     """Open loop: at the highest rate asked, did the answers keep up? Below ``keep_up_share`` of the rate, the
     tool sent too little (its own sent rate says so: the load generator), or the server or the path fell
@@ -286,11 +312,11 @@ def _kept_up(e: Evidence, t: dict[str, float]) -> Finding | None:
     rated = loads[loads["rate"] > 0]
     top = rated.index.max()
     asked, got = rated.loc[top, "rate"], rated.loc[top, "x"]
-    if not got < t["keep_up_share"] * asked:
+    if kept_up(got, asked, t["keep_up_share"]):
         return None
     f: dict[str, Any] = {"top": top, "asked": asked, "got": got, "share": got / asked}
     sent = rated.loc[top, "sent"] if "sent" in rated else math.nan
-    if pd.notna(sent) and sent < t["keep_up_share"] * asked:
+    if pd.notna(sent) and not kept_up(sent, asked, t["keep_up_share"]):
         f.update(sent=sent, sent_share=sent / asked)
         return Finding(f, verdict="load generator",
                        sentence="at {load} {top:g} the tool was asked for {asked:,.10g} requests/s and sent {sent:,.0f} "
@@ -304,18 +330,12 @@ def _kept_up(e: Evidence, t: dict[str, float]) -> Finding | None:
         else ""
     )
     notes = [] if _repeats(e) else ["one run per load: the run-to-run noise is unknown"]
-    used = _net(e)["util"].max() if "util" in _net(e) else math.nan
-    if pd.notna(used):
-        f["side"] = f"; the path was at most {used:.0%} used: not the network"
-    elif e.server_side:
-        f["side"] = f"; {e.server_side}"
-    else:
+    f["side"] = _not_the_network(e)
+    if f["side"] is None:
         return Finding(f, confidence="", verdict="cannot tell",
                        sentence="at {load} {top:g} the tool was asked for {asked:,.10g} requests/s (open loop) and the "
-                                "answers came at {got:,.0f} ({share:.0%}, below {keep_up_share:.0%}){latency}: the "
-                                "pattern of a saturated server or of a full link; no capacity is known for this path "
-                                "(give one, or run iperf on it) and no load-balancer statistics show a server-side "
-                                "queue")  # fmt: skip
+                                "answers came at {got:,.0f} ({share:.0%}, below {keep_up_share:.0%}){latency}: "
+                                + _SERVER_OR_LINK)  # fmt: skip
     return Finding(f, confidence="high" if not notes else "medium", notes=notes)
 
 
@@ -347,19 +367,14 @@ def _saturation(e: Evidence, t: dict[str, float]) -> Finding | None:
         notes.append("one run per load: the run-to-run noise is unknown, so the knee is not called significant")
         confidence = "low" if confidence == "high" else confidence
     fall = " (falling past the peak)" if gain < -2 * t["flat_gain"] else ""
-    used = _net(e)["util"].max() if "util" in _net(e) else math.nan
-    if pd.notna(used):
-        side = f"; the path was at most {used:.0%} used: not the network"
-    elif e.server_side:
-        side = f"; {e.server_side}"
-    else:  # a flat throughput alone cannot tell a server from a full link
+    side = _not_the_network(e)
+    if side is None:  # a flat throughput alone cannot tell a server from a full link
         return Finding(
             {"knee": knee, "gain": _pct(gain) + fall, "growth": _pct(growth)},
             confidence="",
             verdict="cannot tell",
-            sentence="past {load} {knee:g}, throughput changed {gain} while mean latency rose {growth}: the pattern "
-            "of a saturated server or of a full link; no capacity is known for this path (give one, or run iperf "
-            "on it) and no load-balancer statistics show a server-side queue",
+            sentence="past {load} {knee:g}, throughput changed {gain} while mean latency rose {growth}: "
+            + _SERVER_OR_LINK,
         )
     little = (
         f"; Little's law holds at {e.load} {top:g}: throughput × latency = {f['in_flight']:.1f} requests in "

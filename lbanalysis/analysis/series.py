@@ -42,6 +42,7 @@ __all__ = [
     "MIN_R2",
     "SETTING_COLUMNS",
     "assign_series",
+    "common_folder",
     "fit_series",
     "series_keys",
     "series_table",
@@ -305,14 +306,25 @@ def _origins(runs: pd.DataFrame, origin: str | None) -> pd.Series:
     if "origin" in runs:
         return runs["origin"].astype("string").fillna("").astype(str)
     folders = runs["source"].astype(str).map(lambda s: os.path.dirname(s) if s != "<buffer>" else "")
-    uniq = [f for f in folders.unique() if f]
-    if not uniq:
-        return folders
-    try:
-        root = os.path.commonpath(uniq) if len(uniq) > 1 else uniq[0]
-    except ValueError:
+    root = common_folder(runs)
+    if not root:
         return folders
     return folders.map(lambda f: os.path.relpath(f, root) if f else "").replace(".", "")
+
+
+def common_folder(runs: pd.DataFrame) -> str:
+    """The folder every run's file lies under (the origins are named from it), or ``""``.
+
+    >>> common_folder(pd.DataFrame({"source": ["/x/logs/a/ab.txt", "/x/logs/b/iperf3.json"]}))
+    '/x/logs'
+    """
+    if "source" not in runs:
+        return ""
+    folders = [f for f in {os.path.dirname(str(s)) for s in runs["source"].dropna()} if f]
+    try:
+        return os.path.commonpath(folders) if folders else ""
+    except ValueError:  # absolute and relative paths mixed
+        return ""
 
 
 def _workloads(runs: pd.DataFrame) -> pd.Series:

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import pandas as pd
 
@@ -40,6 +40,7 @@ __all__ = [
     "LineKind",
     "ParseError",
     "Parsed",
+    "Runs",
     "Segment",
     "error_kind",
     "error_row",
@@ -340,6 +341,32 @@ def to_int(text: str | None) -> int | None:
     if v is None or v != v or v in (float("inf"), float("-inf")):
         return None
     return round(v)
+
+
+R = TypeVar("R")
+
+
+@dataclass
+class Runs(Generic[R]):
+    """The runs of one segment as :func:`scan`'s handlers build them; lines before the first run belong to none.
+
+    ``new(line)`` makes a run; ``starts(kind, match, current)`` is the one place that decides where a run
+    starts (``current``: the run being read, or None).
+
+    >>> rs = Runs(lambda n: [n], lambda kind, m, cur: kind == "head")
+    >>> rs.run_for("body", 1, None), rs.run_for("head", 2, None), rs.run_for("body", 3, None)
+    (None, [2], [2])
+    """
+
+    new: Callable[[int], R]
+    starts: Callable[[str, Any, R | None], bool]
+    runs: list[R] = field(default_factory=list)
+
+    def run_for(self, kind: str, n: int, m: Any) -> R | None:
+        """The run a line of this kind belongs to, started here when ``starts`` says so."""
+        if self.starts(kind, m, self.runs[-1] if self.runs else None):
+            self.runs.append(self.new(n))
+        return self.runs[-1] if self.runs else None
 
 
 def error_row(tool: str, message: str, kind: str | None = None, **extra) -> dict:

@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..text import Segment, command_argv
-from .base import NO_RESULT_SHOWN, Format, LineKind, Parsed, error_row, scan, to_float, to_int
+from .base import NO_RESULT_SHOWN, Format, LineKind, Parsed, Runs, error_row, scan, to_float, to_int
 from .wrk import wrk_bytes, wrk_time
 
 __all__ = [
@@ -106,30 +106,22 @@ class _Run:
     has_stats: bool = False
 
 
-@dataclass
-class _Reader:
-    """The runs of one segment; lines before the first run belong to none."""
-
-    runs: list[_Run] = field(default_factory=list)
-
-    def run_for(self, kind: str, n: int, m: re.Match) -> _Run | None:
-        """The run a line of this kind belongs to, started here when :func:`_starts_run` says so."""
-        if _starts_run(self.runs[-1] if self.runs else None, kind):
-            self.runs.append(_Run(n))
-        return self.runs[-1] if self.runs else None
+def _reader() -> Runs[_Run]:
+    """The runs of one segment (:class:`~lbanalysis.readers.base.Runs`), started where :func:`_starts_run` says."""
+    return Runs(_Run, _starts_run)
 
 
-def _starts_run(r: _Run | None, kind: str) -> bool:
+def _starts_run(kind: str, m: re.Match | None, r: _Run | None) -> bool:
     """The one place that decides where a run starts: the intro line, or a ``Statistics`` header (unless it
     follows its run's intro).
 
-    >>> _starts_run(None, "statistics"), _starts_run(_Run(1), "statistics"), _starts_run(_Run(1), "intro")
-    (True, False, True)
+    >>> [_starts_run(k, None, r) for k, r in (("statistics", None), ("statistics", _Run(1)), ("intro", _Run(1)))]
+    [True, False, True]
     """
     return kind == "intro" or (kind == "statistics" and (r is None or r.has_stats))
 
 
-def _intro(rd: _Reader, n: int, m: re.Match) -> None:
+def _intro(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("intro", n, m)
     if r is None:
         return
@@ -140,14 +132,14 @@ def _intro(rd: _Reader, n: int, m: re.Match) -> None:
         r.d["time_limit_s"] = _go_seconds(m.group(3))
 
 
-def _statistics(rd: _Reader, n: int, m: re.Match) -> None:
+def _statistics(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("statistics", n, m)
     if r is None:
         return
     r.has_stats = True
 
 
-def _reqs(rd: _Reader, n: int, m: re.Match) -> None:
+def _reqs(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("reqs", n, m)
     if r is None:
         return
@@ -155,21 +147,21 @@ def _reqs(rd: _Reader, n: int, m: re.Match) -> None:
         r.d[f"interval_requests_per_s_{name}"] = to_float(m.group(i))
 
 
-def _latency(rd: _Reader, n: int, m: re.Match) -> None:
+def _latency(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("latency", n, m)
     if r is None:
         return
     r.d["latency_mean_s"], r.d["latency_stdev_s"], r.d["latency_max_s"] = (wrk_time(m.group(i)) for i in (1, 2, 3))
 
 
-def _distribution(rd: _Reader, n: int, m: re.Match) -> None:
+def _distribution(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("distribution", n, m)
     if r is None:
         return
     r.other_distribution = m.group(1) not in (None, "Total")
 
 
-def _percentile(rd: _Reader, n: int, m: re.Match) -> None:
+def _percentile(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("percentile", n, m)
     if r is None:
         return
@@ -177,28 +169,28 @@ def _percentile(rd: _Reader, n: int, m: re.Match) -> None:
         r.percentiles.append({"percentile": float(m.group(1)), "latency_s": wrk_time(m.group(2))})
 
 
-def _codes(rd: _Reader, n: int, m: re.Match) -> None:
+def _codes(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("codes", n, m)
     if r is None:
         return
     r.classes = {c: int(m.group(i)) for i, c in enumerate(CLASSES, 1)}
 
 
-def _others(rd: _Reader, n: int, m: re.Match) -> None:
+def _others(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("others", n, m)
     if r is None:
         return
     r.others = int(m.group(1))
 
 
-def _errors(rd: _Reader, n: int, m: re.Match) -> None:
+def _errors(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("errors", n, m)
     if r is None:
         return
     r.in_errors = True
 
 
-def _throughput(rd: _Reader, n: int, m: re.Match) -> None:
+def _throughput(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("throughput", n, m)
     if r is None:
         return
@@ -206,7 +198,7 @@ def _throughput(rd: _Reader, n: int, m: re.Match) -> None:
     r.in_errors = False
 
 
-def _error_line(rd: _Reader, n: int, m: re.Match) -> None:
+def _error_line(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("error_line", n, m)
     if r is None:
         return
@@ -345,7 +337,7 @@ def _row(r: _Run) -> dict:
 def parse(seg: Segment) -> Parsed:
     """Read every bombardier result in a segment."""
     cmd = parse_command(seg.command) if seg.command else {}
-    runs = scan(seg.text, LINE_KINDS, _Reader()).runs
+    runs = scan(seg.text, LINE_KINDS, _reader()).runs
     out = Parsed()
     for r in runs:
         row = {**cmd, **_row(r), "line": r.line}

@@ -92,6 +92,7 @@ from .base import (
     Format,
     LineKind,
     Parsed,
+    Runs,
     error_row,
     scan,
     to_float,
@@ -185,17 +186,9 @@ _METRIC_RE = re.compile(r"^\s*(?:([✓✗])\s+)?([A-Za-z_][\w]*(?:\{[^}]*\})?|\{
 _LOG_ERROR_RE = re.compile(r'(?:level=error msg="(.*?)"|ERRO\[\d+\] (.*?)\s*$)')
 
 
-@dataclass
-class _Reader:
-    """The runs of one segment; lines before the first run belong to none."""
-
-    runs: list[_Run] = field(default_factory=list)
-
-    def run_for(self, kind: str, n: int, m: re.Match) -> _Run | None:
-        """The run a line of this kind belongs to, started here when :func:`_starts_run` says so."""
-        if _starts_run(kind, m, self.runs[-1] if self.runs else None):
-            self.runs.append(_Run(line=n))
-        return self.runs[-1] if self.runs else None
+def _reader() -> Runs[_Run]:
+    """The runs of one segment (:class:`~lbanalysis.readers.base.Runs`), started where :func:`_starts_run` says."""
+    return Runs(lambda n: _Run(line=n), _starts_run)
 
 
 def _starts_run(kind: str, m: re.Match, r: _Run | None) -> bool:
@@ -215,25 +208,25 @@ def _starts_run(kind: str, m: re.Match, r: _Run | None) -> bool:
     return kind == "section" and bool(r.metrics) and m.group(1) in _OPENING and r.section not in ("", "THRESHOLDS")
 
 
-def _execution(rd: _Reader, n: int, m: re.Match) -> None:
+def _execution(rd: Runs[_Run], n: int, m: re.Match) -> None:
     rd.run_for("execution", n, m)  # the banner is on stdout: it says nothing of whether k6's log (stderr) is here
 
 
-def _scenarios(rd: _Reader, n: int, m: re.Match) -> None:
+def _scenarios(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("scenarios", n, m)
     if r is None:
         return
     r.d["concurrency"] = int(m.group(2))
 
 
-def _scenario(rd: _Reader, n: int, m: re.Match) -> None:
+def _scenario(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("scenario", n, m)
     if r is None:
         return
     r.scenarios.append(f"{m.group(1)}: {m.group(2)}")
 
 
-def _section(rd: _Reader, n: int, m: re.Match) -> None:
+def _section(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("section", n, m)
     if r is None:
         return
@@ -241,7 +234,7 @@ def _section(rd: _Reader, n: int, m: re.Match) -> None:
     r.section_tag = f"{'scenario:' if r.section == 'SCENARIO' else 'group:::'}{(m.group(2) or '').strip()}"
 
 
-def _threshold(rd: _Reader, n: int, m: re.Match) -> None:
+def _threshold(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("threshold", n, m)
     if r is None:
         return
@@ -250,7 +243,7 @@ def _threshold(rd: _Reader, n: int, m: re.Match) -> None:
         r.threshold_figures.append((r.threshold_metric, m.group(3), m.group(4)))
 
 
-def _threshold_name(rd: _Reader, n: int, m: re.Match) -> None:
+def _threshold_name(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("threshold_name", n, m)
     if r is None:
         return
@@ -264,7 +257,7 @@ def _threshold_name(rd: _Reader, n: int, m: re.Match) -> None:
         r.threshold_metric = name
 
 
-def _metric(rd: _Reader, n: int, m: re.Match) -> None:
+def _metric(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("metric", n, m)
     if r is None:
         return
@@ -284,14 +277,14 @@ def _metric(rd: _Reader, n: int, m: re.Match) -> None:
         r.marks[name] = m.group(1)
 
 
-def _check(rd: _Reader, n: int, m: re.Match) -> None:
+def _check(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("check", n, m)
     if r is None:
         return
     r.check = m.group(1)
 
 
-def _check_share(rd: _Reader, n: int, m: re.Match) -> None:
+def _check_share(rd: Runs[_Run], n: int, m: re.Match) -> None:
     """``↳ 66% — ✓ 8 / ✗ 4`` under a check that failed some: as ``checks{check:name}`` rows."""
     r = rd.run_for("check_share", n, m)
     if r is None:
@@ -301,7 +294,7 @@ def _check_share(rd: _Reader, n: int, m: re.Match) -> None:
                      for i, stat, unit in ((1, "rate", "%"), (2, "passes", ""), (3, "fails", ""))]  # fmt: skip
 
 
-def _request_failed(rd: _Reader, n: int, m: re.Match) -> None:
+def _request_failed(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("request_failed", n, m)
     if r is None:
         return
@@ -309,7 +302,7 @@ def _request_failed(rd: _Reader, n: int, m: re.Match) -> None:
     r.log_seen = True
 
 
-def _log_error(rd: _Reader, n: int, m: re.Match) -> None:
+def _log_error(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("log_error", n, m)
     if r is None:
         return
@@ -317,13 +310,13 @@ def _log_error(rd: _Reader, n: int, m: re.Match) -> None:
     r.log_seen = True
 
 
-def _log_line(rd: _Reader, n: int, m: re.Match) -> None:
+def _log_line(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("log_line", n, m)
     if r is not None:
         r.log_seen = True
 
 
-def _running(rd: _Reader, n: int, m: re.Match) -> None:
+def _running(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("running", n, m)
     if r is None:
         return
@@ -587,7 +580,7 @@ def parse(seg: Segment) -> Parsed:
     """Read every k6 summary in a segment."""
     cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
-    for run in scan(seg.text, LINE_KINDS, _Reader()).runs:
+    for run in scan(seg.text, LINE_KINDS, _reader()).runs:
         row, pct, phases = _row(run)
         out.add_run({**cmd, **row, "line": run.line}, percentiles=pct, phases=phases, metrics=_metrics(run))
     if not out.runs and seg.command:

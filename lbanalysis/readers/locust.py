@@ -70,7 +70,7 @@ from datetime import datetime
 from urllib.parse import urlsplit
 
 from ..text import Segment, command_argv
-from .base import NO_ANSWER, NO_RESULT_SHOWN, Format, LineKind, Parsed, error_row, scan, to_float, to_int
+from .base import NO_ANSWER, NO_RESULT_SHOWN, Format, LineKind, Parsed, Runs, error_row, scan, to_float, to_int
 
 __all__ = ["FORMATS", "LINES", "LINE_KINDS", "detect", "error_kind", "name_rows", "parse", "parse_command"]
 
@@ -121,17 +121,9 @@ _OPENERS = ("stats_header", "percentiles_header", "old_percentiles_header")  # a
 _LOG_SEARCHED = ("time_limit", "ramping", "spawned", "shutting_down")  # kinds found anywhere in a line
 
 
-@dataclass
-class _Reader:
-    """The runs of one segment; lines before the first run belong to none."""
-
-    runs: list[_Run] = field(default_factory=list)
-
-    def run_for(self, kind: str, n: int, m: re.Match) -> _Run | None:
-        """The run a line of this kind belongs to, started here when :func:`_starts_run` says so."""
-        if _starts_run(kind, m, self.runs[-1] if self.runs else None):
-            self.runs.append(_Run(line=n))
-        return self.runs[-1] if self.runs else None
+def _reader() -> Runs[_Run]:
+    """The runs of one segment (:class:`~lbanalysis.readers.base.Runs`), started where :func:`_starts_run` says."""
+    return Runs(lambda n: _Run(line=n), _starts_run)
 
 
 def _starts_run(kind: str, m: re.Match, cur: _Run | None) -> bool:
@@ -153,7 +145,7 @@ def _opens(line: str) -> bool:
     return any(p.match(line) for p in (_STATS_HEADER_RE, _PERCENTILES_HEADER_RE, _OLD_PERCENTILES_HEADER_RE))
 
 
-def _starting(rd: _Reader, n: int, m: re.Match) -> None:
+def _starting(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("starting", n, m)
     if r is None:
         return
@@ -164,42 +156,42 @@ def _starting(rd: _Reader, n: int, m: re.Match) -> None:
         pass
 
 
-def _time_limit(rd: _Reader, n: int, m: re.Match) -> None:
+def _time_limit(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("time_limit", n, m)
     if r is None:
         return
     r.d["time_limit_s"] = float(m.group(1))
 
 
-def _ramping(rd: _Reader, n: int, m: re.Match) -> None:
+def _ramping(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("ramping", n, m)
     if r is None:
         return
     r.d["concurrency"], r.d["spawn_rate_per_s"] = int(m.group(1)), float(m.group(2))
 
 
-def _spawned(rd: _Reader, n: int, m: re.Match) -> None:
+def _spawned(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("spawned", n, m)
     if r is None:
         return
     r.d["concurrency"] = int(m.group(1))
 
 
-def _exception(rd: _Reader, n: int, m: re.Match) -> None:
+def _exception(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("exception", n, m)
     if r is None:
         return
     r.exceptions += 1
 
 
-def _shutting_down(rd: _Reader, n: int, m: re.Match) -> None:
+def _shutting_down(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("shutting_down", n, m)
     if r is None:
         return
     r.shut_down = True
 
 
-def _stats_header(rd: _Reader, n: int, m: re.Match) -> None:
+def _stats_header(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("stats_header", n, m)
     if r is None:
         return
@@ -207,7 +199,7 @@ def _stats_header(rd: _Reader, n: int, m: re.Match) -> None:
     r.names = []
 
 
-def _percentiles_header(rd: _Reader, n: int, m: re.Match) -> None:
+def _percentiles_header(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("percentiles_header", n, m)
     if r is not None:
         _percent_labels(r, m)
@@ -219,7 +211,7 @@ def _percent_labels(r: _Run, m: re.Match) -> None:
     r.name_percentiles = []
 
 
-def _error_header(rd: _Reader, n: int, m: re.Match) -> None:
+def _error_header(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("error_header", n, m)
     if r is None:
         return
@@ -227,7 +219,7 @@ def _error_header(rd: _Reader, n: int, m: re.Match) -> None:
     r.errors = []
 
 
-def _aggregated_stats(rd: _Reader, n: int, m: re.Match) -> None:
+def _aggregated_stats(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("aggregated_stats", n, m)
     if r is None:
         return
@@ -237,7 +229,7 @@ def _aggregated_stats(rd: _Reader, n: int, m: re.Match) -> None:
     _add_name_stats(r, m, "Aggregated")  # its share and rate of failures, which the run has no column for
 
 
-def _old_percentiles_header(rd: _Reader, n: int, m: re.Match) -> None:
+def _old_percentiles_header(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("old_percentiles_header", n, m)
     if r is None:
         return
@@ -245,7 +237,7 @@ def _old_percentiles_header(rd: _Reader, n: int, m: re.Match) -> None:
     r.section = "old percentiles"  # Locust 0.x: '# reqs' comes first
 
 
-def _old_total_stats(rd: _Reader, n: int, m: re.Match) -> None:
+def _old_total_stats(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("old_total_stats", n, m)
     if r is None:
         return
@@ -253,7 +245,7 @@ def _old_total_stats(rd: _Reader, n: int, m: re.Match) -> None:
     r.errors = []
 
 
-def _aggregated_percentiles(rd: _Reader, n: int, m: re.Match) -> None:
+def _aggregated_percentiles(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("aggregated_percentiles", n, m)
     if r is None:
         return
@@ -268,7 +260,7 @@ def _aggregated_percentiles(rd: _Reader, n: int, m: re.Match) -> None:
     ]
 
 
-def _name_stats(rd: _Reader, n: int, m: re.Match) -> None:
+def _name_stats(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("name_stats", n, m)
     if r is not None:
         _add_name_stats(r, m)
@@ -286,7 +278,7 @@ def _add_name_stats(r: _Run, m: re.Match, metric: str | None = None) -> None:
     ])  # fmt: skip
 
 
-def _name_percentiles(rd: _Reader, n: int, m: re.Match) -> None:
+def _name_percentiles(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("name_percentiles", n, m)
     if r is None:
         return
@@ -308,7 +300,7 @@ def name_rows(metric: str, items: list[tuple[str, float | None, str]]) -> list[d
     return [{"metric": metric, "stat": s, "value": float(v), "unit": u} for s, v, u in items if v is not None]
 
 
-def _error_row(rd: _Reader, n: int, m: re.Match) -> None:
+def _error_row(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("error_row", n, m)
     if r is None:
         return
@@ -316,7 +308,7 @@ def _error_row(rd: _Reader, n: int, m: re.Match) -> None:
         r.errors.append((int(m.group(1)), m.group(2)))
 
 
-def _rule(rd: _Reader, n: int, m: re.Match) -> None:
+def _rule(rd: Runs[_Run], n: int, m: re.Match) -> None:
     rd.run_for("rule", n, m)
 
 
@@ -460,7 +452,7 @@ def parse(seg: Segment) -> Parsed:
     """Read every Locust run in a segment (a run starts at ``Starting Locust``)."""
     cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
-    for run in scan(seg.text, LINE_KINDS, _Reader()).runs:
+    for run in scan(seg.text, LINE_KINDS, _reader()).runs:
         row = _row(run)
         answered = run.stats is not None and row.get("requests") != 0  # Locust times refusals too: not latencies
         out.add_run({**cmd, **row, "line": run.line}, percentiles=run.percentiles if answered else [],

@@ -82,7 +82,7 @@ from urllib.parse import urlsplit
 
 from ..text import Segment, command_argv
 from ..units import BINARY
-from .base import NO_RESULT_SHOWN, Format, LineKind, Parsed, error_row, scan, to_float, to_int
+from .base import NO_RESULT_SHOWN, Format, LineKind, Parsed, Runs, error_row, scan, to_float, to_int
 
 __all__ = [
     "DEADLINE",
@@ -147,20 +147,12 @@ class _Run:
     breakdown: str | None = None  # "2xx only", "4xx + 5xx only": a distribution of some answers only
 
 
-@dataclass
-class _Reader:
-    """The runs of one segment; lines before the first run belong to none."""
-
-    runs: list[_Run] = field(default_factory=list)
-
-    def run_for(self, kind: str, n: int, m: re.Match) -> _Run | None:
-        """The run a line of this kind belongs to, started here when :func:`_starts_run` says so."""
-        if _starts_run(kind):
-            self.runs.append(_Run(n))
-        return self.runs[-1] if self.runs else None
+def _reader() -> Runs[_Run]:
+    """The runs of one segment (:class:`~lbanalysis.readers.base.Runs`), started where :func:`_starts_run` says."""
+    return Runs(_Run, _starts_run)
 
 
-def _starts_run(kind: str) -> bool:
+def _starts_run(kind: str, m: re.Match | None = None, cur: _Run | None = None) -> bool:
     """The one place that decides where a run starts: a ``Summary:`` line alone.
 
     >>> _starts_run("start"), _starts_run("section")
@@ -169,13 +161,13 @@ def _starts_run(kind: str) -> bool:
     return kind == "start"
 
 
-def _start(rd: _Reader, n: int, m: re.Match) -> bool:
+def _start(rd: Runs[_Run], n: int, m: re.Match) -> bool:
     """A ``Summary:`` line starts a run; the section kind then reads it (False: try the next kind)."""
     rd.run_for("start", n, m)
     return False
 
 
-def _section(rd: _Reader, n: int, m: re.Match) -> None:
+def _section(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("section", n, m)
     if r is None:
         return
@@ -183,7 +175,7 @@ def _section(rd: _Reader, n: int, m: re.Match) -> None:
     r.sections.add(r.section)
 
 
-def _summary(rd: _Reader, n: int, m: re.Match) -> None:
+def _summary(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("summary", n, m)
     if r is None:
         return
@@ -203,7 +195,7 @@ def _summary(rd: _Reader, n: int, m: re.Match) -> None:
         r.d[col] = to_float(raw)
 
 
-def _percentile(rd: _Reader, n: int, m: re.Match) -> None:
+def _percentile(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("percentile", n, m)
     if r is None:
         return
@@ -211,7 +203,7 @@ def _percentile(rd: _Reader, n: int, m: re.Match) -> None:
     r.percentiles.append(p if r.breakdown is None else {**p, "kind": r.breakdown})
 
 
-def _bar(rd: _Reader, n: int, m: re.Match) -> None:
+def _bar(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("bar", n, m)
     if r is None:
         return
@@ -219,7 +211,7 @@ def _bar(rd: _Reader, n: int, m: re.Match) -> None:
         r.histogram.append({"latency_s": _time(m.group(1), m.group(2) or "sec"), "count": int(m.group(3))})
 
 
-def _phase(rd: _Reader, n: int, m: re.Match) -> None:
+def _phase(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("phase", n, m)
     if r is None:
         return
@@ -228,7 +220,7 @@ def _phase(rd: _Reader, n: int, m: re.Match) -> None:
         r.phases.append({"phase": _PHASES[m.group(1)], "mean_s": mean, "min_s": low, "max_s": high})
 
 
-def _status(rd: _Reader, n: int, m: re.Match) -> None:
+def _status(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("status", n, m)
     if r is None:
         return
@@ -236,7 +228,7 @@ def _status(rd: _Reader, n: int, m: re.Match) -> None:
         r.statuses[int(m.group(1))] = r.statuses.get(int(m.group(1)), 0) + int(m.group(2))
 
 
-def _error(rd: _Reader, n: int, m: re.Match) -> None:
+def _error(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("error", n, m)
     if r is None:
         return
@@ -374,7 +366,7 @@ def parse(seg: Segment) -> Parsed:
     """Read every oha summary in a segment (each starts with ``Summary:``)."""
     cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
-    runs = scan(seg.text, LINE_KINDS, _Reader()).runs
+    runs = scan(seg.text, LINE_KINDS, _reader()).runs
     for r in runs:
         out.add_run({**cmd, **_row(r), "line": r.line}, percentiles=r.percentiles, phases=r.phases,
                     histogram=r.histogram)  # fmt: skip

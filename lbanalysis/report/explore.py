@@ -153,17 +153,6 @@ INTROS = {
 }
 
 
-def _axis_words(column: str) -> str:
-    """An axis label for a load: its words with the unit (``rate asked (requests/s)``, ``concurrency``).
-
-    >>> _axis_words("rate_target_per_s"), _axis_words("concurrency")
-    ('rate asked (requests/s)', 'concurrency')
-    """
-    from ..formatting import header
-
-    return header(column)
-
-
 def _words_of(column: str) -> str:
     """A column's name in words, for a sentence.
 
@@ -708,19 +697,24 @@ _VERDICT_ORDER = ("errors", "capacity mismatch", "network", "load generator", "s
                   "cannot tell")  # fmt: skip
 
 
+def _own_loads(st: Any) -> pd.Series:
+    """Series -> the column its load is read from: the concurrency, or the rate asked of a fixed-rate tool
+    (the study's ``load`` per series, :func:`lbanalysis.analysis.engine.series_load`)."""
+    if "load" not in st.verdicts or not len(st.verdicts):
+        return pd.Series(dtype=object)
+    return st.verdicts.set_index("series")["load"].fillna(st.load)
+
+
 def conclusion_table(st: Any, percentiles: pd.DataFrame | None = None) -> pd.DataFrame:
     """One line per series of the study ``st``: verdict and confidence (its ``summary_frame()``), the best
     mean throughput of a load and that load, the 99th percentile there where the tool printed one, and the
     largest error share of any load.
     """
-    from ..analysis.engine import LOAD_WORDS
-
     frame = st.summary_frame()
     load = st.load
-    # each series' own load: the concurrency, or the rate asked of an open-loop tool (vegeta, k6 arrival rate)
-    own = st.verdicts.set_index("series")["load"] if "load" in st.verdicts else pd.Series(dtype=object)
-    kinds = set(own.dropna()) or {load}
-    at_col = f"at {LOAD_WORDS.get(next(iter(kinds))) or _words_of(next(iter(kinds)))}" if len(kinds) == 1 else "at load"
+    own = _own_loads(st)  # the concurrency, or the rate asked of an open-loop tool (vegeta, k6 arrival rate)
+    kinds = set(own) or {load}
+    at_col = f"at {_words_of(next(iter(kinds)))}" if len(kinds) == 1 else "at load"
     cols = ["series", "verdict", "confidence", "best requests/s", at_col, "p99 latency (ms)", "errors (%)"]
     if not len(frame):
         return pd.DataFrame(columns=cols)
@@ -755,9 +749,7 @@ def conclusion_table(st: Any, percentiles: pd.DataFrame | None = None) -> pd.Dat
             at_col: frame["series"].map(at)
             if len(kinds) == 1
             else [
-                f"{LOAD_WORDS.get(str(own.get(n, load))) or _words_of(str(own.get(n, load)))} {at[n]:,.10g}"
-                if n in at and pd.notna(at[n])
-                else ""
+                f"{_words_of(str(own.get(n, load)))} {at[n]:,.10g}" if n in at and pd.notna(at[n]) else ""
                 for n in frame["series"]
             ],
             "p99 latency (ms)": frame["series"].map(tail).astype(float),
@@ -817,7 +809,7 @@ def conclusion_section(
     counts = table["verdict"].value_counts()
     said = ", ".join(f"{v} {n}" for v, n in sorted(counts.items(), key=lambda kv: (order.get(kv[0], 99), kv[0])))
     s.add(f"{_plural(len(table), 'series')}. Verdicts: {said}.")
-    kinds = [_words_of(k) for k in dict.fromkeys(st.verdicts["load"].dropna())] if "load" in st.verdicts else []
+    kinds = [_words_of(k) for k in dict.fromkeys(_own_loads(st))]
     words = kinds[0] if len(kinds) == 1 else "load" if kinds else _words_of(load)
     varies = f"{words} (the {' or the '.join(kinds)} asked)" if len(kinds) > 1 else words
     s.add(
@@ -1216,7 +1208,8 @@ def scaling_section(
     st = study(frame, load=load, group=group) if isinstance(runs, pd.DataFrame) else _series_study(runs, load, group)
     http = st.runs.dropna(subset=["series"])  # the study's series and left-outs
     # a fixed-rate series varies the rate asked, not the load: drawn in its own section (open_loop_section)
-    other = set(st.verdicts.loc[st.verdicts["load"] != load, "series"]) if "load" in st.verdicts else set()
+    own = _own_loads(st)
+    other = set(own.index[own != load])
     http = http[~http["series"].isin(other).to_numpy(bool)]
     key = group if group is not None else "series"
     if other and not len(http):
@@ -1676,7 +1669,7 @@ def open_loop_section(
     and where they fell behind. Absent when no such series ran at two rates.
     """
     from .. import plots
-    from ..analysis.rules import THRESHOLDS
+    from ..analysis.rules import kept_up
 
     title = "Answers against the rate asked"
     frame = ds.runs if hasattr(ds, "runs") else ds
@@ -1684,21 +1677,21 @@ def open_loop_section(
         return Section.empty(title, ABSENT["http"])
     st = _series_study(ds, load, group)
     col = "rate_target_per_s"
-    names = st.verdicts.loc[st.verdicts["load"] == col, "series"] if "load" in st.verdicts else pd.Series(dtype=str)
-    runs = st.runs[st.runs["series"].isin(set(names)).to_numpy(bool) & st.runs["used"].to_numpy(bool)]
+    own = _own_loads(st)
+    runs = st.runs[st.runs["series"].isin(set(own.index[own == col])).to_numpy(bool) & st.runs["used"].to_numpy(bool)]
     n_rates = runs.groupby("series")[col].nunique() if len(runs) else pd.Series(dtype=int)
     runs = runs[runs["series"].isin(set(n_rates[n_rates >= 2].index)).to_numpy(bool)]
     if not len(runs):
         return Section.empty(title, ABSENT["open_loop"])
-    share = THRESHOLDS["keep_up_share"]
+    share = st.thresholds["keep_up_share"]  # the value the study judged with
     s = Section(title, intro=INTROS["open_loop"])
     rows = []
     for name, g in runs.groupby("series", sort=True):
         by = g.groupby(_floats(g, col))
         got, sent = by["requests_per_s"].mean(), _floats(g, "rate_sent_per_s").groupby(_floats(g, col)).mean()
         lat = _floats(g, "latency_used_s").groupby(_floats(g, col)).mean()
-        kept = got[got >= share * got.index]
-        behind = got[got < share * got.index]
+        ok = kept_up(got, pd.Series(got.index, index=got.index), share)
+        kept, behind = got[ok], got[~ok]
         if len(kept):
             top = kept.index.max()
             said = f"the answers kept up with the rate asked up to {top:,.10g} requests/s ({got[top]:,.0f} answered)"
@@ -1825,6 +1818,7 @@ def series_section(
 ) -> Section:
     """One part per series with two loads or more: its verdict, a small chart and its runs by load."""
     from .. import plots
+    from ..formatting import header
 
     title = "Series, one by one"
     if not len(http_runs(ds.runs)):
@@ -1832,7 +1826,7 @@ def series_section(
     st = study_of(ds, link_capacity, iperf, threshold, load, group)
     http = st.runs.dropna(subset=["series"])
     # each series by its own load: the concurrency, or the rate asked of a fixed-rate tool
-    own = st.verdicts.set_index("series")["load"].to_dict() if "load" in st.verdicts else {}
+    own = _own_loads(st).to_dict()
     loads = pd.Series(
         {n: _floats(g, own.get(n, load)).nunique() if own.get(n, load) in g else 0 for n, g in http.groupby("series")},
         dtype=int,
@@ -1862,7 +1856,7 @@ def series_section(
             s.add(table)
             continue
         fig, (ax1, ax2) = _figure(ncols=2, width=7.0, height=2.6)
-        xlabel = _axis_words(col)
+        xlabel = header(col)  # the load with its unit: "rate asked (requests/s)", "concurrency"
         ax1.plot(table[col], table["requests_per_s"], "o-", color=f"C{i % 10}", label="mean requests/s")
         ax1.set(xlabel=xlabel, ylabel="requests per second")
         plots.plain_ticks(ax1)
@@ -1945,7 +1939,8 @@ def network_section(
     from ..analysis.network import format_bits_per_s
 
     title = "Network utilisation"
-    from ..analysis.engine import common_folder, files_from
+    from ..analysis.engine import files_from
+    from ..analysis.series import common_folder
 
     st = study_of(ds, link_capacity, iperf, threshold, load, group)
     http = st.runs
