@@ -93,6 +93,7 @@ class Dataset:
     streams: pd.DataFrame = field(default_factory=lambda: schema.empty("streams"))
     histogram: pd.DataFrame = field(default_factory=lambda: schema.empty("histogram"))
     metrics: pd.DataFrame = field(default_factory=lambda: schema.empty("metrics"))
+    cpu: pd.DataFrame = field(default_factory=lambda: schema.empty("cpu"))
     skipped: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["source", "reason"]))
     not_runs: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=NOT_RUNS_COLUMNS))
     ignored: list[str] = field(default_factory=list)
