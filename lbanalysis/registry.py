@@ -192,6 +192,7 @@ class Tool:
     debug_options: tuple[str, ...] = ()
     load_options: tuple[str, ...] = ()
     output_flags: tuple[str, ...] = ()
+    written_files: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -393,6 +394,13 @@ TOOLS: tuple[Tool, ...] = (
             "--logfile",
         ),
         output_flags=("--headless", "--only-summary", "--json", "--csv-full-history", "--print-stats"),
+        written_files=(
+            "{prefix}_stats.csv",
+            "{prefix}_stats_history.csv",
+            "{prefix}_failures.csv",
+            "{prefix}_exceptions.csv",
+            "{prefix}.json",
+        ),
         drives=(
             Drive(
                 "locust",

@@ -313,3 +313,47 @@ def test_cli_read_table_cpu(capsys):
     out = capsys.readouterr().out
     header, row = out.strip().split("\n")[:2]
     assert "paired_by" in header and "same file" in row and "hey -c 8" in row
+
+
+def test_shape_mpstat_with_a_12_hour_clock():
+    """sysstat/sysstat#337: mpstat -P ALL with PM times and a long host name (SHAPES.md)."""
+    cpu = _cpu("public/mpstat_ampm_sysstat_pr337.txt")
+    assert cpu["time"].dt.strftime("%Y-%m-%d %H:%M:%S").unique().tolist() == [
+        "2022-10-04 12:44:56",
+        "2022-10-04 12:45:01",
+    ]
+    assert set(cpu["host"]) == {"localhost.localdomain"} and cpu["busy_pct"].max() == pytest.approx(0.2)
+
+
+def test_shape_top_of_procps_3_after_its_prompt():
+    """zhangyachen/zhangyachen.github.io#64: `Cpu(s): 21.7% us, ... 2.2% ni` (no st), after a prompt line."""
+    cpu = _cpu("public/top_procps3_zhangyachen_issue64.txt")
+    total = cpu[cpu["scope"] == "all"].iloc[0]
+    assert (total["user_pct"], total["nice_pct"], total["busy_pct"]) == (pytest.approx(23.9), 2.2, pytest.approx(30.6))
+    assert pd.isna(total["steal_pct"])
+    procs = cpu[cpu["scope"] == "process"]
+    assert procs["pid"].tolist() == [2729, 29603, 24599] and procs["cpu_pct"].tolist() == [47.3, 47.3, 35.4]
+
+
+def test_locust_printed_tables_and_csv_files_are_one_run():
+    """Locust's --csv PREFIX files beside its printed tables are the same run (their counts differ: the CSV is
+    written before the last requests are counted): one series, the CSV left out naming its twin."""
+    ds = lbanalysis.read(FIXTURES / "locust", table="all")
+    runs = lbanalysis.study(ds).runs.assign(name=lambda r: r["source"].astype(str).map(lambda s: Path(s).name))
+    by_name = runs.set_index("name")
+    for printed in ("locust_nginx.txt", "locust_haproxy.txt", "locust_mixed.txt", "locust_periodic.txt"):
+        csv = printed.replace(".txt", "_stats.csv")
+        assert by_name.at[csv, "series"] == by_name.at[printed, "series"]
+        assert by_name.at[csv, "twin_of"] == runs.index[runs["name"] == printed][0]
+        assert by_name.at[csv, "requests"] != by_name.at[printed, "requests"]
+    assert pd.isna(by_name.at["locust_json_log.txt", "twin_of"])  # another run, whose name only begins alike
+
+
+def test_cli_reads_the_cpu_table_of_monitors_alone(capsys, tmp_path):
+    assert cli.main(["read", str(CPU / "vmstat.txt"), "--table", "cpu", "-o", "-"]) == 0
+    assert len(capsys.readouterr().out.strip().split("\n")) == 1 + len(_cpu("vmstat.txt"))
+    assert (
+        cli.main(["read", str(CPU / "vmstat.txt"), "--table", "cpu", "-o", str(tmp_path / "d"), "--format", "parquet"])
+        == 2
+    )
+    assert "one file" in capsys.readouterr().err

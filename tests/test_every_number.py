@@ -195,7 +195,10 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
         (r'^(?:"?[A-Z][a-z]{2}-\d\d|\d\d-\d\d) \d\d:\d\d:\d\d"?', "the sample's time (printed without its year)"),
     ],
     "top": [
-        (r"^top - .* up .*$|^Tasks: .*$|^\w+ (?:Mem|Swap) ?:.*$", "top's summary: uptime, load average, tasks, memory"),
+        (
+            r"^top - .* up .*$|^Tasks: .*$|^(?:\w+ )?(?:Mem|Swap) ?:.*$",
+            "top's summary: uptime, load average, tasks, memory",
+        ),
     ],
     "haproxy": [
         (
@@ -279,12 +282,18 @@ def _columns_not_kept(header: re.Pattern, kept: set[str], names_from: int = 0) -
     return blank
 
 
+_top_columns_not_kept = _columns_not_kept(re.compile(r"^\s*PID\s+USER\s"), {"PID", "%CPU", "COMMAND"})
+
+
 def _user_beside_nice(text: str) -> str:
-    """sysstat's ``%usr``/``%user`` where ``%nice`` is not 0: kept as ``user_pct`` - ``nice_pct`` (user_pct counts
-    nice, as vmstat's ``us`` does), so the printed cell is no value of its own."""
+    """sysstat's ``%usr``/``%user`` (and top's ``us``) where ``%nice`` (``ni``) is not 0: kept as ``user_pct`` -
+    ``nice_pct`` (user_pct counts nice, as vmstat's ``us`` does), so the printed cell is no value of its own."""
     out, names = [], None
     for line in text.split("\n"):
         cells = line.split()
+        top = re.match(r"^(%?Cpu\S*\s*:\s*)([\d.]+)(\s*%?\s*us\b)(?=.*?\b([\d.]+)\s*%?\s*ni\b)", line)
+        if top and float(top[4]):  # top's us beside a ni that is not 0
+            line = top[1] + top[3] + line[top.end() :]
         if "%nice" in cells:
             names = cells[1:] if cells[0] == "avg-cpu:" else cells
         elif names is not None and len(cells) == len(names):
@@ -303,6 +312,7 @@ NOT_KEPT_FIELDS = {
     "mpstat": _user_beside_nice,
     "sar": _user_beside_nice,
     "iostat": _user_beside_nice,
+    "top": lambda text: _user_beside_nice(_top_columns_not_kept(text)),
     # vmstat's memory, swap, block I/O and blocked processes; pidstat's UID, %guest, %wait and last core;
     # top's priority, nice, memory, state and CPU time columns
     "vmstat": _columns_not_kept(re.compile(r"^\s*r\s+b\s+swpd\s"), {"r", "in", "cs", "us", "sy", "id", "wa", "st"}),
@@ -311,7 +321,6 @@ NOT_KEPT_FIELDS = {
         {"PID", "%usr", "%system", "%CPU", "Command"},
         1,
     ),
-    "top": _columns_not_kept(re.compile(r"^\s*PID\s+USER\s"), {"PID", "%CPU", "COMMAND"}),
 }
 
 _SKIP_SUFFIXES = (".md", ".in", ".sh", ".py", ".html", ".json.gz")

@@ -63,6 +63,8 @@ _DEFAULT_RE = re.compile(
 _BASH_RE = re.compile(r"^(real|user|sys)\t(\d+)m(\d+(?:\.\d+)?)s$")
 _POSIX_RE = re.compile(r"^(real|user|sys) (\d+(?:\.\d+)?)$")
 _ZSH_RE = re.compile(rf"^(.*?)\s+(\d+\.\d+)s user (\d+\.\d+)s system (\d+|\?)% cpu ({_CLOCK}) total$")
+#: a word of each kind of report's first line
+_START_WORDS = ("Command being timed", "maxresident", "real", "% cpu ")
 #: the first line of each kind of report (where a report appended after a tool's output begins)
 _START_RE = re.compile(
     r"^(?:[ \t]*Command being timed: \"|\d+\.\d+user \d+\.\d+system |real(?:\t\d+m| \d)|.*\s\d+\.\d+s user \d+\.\d+s system .* total$)",
@@ -172,6 +174,8 @@ def trailer(text: str) -> int | None:
     >>> trailer("Requests per second: 5\\n\\nreal\\t0m1.000s\\nuser\\t0m0.1s\\n")
     24
     """
+    if not any(word in text for word in _START_WORDS):  # most outputs: no regex search over them
+        return None
     m = _START_RE.search(text)
     return None if m is None else m.start()
 

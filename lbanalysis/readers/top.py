@@ -50,6 +50,7 @@ SHARES = {
 }
 
 _TOP_RE = re.compile(r"^top - (\d\d:\d\d:\d\d) up ")
+_DETECT_RE = re.compile(r"^top - \d\d:\d\d:\d\d up ", re.MULTILINE)
 _CPU_RE = re.compile(r"^%?Cpu(\(s\)|\d+)\s*:\s*(.*)$")
 _SHARE_RE = re.compile(r"([\d.]+)\s*%?\s*([a-z]{2})\b")
 _HEADER_RE = re.compile(r"^\s*PID\s+USER\s+.*%CPU.*COMMAND\s*$")
@@ -116,9 +117,9 @@ def parse(seg: Segment) -> Parsed:
 
 
 def detect(text: str) -> bool:
-    """top's first line (``top - 14:38:41 up``) and a ``%Cpu`` line under it."""
-    head = text.lstrip()[:1500]
-    return bool(_TOP_RE.match(head)) and bool(re.search(r"^%?Cpu(?:\(s\)|\d+)\s*:", head, re.MULTILINE))
+    """top's first line (``top - 14:38:41 up``, maybe after a prompt) and a ``%Cpu`` line under it."""
+    head = text[:2000]
+    return bool(_DETECT_RE.search(head)) and bool(re.search(r"^%?Cpu(?:\(s\)|\d+)\s*:", head, re.MULTILINE))
 
 
 FORMATS = [Format("top", "top", detect, parse, description="top -b snapshots")]
