@@ -196,3 +196,22 @@ def test_cpu_by_run_names_each_figure_and_leaves_unpaired_samples_out():
     assert got["client_busy"].tolist() == [0.5] * 5 and got["server_kernel"].tolist() == [0.1] * 5
     assert got.loc[0, "server_at"] == "lab/vmstat_web.txt:3"
     assert got["lb_busy"].isna().all()
+
+
+def test_cores_declared_in_a_manifest_column_are_what_the_process_could_use():
+    """ab under a cgroup quota of a fifth of one core: time -v prints 19 % of one core, which is all it could use."""
+    runs = _series("ab", FLAT, FLAT_R, client_cores=0.2)
+    cpu = _cpu(runs, client=(19.0, 1.0)).assign(busy_pct=float("nan"), cores=float("nan"), cpu_pct=19.0)
+    v = _verdict(runs, cpu)
+    assert (v["verdict"], v["resource"]) == ("load generator", "client CPU")
+    assert "used 95% of the CPU it could use" in v["evidence"]
+
+
+def test_one_run_per_setup_names_the_cpu_used_up_behind_the_client():
+    """Article 000's tests: one ab run each, no latency, the load balancer's host at 93 % of its one vCPU."""
+    runs = _series("ab", FLAT, FLAT_R, repeats=1).iloc[[2]].assign(latency_mean_s=float("nan"))
+    v = _verdict(runs, _cpu(runs, lb_host=(93.0, 1)))
+    # a resource used up behind the client is the bound; one run: medium at most
+    assert (v["verdict"], v["resource"], v["confidence"]) == ("server saturation", "load balancer CPU", "medium")
+    assert v["evidence"].startswith("at concurrency 4, the load balancer's CPU was 93% busy per core it could use")
+    assert "1 load only: no plateau shown" in v["evidence"]

@@ -175,7 +175,11 @@ def _target(runs: pd.DataFrame) -> pd.Series:
 
 
 def _debug(runs: pd.DataFrame) -> pd.Series:
-    """Runs started with a tool's debugging option (ab -v, siege -D): kept, left out of curves."""
+    """Runs started with a tool's debugging option (ab -v, siege -D): kept, left out of curves.
+
+    >>> _debug(pd.DataFrame({"tool": "ab", "command": ["ab -v 2 -c 4 http://h/", "/usr/bin/time -v ab -c 4 http://h/"]})).tolist()
+    [True, False]
+    """
     out = pd.Series(False, index=runs.index)
     if "command" not in runs or "tool" not in runs:
         return out
@@ -187,7 +191,14 @@ def _debug(runs: pd.DataFrame) -> pd.Series:
             continue
         opts = "|".join(re.escape(o) for o in tool.debug_options)
         pattern = rf"(?:^|\s)(?:{opts})(?:\s*\d+)?(?=\s|$)|(?:^|\s)-[a-zA-Z]*v\d"
-        out[mine] = runs.loc[mine, "command"].astype("string").fillna("").str.contains(pattern, regex=True).to_numpy()
+        # the tool's own options: a wrapper's before it (``/usr/bin/time -v ab ...``) are not the tool's
+        own = (
+            runs.loc[mine, "command"]
+            .astype("string")
+            .fillna("")
+            .str.replace(rf"^.*?(?:^|\s|/){re.escape(tool.name)}(?=\s|$)", "", n=1, regex=True)
+        )
+        out[mine] = own.str.contains(pattern, regex=True).to_numpy()
     return out
 
 

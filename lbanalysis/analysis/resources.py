@@ -25,7 +25,9 @@ column                  meaning
 and ``client_at``, ``lb_at``, ``lb_idle_at``, ``server_at``: the file:line of
 each figure. A sample whose role is empty counts as the client's when it is a
 process running the run's own tool, as the load balancer's when HAProxy printed
-it; other unnamed samples say nothing of a role and are left out.
+it; other unnamed samples say nothing of a role and are left out. Where the runs declare the cores a role's
+process could use (:data:`DECLARED_CORES`: ``client_cores`` for a load tool under a CPU quota, ``lb_cores``,
+``server_cores``), a process's ``cpu_pct`` is taken over those.
 
 >>> import pandas as pd
 >>> from lbanalysis import schema
@@ -46,7 +48,7 @@ import os
 import numpy as np
 import pandas as pd
 
-__all__ = ["COLUMNS", "LB_PROGRAMS", "cpu_by_run", "per_load"]
+__all__ = ["COLUMNS", "DECLARED_CORES", "LB_PROGRAMS", "cpu_by_run", "per_load"]
 
 #: The figures :func:`cpu_by_run` gives per run (shares 0-1) and where each is read (``*_at``).
 COLUMNS: tuple[str, ...] = (
@@ -55,6 +57,8 @@ COLUMNS: tuple[str, ...] = (
 )  # fmt: skip
 #: Programs whose samples are the load balancer's when the file names no role.
 LB_PROGRAMS: tuple[str, ...] = ("haproxy",)
+#: Runs columns (a manifest) declaring the cores a role's process could use (a CPU quota, a taskset), per role.
+DECLARED_CORES: dict[str, str] = {"client": "client_cores", "load balancer": "lb_cores", "server": "server_cores"}
 #: Runs columns saying how many processes and threads HAProxy ran (a manifest, HAProxy's show info).
 _LB_PARALLEL: tuple[str, ...] = ("nbproc", "nbthread")
 
@@ -95,7 +99,7 @@ def cpu_by_run(cpu: pd.DataFrame | None, runs: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame({c: (np.nan if not c.endswith("_at") else "") for c in COLUMNS}, index=runs.index)
     if cpu is None or not len(cpu) or "run_source" not in cpu or "source" not in runs or "run" not in runs:
         return out
-    paired = cpu[cpu["run_source"].notna() & cpu["run"].notna()]
+    paired = _intervals(cpu[cpu["run_source"].notna() & cpu["run"].notna()])
     if not len(paired):
         return out
     key = pd.Series(range(len(runs)), index=pd.MultiIndex.from_arrays(
@@ -111,6 +115,7 @@ def cpu_by_run(cpu: pd.DataFrame | None, runs: pd.DataFrame) -> pd.DataFrame:
     tool = runs["tool"].astype("string").to_numpy()[paired["_pos"]] if "tool" in runs else np.full(len(paired), "")
     paired = paired.assign(_role=_roles(paired, pd.Series(tool, index=paired.index, dtype="string")).to_numpy(),
                            _share=_share(paired).to_numpy())  # fmt: skip
+    paired = _declared(paired, runs)
     parallel = _lb_parallel(runs)
     cols = {c: out[c].to_numpy(dtype=object) for c in COLUMNS}
     for p, g in paired.groupby("_pos", sort=False):
@@ -119,6 +124,46 @@ def cpu_by_run(cpu: pd.DataFrame | None, runs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(
         {c: pd.to_numeric(pd.Series(v), errors="coerce").to_numpy() if not c.endswith("_at") else v
          for c, v in cols.items()}, index=runs.index)  # fmt: skip
+
+
+def _intervals(cpu: pd.DataFrame) -> pd.DataFrame:
+    """The samples of an interval: a figure averaged since boot is none, and a monitor's own average (a
+    ``summary`` row) counts only for a file that shows no interval samples.
+
+    >>> cpu = pd.DataFrame({"source": ["v", "v", "p", "p"], "summary": ["since boot", None, None, "average"]})
+    >>> _intervals(cpu).index.tolist()
+    [1, 2]
+    """
+    if "summary" not in cpu or not len(cpu):
+        return cpu
+    summary = cpu["summary"].astype("string").fillna("")
+    keep = summary != "since boot"
+    has_interval = (summary == "").groupby(cpu["source"].astype(str)).transform("any")
+    return cpu[(keep & ((summary == "") | ~has_interval)).to_numpy(bool)]
+
+
+def _declared(paired: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
+    """A process's share over the cores its role could use as the runs declare them (:data:`DECLARED_CORES`: a
+    manifest's ``client_cores`` for a load tool under a CPU quota), where its samples print ``cpu_pct``. A process
+    of no known role (a backend run by an interpreter) is the one role behind the client whose cores the run
+    declares, when it declares one only."""
+    share = paired["_share"].to_numpy(float).copy()
+    role = paired["_role"].to_numpy(object).copy()
+    process = (paired["scope"].astype("string") == "process").fillna(False).to_numpy(bool)
+    cpu_pct = pd.to_numeric(paired["cpu_pct"], errors="coerce").to_numpy(float)
+    pos = paired["_pos"].to_numpy(int)
+    declared = {r: pd.to_numeric(runs[c], errors="coerce").to_numpy(float)[pos] for r, c in DECLARED_CORES.items()
+                if c in runs}  # fmt: skip
+    behind = [r for r in declared if r != "client"]
+    unnamed = process & (role == "")
+    for r in behind:
+        others = [declared[o] > 0 for o in behind if o != r]
+        only = (declared[r] > 0) & ~np.logical_or.reduce(others) if others else declared[r] > 0
+        role[unnamed & only] = r
+    for r, cores in declared.items():
+        mine = process & (role == r) & (cores > 0) & ~np.isnan(cpu_pct)
+        share[mine] = cpu_pct[mine] / 100 / cores[mine]
+    return paired.assign(_share=share, _role=role)
 
 
 def _lb_parallel(runs: pd.DataFrame) -> np.ndarray:

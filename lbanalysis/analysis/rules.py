@@ -541,7 +541,7 @@ def _cross_series(e: Evidence, t: dict[str, float]) -> Finding | None:
 def _through_lb(e: Evidence, t: dict[str, float]) -> Finding | None:
     """Through the load balancer, a plateau well below a direct series to its backend, no backend queue shown."""
     loads = e.loads
-    if not e.direct or len(loads) < 2 or not _knee_of(e, t) < loads.index.max() or e.server_side:
+    if not e.direct or len(loads) < 2 or e.server_side:
         return None
     best, direct = float(loads["x"].max()), float(e.direct["best"])
     if not best < (1 - t["lb_gap"]) * direct:
@@ -549,7 +549,10 @@ def _through_lb(e: Evidence, t: dict[str, float]) -> Finding | None:
     at = _plateau(e, t)
     busy, b_at = _cpu_over(e, "lb_busy", at)
     idle, i_at = _cpu_over(e, "lb_idle", at)
-    f: dict[str, Any] = {"knee": _knee_of(e, t), "best": best, "direct": direct, "share": best / direct,
+    flat = _knee_of(e, t) < loads.index.max()
+    if not flat and not (_busy(busy, t) or (pd.notna(idle) and idle <= t["lb_idle"])):
+        return None  # still growing, and no CPU of the load balancer shown used up
+    f: dict[str, Any] = {"span": _span(e, at), "best": best, "direct": direct, "share": best / direct,
                          "direct_series": e.direct["series"], "most": 1 - t["lb_gap"]}  # fmt: skip
     if _busy(busy, t):
         f["cpu"] = f"; its CPU was {busy:.0%} busy per core it could use ({b_at})"
@@ -589,6 +592,30 @@ def _server_resource(e: Evidence, t: dict[str, float]) -> tuple[str, str, bool]:
     if pd.notna(share):
         return "", f"; {who} used {share:.0%} of the CPU it could use ({where}): not the load generator", True
     return "", "", False
+
+
+def _used_up(e: Evidence, t: dict[str, float]) -> Finding | None:
+    """Too few loads or no latency for a curve, but a CPU behind the client used up at the highest loads."""
+    if len(e.loads) >= int(t["min_loads"]) and e.loads["r"].notna().any():
+        return None  # the curve rules judge it, and name the resource
+    at = _plateau(e, t)
+    resource, words, ruled_out = _server_resource(e, t)
+    if resource not in ("server CPU", "load balancer CPU"):
+        return None
+    n = len(e.loads)
+    notes = [] if n >= int(t["min_loads"]) else [f"{n} load{'' if n == 1 else 's'} only: no plateau shown"]
+    if not e.loads["r"].notna().any():
+        notes.append("no latency in these outputs: no queue shown")
+    if not ruled_out:
+        notes.append(NOT_RULED_OUT)
+    return Finding({"span": _span(e, at), "cpu": words.lstrip("; ")}, confidence="medium" if ruled_out else "low",
+                   notes=notes, resource=resource)  # fmt: skip
+
+
+def _client_measured(e: Evidence) -> bool:
+    """Whether any CPU figure of the client (its process or its host) was read for the series."""
+    cpu = e.cpu
+    return cpu is not None and any(c in cpu and cpu[c].notna().any() for c in ("client_busy", "client_host_busy"))
 
 
 #: Why a plateau without CPU figures is not called a server's with high confidence.
@@ -648,6 +675,14 @@ RULES: tuple[Rule, ...] = (
         "a closed-loop tool kept fewer requests in flight than asked (Little's law)",
     ),
     Rule(
+        "server saturation",
+        {},
+        _used_up,
+        "{span}, {cpu}: a CPU used up",
+        "too few loads or no latency for a curve, but the server's or the load balancer's CPU busy (from "
+        "`cpu_busy`) at the highest loads",
+    ),
+    Rule(
         "cannot tell",
         {"min_loads": (3, "distinct loads a bound needs to show")},
         _one_load,
@@ -690,11 +725,12 @@ RULES: tuple[Rule, ...] = (
             "lb_idle": (0.1, "HAProxy's Idle_pct (share) at or below which its own loop had no time left"),
         },
         _through_lb,
-        "past {load} {knee:g}, through the load balancer throughput levelled at {best:,.0f} requests/s while the "
-        "direct series to its backend ({direct_series}) reached {direct:,.0f} ({share:.0%}, below {most:.0%}) and "
-        "no load-balancer statistics show a backend queue: the load balancer{cpu}",
-        "through the load balancer, a plateau well below a direct series to its backend, no backend queue shown: "
-        "its CPU when HAProxy's Idle_pct is near 0 or its host busy per core (Idle_pct alone never clears it)",
+        "through the load balancer, at best {best:,.0f} requests/s while the direct series to its backend "
+        "({direct_series}) reached {direct:,.0f} ({share:.0%}, below {most:.0%}) and no load-balancer statistics "
+        "show a backend queue: the load balancer, {span}{cpu}",
+        "through the load balancer, well below a direct series to its backend, no backend queue shown, and a plateau "
+        "or the load balancer's CPU used up: its CPU when HAProxy's Idle_pct is near 0 or its process or host is busy "
+        "per core it could use (Idle_pct alone never clears it)",
         "load balancer",
     ),
     Rule(
@@ -756,8 +792,12 @@ def judge(e: Evidence, **given: float) -> dict[str, Any]:
         }
         sentence = (found.sentence or rule.evidence).format(**words)
         resource = found.resource if found.resource is not None else rule.resource
-        return {"verdict": found.verdict or rule.name, "rule": i, "confidence": found.confidence, "evidence": sentence,
-                "notes": found.notes, "figures": found.figures, "resource": resource}  # fmt: skip
+        verdict = found.verdict or rule.name
+        notes = list(found.notes)
+        if verdict == "cannot tell" and not e.server_side and not _client_measured(e) and NOT_RULED_OUT not in notes:
+            notes.append(NOT_RULED_OUT)  # whatever else is unknown, the client's CPU is too
+        return {"verdict": verdict, "rule": i, "confidence": found.confidence, "evidence": sentence,
+                "notes": notes, "figures": found.figures, "resource": resource}  # fmt: skip
     raise AssertionError("the last rule always answers")  # pragma: no cover
 
 
