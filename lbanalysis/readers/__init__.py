@@ -132,14 +132,14 @@ def _finish(p: Parsed, f: Format, seg: Segment, commands: list[str | None] | Non
 
 # What stands between two results of one segment and ends the reach of the command above them:
 # a Markdown heading, rule or fence, or a note in words of any language (three words or more, or
-# four characters of a script written without spaces; no figures).
+# four characters of a script written without spaces, maybe among Latin words: `使用gunicorn启动服务`; no figures).
 _LETTER = r"[^\W\d_]"
 _PUNCT = r"[,'()/.:;!?«»“”‘’…、。，：；！？（）-]"
 _CJK = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
 _SEPARATOR_RE = re.compile(
     rf"^\s*(?:#{{1,6}}\s|[=*_-]{{3,}}\s*$|```|~~~"
     rf"|{_LETTER}(?:{_LETTER}|[,'()/-])*(?:\s+(?:{_LETTER}|{_PUNCT})+){{2,}}\s*$"
-    rf"|{_CJK}(?:{_CJK}|{_PUNCT}|\s){{3,}}$)"
+    rf"|(?=(?:[^\d\n]*?{_CJK}){{4}})[^\d\n]*$)"
 )
 # Fields a command and an output can both state: when they differ, the output is another test's.
 _IDENTITY = ("url", "host", "port", "path", "tls_protocol")
@@ -149,8 +149,9 @@ def _separated(lines: list[str], rel: int | None) -> bool:
     """Whether the last non-empty line before segment line ``rel`` (1-based) is a heading or a note.
 
     >>> [_separated([note, "", "Transactions: 5 hits"], 3)
-    ...  for note in ("Then with more users:", "Теперь увеличим нагрузку:", "然后把并发提高：", "-c 20 -r 10")]
-    [True, True, True, False]
+    ...  for note in ("Then with more users:", "Теперь увеличим нагрузку:", "然后把并发提高：", "使用gunicorn启动服务,开启多线程",
+    ...               "-c 20 -r 10", "并发 2000 个")]
+    [True, True, True, True, False, False]
     """
     if rel is None:
         return False
