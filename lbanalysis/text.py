@@ -469,7 +469,7 @@ def _continued(text: str, command: str, end: int) -> tuple[str, int]:
 # `cmd1 && cmd2`, `cmd1; cmd2`, `cmd1 || cmd2` outside quotes; a trailing `# note` or `// note`.
 _COMPOUND_RE = re.compile(r"""("[^"]*"|'[^']*')|\s*(?:&&|\|\||;)\s*""")
 # `//` starts a note when a space, the end or a letter beyond ASCII follows (`//必须在后方指定…`), never a URL.
-_TRAILING_NOTE_RE = re.compile(r"""("[^"]*"|'[^']*')|\s+(?:\#.*|//(?:[\s\u0080-\U0010ffff].*)?)$""")
+_TRAILING_NOTE_RE = re.compile(r"""("[^"]*"|'[^']*')|\s+(?:\#.*|//(?:(?:\s|[^\x00-\x7f]).*)?)$""")
 
 
 def _split_compound(command: str) -> list[str]:
