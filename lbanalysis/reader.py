@@ -7,7 +7,7 @@
 [{'tool': 'ab', 'concurrency': 10, 'keepalive': True, 'requests_per_s': 12570.77}]
 >>> ds = read(io.StringIO("Requests per second: 5 [#/sec] (mean)\\n"), table="all")
 >>> sorted(ds.tables)
-['histogram', 'intervals', 'metrics', 'percentiles', 'phases', 'requests', 'runs', 'servers', 'streams']
+['cpu', 'histogram', 'intervals', 'metrics', 'percentiles', 'phases', 'requests', 'runs', 'servers', 'streams']
 """
 
 from __future__ import annotations
