@@ -67,8 +67,10 @@ def detect(text: str) -> bool:
     if text.lstrip()[:1] == "{":
         return _REPORT_RE.search(text, 0, 1 << 16) is not None
     # A log around the report (a workflow step's lines); a transcript with commands is split first.
-    return '"latencies"' in text and _REPORT_LINE_RE.search(text, 0, 1 << 16) is not None and all(
-        s.command is None for s in split_transcript(text)
+    return (
+        '"latencies"' in text
+        and _REPORT_LINE_RE.search(text, 0, 1 << 16) is not None
+        and all(s.command is None for s in split_transcript(text))
     )
 
 
