@@ -357,3 +357,13 @@ def test_cli_reads_the_cpu_table_of_monitors_alone(capsys, tmp_path):
         == 2
     )
     assert "one file" in capsys.readouterr().err
+
+
+def test_broken_time_report_after_an_output_names_its_line_in_the_file(tmp_path):
+    text = (CPU / "time_v_hey.txt").read_text()
+    n = next(i for i, ln in enumerate(text.split("\n"), 1) if "User time (seconds)" in ln)
+    f = tmp_path / "timed.txt"
+    f.write_text(text.replace("User time (seconds): ", "User time (seconds): n/a"))
+    with pytest.raises(lbanalysis.ParseError) as e:
+        lbanalysis.read(f)
+    assert e.value.line == n and "User time" in str(e.value)
