@@ -93,7 +93,8 @@ def _text(v: str) -> str:
     >>> _text("  nginx  //Web服务器引擎"), _text(" /42.html  //请求的文件路径"), _text(" /a//b ")
     ('nginx', '/42.html', '/a//b')
     """
-    return _VALUE_NOTE_RE.sub("", v.strip())
+    v = v.strip()
+    return _VALUE_NOTE_RE.sub("", v) if "//" in v or "#" in v else v
 
 
 LABELS: dict[str, tuple[str, object]] = {
