@@ -165,6 +165,7 @@ _PHASES_BLOCK_RE = re.compile(
     r"Connn?ection Times \(ms\)[^\n]*(?:\n(?:(?:Connect|Processing|Waiting|Total):[ \t]+\S[^\n]*|[ \t]*(?:min|avg)[^\n]*))*"
 )
 _PHASE_ROW_RE = re.compile(r"^(Connect|Processing|Waiting|Total):[ \t]+(\S[^\n]*)", re.MULTILINE)
+_TOTAL_ROW_RE = re.compile(r"^(Total):[ \t]+(\S[^\n]*)", re.MULTILINE)
 # The percentages: the title, then rows and blank lines.
 _PCTS_BLOCK_RE = re.compile(
     r"Percentage of the requests served[^\n]*(?:\n(?:[ \t]*\d+(?:\.\d+)?%[ \t]+\d+(?:\.\d+)?[^\n]*|[ \t]*(?=\n|$)))*"
@@ -458,9 +459,11 @@ def _results(rd: _Reader, n: int, m: re.Match) -> Step:
 
 def _phase_table(rd: _Reader, n: int, m: re.Match) -> None:
     rd.cur.has_result = True
-    rows = _PHASE_ROW_RE.findall(m.group(0))
-    if not rd.phases:
-        rows = [row for row in rows if row[0] == "Total"]
+    if rd.phases:
+        rows = _PHASE_ROW_RE.findall(m.group(0))
+    else:  # only the Total row (the run's latency min and max)
+        total = _TOTAL_ROW_RE.search(m.group(0))
+        rows = [total.groups()] if total else []
     rd.cur.phases.extend(_phase_row(name, rest) for name, rest in rows)
 
 
