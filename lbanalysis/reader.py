@@ -49,6 +49,7 @@ DEFAULT_IGNORE = (
     "*.sh",
     "*.py",
     "*.js",
+    "*.jmx",
     "*.ipynb",
     "*.yml",
     "*.yaml",
