@@ -47,6 +47,7 @@ FAMILIES = (
     "vegeta",
     "bombardier",
     "oha",
+    "jmeter",
 )
 FIRST_ROWS = 3
 
