@@ -246,3 +246,18 @@ def test_downstream_summary_compare_and_study(tmp_path, capsys):
     st = lbanalysis.study(lbanalysis.read(b, table="all"))
     frame = st.summary_frame()
     assert len(frame) >= 1 and frame["verdict"].notna().all()
+
+
+def test_explore_sections_on_a_folder_of_jmeter_outputs(tmp_path):
+    from lbanalysis.report import explore
+
+    for name in ("jmeter_two_runs.txt", "jmeter_slow_transcript.txt", "jmeter_mixed.csv", "jmeter_mixed.jtl"):
+        shutil.copy(JMETER / name, tmp_path / name)
+    ds = explore.load(tmp_path)
+    opening = explore.opening_section(ds, tmp_path)
+    assert "jmeter" in " ".join(opening.text) + " ".join(t.to_string() for t in opening.tables)
+    conclusion = explore.conclusion_section(ds)
+    table = conclusion.tables[0]
+    assert len(table) == len(lbanalysis.study(ds).verdicts) >= 1
+    runs = explore.runs_section(ds)
+    assert sum(len(t) for t in runs.tables) == len(ds.runs) == 5

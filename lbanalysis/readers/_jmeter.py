@@ -68,6 +68,8 @@ def parse_time(text: str, source: str, line: int) -> float:
     """
     text = text.strip()
     if text.isdigit():
+        if len(text) > 14:  # past the year 5000: no time stamp
+            raise ParseError(f"not a JMeter time stamp: {text!r}", source=source, line=line, text=text[:40])
         return float(text)
     m = _DATE_RE.match(text)
     if m is None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ..errors import ParseError
 from ..text import Segment
@@ -71,6 +71,7 @@ LAYOUTS: dict[int, tuple[str, ...]] = {
     17: (*_5X.split(), "URL", "Latency", "IdleTime", "Connect"),  # JMeter 5.x default
 }
 _STAMP_RE = re.compile(r"^(?:\d{12,13}|\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,6})?)$")
+_WHOLE_RE = re.compile(r"^-?\d{1,15}$")
 # how a headerless file's values must look, by how the column is read
 _LOOKS: dict[str, Callable[[str], bool]] = {
     "time": lambda v: bool(_STAMP_RE.match(v)),
@@ -82,8 +83,16 @@ _LOOKS: dict[str, Callable[[str], bool]] = {
 
 
 def _split(line: str) -> list[str]:
+    """The fields of one line (a tab-separated one if it holds a tab); none for a line no CSV reader takes.
+
+    >>> _split('1,"a,b",c'), _split("x" * 200_000)
+    (['1', 'a,b', 'c'], [])
+    """
     delimiter = "\t" if "\t" in line else ","
-    return next(csv.reader([line], delimiter=delimiter), [])
+    try:
+        return next(csv.reader([line], delimiter=delimiter), [])
+    except csv.Error:  # a field over the csv module's limit: no JMeter line
+        return []
 
 
 def _header(first: str) -> list[str] | None:
@@ -132,12 +141,23 @@ def _value(kind: str, raw: str, seg: Segment, n: int, col: str) -> object:
         return raw if raw not in ("", "null") else None
     if kind == "code":
         return status_of(raw)
-    try:
-        v = int(raw)
-    except ValueError:
-        raise ParseError(f"not a whole number in column {col!r}: {raw!r}", source=seg.source, line=n,
-                         text=raw) from None  # fmt: skip
+    if not _WHOLE_RE.match(raw):  # no count or time of JMeter's has 16 digits
+        raise ParseError(f"not a whole number in column {col!r}: {raw!r}", source=seg.source, line=n, text=raw[:40])
+    v = int(raw)
     return v / 1e3 if kind == "ms" else v
+
+
+def _lines(reader: Iterator[list[str]], seg: Segment) -> Iterator[list[str]]:
+    """The CSV reader's rows; what it cannot read (a field over its limit) is a ParseError naming the line."""
+    while True:
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:
+            line = getattr(reader, "line_num", 0)
+            raise ParseError(f"not a JMeter CSV line: {e}", source=seg.source, line=line) from None
+        yield fields
 
 
 def parse(seg: Segment) -> Parsed:
@@ -158,7 +178,7 @@ def parse(seg: Segment) -> Parsed:
     have = {key for _, _, key, _ in cols}
     samples = []
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    for fields in reader:
+    for fields in _lines(reader, seg):
         n = reader.line_num
         if n <= skip or not fields or not any(f.strip() for f in fields):
             continue

@@ -47,6 +47,7 @@ sentKBytesPerSec    ``bytes_sent_per_s``                            KiB/s
 from __future__ import annotations
 
 import json
+import math
 import re
 
 from ..errors import ParseError
@@ -90,7 +91,7 @@ def _number(obj: dict, key: str, seg: Segment) -> float | None:
         return None
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         raise ParseError(f"not a number in {key!r}: {v!r}", source=seg.source, line=1, text=str(v)[:100])
-    return float(v)
+    return float(v) if math.isfinite(v) else None  # JMeter writes NaN where there is nothing to divide
 
 
 def parse(seg: Segment) -> Parsed:
