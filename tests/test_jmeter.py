@@ -16,7 +16,7 @@ from lbanalysis.analysis.engine import error_shares
 from lbanalysis.readers import detect
 
 JMETER = Path(__file__).resolve().parent / "fixtures" / "jmeter"
-SHAPES = JMETER / "shapes"
+SHAPES = JMETER / "published"
 CSVS = sorted(p.name for p in JMETER.glob("jmeter_*.csv"))
 CONSOLES = sorted(p.name for p in JMETER.glob("jmeter_*.txt"))
 _SUMMARY = re.compile(

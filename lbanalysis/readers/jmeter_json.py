@@ -14,7 +14,7 @@ One object per sampler label and one for ``Total``::
     }
 
 Debian's JMeter (2.13) has no dashboard: the shape is taken from files
-published in public repositories (``tests/fixtures/jmeter/shapes/SHAPES.md``).
+published in public repositories (``tests/fixtures/jmeter/published/SHAPES.md``).
 ``Total`` is the run; every object (``Total`` too) goes to the metrics
 table (``metric`` = its transaction; ``requests``, ``failures``,
 ``failures_pct``, ``avg``, ``med``, ``min``, ``max``, ``pct1`` … ``pct3``,
