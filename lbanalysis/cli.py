@@ -229,7 +229,7 @@ def cmd_read(args: argparse.Namespace) -> int:
         fmt = args.format or output_format(out)
     ds = _read(args)
     _report_skipped(ds, "warn")
-    if not len(ds.runs):
+    if not len(ds.runs) and not len(ds.cpu):  # a folder of CPU monitors alone has samples, no runs
         raise CLIError(f"no runs found in {', '.join(args.paths)}" + _skipped_note(ds), 1)
     if args.table == "all":
         folder = Path(out)
@@ -245,6 +245,11 @@ def cmd_read(args: argparse.Namespace) -> int:
     df = ds.tables[args.table]
     if fmt == "parquet" and out != "-" and (out.endswith(("/", os.sep)) or Path(out).is_dir() or not Path(out).suffix):
         from .parquet import write_dataset
+
+        if args.table == "cpu":
+            raise CLIError(
+                "--table cpu is written as one file (-o cpu.parquet): its samples need not belong to a run", 2
+            )
 
         try:
             write_dataset(df, out, args.table)
@@ -411,13 +416,19 @@ def summary_table(
     out = pd.DataFrame(cols)
     if study is not None and len(runs):
         out["verdict"] = _run_verdicts(runs, study)
+        resource = _run_verdicts(runs, study, "resource")
+        if any(resource):
+            out["resource"] = resource
     return out
 
 
-def _run_verdicts(runs: pd.DataFrame, study: Any) -> list[str]:
-    """Each run's series verdict from the study (empty for runs outside any series)."""
+def _run_verdicts(runs: pd.DataFrame, study: Any, column: str = "verdict") -> list[str]:
+    """Each run's series verdict (or another column of the verdicts: ``resource``) from the study (empty for runs
+    outside any series)."""
     by_series = (
-        dict(zip(study.verdicts["series"], study.verdicts["verdict"], strict=True)) if len(study.verdicts) else {}
+        dict(zip(study.verdicts["series"], study.verdicts[column].fillna(""), strict=True))
+        if len(study.verdicts) and column in study.verdicts
+        else {}
     )
     known = study.runs.dropna(subset=["series"])
     key = {
@@ -427,7 +438,7 @@ def _run_verdicts(runs: pd.DataFrame, study: Any) -> list[str]:
     out = []
     for s, r in zip(runs["source"], runs["run"], strict=True):
         verdict, used = key.get((str(s), int(r)) if pd.notna(r) else ("", -1), ("", True))
-        out.append(verdict + ("" if used or not verdict else " (left out)"))
+        out.append(verdict + ("" if used or not verdict or column != "verdict" else " (left out)"))
     return out
 
 
@@ -439,7 +450,7 @@ def format_markdown(table: pd.DataFrame) -> str:
     |---|---:|
     | ab | 1.5 |
     """
-    left = {"source", "tool", "label / command", "error", "transfer", "link", "series", "verdict", "bound"}
+    left = {"source", "tool", "label / command", "error", "transfer", "link", "series", "verdict", "resource", "bound"}
     cols = [c for c in table.columns if table[c].astype(str).str.len().any()]
     esc = lambda v: str(v).replace("|", "\\|")  # noqa: E731
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" if c in left else "---:" for c in cols) + "|"]
@@ -455,7 +466,7 @@ def format_table(table: pd.DataFrame) -> str:
     ab       1.5
     siege   10.0
     """
-    left = {"source", "tool", "error", "transfer", "link", "label / command", "series", "verdict", "bound"}
+    left = {"source", "tool", "error", "transfer", "link", "label / command", "series", "verdict", "resource", "bound"}
     widths = {c: max([len(c), *(len(v) for v in table[c])]) for c in table.columns}
     # drop columns with nothing in them (no error, no percentiles printed, no link test)
     cols = [c for c in table.columns if not (c != "source" and not any(table[c]))]
