@@ -767,7 +767,7 @@ CPU = _cols(
         S,
         "",
         "the program that printed the sample (time, vmstat, mpstat, sar, iostat, pidstat, dstat,"
-        " top, haproxy, proc-stat, manifest)",
+        " top, haproxy, proc-stat, manifest, path: a path pattern's field)",
     ),
 )
 
