@@ -50,6 +50,7 @@ DEFAULT_IGNORE = (
     "*.sh",
     "*.py",
     "*.js",
+    "*.jmx",
     "*.ipynb",
     "*.yml",
     "*.yaml",

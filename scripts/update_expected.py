@@ -47,6 +47,7 @@ FAMILIES = (
     "vegeta",
     "bombardier",
     "oha",
+    "jmeter",
     "cpu",
 )
 FIRST_ROWS = 3
