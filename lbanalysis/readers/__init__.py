@@ -107,6 +107,12 @@ def _by_kind(tool: str | None) -> tuple[list[Format], list[Format]]:
 
 
 @cache
+def _plain(tool: str | None) -> list[Format]:
+    """The formats of a tool (None: every tool) that know their clean outputs at a glance (:attr:`Format.plain`)."""
+    return [f for f in _candidates(tool, None) if f.plain is not None]
+
+
+@cache
 def _trailers(tool: str | None) -> list[Format]:
     """The formats whose output may be appended after another tool's (``time -v``), of a tool (None: any)."""
     return [f for f in all_formats() if f.trailer is not None and (tool is None or f.tool == tool)]
@@ -287,7 +293,7 @@ def _not_a_test(r: dict, seg: Segment) -> str | None:
     command = r.get("command") or seg.command
     tool = r.get("tool")
     argv = command_argv(command) if command else []
-    if tool in TOOLS and set(argv) & set(registry.get_tool(tool).info_options):
+    if argv and tool in TOOLS and set(argv) & set(registry.get_tool(tool).info_options):
         return registry.info_kind(tool, seg.text[:4000]) or "help or version output"
     error = str(r.get("error") or "")
     if error.startswith("usage error") and not argv:
@@ -386,6 +392,13 @@ def parse_text(
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
         return _finish(_parse(cands[0], seg), cands[0], seg)
+    for f in _plain(tool):
+        if f.plain.fullmatch(text):  # type: ignore[union-attr]  # one clean output: what the steps below would find
+            seg = Segment(text, source, 1, tables=tables)
+            part = _set_aside(_scoped(f, seg), seg)
+            if part.runs and not part.not_runs:
+                return part
+            break
     whole, texts = _by_kind(tool)
     for f in whole:
         if f.detect(text):

@@ -222,6 +222,13 @@ _RESULTS_RE = re.compile(
     """,
     re.VERBOSE,
 )
+# One clean ab 2.x output and nothing else (:attr:`Format.plain`): the banner, progress lines, the results
+# block and the two tables, only as ab prints them, so that no command, report, quoting or other format
+# can hide in the text; such a file is read with this format straight away (no detection, no splitting).
+_PLAIN_RE = re.compile(
+    "(?:" + _HEADER_RE.pattern + r")(?:\n(?:Completed|Finished) [^\n]*)*\n+(?x:" + _RESULTS_RE.pattern + r")\n+"
+    "(?:" + _PHASES_BLOCK_RE.pattern + r")\n+(?:" + _PCTS_BLOCK_RE.pattern + r")\n*"
+)
 _RESULTS_INT = (
     "port", "concurrency", "requests", "failed", "failed_connect", "failed_receive", "failed_length",
     "failed_exceptions", "write_errors", "non_2xx", "keepalive_requests",
@@ -696,6 +703,7 @@ FORMATS = [
         "ab",
         detect,
         parse,
+        plain=_PLAIN_RE,
         description="ApacheBench summary (ab 2.3, 2.2, 2.0.x, 1.3), whole, several pasted, or excerpts; -w HTML tables; stderr alone",
     )
 ]

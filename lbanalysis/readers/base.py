@@ -124,6 +124,11 @@ class Format:
     command it timed), as an offset in ``text``, else None; the dispatcher
     reads the part before with the tool's format and this part with this one,
     its rows belonging to the run printed just before.
+    ``plain``: a pattern that a whole (normalized) text matches only when it
+    is one clean output of this format and nothing else (no command line,
+    appended report, quoting or other format in it); the dispatcher reads
+    such a text with this format straight away, skipping detection and
+    transcript splitting (ab's summaries: most files read in bulk).
     """
 
     name: str
@@ -135,6 +140,7 @@ class Format:
     description: str = ""
     ranges: ByteRanges | None = None
     trailer: Callable[[str], int | None] | None = None
+    plain: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)

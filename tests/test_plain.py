@@ -1,0 +1,70 @@
+"""Clean outputs read straight away (``Format.plain``) read exactly as the full dispatch reads them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lbanalysis import readers
+from lbanalysis.readers import parse_text
+from lbanalysis.text import normalize, split_transcript
+
+from .conftest import CORPUS, FIXTURES
+
+#: The files the speed bench copies (bench/bench_read.py): all of them must take the short way.
+BENCH = ["ab_c1.txt", "ab_c10.txt", "ab_keepalive.txt", "ab_post_json.txt", "ab_https_haproxy.txt"]
+
+
+def _texts() -> list[tuple[str, str]]:
+    """(name, normalized text) of every small text file among the fixtures and the shared corpus."""
+    out = []
+    for base in (FIXTURES, CORPUS):
+        for p in sorted(base.rglob("*")) if base.is_dir() else []:
+            if p.is_file() and p.stat().st_size < 200_000:
+                try:
+                    out.append((str(p), normalize(p.read_text(encoding="utf-8"))))
+                except (UnicodeDecodeError, OSError):
+                    continue
+    return out
+
+
+def _plain_hits() -> list[tuple[str, str, str]]:
+    """(name, format, text) of the files some format's plain pattern matches whole."""
+    hits = []
+    for name, text in _texts():
+        for f in readers._plain(None):
+            if f.plain.fullmatch(text):
+                hits.append((name, f.name, text))
+                break
+    return hits
+
+
+HITS = _plain_hits()
+
+
+def test_bench_files_take_the_short_way() -> None:
+    names = {Path(n).name for n, fmt, _ in HITS if fmt == "ab" and "/fixtures/ab/" in n}
+    assert set(BENCH) <= names
+    assert len(HITS) >= 40
+
+
+def _full(text: str, tables: frozenset[str] | None, monkeypatch: pytest.MonkeyPatch):
+    with monkeypatch.context() as m:
+        m.setattr(readers, "_plain", lambda tool: [])
+        return parse_text(text, "f.txt", tables=tables)
+
+
+@pytest.mark.parametrize(("name", "fmt", "text"), HITS, ids=[Path(n).name for n, _, _ in HITS])
+def test_plain_reads_as_the_full_dispatch(name: str, fmt: str, text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # what the short way skips finds nothing: no whole-file format, one segment without a command, no report
+    assert not any(f.detect(text) for f in readers._by_kind(None)[0])
+    segments = split_transcript(text, "f.txt")
+    assert len(segments) == 1 and segments[0].command is None and segments[0].text == text
+    assert readers._cut_trailer(segments[0], readers._trailers(None))[1] is None
+    for tables in (None, frozenset()):
+        short = parse_text(text, "f.txt", tables=tables)
+        full = _full(text, tables, monkeypatch)
+        assert short.runs == full.runs
+        assert short.tables == full.tables
+        assert short.not_runs == full.not_runs
