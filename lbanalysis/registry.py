@@ -49,6 +49,7 @@ KINDS = {
     "http-load": "HTTP load generator (ab, siege, ...): requests, latency, throughput",
     "network": "network throughput tester (iperf): link capacity of a path",
     "lb-stats": "load-balancer statistics (per proxy and server counters, into the servers table)",
+    "resources": "host and process resource monitors (CPU samples, into the cpu table)",
 }
 
 
@@ -70,6 +71,12 @@ class Drive:
     ``stdin`` (a template) is given to the tool on its standard input, and
     ``then`` is a command its output is piped into: vegeta takes its target
     as ``GET url`` on stdin, and ``vegeta report`` prints what it measured.
+    ``cores`` is how many cores the tool's process can keep busy (a
+    template: ``1`` for ab, siege and Locust, which run one thread;
+    ``{threads}`` for wrk; ``{cpus}``, the cores the process may run on,
+    for Go and Rust tools that use them all): the sweep's CPU capture
+    judges the process's CPU time against it (and against a taskset or a
+    cgroup CPU quota, where smaller).
 
     >>> d = drive_of("ab")
     >>> d.executable, d.load, d.requests, d.install
@@ -88,6 +95,7 @@ class Drive:
     config_text: str = ""
     stdin: str = ""
     then: tuple[str, ...] = ()
+    cores: str = "{cpus}"
 
 
 # What siege reads with -R in a sweep: its defaults of 4.0.7 spelled out (no delay, no log file), so that a
@@ -221,6 +229,7 @@ TOOLS: tuple[Tool, ...] = (
                 ("-n", "{requests}"),
                 ("-t", "{seconds}"),
                 install="Debian package apache2-utils",
+                cores="1",
             ),
         ),
     ),
@@ -243,6 +252,7 @@ TOOLS: tuple[Tool, ...] = (
                 ("-t", "{seconds}S"),
                 options=("-R", "{config}"),
                 install="Debian package siege",
+                cores="1",
                 config_file="siege.conf",
                 config_text=_SIEGERC,
             ),
@@ -288,6 +298,7 @@ TOOLS: tuple[Tool, ...] = (
                 ("-c", "{load}", "-t", "{threads}"),
                 duration=("-d", "{seconds}s"),
                 install="Debian package wrk",
+                cores="{threads}",
             ),
             # wrk2's load is the rate it holds (-R); connections and threads: its defaults, or after --
             Drive(
@@ -296,6 +307,7 @@ TOOLS: tuple[Tool, ...] = (
                 duration=("-d", "{seconds}s"),
                 load_column="rate_target_per_s",
                 install="not packaged in Debian: build https://github.com/giltene/wrk2 and put it on PATH as wrk2",
+                cores="2",  # wrk2's default -t
             ),
         ),
     ),
@@ -400,6 +412,7 @@ TOOLS: tuple[Tool, ...] = (
                 install="PyPI package locust (pip install locust)",
                 config_file="sweep-locustfile.py",
                 config_text=_LOCUSTFILE,
+                cores="1",  # one process, one thread of Python (gevent): several cores take workers
             ),
         ),
     ),
@@ -513,6 +526,8 @@ TOOLS: tuple[Tool, ...] = (
             ),
         ),
     ),
+    # what `lbanalysis sweep` measured of each run's CPU (cpu/NNN.csv): the load tool's process, this host's cores
+    Tool("sweep", "resources", (), ("cpu_csv",), "lbanalysis sweep's CPU capture (os.wait4, /proc/stat)"),
 )
 
 

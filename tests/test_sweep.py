@@ -22,6 +22,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import lbanalysis
@@ -353,6 +354,27 @@ def assert_reads_clean(ds) -> None:
     assert ds.not_runs.empty, ds.not_runs.to_dict("records")
 
 
+def assert_sweep_cpu(ds, runs, cores: float) -> None:
+    """Each run has its process row (os.wait4) and this host's rows (/proc/stat), paired with it by name."""
+    cpu = ds.cpu
+    proc = cpu[cpu["scope"] == "process"]
+    assert sorted(proc["run_source"]) == sorted(runs["source"])
+    assert (proc["run"] == 0).all() and (proc["paired_by"] == "name stem").all()
+    assert (proc["user_s"] + proc["system_s"] > 0).all() and (proc["max_rss_bytes"] > 1e5).all()
+    assert (proc["cores"] <= cores).all() and proc["cores_by"].str.startswith(f"ab: {cores:g}").all()
+    assert (proc["wall_s"] > 0).all() and proc["pid"].notna().all() and (proc["tool"] == "sweep").all()
+    assert proc["command"].str.startswith("ab -c ").all()
+    assert ((proc["busy_pct"] - proc["cpu_pct"] / proc["cores"]).abs() < 1e-6).all()
+    host = cpu[cpu["scope"] != "process"]
+    assert set(host["tool"]) == {"proc-stat"} and set(host["role"]) == {"client"}
+    n = os.cpu_count()
+    assert set(host["scope"]) <= {"all", *map(str, range(n))} and "all" in set(host["scope"])
+    total = host[["user_pct", "system_pct", "iowait_pct", "steal_pct", "softirq_pct", "idle_pct"]].sum(axis=1)
+    assert ((total - 100).abs() < 0.01).all()
+    assert (host[host["scope"] == "all"]["cores"] == n).all()
+    assert cpu["time"].notna().all() and (cpu["host"] == socket.gethostname()).all()
+
+
 @pytest.mark.live
 @pytest.mark.slow
 def test_sweep_with_haproxy_snapshots_and_iperf(lab, tmp_path):
@@ -366,8 +388,12 @@ def test_sweep_with_haproxy_snapshots_and_iperf(lab, tmp_path):
     manifest = read_manifest(out)
     assert list(manifest[0]) == [*MANIFEST_COLUMNS, "setup"]
     tools = Counter(row["tool"] for row in manifest)
-    assert tools == {"ab": 6, "haproxy": 12, "iperf3": 2}
-    assert all(row["exit_code"] == "0" for row in manifest if row["tool"] != "haproxy")
+    # per run: show stat and show info before and after, and the CPU the sweep measured
+    assert tools == {"ab": 6, "haproxy": 24, "iperf3": 2, "sweep": 6}
+    assert all(row["exit_code"] == "0" for row in manifest if row["tool"] in ("ab", "iperf3"))
+    assert sorted(p.name for p in (out / "haproxy").glob("001-*")) == [
+        "001-after-info.txt", "001-after.csv", "001-before-info.txt", "001-before.csv"
+    ]  # fmt: skip
     # every file of the folder is in the manifest, and every manifest file exists
     files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     assert files == {row["file"] for row in manifest} | {"manifest.csv"}
@@ -378,6 +404,10 @@ def test_sweep_with_haproxy_snapshots_and_iperf(lab, tmp_path):
     assert (ab["requests"] == 300).all() and (ab["failed"] == 0).all()
     assert sorted(zip(ab["load"], ab["repeat"], strict=True)) == [(n, k) for n in (1, 2, 4) for k in (1, 2)]
     assert set(ab["setup"]) == {"two-nginx"} and ab["timestamp"].notna().all()
+    # show info read beside show stat: one haproxy run per snapshot file, its uptime and connections counted
+    info = runs[runs["source"].str.endswith("-info.txt")]
+    assert len(info) == 12 and info["tool"].eq("haproxy").all() and info["uptime_s"].notna().all()
+    assert_sweep_cpu(ds, ab, cores=1)
     for path in ab["source"]:
         first = Path(path).read_text().splitlines()[0]
         assert first.startswith("$ ab -c ") and first.endswith(lab["url"])
@@ -445,7 +475,7 @@ def test_a_failed_run_is_kept_and_not_retried(lab, tmp_path):
     out = tmp_path / "refused"
     result = run_sweep("ab", f"http://127.0.0.1:{closed}/", "1,2", requests=10, output=out, progress=False)
     assert (result.done, result.failed) == (2, 2)
-    manifest = read_manifest(out)
+    manifest = [row for row in read_manifest(out) if row["tool"] == "ab"]
     assert len(manifest) == 2 and all(row["exit_code"] not in ("", "0") for row in manifest)
     assert all("not retried" in row["note"] for row in manifest)
     ds = lbanalysis.read(out, table="all")
@@ -534,3 +564,96 @@ def test_ctrl_c_stops_after_the_current_run_and_the_folder_reads(lab, tmp_path):
     assert_reads_clean(ds)
     assert (ds.runs["tool"] == "ab").sum() == len(done)
     assert len(list(out.glob("0*.txt"))) == len(done)
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_monitors_run_beside_each_run_into_their_own_folder(lab, tmp_path):
+    need("ab"), need("vmstat"), need("mpstat")
+    out = tmp_path / "watched"
+    monitors = ["client=vmstat -t 1", "cores=mpstat -P ALL 1"]
+    ds = lbanalysis.sweep("ab", lab["direct"], [1, 2], duration="2s", output=out, monitors=monitors, order="up")
+    manifest = read_manifest(out)
+    for name, first in (("client", "procs"), ("cores", "Linux")):
+        files = sorted(p.relative_to(out).as_posix() for p in (out / "monitor" / name).iterdir())
+        assert files == [f"monitor/{name}/001.txt", f"monitor/{name}/002.txt"]
+        for f in files:
+            text = (out / f).read_text()
+            assert text.startswith(first), text[:200]
+            assert len(text.splitlines()) >= 3  # samples taken while the 2 s run went on
+            row = next(r for r in manifest if r["file"] == f)
+            assert row["note"].startswith(f"monitor {name} during run 00") and row["timestamp"] < row["end_time"]
+            assert row["exit_code"] == ""  # stopped by the sweep, not ended on its own
+    files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert files == {row["file"] for row in manifest} | {"manifest.csv"}
+    runs = ds.runs[ds.runs["tool"] == "ab"]
+    assert len(runs) == 2 and runs["error"].isna().all()
+    assert_sweep_cpu(ds, runs, cores=1)
+    if "vmstat" not in registry.names():
+        pytest.skip("the vmstat and mpstat readers are not in this tree yet: the monitor files are written, unread")
+    cpu = ds.cpu[ds.cpu["source"].astype(str).str.contains("/monitor/")]
+    assert set(cpu["host"]) == {"client", "cores"}, cpu[["source", "host"]].drop_duplicates()
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_a_missing_monitor_is_refused_before_anything_runs(lab, tmp_path):
+    with pytest.raises(SweepRefused, match="no-such-monitor is not installed"):
+        run_sweep("ab", lab["direct"], "1", requests=10, output=tmp_path / "m", monitors=["lb=no-such-monitor 1"])
+    assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_direct_runs_interleave_with_the_runs_through_the_load_balancer(lab, tmp_path):
+    need("ab")
+    out = tmp_path / "direct"
+    ds = lbanalysis.sweep(
+        "ab", lab["url"], [1, 2], requests=200, output=out, haproxy_stats=lab["sock"], direct="auto", order="up"
+    )
+    assert_reads_clean(ds)
+    manifest = [r for r in read_manifest(out) if r["tool"] == "ab"]
+    assert [(r["file"], r["route"]) for r in manifest] == [
+        ("001-ab-c1-r1.txt", "lb"), ("002-ab-c1-r1-direct.txt", "direct"),
+        ("003-ab-c2-r1.txt", "lb"), ("004-ab-c2-r1-direct.txt", "direct"),
+    ]  # fmt: skip
+    front = lab["url"].split("//")[1].rstrip("/")
+    assert {r["group"] for r in manifest} == {front}
+    runs = ds.runs[ds.runs["tool"] == "ab"].sort_values("source")
+    backend_port = int(lab["direct"].rsplit(":", 1)[1].rstrip("/"))  # nginx_a, the first server listed
+    assert runs["port"].tolist() == [int(front.rsplit(":", 1)[1]), backend_port] * 2
+    assert runs["route"].tolist() == ["lb", "direct"] * 2 and (runs["requests"] == 200).all()
+    s = lbanalysis.study(ds)
+    by_route = s.runs.groupby("route")["series"].nunique()
+    assert by_route.to_dict() == {"direct": 1, "lb": 1} and s.runs["series"].nunique() == 2
+    assert_sweep_cpu(ds, runs, cores=1)
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_processes_share_each_load_and_make_one_test(lab, tmp_path):
+    need("ab")
+    out = tmp_path / "two"
+    ds = lbanalysis.sweep("ab", lab["direct"], [2, 5], requests=401, output=out, processes=2, order="up")
+    assert_reads_clean(ds)
+    manifest = [r for r in read_manifest(out) if r["tool"] == "ab"]
+    assert list(manifest[0])[len(MANIFEST_COLUMNS) :] == ["test", "processes", "process"]
+    got = [(r["file"], r["load"], r["test"], r["process"]) for r in manifest]
+    assert got == [
+        ("001-ab-c2-r1-p1.txt", "1", "001-ab-c2-r1", "1"), ("001-ab-c2-r1-p2.txt", "1", "001-ab-c2-r1", "2"),
+        ("002-ab-c5-r1-p1.txt", "3", "002-ab-c5-r1", "1"), ("002-ab-c5-r1-p2.txt", "2", "002-ab-c5-r1", "2"),
+    ]  # fmt: skip
+    runs = ds.runs.sort_values("source")
+    assert runs["concurrency"].tolist() == [1, 1, 3, 2]
+    assert runs["requests"].tolist() == [201, 200, 201, 200]  # the requests shared too, the remainder spread
+    # the processes of one test ran at the same time
+    for test, g in runs.groupby("test"):
+        assert g["timestamp"].max() < pd.to_datetime(g["end_time"]).min(), test
+    proc = ds.cpu[ds.cpu["scope"] == "process"]
+    assert sorted(proc["run_source"]) == sorted(runs["source"])
+    if len(os.sched_getaffinity(0)) >= 2:  # each pinned to its own core
+        assert proc["cores_by"].str.contains(r"affinity: 1 \(").all()
+        pinned = sorted(set(proc["cores_by"].str.extract(r"affinity: 1 \((\d+)\)")[0]))
+        assert pinned == sorted(map(str, sorted(os.sched_getaffinity(0))[:2]))
+    host = ds.cpu[ds.cpu["scope"] != "process"]
+    assert host["run_source"].isna().all()  # this host's CPU belongs to the test, not to one of its processes
