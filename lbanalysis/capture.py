@@ -193,7 +193,7 @@ def cpu_limit(tool: str, tool_cores: float, pid: int) -> tuple[float, str]:
 
 
 def process_row(
-    usage: resource.struct_rusage, wall_s: float, *, command: str, pid: int, cores: float, cores_by: str
+    usage: resource.struct_rusage, wall_s: float, *, command: str, pid: int, cores: float | None, cores_by: str
 ) -> dict:
     """The load tool's row from its resource use (``os.wait4``): CPU seconds, peak RSS, busy share of its cores.
 
@@ -209,7 +209,7 @@ def process_row(
         "cores": cores,
         "cores_by": cores_by,
         "interval_s": round(wall_s, 6),
-        "busy_pct": round(cpu_pct / cores, 3) if cpu_pct is not None and cores > 0 else None,
+        "busy_pct": round(cpu_pct / cores, 3) if cpu_pct is not None and cores else None,
         "command": command,
         "pid": pid,
         "cpu_pct": cpu_pct,

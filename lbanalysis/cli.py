@@ -877,7 +877,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             iperf_seconds=args.iperf_seconds,
             haproxy_stats=args.haproxy_stats, order=args.order, seed=args.seed, timeout=args.timeout, yes=args.yes,
             progress=False if args.no_progress else None, dry_run=args.dry_run, direct=args.direct,
-            monitors=args.monitor, processes=args.processes,
+            monitors=args.monitor, processes=args.processes, workers_elsewhere=args.workers_elsewhere,
         )  # fmt: skip
     except SweepRefused as e:
         raise CLIError(str(e), 2) from None
@@ -1206,7 +1206,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="a command run beside each run, its output kept as monitor/NAME/NNN.txt (repeatable)",
     )
     p.add_argument(
-        "--processes", type=int, default=1, metavar="N", help="N copies of the tool at once, the load shared"
+        "--processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N copies of the tool at once, the load shared (locust: a master and N workers)",
+    )
+    p.add_argument(
+        "--workers-elsewhere",
+        metavar="HOST",
+        help="locust --processes N: the workers run on other machines; the master listens on HOST (this machine)",
     )
     p.add_argument("--order", choices=("shuffle", "alternate", "up"), default="shuffle", help="loads within a repeat")
     p.add_argument("--seed", type=int, help="seed of the shuffle (default: random, printed)")

@@ -76,7 +76,9 @@ class Drive:
     ``{threads}`` for wrk; ``{cpus}``, the cores the process may run on,
     for Go and Rust tools that use them all): the sweep's CPU capture
     judges the process's CPU time against it (and against a taskset or a
-    cgroup CPU quota, where smaller).
+    cgroup CPU quota, where smaller). ``prints_start``: the tool prints
+    when it started (Locust's log lines, after its imports, which may take
+    seconds), so the manifest leaves a run's ``timestamp`` to it.
 
     >>> d = drive_of("ab")
     >>> d.executable, d.load, d.requests, d.install
@@ -96,6 +98,7 @@ class Drive:
     stdin: str = ""
     then: tuple[str, ...] = ()
     cores: str = "{cpus}"
+    prints_start: bool = False
 
 
 # What siege reads with -R in a sweep: its defaults of 4.0.7 spelled out (no delay, no log file), so that a
@@ -413,6 +416,7 @@ TOOLS: tuple[Tool, ...] = (
                 config_file="sweep-locustfile.py",
                 config_text=_LOCUSTFILE,
                 cores="1",  # one process, one thread of Python (gevent): several cores take workers
+                prints_start=True,
             ),
         ),
     ),

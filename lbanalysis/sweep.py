@@ -47,6 +47,7 @@ import base64
 import contextlib
 import csv
 import dataclasses
+import functools
 import io
 import json
 import math
@@ -115,6 +116,8 @@ RUN_OVERHEAD_S = 0.5
 BOOKKEEPING = ("timestamp", "end_time", "exit_code", "note")
 #: Columns of manifest.csv, before the ``--label`` columns.
 MANIFEST_COLUMNS = ("file", "tool", "load", "repeat", "timestamp", "end_time", "exit_code", "note")
+#: The folder of Locust's workers' logs in distributed mode (listed in the sweep's ``.lbignore``).
+WORKERS = "workers"
 #: Columns of manifest.csv with ``processes`` > 1: the test the processes make together (its first file's name
 #: without ``-pK.txt``), how many processes it has, and which one a row is (1-based).
 PROCESS_COLUMNS = ("test", "processes", "process")
@@ -125,6 +128,7 @@ ORDERS = {
     "up": "loads ascending in every repeat",
 }
 _STOP_SIGNAL_WAIT_S = 5.0
+_SENSE_EVERY_S = 0.25
 _IPERF_PORT = 5201
 _LABEL_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$", re.IGNORECASE)
@@ -539,6 +543,9 @@ class _Child:
     t1: float = 0.0
     usage: Any = None  # resource.struct_rusage from os.wait4
     note: str = ""
+    sense: Any = None  # pid -> what to read of the process while it lives (its CPU limits), read again and again
+    sensed: Any = None  # the last reading, taken while it was alive
+    sensed_at: float = 0.0
 
     def signal(self, sig: int) -> None:
         """Send ``sig`` if the process is not reaped yet (``os.kill``: Popen's own would reap it, losing its usage)."""
@@ -548,9 +555,27 @@ class _Child:
             except ProcessLookupError:
                 pass
 
+    def _ended(self) -> bool:
+        """True once the process has exited (reaped or not): ``waitid`` with ``WNOWAIT`` leaves it to reap."""
+        return bool(os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT))
+
+    def look(self) -> None:
+        """Read ``sense`` of the living process (a reading of one that ended meanwhile is dropped: an ended
+        process has left its cgroup)."""
+        if self.sense is None or self.code is not None or self._ended():
+            return
+        reading = self.sense(self.proc.pid)
+        if not self._ended():
+            self.sensed, self.sensed_at = reading, time.monotonic()
+
     def reap(self) -> bool:
-        """Reap the process if it ended (``os.wait4``: its exit status and resource use); True once reaped."""
+        """Reap the process if it ended (``os.wait4``: its exit status and resource use); True once reaped.
+
+        Until then its ``sense`` is read every :data:`_SENSE_EVERY_S` seconds (a wrapper such as ``cgexec``
+        may move it into its cgroup after it started)."""
         if self.code is None:
+            if self.sense is not None and time.monotonic() - self.sensed_at >= _SENSE_EVERY_S:
+                self.look()
             pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
             if not pid:
                 return False
@@ -719,6 +744,20 @@ def parse_monitors(items: Iterable[str] | Mapping[str, str] | None) -> dict[str,
 
 
 @dataclass(frozen=True)
+class _Proc:
+    """One process of a run: its output file, command, share of the load (None: a Locust worker), the core it
+    is pinned to, the manifest's ``process`` (K of N; empty for a lone process or Locust's master) and the run
+    file whose CPU it is."""
+
+    file: str
+    argv: list[str]
+    load: int | None
+    pin: int | None
+    process: int | str
+    run_file: str
+
+
+@dataclass(frozen=True)
 class _Settings:
     """A sweep's arguments, checked: what each run needs."""
 
@@ -742,25 +781,46 @@ class _Settings:
     monitors: dict[str, list[str]] = field(default_factory=dict)  # name -> argv, its executable resolved
     processes: int = 1
     pins: tuple[int | None, ...] = (None,)  # the core each process runs on, or None (not pinned)
+    master: tuple[str, int] | None = None  # Locust's distributed mode: the master's address (bind host, port)
+    workers_elsewhere: bool = False  # Locust's workers are started on other machines, not here
 
     def url_of(self, run: PlannedRun) -> str:
         """The target of a run: the backend for a direct one, else the URL given."""
         return self.direct if run.route == "direct" and self.direct else self.url
 
-    def commands(self, run: PlannedRun) -> list[list[str]]:
-        """The commands of one run of the plan: one per process, the load (and requests) shared between them."""
+    def procs(self, run: PlannedRun) -> list[_Proc]:
+        """The processes of one run of the plan: one, or N with the load (and requests) shared between them;
+        for Locust, a master with the whole load and N workers (none here when they run elsewhere)."""
         n = self.processes
+        if self.master is not None:
+            host, port = self.master
+            opts = ["--master", "--expect-workers", str(n), "--expect-workers-max-wait", f"{self.limit:.0f}",
+                    "--master-bind-host", host, "--master-bind-port", str(port)]  # fmt: skip
+            name = run_file(run, self.drive)
+            argv = build_command(
+                self.drive, self.url_of(run), run.load, seconds=self.seconds, extra=[*opts, *self.extra]
+            )
+            master = _Proc(name, argv, run.load, None, "", name)
+            worker = [self.drive.executable, "-f", self.drive.config_file, "--worker", "--master-host", host,
+                      "--master-port", str(port)]  # fmt: skip
+            workers = [
+                _Proc(f"{WORKERS}/{run.index:03d}-w{k + 1}.txt", worker, None, self.pins[k], k + 1, name)
+                for k in range(0 if self.workers_elsewhere else n)
+            ]
+            return [master, *workers]
         loads = split_load(run.load, n)
         requests = split_load(self.requests, n) if self.requests is not None else [None] * n
-        return [
-            build_command(self.drive, self.url_of(run), loads[k], extra=self.extra, requests=requests[k],
-                          seconds=self.seconds, cores=1 if self.pins[k] is not None else None)
-            for k in range(n)
-        ]  # fmt: skip
+        out = []
+        for k in range(n):
+            name = run_file(run, self.drive, k + 1 if n > 1 else None)
+            argv = build_command(self.drive, self.url_of(run), loads[k], extra=self.extra, requests=requests[k],
+                                 seconds=self.seconds, cores=1 if self.pins[k] is not None else None)  # fmt: skip
+            out.append(_Proc(name, argv, loads[k], self.pins[k], k + 1 if n > 1 else "", name))
+        return out
 
     def command(self, run: PlannedRun) -> list[str]:
         """The command of one run of the plan (its first process)."""
-        return self.commands(run)[0]
+        return self.procs(run)[0].argv
 
     def columns(self) -> tuple[str, ...]:
         """The manifest columns this sweep writes besides :data:`MANIFEST_COLUMNS`."""
@@ -782,6 +842,7 @@ def _settings(
     duration: str | int | None, extra: Sequence[str], labels: Iterable[str] | Mapping[str, object] | None,
     iperf: str | None, iperf_seconds: int, haproxy_stats: str | None, order: str, seed: int, timeout: float | None,
     *, direct: str | None = None, monitors: Iterable[str] | Mapping[str, str] | None = None, processes: int = 1,
+    workers_elsewhere: str | None = None,
 ) -> _Settings:  # fmt: skip
     """Check every argument and the tools before anything runs (:class:`SweepRefused` says what is wrong)."""
     try:
@@ -795,6 +856,9 @@ def _settings(
     processes = int(processes)
     if processes < 1:
         raise SweepRefused(f"--processes must be 1 or more, not {processes}")
+    distributed = drive.executable == "locust" and processes > 1
+    if workers_elsewhere and not distributed:
+        raise SweepRefused("--workers-elsewhere is for Locust's distributed mode: locust with --processes 2 or more")
     if processes > 1 and min(load_list) < processes:
         raise SweepRefused(
             f"--processes {processes} shares each load between {processes} processes: every load must be "
@@ -838,11 +902,22 @@ def _settings(
         raise SweepRefused(f"{out}: exists and is not an empty folder; a sweep writes into a new one")
     limit = float(timeout) if timeout else (seconds + GRACE_S if seconds is not None else REQUESTS_TIMEOUT_S)
     measured = int(iperf_seconds) if iperf else 0
+    master = (workers_elsewhere or "127.0.0.1", _free_port(workers_elsewhere or "127.0.0.1")) if distributed else None
     return _Settings(
         drive, exe, url, plan, load_list, out, requests, seconds, tuple(extra), labelled, limit,
         iperf_at, measured, haproxy_stats, estimate_seconds(len(plan), seconds=seconds, iperf_seconds=measured),
-        then, direct, watch, processes, _pins(processes),
+        then, direct, watch, processes, _pins(processes), master, bool(workers_elsewhere),
     )  # fmt: skip
+
+
+def _free_port(host: str) -> int:
+    """A TCP port of ``host`` (an address of this machine) that nothing listens on, chosen by the kernel."""
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
+            sock.bind((host, 0))
+            return sock.getsockname()[1]
+    except OSError as e:
+        raise SweepRefused(f"Locust's master cannot listen on {host} ({e}): give an address of this machine") from None
 
 
 def _announce(s: _Settings, order: str, seed: int, stream: TextIO) -> None:
@@ -852,7 +927,8 @@ def _announce(s: _Settings, order: str, seed: int, stream: TextIO) -> None:
     what = (
         f"{len(s.plan)} runs of {s.drive.executable} ({len(s.loads)} loads x {per_load} "
         f"repeat(s)" + (" x 2 routes (through the load balancer, then direct)" if s.direct else "")
-        + (f" x {s.processes} processes at once" if s.processes > 1 else "")
+        + (f" x {s.processes} processes at once" if s.processes > 1 and s.master is None else "")
+        + (f", Locust's master and {s.processes} workers" if s.master is not None else "")
         + f", {bound} each, order {order}" + (f", seed {seed}" if order == "shuffle" else "") + ")"
     )  # fmt: skip
     if s.estimate is not None:
@@ -864,7 +940,20 @@ def _announce(s: _Settings, order: str, seed: int, stream: TextIO) -> None:
         )
     print(f"lbanalysis: {what}: {length}", file=stream, flush=True)
     pinned = [p for p in s.pins if p is not None]
-    if s.processes > 1:
+    if s.master is not None:
+        host, port = s.master
+        if s.workers_elsewhere:
+            print(
+                f"lbanalysis: Locust's master listens on {host}:{port} for {s.processes} workers at each run; on the "
+                f"other machines, start: while locust -f - --worker --master-host {host} --master-port {port}; "
+                "do sleep 1; done",
+                file=stream,
+                flush=True,
+            )
+        else:
+            how = f"each on its own core ({', '.join(map(str, pinned))})" if pinned else "not pinned"
+            print(f"lbanalysis: Locust's master and {s.processes} workers on this machine, {how}", file=stream)
+    elif s.processes > 1:
         how = (
             f"each on its own core ({', '.join(map(str, pinned))})"
             if pinned
@@ -917,6 +1006,7 @@ def run_sweep(
     direct: str | None = None,
     monitors: Iterable[str] | Mapping[str, str] | None = None,
     processes: int = 1,
+    workers_elsewhere: str | None = None,
 ) -> SweepResult:
     """Run the sweep (see :func:`sweep`) and say what it did, without reading the folder back.
 
@@ -928,15 +1018,16 @@ def run_sweep(
     s = _settings(
         tool, url, loads, output, repeat, requests, duration, extra, labels, iperf, iperf_seconds, haproxy_stats,
         order, seed, timeout, direct=direct, monitors=monitors, processes=processes,
+        workers_elsewhere=workers_elsewhere,
     )  # fmt: skip
     if s.direct == "auto" and not dry_run:
         s = _auto_direct(s, stream)
     _announce(s, order, seed, stream)
     if dry_run:
         for run in s.plan:
-            for k, argv in enumerate(s.commands(run)):
-                name = run_file(run, s.drive, k + 1 if s.processes > 1 else None)
-                print(f"{name}: {command_line(s.drive, argv, s.url_of(run))}", file=stream)
+            for p in s.procs(run):
+                line = command_line(s.drive, p.argv, s.url_of(run)) if p.load is not None else shlex.join(p.argv)
+                print(f"{p.file}: {line}", file=stream)
         return SweepResult(s.out, len(s.plan), stopped="dry run: nothing was run")
     if s.estimate is not None and s.estimate > CONFIRM_ABOVE_S and not yes:
         raise SweepRefused(
@@ -956,6 +1047,9 @@ def run_sweep(
     (s.out / "cpu").mkdir(exist_ok=True)
     for name in s.monitors:
         (s.out / "monitor" / name).mkdir(parents=True, exist_ok=True)
+    if s.master is not None and not s.workers_elsewhere:  # what Locust's workers print is no test: not read
+        (s.out / WORKERS).mkdir()
+        (s.out / ".lbignore").write_text(f"# Locust's workers' logs (the master prints the test)\n{WORKERS}/*\n")
     result = SweepResult(s.out, len(s.plan))
     manifest = _Manifest(s.out / "manifest.csv", s.labels, s.columns())
     try:
@@ -1031,71 +1125,83 @@ def _run_plan(
 def _one_run(
     s: _Settings, run: PlannedRun, manifest: _Manifest, stop: _Stop, bar: _Progress
 ) -> tuple[list[str], float]:
-    """One run of the plan (its N processes at once), with the snapshots, the monitors and the CPU around it;
+    """One run of the plan (its processes at once), with the snapshots, the monitors and the CPU around it;
     the notes of its failed processes, and its length in seconds."""
     from . import capture
 
-    n = s.processes
     url = s.url_of(run)
     common: dict[str, object] = {}
     if s.direct:
         common.update(route=run.route, group=urllib.parse.urlsplit(s.url).netloc)
-    if n > 1:
-        common.update(test=run_file(run, s.drive)[:-4], processes=n)
+    if s.processes > 1:
+        common.update(test=run_file(run, s.drive)[:-4], processes=s.processes)
     if s.haproxy_stats:
         _snapshot(s.haproxy_stats, s.out, run, "before", manifest, bar, common)
     watching = [_Monitor.start(name, argv, s.out, run) for name, argv in s.monitors.items()]
-    names = [run_file(run, s.drive, k + 1 if n > 1 else None) for k in range(n)]
-    commands = s.commands(run)
-    loads = split_load(run.load, n)
+    procs = s.procs(run)
+    if s.workers_elsewhere:
+        assert s.master is not None
+        bar.write(f"lbanalysis: run {run.index:03d}: Locust's master waits for {s.processes} workers at "
+                  f"{s.master[0]}:{s.master[1]} (at most {s.limit:.0f} s)")  # fmt: skip
     before, t_before = capture.proc_stat(), time.time()
-    children = [
-        _launch(argv, s.exe, s.out / name, s.out, f"$ {command_line(s.drive, argv, url)}\n",
-                stdin=s.drive.stdin.format(url=url), then=s.then, pin=s.pins[k])
-        for k, (argv, name) in enumerate(zip(commands, names, strict=True))
-    ]  # fmt: skip
-    limits = [capture.cpu_limit(s.drive.executable, _tool_cores(s, run, k), c.proc.pid) for k, c in enumerate(children)]
-    _wait_all(children, s.limit, stop)
+    children = []
+    for p in procs:
+        line = command_line(s.drive, p.argv, url) if p.load is not None else shlex.join(p.argv)
+        stdin = s.drive.stdin.format(url=url) if p.load is not None else ""
+        then = s.then if p.load is not None else ()
+        children.append(_launch(p.argv, s.exe, s.out / p.file, s.out, f"$ {line}\n", stdin=stdin, then=then,
+                                pin=p.pin))  # fmt: skip
+    for p, c in zip(procs, children, strict=True):
+        c.sense = functools.partial(capture.cpu_limit, s.drive.executable, _tool_cores(s, run, p))
+        c.look()
+    if s.master is not None:  # the workers quit when the master does: the master's end is the run's
+        _wait_all(children[:1], s.limit * (2 if s.workers_elsewhere else 1), stop)
+        _wait_all(children[1:], _STOP_SIGNAL_WAIT_S * 2, stop)
+    else:
+        _wait_all(children, s.limit, stop)
     after, t_after = capture.proc_stat(), time.time()
     for m in watching:
         m.stop(manifest, run, bar, common)
-    for k, (c, name) in enumerate(zip(children, names, strict=True)):
-        row = {**common, "process": k + 1} if n > 1 else common
-        manifest.add(
-            file=name, tool=s.drive.executable, load=loads[k], repeat=run.repeat, timestamp=_utc(c.t0),
-            end_time=_utc(c.t1), exit_code=c.code, note=c.note, **row,
-        )  # fmt: skip
     rows = []
-    for k, (c, name) in enumerate(zip(children, names, strict=True)):
+    for p, c in zip(procs, children, strict=True):
+        note = c.note or ("" if p.load is not None else f"Locust worker {p.process} of run {run.index:03d}")
+        manifest.add(
+            file=p.file, tool=s.drive.executable, load=p.load, repeat=run.repeat,
+            timestamp="" if s.drive.prints_start and p.load is not None else _utc(c.t0),
+            end_time=_utc(c.t1), exit_code=c.code, note=note, **common, **({"process": p.process} if p.process else {}),
+        )  # fmt: skip
         if c.usage is not None:
-            cores, how = limits[k]
-            row = capture.process_row(c.usage, c.t1 - c.t0, command=command_line(s.drive, commands[k], url),
-                                      pid=c.proc.pid, cores=cores, cores_by=how)  # fmt: skip
-            rows.append({**row, "time": _utc(c.t1), "run_source": f"../{name}", "run": 0, "paired_by": "name stem"})
-    own = {"run_source": f"../{names[0]}", "run": 0, "paired_by": "name stem"} if n == 1 else {}
+            cores, how = c.sensed or (None, "")  # a process that ended before it was seen: its limits unsaid
+            line = command_line(s.drive, p.argv, url) if p.load is not None else shlex.join(p.argv)
+            row = capture.process_row(c.usage, c.t1 - c.t0, command=line, pid=c.proc.pid, cores=cores, cores_by=how)
+            rows.append(
+                {**row, "time": _utc(c.t1), "run_source": f"../{p.run_file}", "run": 0, "paired_by": "name stem"}
+            )
+    runs = {p.run_file for p in procs}
+    own = {"run_source": f"../{runs.pop()}", "run": 0, "paired_by": "name stem"} if len(runs) == 1 else {}
     rows += [{**r, "time": _utc(t_after), "interval_s": round(t_after - t_before, 6), **own}
              for r in capture.host_rows(before, after)]  # fmt: skip
     cpu_file = f"cpu/{run.index:03d}.csv"
     capture.write_csv(s.out / cpu_file, rows, host=socket.gethostname(), role="client")
     manifest.add(
         file=cpu_file, tool="sweep", load=run.load, repeat=run.repeat, timestamp=_utc(t_before),
-        end_time=_utc(t_after), note=f"CPU of run {run.index:03d}: the load tool's process, this host's cores",
+        end_time=_utc(t_after), note=f"CPU of run {run.index:03d}: the load tool's processes, this host's cores",
         **common,
     )  # fmt: skip
     if s.haproxy_stats:
         _snapshot(s.haproxy_stats, s.out, run, "after", manifest, bar, common)
-    return [c.note for c in children if c.note], max(c.t1 for c in children) - min(c.t0 for c in children)
+    notes = [c.note for c in children if c.note]
+    return notes, max(c.t1 for c in children) - min(c.t0 for c in children)
 
 
-def _tool_cores(s: _Settings, run: PlannedRun, k: int) -> float:
-    """The cores process ``k`` of a run can keep busy by the tool's own design (registry ``Drive.cores``)."""
-    pinned = s.pins[k] is not None
+def _tool_cores(s: _Settings, run: PlannedRun, p: _Proc) -> float:
+    """The cores a process of a run can keep busy by the tool's own design (registry ``Drive.cores``)."""
+    pinned = p.pin is not None
     try:
         cpus = 1 if pinned else len(os.sched_getaffinity(0))
     except (OSError, AttributeError):
         cpus = os.cpu_count() or 1
-    load = split_load(run.load, s.processes)[k]
-    threads = max(1, min(load, 1 if pinned else (os.cpu_count() or 1)))
+    threads = max(1, min(p.load or 1, 1 if pinned else (os.cpu_count() or 1)))
     return float(s.drive.cores.format(threads=threads, cpus=cpus))
 
 
@@ -1253,6 +1359,7 @@ def sweep(
     direct: str | None = None,
     monitors: Iterable[str] | Mapping[str, str] | None = None,
     processes: int = 1,
+    workers_elsewhere: str | None = None,
 ) -> Any:
     """Run ``tool`` against ``url`` at each load, ``repeat`` times, into ``output``; return the folder read back.
 
@@ -1293,7 +1400,13 @@ def sweep(
         Run N copies of the tool at once, the load (and requests) shared
         between them, each pinned to its own core when there are enough:
         one output and manifest row per process, the manifest's ``test``
-        naming the test they make together.
+        naming the test they make together. Locust runs in its distributed
+        mode instead: a master (``--master --expect-workers N``, the whole
+        load) and N workers on this machine.
+    workers_elsewhere
+        Locust's workers run on other machines: the master listens on this
+        address (of this machine) and waits for them at each run (at most
+        ``timeout``); the command to start them is printed.
     timeout
         Seconds after which a run is stopped (default: its duration + 30 s, or 300 s).
     yes
@@ -1314,7 +1427,7 @@ def sweep(
         tool, url, loads, output=output, repeat=repeat, requests=requests, duration=duration, extra=extra,
         labels=labels, iperf=iperf, iperf_seconds=iperf_seconds, haproxy_stats=haproxy_stats, order=order,
         seed=seed, timeout=timeout, yes=yes, progress=progress, direct=direct, monitors=monitors,
-        processes=processes,
+        processes=processes, workers_elsewhere=workers_elsewhere,
     )  # fmt: skip
     if result.stopped:
         print(f"lbanalysis: {result.stopped}", file=sys.stderr)

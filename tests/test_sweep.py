@@ -9,9 +9,11 @@ capacity of the path, and a sweep interrupted half-way.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -510,7 +512,7 @@ def test_each_installed_tool_sweeps_into_a_folder_that_reads(lab, tmp_path, tool
     ("tool", "bound"),
     [
         ("k6", {"requests": 40}),
-        ("locust", {"duration": "1s"}),
+        ("locust", {"duration": "2s"}),
         ("oha", {"requests": 40}),
         ("bombardier", {"requests": 40}),
         ("vegeta", {"duration": "1s"}),
@@ -657,3 +659,179 @@ def test_processes_share_each_load_and_make_one_test(lab, tmp_path):
         assert pinned == sorted(map(str, sorted(os.sched_getaffinity(0))[:2]))
     host = ds.cpu[ds.cpu["scope"] != "process"]
     assert host["run_source"].isna().all()  # this host's CPU belongs to the test, not to one of its processes
+
+
+def locust_on_path(monkeypatch) -> str:
+    """Locust, from PATH or its own venv (LOCUST=/path/to/locust, or /work/locust-venv as the captures make it)."""
+    found = os.environ.get("LOCUST") or shutil.which("locust")
+    if not found and Path("/work/locust-venv/bin/locust").exists():
+        found = "/work/locust-venv/bin/locust"
+    if not found:
+        pytest.skip(f"locust is not installed ({registry.drive_of('locust').install})")
+    monkeypatch.setenv("PATH", f"{Path(found).parent}{os.pathsep}{os.environ['PATH']}")
+    return found
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_locust_processes_run_a_master_and_its_workers(lab, tmp_path, monkeypatch):
+    locust_on_path(monkeypatch)
+    out = tmp_path / "locust"
+    ds = lbanalysis.sweep("locust", lab["direct"], [2, 4], duration="2s", output=out, processes=2, order="up")
+    assert_reads_clean(ds)
+    assert sorted(Path(p).relative_to(out).as_posix() for p in ds.ignored) == [
+        "workers/001-w1.txt", "workers/001-w2.txt", "workers/002-w1.txt", "workers/002-w2.txt"
+    ]  # fmt: skip
+    runs = ds.runs.sort_values("source")
+    assert runs["tool"].tolist() == ["locust"] * 2 and runs["load"].tolist() == [2, 4]
+    assert runs["concurrency"].tolist() == [2, 4] and (runs["requests"] > 0).all()
+    assert runs["command"].str.contains("--master --expect-workers 2").all()
+    manifest = read_manifest(out)
+    workers = [r for r in manifest if r["file"].startswith("workers/")]
+    assert [(r["test"], r["process"], r["exit_code"]) for r in workers] == [
+        ("001-locust-c2-r1", "1", "0"), ("001-locust-c2-r1", "2", "0"),
+        ("002-locust-c4-r1", "1", "0"), ("002-locust-c4-r1", "2", "0"),
+    ]  # fmt: skip
+    for path in out.glob("workers/*.txt"):
+        assert "Got quit message from master" in path.read_text()  # each worker served its master's test
+    proc = ds.cpu[ds.cpu["scope"] == "process"]
+    assert proc.groupby("run_source").size().to_dict() == dict.fromkeys(runs["source"], 3)  # master + 2 workers
+    assert proc["command"].str.contains("--worker").sum() == 4 and (proc["cores"] <= 1).all()
+    assert (proc["user_s"] > 0).all()
+    assert len(lbanalysis.study(ds).verdicts) == 1  # one series: the master port is the sweep's, not the run's
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_locust_workers_elsewhere_are_awaited_and_told_how_to_start(lab, tmp_path, monkeypatch):
+    locust = locust_on_path(monkeypatch)
+    out = tmp_path / "elsewhere"
+    cmd = [sys.executable, "-m", "lbanalysis", "sweep", "locust", lab["direct"], "--loads", "2", "--duration", "1s",
+           "--processes", "2", "--workers-elsewhere", "127.0.0.1", "--timeout", "30", "--no-progress",
+           "-o", str(out)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env=env)
+    workers: list[subprocess.Popen] = []
+    try:
+        said = ""
+        for line in proc.stderr:
+            said += line
+            m = re.search(r"start: (while locust .*; done)", line)
+            if m:
+                loop = m.group(1).replace("locust -f", f"{shlex.quote(locust)} -f", 1)
+                assert "--master-host 127.0.0.1" in loop
+                for _ in range(2):  # the two "other machines", here
+                    workers.append(subprocess.Popen(["bash", "-c", loop], cwd=tmp_path, start_new_session=True,
+                                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))  # fmt: skip
+                break
+        rest = proc.communicate(timeout=120)[1]
+    finally:
+        for w in workers:
+            os.killpg(w.pid, signal.SIGTERM)
+            w.wait(timeout=10)
+    assert proc.returncode == 0, said + rest
+    assert "waits for 2 workers at 127.0.0.1:" in said + rest
+    ds = lbanalysis.read(out, table="all")
+    assert_reads_clean(ds)
+    assert ds.runs["requests"].iloc[0] > 0 and not (out / "workers").exists()
+
+
+CGROUP_CPU = Path("/sys/fs/cgroup/cpu")
+
+
+@contextlib.contextmanager
+def cpu_quota(name: str, cores: float):
+    """A cgroup v1 ``cpu`` group limited to ``cores`` (cfs quota / period), removed afterwards (root only)."""
+    if os.geteuid() != 0 or not (CGROUP_CPU / "cpu.cfs_quota_us").exists():
+        pytest.skip("needs root and a cgroup v1 cpu hierarchy at /sys/fs/cgroup/cpu to set a CPU quota")
+    group = CGROUP_CPU / f"lbtest-{name}-{os.getpid()}"
+    group.mkdir()
+    try:
+        (group / "cpu.cfs_period_us").write_text("100000")
+        (group / "cpu.cfs_quota_us").write_text(str(round(cores * 100000)))
+        yield group
+    finally:
+        for pid in (group / "cgroup.procs").read_text().split():  # what is left goes back to the root group
+            with contextlib.suppress(OSError):
+                (CGROUP_CPU / "cgroup.procs").write_text(pid)
+        group.rmdir()
+
+
+def in_group(group: Path, argv: list[str]) -> list[str]:
+    """``argv`` started inside ``group`` (the shell joins it, then becomes the command)."""
+    return ["sh", "-c", f'echo $$ > {group}/cgroup.procs && exec "$@"', "sh", *argv]
+
+
+def verdict_of(study, route: str) -> dict:
+    rows = study.summary_frame()
+    runs = study.runs[study.runs["route"] == route] if route else study.runs
+    return rows[rows["series"] == runs["series"].iloc[0]].iloc[0].to_dict()
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_haproxy_under_a_cpu_quota_is_named_from_the_sweeps_own_capture(lab, tmp_path):
+    need("ab"), need("haproxy")
+    front = free_ports(1)[0]
+    sock = tmp_path / "lb.sock"
+    backend = lab["direct"].split("//")[1].rstrip("/")
+    cfg = tmp_path / "haproxy.cfg"
+    cfg.write_text(
+        f"global\n    stats socket {sock} mode 600 level admin\ndefaults\n    mode http\n    timeout connect 2s\n"
+        f"    timeout client 10s\n    timeout server 10s\nfrontend fe\n    bind 127.0.0.1:{front}\n"
+        f"    default_backend be\nbackend be\n    server web1 {backend}\n"
+    )
+    out = tmp_path / "lb-starved"
+    with cpu_quota("lb", 0.03) as group, open(tmp_path / "haproxy.log", "wb") as log:
+        lb = subprocess.Popen(in_group(group, ["haproxy", "-db", "-f", str(cfg)]), stdout=log, stderr=log)
+        try:
+            wait_port(front)
+            deadline = time.monotonic() + 10
+            while not sock.exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            ds = lbanalysis.sweep(
+                "ab", f"http://127.0.0.1:{front}/", [1, 4, 16, 32], duration="2s", output=out, extra=["-k"],
+                haproxy_stats=str(sock), direct="auto", order="up", progress=False,
+            )  # fmt: skip
+        finally:
+            stop([lb])
+    runs = ds.runs[ds.runs["tool"] == "ab"]
+    best = runs.groupby("route")["requests_per_s"].max()
+    assert best["direct"] > 1.5 * best["lb"], best  # the backend answered far more straight than through HAProxy
+    info = ds.runs[ds.runs["source"].str.endswith("-info.txt")]
+    assert len(info) == 16  # show info before and after each of the 8 runs
+    s = lbanalysis.study(ds)
+    if "resource" not in s.summary_frame():
+        pytest.skip(f"the resource rules are not in this tree yet (through the LB {best['lb']:.0f}/s, direct "
+                    f"{best['direct']:.0f}/s)")  # fmt: skip
+    through = verdict_of(s, "lb")
+    assert through["resource"] in ("load balancer CPU", "load balancer"), through
+    assert verdict_of(s, "direct")["resource"] != "load balancer CPU"
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_a_cpu_starved_client_is_named_from_the_sweeps_own_capture(lab, tmp_path, monkeypatch):
+    real = need("ab")
+    out = tmp_path / "client-starved"
+    with cpu_quota("client", 0.02) as group:
+        # ab joins the group as it starts (as under cgexec), the sweep itself does not (its imports would take long)
+        wrapper = tmp_path / "bin" / "ab"
+        wrapper.parent.mkdir()
+        wrapper.write_text(f'#!/bin/sh\necho $$ > {group}/cgroup.procs && exec {real} "$@"\n')
+        wrapper.chmod(0o755)
+        monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+        ds = lbanalysis.sweep("ab", lab["direct"], [1, 4, 16, 32], duration="2s", output=out, extra=["-k"],
+                              order="up", progress=False)  # fmt: skip
+    assert_reads_clean(ds)
+    proc = ds.cpu[ds.cpu["scope"] == "process"]
+    assert len(proc) == 4 and (proc["cores"] - 0.02).abs().max() < 1e-9, proc[["cores", "cores_by"]]
+    assert proc["cores_by"].str.contains(f"cgroup /{group.name}: 0.02").all()
+    # at the highest loads ab used (nearly) all it was allowed (at one connection it also waits for answers)
+    top = proc.set_index("run_source").loc[sorted(ds.runs["source"])[-2:]]
+    assert (top["busy_pct"] > 75).all(), proc[["run_source", "busy_pct", "cpu_pct"]]
+    s = lbanalysis.study(ds)
+    if "resource" not in s.summary_frame():
+        pytest.skip("the resource rules are not in this tree yet")
+    v = verdict_of(s, "")
+    assert v["verdict"] == "load generator" and v["resource"] == "client CPU", v
