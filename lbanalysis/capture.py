@@ -8,7 +8,8 @@ left out, never guessed.
   all (``user`` includes ``nice``; ``irq`` counts as system; ``softirq``,
   ``iowait`` and ``steal`` apart; busy = 100 - idle - iowait).
 * :func:`process_row` is the load tool's row from ``os.wait4``'s resource
-  use: user and system seconds, peak RSS, and the cores it could use, the
+  use: user and system seconds, peak RSS (as seen while it ran: ``VmHWM``),
+  and the cores it could use, the
   smallest of the tool's threads (registry :attr:`~lbanalysis.registry.Drive.cores`),
   its CPU affinity (``taskset``) and its cgroup's CPU quota
   (:func:`cgroup_cpu_limit`: ``cpu.cfs_quota_us``/``cpu.cfs_period_us`` in
@@ -193,9 +194,21 @@ def cpu_limit(tool: str, tool_cores: float, pid: int) -> tuple[float, str]:
 
 
 def process_row(
-    usage: resource.struct_rusage, wall_s: float, *, command: str, pid: int, cores: float | None, cores_by: str
+    usage: resource.struct_rusage,
+    wall_s: float,
+    *,
+    command: str,
+    pid: int,
+    cores: float | None,
+    cores_by: str,
+    max_rss_bytes: float | None = None,
 ) -> dict:
-    """The load tool's row from its resource use (``os.wait4``): CPU seconds, peak RSS, busy share of its cores.
+    """The load tool's row from its resource use (``os.wait4``): CPU seconds, busy share of its cores.
+
+    ``max_rss_bytes`` is its peak resident memory as seen while it ran
+    (``VmHWM``): ``os.wait4``'s ``ru_maxrss`` is no measure of a tool
+    started from Python, since Linux keeps in it the memory of the process
+    it was forked from (the sweep's own, at the ``exec``).
 
     >>> u = resource.struct_rusage((1.5, 0.5) + (0,) * 14)
     >>> r = process_row(u, 4.0, command="ab -c 1 http://h/", pid=7, cores=1.0, cores_by="ab: 1")
@@ -216,7 +229,7 @@ def process_row(
         "user_s": round(usage.ru_utime, 6),
         "system_s": round(usage.ru_stime, 6),
         "wall_s": round(wall_s, 6),
-        "max_rss_bytes": float(usage.ru_maxrss * 1024),  # Linux counts kilobytes
+        "max_rss_bytes": max_rss_bytes,
         "tool": "sweep",
     }
 

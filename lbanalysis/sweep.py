@@ -546,6 +546,7 @@ class _Child:
     sense: Any = None  # pid -> what to read of the process while it lives (its CPU limits), read again and again
     sensed: Any = None  # the last reading, taken while it was alive
     sensed_at: float = 0.0
+    peak_rss: float | None = None  # its VmHWM, read as it runs (os.wait4's maxrss counts the sweep's, at the fork)
 
     def signal(self, sig: int) -> None:
         """Send ``sig`` if the process is not reaped yet (``os.kill``: Popen's own would reap it, losing its usage)."""
@@ -574,8 +575,10 @@ class _Child:
         Until then its ``sense`` is read every :data:`_SENSE_EVERY_S` seconds (a wrapper such as ``cgexec``
         may move it into its cgroup after it started)."""
         if self.code is None:
-            if self.sense is not None and time.monotonic() - self.sensed_at >= _SENSE_EVERY_S:
-                self.look()
+            if self.sense is not None:
+                self.peak_rss = max(filter(None, (self.peak_rss, _peak_rss(self.proc.pid))), default=None)
+                if time.monotonic() - self.sensed_at >= _SENSE_EVERY_S:
+                    self.look()
             pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
             if not pid:
                 return False
@@ -583,6 +586,18 @@ class _Child:
             self.code = self.proc.returncode = os.waitstatus_to_exitcode(status)
             self.usage = usage
         return True
+
+
+def _peak_rss(pid: int) -> float | None:
+    """A running process's peak resident memory in bytes (``VmHWM`` of ``/proc/PID/status``), else None."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"VmHWM:"):
+                    return float(line.split()[1]) * 1024  # kB
+    except OSError:
+        pass
+    return None
 
 
 def _launch(
@@ -1020,7 +1035,7 @@ def run_sweep(
         order, seed, timeout, direct=direct, monitors=monitors, processes=processes,
         workers_elsewhere=workers_elsewhere,
     )  # fmt: skip
-    if s.direct == "auto" and not dry_run:
+    if s.direct == "auto":  # asked even for a dry run: the commands name the backend
         s = _auto_direct(s, stream)
     _announce(s, order, seed, stream)
     if dry_run:
@@ -1173,7 +1188,9 @@ def _one_run(
         if c.usage is not None:
             cores, how = c.sensed or (None, "")  # a process that ended before it was seen: its limits unsaid
             line = command_line(s.drive, p.argv, url) if p.load is not None else shlex.join(p.argv)
-            row = capture.process_row(c.usage, c.t1 - c.t0, command=line, pid=c.proc.pid, cores=cores, cores_by=how)
+            row = capture.process_row(
+                c.usage, c.t1 - c.t0, command=line, pid=c.proc.pid, cores=cores, cores_by=how, max_rss_bytes=c.peak_rss
+            )
             rows.append(
                 {**row, "time": _utc(c.t1), "run_source": f"../{p.run_file}", "run": 0, "paired_by": "name stem"}
             )
