@@ -1164,11 +1164,10 @@ def _one_run(
         line = command_line(s.drive, p.argv, url) if p.load is not None else shlex.join(p.argv)
         stdin = s.drive.stdin.format(url=url) if p.load is not None else ""
         then = s.then if p.load is not None else ()
-        children.append(_launch(p.argv, s.exe, s.out / p.file, s.out, f"$ {line}\n", stdin=stdin, then=then,
-                                pin=p.pin))  # fmt: skip
-    for p, c in zip(procs, children, strict=True):
+        c = _launch(p.argv, s.exe, s.out / p.file, s.out, f"$ {line}\n", stdin=stdin, then=then, pin=p.pin)
         c.sense = functools.partial(capture.cpu_limit, s.drive.executable, _tool_cores(s, run, p))
-        c.look()
+        c.look()  # at once: a short run may end before the next process starts
+        children.append(c)
     if s.master is not None:  # the workers quit when the master does: the master's end is the run's
         _wait_all(children[:1], s.limit * (2 if s.workers_elsewhere else 1), stop)
         _wait_all(children[1:], _STOP_SIGNAL_WAIT_S * 2, stop)
@@ -1186,7 +1185,7 @@ def _one_run(
             end_time=_utc(c.t1), exit_code=c.code, note=note, **common, **({"process": p.process} if p.process else {}),
         )  # fmt: skip
         if c.usage is not None:
-            cores, how = c.sensed or (None, "")  # a process that ended before it was seen: its limits unsaid
+            cores, how = c.sensed or _inherited(s, run, p)
             line = command_line(s.drive, p.argv, url) if p.load is not None else shlex.join(p.argv)
             row = capture.process_row(
                 c.usage, c.t1 - c.t0, command=line, pid=c.proc.pid, cores=cores, cores_by=how, max_rss_bytes=c.peak_rss
@@ -1209,6 +1208,17 @@ def _one_run(
         _snapshot(s.haproxy_stats, s.out, run, "after", manifest, bar, common)
     notes = [c.note for c in children if c.note]
     return notes, max(c.t1 for c in children) - min(c.t0 for c in children)
+
+
+def _inherited(s: _Settings, run: PlannedRun, p: _Proc) -> tuple[float, str]:
+    """The CPU limits of a process that ended before it could be read: those it inherited from the sweep (its
+    cgroup and affinity, or the core it was pinned to), said so."""
+    from . import capture
+
+    cores, how = capture.cpu_limit(s.drive.executable, _tool_cores(s, run, p), os.getpid())
+    if p.pin is not None:
+        cores, how = min(cores, 1.0), re.sub(r"affinity: [^;]*", f"affinity: 1 ({p.pin})", how)
+    return cores, how + " (the sweep's: it ended before it was read)"
 
 
 def _tool_cores(s: _Settings, run: PlannedRun, p: _Proc) -> float:
