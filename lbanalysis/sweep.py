@@ -63,7 +63,6 @@ import sys
 import threading
 import time
 import urllib.parse
-import urllib.request
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -425,6 +424,8 @@ def haproxy_snapshot(target: str, timeout: float = 5.0, command: str = "show sta
     if target.startswith(("http://", "https://")):
         if command != "show stat":
             raise OSError(f"a stats page exports `show stat` only, not `{command}` (use the stats socket)")
+        import urllib.request  # only here: http.client, email and ssl are a tenth of `import lbanalysis`
+
         parts = urllib.parse.urlsplit(target)
         url = target if ";csv" in target else target + ";csv"
         headers = {}
