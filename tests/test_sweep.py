@@ -806,7 +806,8 @@ def test_haproxy_under_a_cpu_quota_is_named_from_the_sweeps_own_capture(lab, tmp
         pytest.skip(f"the resource rules are not in this tree yet (through the LB {best['lb']:.0f}/s, direct "
                     f"{best['direct']:.0f}/s)")  # fmt: skip
     through = verdict_of(s, "lb")
-    assert through["resource"] in ("load balancer CPU", "load balancer"), through
+    said = {k: through.get(k) for k in ("verdict", "confidence", "resource", "evidence")}
+    assert through["resource"] in ("load balancer CPU", "load balancer"), (said, best.to_dict())
     assert verdict_of(s, "direct")["resource"] != "load balancer CPU"
 
 
