@@ -198,16 +198,17 @@ _RUNS_GOBENCH = (
         "failed_network",
         I,
         "",
-        "requests that got no response (gobench 'Network failed'; k6, Locust: refused, reset, timed out)",
-        "gobench,k6,locust",
+        "requests that got no response (gobench 'Network failed'; k6, Locust: refused, reset, timed out; JMeter:"
+        " a 'Non HTTP response code')",
+        "gobench,k6,locust,jmeter",
     ),
     Column(
         "requests_attempted",
         I,
         "",
         "requests made, answered or not, as the tool prints them (gobench 'Requests: N hits', vegeta Requests"
-        " total; ``requests`` is this minus those that got no response)",
-        "gobench,vegeta",
+        " total, JMeter samples; ``requests`` is this minus those that got no response)",
+        "gobench,vegeta,jmeter",
     ),
 )
 
@@ -325,8 +326,8 @@ _RUNS_HEY = (
         F,
         "1/s",
         "requests made per second, answered or not, as hey and oha print them (Requests/sec, oha JSON"
-        " requestsPerSec; ``requests_per_s`` counts responses)",
-        "hey,oha",
+        " requestsPerSec, JMeter's summariser and statistics.json throughput; ``requests_per_s`` counts responses)",
+        "hey,oha,jmeter",
     ),
 )
 
@@ -358,6 +359,23 @@ _RUNS_HAPROXY = (
     Column("nbthread", I, "", "HAProxy threads (show info Nbthread)", "haproxy"),
     Column("maxconn", I, "", "process connection limit (show info Maxconn)", "haproxy"),
     Column("connections_current", I, "", "connections open at the snapshot (show info CurrConns)", "haproxy"),
+    Column(
+        "idle_pct",
+        F,
+        "%",
+        "HAProxy's own idle share of its event loop at the snapshot (show info Idle_pct; 100 - it is its busy share;"
+        " under a CPU quota it stays high while HAProxy is starved)",
+        "haproxy",
+    ),
+    Column("run_queue", I, "", "HAProxy tasks ready to run at the snapshot (show info Run_queue)", "haproxy"),
+    Column(
+        "conn_rate_per_s",
+        F,
+        "1/s",
+        "connections accepted per second over the last second (show info ConnRate)",
+        "haproxy",
+    ),
+    Column("sess_rate_per_s", F, "1/s", "sessions per second over the last second (show info SessRate)", "haproxy"),
     Column("connections_total", I, "", "connections accepted since start (show info CumConns)", "haproxy"),
     Column("requests_total", I, "", "HTTP requests since start (show info CumReq)", "haproxy"),
 )
@@ -485,6 +503,19 @@ REQUESTS = _cols(
     Column("url", S, "", "requested URL or path (siege -v)"),
     Column("error", S, "", "the error the tool recorded (vegeta: no answer, or the text of a status of 400 or more)"),
     Column("client", I, "", "the simulated user that made the request (siege display-id)"),
+    Column("label", S, "", "the request's name in the test plan (JMeter sampler label)"),
+    Column("thread", S, "", "the thread that made the request, as named (JMeter threadName 'users 1-2')"),
+    Column("success", B, "", "the tool counted the request successful (JMeter success)"),
+    Column(
+        "first_byte_s",
+        F,
+        "s",
+        "from just before sending the request to the first byte of the answer, connect included (JMeter Latency)",
+    ),
+    Column("idle_s", F, "s", "time inside the sample spent waiting, not sampling (JMeter IdleTime)"),
+    Column("bytes_sent", F, "B", "request bytes sent, headers included (JMeter sentBytes)"),
+    Column("threads", I, "", "threads active in every thread group when the request ended (JMeter allThreads)"),
+    Column("group_threads", I, "", "threads active in the request's thread group (JMeter grpThreads)"),
 )
 
 INTERVALS = _cols(
@@ -505,9 +536,18 @@ INTERVALS = _cols(
     Column("lost_percent", F, "%", "UDP loss"),
     Column("omitted", B, "", "interval inside the -O omit period"),
     Column("direction", S, "", "iperf: sender or receiver, the side that measured the interval"),
-    Column("users", I, "", "Locust users running at the end of the interval (_stats_history.csv User Count)"),
+    Column(
+        "users", I, "", "users running at the end of the interval (Locust _stats_history.csv User Count, JMeter Active)"
+    ),
     Column("requests_per_s", F, "1/s", "requests per second in the interval (Locust _stats_history.csv)"),
     Column("failures_per_s", F, "1/s", "failed requests per second in the interval (Locust _stats_history.csv)"),
+    Column("requests", I, "", "requests made in the interval, answered or not (JMeter summariser 'summary +')"),
+    Column("errors", I, "", "failed requests in the interval (JMeter summariser Err)"),
+    Column("latency_mean_s", F, "s", "mean time per request in the interval (JMeter summariser Avg)"),
+    Column("latency_min_s", F, "s", "shortest request in the interval (JMeter summariser Min)"),
+    Column("latency_max_s", F, "s", "longest request in the interval (JMeter summariser Max)"),
+    Column("users_started", I, "", "threads started so far (JMeter summariser Started)"),
+    Column("users_finished", I, "", "threads finished so far (JMeter summariser Finished)"),
 )
 
 STREAMS = _cols(
@@ -729,6 +769,19 @@ CPU = _cols(
     Column("softirq_pct", F, "%", "share in software interrupts (network receive and send work)"),
     Column("idle_pct", F, "%", "share idle (iowait apart)"),
     Column("busy_pct", F, "%", "100 - idle - iowait: the share the scope was busy; for a process, cpu_pct / cores"),
+    Column("irq_pct", F, "%", "share in hardware interrupts (mpstat %irq, top hi)"),
+    Column("nice_pct", F, "%", "share in user mode at a lowered priority (counted in user_pct too)"),
+    Column(
+        "summary",
+        S,
+        "",
+        "empty for a sample of one interval; 'since boot' (vmstat's and iostat's first figures, top's first"
+        " snapshot: averages since the host started, no sample of any run), 'average' (the tool's own average"
+        " of the samples above it: mpstat, sar, pidstat)",
+    ),
+    Column("run_queue", F, "", "runnable processes (vmstat r, sar -q runq-sz, HAProxy Run_queue: its tasks)"),
+    Column("interrupts_per_s", F, "1/s", "interrupts per second (vmstat in, dstat int)"),
+    Column("context_switches_per_s", F, "1/s", "context switches per second (vmstat cs, dstat csw)"),
     Column("command", S, "", "a process's command line, as the tool shows it"),
     Column("pid", I, "", "a process's id"),
     Column(
@@ -743,7 +796,8 @@ CPU = _cols(
         S,
         "",
         "the program that printed the sample (time, vmstat, mpstat, sar, iostat, pidstat, dstat,"
-        " top, haproxy, proc-stat, manifest; 'sweep' for the load tool's process as the sweep measured it)",
+        " top, haproxy, proc-stat, manifest, path: a path pattern's field; 'sweep': the load tool's process as the"
+        " sweep measured it)",
     ),
 )
 

@@ -53,6 +53,7 @@ import pandas as pd
 from .. import registry
 from ..capacity import capacity_per_run, within
 from ..schema import COMMAND_REFUSED, NO_RESULT_SHOWN
+from ..text import command_argv
 from .latency import is_closed_loop
 from .resources import cpu_by_run
 from .rules import RULES, THRESHOLDS, Evidence, _kept_up, _reasons, judge, kept_up
@@ -65,9 +66,12 @@ __all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study"]
 #: without an answer, answers that are errors, the denominator in words). The first line whose columns the
 #: run has is used; the share is failures / (answers + failures without an answer), never above 1.
 ERROR_COUNTERS: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str], ...] = (
-    # gobench, k6, Locust, oha, bombardier, vegeta: network failures have no answer; bad answers are the
+    # gobench, k6, Locust, oha, bombardier, vegeta, JMeter results files: network failures have no answer; bad answers are the
     # responses not counted successful (first: Locust also fills wrk's non_2xx_3xx with its HTTP errors)
     (("failed_network",), ("failed_network",), ("_bad_answers",), "requests + network failures"),
+    # JMeter's console and statistics.json: samples and failed samples, answered or not (which got no answer is
+    # not printed); the attempts are the samples
+    (("requests_attempted", "failed"), (), ("failed",), "samples (answered or not)"),
     # wrk: 'Non-2xx or 3xx responses' and socket errors (connect and timeout have no answer; read errors
     # also count a server closing its connections, so they are named, not counted)
     (
@@ -136,6 +140,8 @@ def error_shares(runs: pd.DataFrame) -> pd.DataFrame:
         total = answers.fillna(0) + lost
         if "_failed_or_non_2xx" in bad_answer:  # ab counts a failed attempt in Complete requests, or more with -r
             total = pd.concat([answers.fillna(0), bad], axis=1).max(axis=1)
+        if "requests_attempted" in need:  # the tool counts the attempts itself
+            total = _num(runs, "requests_attempted").fillna(0)
         out.loc[have, "errors"] = (bad + lost)[have]
         out.loc[have, "attempts"] = total[have]
         out.loc[have, "error_basis"] = basis
@@ -202,6 +208,28 @@ def _debug(runs: pd.DataFrame) -> pd.Series:
     return out
 
 
+def writes_file(tool: str, command: str, name: str, printed: str = "") -> bool:
+    """Whether a run of ``tool`` wrote the file ``name`` beside its printed output (``Tool.written_files``): from
+    the prefix an option of its command gives, or the stem of the printed file (``printed``).
+
+    >>> writes_file("locust", "locust -f l.py --csv locust_nginx --host http://h", "locust_nginx_stats.csv")
+    True
+    >>> writes_file("locust", "", "run1_stats.csv", "run1.txt"), writes_file("locust", "", "run1_log.txt", "run1.txt")
+    (True, False)
+    """
+    found = next((t for t in registry.TOOLS if t.name == tool), None)
+    if found is None or not found.written_files:
+        return False
+    argv = command_argv(command) if command else []
+    prefixes = {os.path.splitext(printed)[0]} if printed else set()
+    for i, tok in enumerate(argv):
+        if tok.startswith("--") and "=" in tok:
+            prefixes.add(os.path.basename(tok.split("=", 1)[1]))
+        elif i and argv[i - 1].startswith("-") and not tok.startswith("-"):
+            prefixes.add(os.path.basename(tok))
+    return any(name == w.format(prefix=p) for p in prefixes if p for w in found.written_files)
+
+
 def _twins(runs: pd.DataFrame, requests: pd.DataFrame | None) -> pd.Series:
     """For a per-request log or a log row of a run another file summarises, the index of that summary.
 
@@ -211,7 +239,8 @@ def _twins(runs: pd.DataFrame, requests: pd.DataFrame | None) -> pd.Series:
     and, for several candidates, the one whose command names the log's file
     (``ab -g FILE``), else the same mean latency (the log's mean of its
     requests against the summary's Connection Times total, printed in ms),
-    else the same file name stem; still several: not merged.
+    else the same file name stem; still several: not merged. Then the files
+    a run wrote beside its printed output (:func:`_written_twins`).
     """
     out = pd.Series(pd.NA, index=runs.index, dtype="object")
     if "tool" not in runs or not len(runs):
@@ -220,7 +249,7 @@ def _twins(runs: pd.DataFrame, requests: pd.DataFrame | None) -> pd.Series:
     is_log = ((target == "") & _num(runs, "concurrency").isna() & (_num(runs, "requests") > 0)).to_numpy(bool)
     is_summary = ~is_log & (target != "").to_numpy(bool)
     if not is_log.any() or not is_summary.any():
-        return out
+        return out.fillna(_written_twins(runs, out))
     cols = {c: _num(runs, c).to_numpy() for c in ("requests", "failed", "duration_s", "requests_per_s")}
     total = runs["_total_mean_s"].to_numpy(float) if "_total_mean_s" in runs else np.full(len(runs), np.nan)
     tool = runs["tool"].astype("string").fillna("").to_numpy()
@@ -255,6 +284,45 @@ def _twins(runs: pd.DataFrame, requests: pd.DataFrame | None) -> pd.Series:
         if len(cand) == 1:
             out.iloc[k] = runs.index[cand[0]]
             taken.add(cand[0])
+    return out.fillna(_written_twins(runs, out))
+
+
+def _written_twins(runs: pd.DataFrame, known: pd.Series) -> pd.Series:
+    """For a file another run of the folder wrote beside its printed output, the index of that run.
+
+    Locust's ``--csv PREFIX`` writes ``PREFIX_stats.csv`` (and history, failures, exceptions) while it
+    prints its tables: a run read from another format of the same tool, in the same folder, at the same
+    load, whose file is one the printed run wrote (:func:`writes_file`: from the prefix its command gives,
+    or its own file's stem: ``locust_nginx.txt`` and ``locust_nginx_stats.csv``), is that run, whatever
+    the counts (Locust writes its CSV before the last requests are counted). Of the two, the one that
+    shows no result (``--json-file``: the tables are not printed) is the twin.
+    """
+    out = pd.Series(pd.NA, index=runs.index, dtype="object")
+    if "source" not in runs or "format" not in runs or len(runs) < 2:
+        return out
+    source = runs["source"].astype(str).to_numpy()
+    folder = np.array([os.path.dirname(x) for x in source])
+    name = np.array([os.path.basename(x) for x in source])
+    fmt = runs["format"].astype("string").fillna("").to_numpy()
+    tool = runs["tool"].astype("string").fillna("").to_numpy()
+    load = _num(runs, "concurrency").to_numpy()
+    requests = _num(runs, "requests").to_numpy()
+    command = runs["command"].astype("string").fillna("").to_numpy() if "command" in runs else np.full(len(runs), "")
+    free = known.isna().to_numpy(bool)
+    for k in np.flatnonzero(free):
+        cand = [
+            j for j in range(len(runs))
+            if j != k and free[j] and tool[j] == tool[k] and folder[j] == folder[k] and fmt[j] != fmt[k]
+            and (np.isnan(load[j]) or np.isnan(load[k]) or load[j] == load[k])
+            and writes_file(str(tool[j]), command[j], name[k], name[j])
+        ]  # fmt: skip
+        if len(cand) == 1:
+            j = cand[0]
+            if np.isnan(requests[j]) and not np.isnan(requests[k]):  # the file holds the result: the run is it
+                if pd.isna(out.iloc[j]):
+                    out.iloc[j] = runs.index[k]
+            elif pd.isna(out.iloc[k]) and pd.isna(out.iloc[j]):
+                out.iloc[k] = runs.index[j]
     return out
 
 
