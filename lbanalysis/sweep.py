@@ -1178,12 +1178,14 @@ def _one_run(
     for m in watching:
         m.stop(manifest, run, bar, common)
     rows = []
+    own = {k: v for k, v in common.items() if k != "test"}  # Locust's master: its output is the whole test
     for p, c in zip(procs, children, strict=True):
         note = c.note or ("" if p.load is not None else f"Locust worker {p.process} of run {run.index:03d}")
         manifest.add(
             file=p.file, tool=s.drive.executable, load=p.load, repeat=run.repeat,
             timestamp="" if s.drive.prints_start and p.load is not None else _utc(c.t0),
-            end_time=_utc(c.t1), exit_code=c.code, note=note, **common, **({"process": p.process} if p.process else {}),
+            end_time=_utc(c.t1), exit_code=c.code, note=note, **(own if p.load is not None and s.master else common),
+            **({"process": p.process} if p.process else {}),
         )  # fmt: skip
         if c.usage is not None:
             cores, how = c.sensed or _inherited(s, run, p)

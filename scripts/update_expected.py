@@ -49,6 +49,7 @@ FAMILIES = (
     "oha",
     "jmeter",
     "cpu",
+    "sweep",
 )
 FIRST_ROWS = 3
 

@@ -370,7 +370,7 @@ def assert_reads_clean(ds) -> None:
 
 def assert_sweep_cpu(ds, runs, cores: float) -> None:
     """Each run has its process row (os.wait4) and this host's rows (/proc/stat), paired with it by name."""
-    cpu = ds.cpu
+    cpu = ds.cpu[ds.cpu["tool"].isin(["sweep", "proc-stat"])]  # the sweep's own (show info and monitors apart)
     proc = cpu[cpu["scope"] == "process"]
     assert sorted(proc["run_source"]) == sorted(runs["source"])
     assert (proc["run"] == 0).all() and (proc["paired_by"] == "name stem").all()
@@ -381,7 +381,7 @@ def assert_sweep_cpu(ds, runs, cores: float) -> None:
     assert proc["command"].str.startswith("ab -c ").all()
     assert ((proc["busy_pct"] - proc["cpu_pct"] / proc["cores"]).abs() < 1e-6).all()
     host = cpu[cpu["scope"] != "process"]
-    assert set(host["tool"]) == {"proc-stat"} and set(host["role"]) == {"client"}
+    assert set(host["tool"]) == {"proc-stat"} and set(cpu["role"]) == {"client"}
     n = os.cpu_count()
     assert set(host["scope"]) <= {"all", *map(str, range(n))} and "all" in set(host["scope"])
     total = host[["user_pct", "system_pct", "iowait_pct", "steal_pct", "softirq_pct", "idle_pct"]].sum(axis=1)
@@ -633,7 +633,15 @@ def test_monitors_run_beside_each_run_into_their_own_folder(lab, tmp_path):
     if "vmstat" not in registry.names():
         pytest.skip("the vmstat and mpstat readers are not in this tree yet: the monitor files are written, unread")
     cpu = ds.cpu[ds.cpu["source"].astype(str).str.contains("/monitor/")]
-    assert set(cpu["host"]) == {"client", "cores"}, cpu[["source", "host"]].drop_duplicates()
+    monitor = cpu["source"].astype(str).str.extract(r"/monitor/(\w+)/")[0]
+    hosts = {m: sorted(set(cpu.loc[monitor == m, "host"].dropna())) for m in monitor.unique()}
+    # vmstat names no host: the monitor's name is its host; mpstat's header names the machine, which wins
+    assert hosts == {"client": ["client"], "cores": [socket.gethostname()]}, hosts
+    paired = cpu[cpu["run_source"].notna()]  # (vmstat's first line, since boot, is no sample of a run)
+    assert (paired["paired_by"] == "name stem").all()
+    assert sorted(set(zip(paired["run_source"], monitor[paired.index], strict=True))) == sorted(
+        (r, m) for r in runs["source"] for m in ("client", "cores")
+    )
 
 
 @pytest.mark.live
@@ -690,7 +698,7 @@ def test_processes_share_each_load_and_make_one_test(lab, tmp_path):
     # the processes of one test ran at the same time
     for test, g in runs.groupby("test"):
         assert g["timestamp"].max() < pd.to_datetime(g["end_time"]).min(), test
-    proc = ds.cpu[ds.cpu["scope"] == "process"]
+    proc = ds.cpu[ds.cpu["tool"] == "sweep"]
     assert sorted(proc["run_source"]) == sorted(runs["source"])
     if len(os.sched_getaffinity(0)) >= 2:  # each pinned to its own core
         assert proc["cores_by"].str.contains(r"affinity: 1 \(").all()
@@ -734,7 +742,7 @@ def test_locust_processes_run_a_master_and_its_workers(lab, tmp_path, monkeypatc
     ]  # fmt: skip
     for path in out.glob("workers/*.txt"):
         assert "Got quit message from master" in path.read_text()  # each worker served its master's test
-    proc = ds.cpu[ds.cpu["scope"] == "process"]
+    proc = ds.cpu[ds.cpu["tool"] == "sweep"]
     assert proc.groupby("run_source").size().to_dict() == dict.fromkeys(runs["source"], 3)  # master + 2 workers
     assert proc["command"].str.contains("--worker").sum() == 4 and (proc["cores"] <= 1).all()
     assert (proc["user_s"] > 0).all()
@@ -865,7 +873,7 @@ def test_a_cpu_starved_client_is_named_from_the_sweeps_own_capture(lab, tmp_path
         ds = lbanalysis.sweep("ab", lab["direct"], [1, 4, 16, 32], duration="2s", output=out, extra=["-k"],
                               order="up", progress=False)  # fmt: skip
     assert_reads_clean(ds)
-    proc = ds.cpu[ds.cpu["scope"] == "process"]
+    proc = ds.cpu[ds.cpu["tool"] == "sweep"]
     assert len(proc) == 4 and (proc["cores"] - 0.02).abs().max() < 1e-9, proc[["cores", "cores_by"]]
     assert proc["cores_by"].str.contains(f"cgroup /{group.name}: 0.02").all()
     # at the highest loads ab used (nearly) all it was allowed (at one connection it also waits for answers)
@@ -902,3 +910,66 @@ def test_an_interrupted_parallel_sweep_leaves_whole_tests_that_read(lab, tmp_pat
     assert_reads_clean(ds)
     assert len(ds.runs) == len(done) and ds.runs["test"].notna().all()
     assert set(ds.cpu["run_source"].dropna()) == set(ds.runs["source"])
+
+
+SWEEP_FIXTURES = ROOT / "tests" / "fixtures" / "sweep"
+
+
+def test_the_sweeps_cpu_csv_reads_into_the_cpu_table_each_row_naming_its_run():
+    ds = lbanalysis.read(SWEEP_FIXTURES / "one", table="all")
+    assert_reads_clean(ds)
+    runs = ds.runs.sort_values("source")
+    assert runs["tool"].tolist() == ["ab", "ab"]
+    cpu = ds.cpu
+    assert set(cpu["tool"]) == {"sweep", "proc-stat"} and (cpu["role"] == "client").all()
+    assert (cpu["source"].astype(str).str.contains("/cpu/00")).all() and cpu["line"].min() == 2
+    # every row names its run as the runs table keys it, file and position
+    assert set(zip(cpu["run_source"], cpu["run"], strict=True)) == set(zip(runs["source"], runs["run"], strict=True))
+    proc = cpu[cpu["scope"] == "process"].set_index("run_source").loc[runs["source"]]
+    assert proc["command"].tolist() == runs["command"].tolist()  # the command the run's file starts with
+    assert (proc["cores"] == 1).all() and proc["cores_by"].str.startswith("ab: 1; affinity: ").all()
+    assert ((proc["cpu_pct"] - 100 * (proc["user_s"] + proc["system_s"]) / proc["wall_s"]).abs() < 0.01).all()
+    host = cpu[cpu["scope"] != "process"]
+    assert host.groupby("run_source")["scope"].apply(lambda s: s.iloc[0]).eq("all").all()  # all, then each core
+
+
+def test_the_cpu_of_parallel_processes_names_each_process_and_leaves_the_host_to_the_test():
+    ds = lbanalysis.read(SWEEP_FIXTURES / "two", table="all")
+    assert_reads_clean(ds)
+    assert ds.runs.groupby("test").size().tolist() == [2, 2]
+    proc = ds.cpu[ds.cpu["tool"] == "sweep"]
+    assert sorted(proc["run_source"]) == sorted(ds.runs["source"])
+    assert proc["cores_by"].str.contains(r"affinity: 1 \(\d\)").all()  # each pinned to one core
+    assert ds.cpu[ds.cpu["scope"] != "process"]["run_source"].isna().all()
+
+
+def _cell(text: str, column: str, value: str) -> str:
+    """The CSV with ``column`` of its first row set to ``value``."""
+    lines = text.split("\n")
+    header = lines[0].split(",")
+    rows = list(csv.reader(io.StringIO(lines[1])))
+    rows[0][header.index(column)] = value
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow(rows[0])
+    return "\n".join([lines[0], out.getvalue(), *lines[2:]])
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.replace(",sweep,", ",sweep,,", 1), r"001\.csv:2: 26 fields where the header has 25"),
+        (lambda t: _cell(t, "cpu_pct", "fast"), r"001\.csv:2: cpu_pct: not a number: 'fast'"),
+        (lambda t: _cell(t, "pid", "12.5"), r"001\.csv:2: pid: not a whole number: '12\.5'"),
+        (lambda t: t.split("\n", 1)[0] + "\n", r"001\.csv:1: the sweep's cpu CSV has a header and no sample"),
+        (
+            lambda t: t.replace("cores_by", "cores_from", 1),
+            r"001\.csv:1: not a column of the sweep's cpu CSV: cores_from",
+        ),
+    ],
+)
+def test_a_broken_cpu_csv_is_an_error_naming_its_file_and_line(tmp_path, change, message):
+    broken = tmp_path / "cpu" / "001.csv"
+    broken.parent.mkdir()
+    broken.write_text(change((SWEEP_FIXTURES / "one" / "cpu" / "001.csv").read_text()))
+    with pytest.raises(lbanalysis.ParseError, match=message):
+        lbanalysis.read(broken, table="all", errors="raise")
