@@ -99,6 +99,19 @@ def _candidates(tool: str | None, fmt: str | None) -> list[Format]:
     return [f for f in all_formats() if f.tool == tool]
 
 
+@cache
+def _by_kind(tool: str | None) -> tuple[list[Format], list[Format]]:
+    """The whole-file formats and the text formats of a tool (None: every tool), in detection order."""
+    cands = _candidates(tool, None)
+    return [f for f in cands if f.whole_file], [f for f in cands if not f.whole_file]
+
+
+@cache
+def _trailers(tool: str | None) -> list[Format]:
+    """The formats whose output may be appended after another tool's (``time -v``), of a tool (None: any)."""
+    return [f for f in all_formats() if f.trailer is not None and (tool is None or f.tool == tool)]
+
+
 def detect(text: str, *, tool: str | None = None) -> str | None:
     """Name of the first format that recognises (normalized) text, else None.
 
@@ -365,8 +378,9 @@ def parse_text(
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
         return _finish(_parse(cands[0], seg), cands[0], seg)
-    for f in cands:
-        if f.whole_file and f.detect(text):
+    whole, texts = _by_kind(tool)
+    for f in whole:
+        if f.detect(text):
             seg = Segment(text, source, 1, tables=tables)
             return _finish(_parse(f, seg), f, seg)
     out = Parsed()
@@ -375,11 +389,10 @@ def parse_text(
     for seg in segments:
         seg.tables = tables
     if len(segments) == 1 and segments[0].command is None:
-        # the whole text again: its whole-file formats were just tried
-        seg_cands = [f for f in cands if not f.whole_file]
+        seg_cands = texts  # the whole text again: its whole-file formats were just tried
     else:
         seg_cands = cands
-    trailers = [f for f in all_formats() if f.trailer is not None and (tool is None or f.tool == tool)]
+    trailers = _trailers(tool)
     for seg in segments:
         seg, tail = _cut_trailer(seg, trailers)
         f = _format_of(seg, seg_cands, cands, tool)
