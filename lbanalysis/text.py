@@ -341,10 +341,20 @@ def normalize(text: str) -> str:
     return _unquote(text)
 
 
+_ECHOES = {exe: re.compile("|".join(pats)) for exe, pats in registry.echo_patterns().items()}
+
+
 def _plausible(m: re.Match) -> bool:
-    """A matched line is a command, not prose: it has options or a URL/host."""
+    """A matched line is a command, not prose (it has options or a URL/host) nor a tool's echo of its options.
+
+    >>> _plausible(_CMD_RE.match("httperf --client=0/1 --server=h --port=80 --uri=/ --num-conns=1"))
+    False
+    """
     args = m.group("args").strip()
     exe = m.group("exe")
+    echo = _ECHOES.get(exe)
+    if echo is not None and not m.group("prompt").strip() and echo.fullmatch(m.group("cmd").strip()):
+        return False
     if not args:
         return exe == "siege" and bool(m.group("prompt").strip())
     first = args.split()[0]

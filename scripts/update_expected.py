@@ -47,6 +47,8 @@ FAMILIES = (
     "vegeta",
     "bombardier",
     "oha",
+    "httperf",
+    "gatling",
 )
 FIRST_ROWS = 3
 
