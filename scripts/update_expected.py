@@ -49,6 +49,7 @@ FAMILIES = (
     "oha",
     "httperf",
     "gatling",
+    "cpu",
 )
 FIRST_ROWS = 3
 
@@ -83,6 +84,8 @@ def digest(folder: Path) -> dict:
         if name == "runs" or not len(df):
             continue
         df = df.assign(source=df["source"].astype(str).map(rel))
+        if "run_source" in df:  # the cpu table names its run's file as well
+            df = df.assign(run_source=df["run_source"].map(lambda s: rel(s) if isinstance(s, str) else s))
         part: dict = {
             "rows": len(df),
             "rows per run": {
