@@ -47,7 +47,7 @@ def test_summary_whole_row_phases_and_its_own_cpu():
     cpu = ds.cpu.iloc[0]
     assert (cpu["scope"], cpu["role"], cpu["tool"], cpu["paired_by"], cpu["run"]) == (
         "process", "client", "httperf", "same file", 0)  # fmt: skip
-    assert cpu["run_source"] == ds.runs["source"].iloc[0]
+    assert cpu["run_source"] == ds.runs["source"].iloc[0] and cpu["line"] == 20  # its CPU time [s] line
     assert (cpu["user_s"], cpu["system_s"], cpu["user_pct"], cpu["system_pct"], cpu["cpu_pct"]) == (
         0.74, 4.18, 15.0, 84.4, 99.4)  # fmt: skip
 
