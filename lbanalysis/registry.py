@@ -128,6 +128,61 @@ export default function () {
 }
 """
 
+# What JMeter runs in a sweep: one thread group of -Jthreads threads, each GETting -Jurl with no think time,
+# -Jloops times (-1: until -Jduration seconds have passed). The same plan as tests/fixtures/capture/jmeter_get.jmx.
+_JMETER_PLAN = """\
+<?xml version="1.0" encoding="UTF-8"?>
+<jmeterTestPlan version="1.2" properties="2.8" jmeter="2.13 r1665067">
+  <hashTree>
+    <TestPlan guiclass="TestPlanGui" testclass="TestPlan" testname="lbanalysis sweep" enabled="true">
+      <stringProp name="TestPlan.comments">one GET of ${__P(url)} per iteration, no think time; -Jthreads -Jloops -Jduration</stringProp>
+      <boolProp name="TestPlan.functional_mode">false</boolProp>
+      <boolProp name="TestPlan.serialize_threadgroups">false</boolProp>
+      <elementProp name="TestPlan.user_defined_variables" elementType="Arguments" guiclass="ArgumentsPanel" testclass="Arguments" testname="User Defined Variables" enabled="true">
+        <collectionProp name="Arguments.arguments"/>
+      </elementProp>
+      <stringProp name="TestPlan.user_define_classpath"></stringProp>
+    </TestPlan>
+    <hashTree>
+      <ThreadGroup guiclass="ThreadGroupGui" testclass="ThreadGroup" testname="users" enabled="true">
+        <stringProp name="ThreadGroup.on_sample_error">continue</stringProp>
+        <elementProp name="ThreadGroup.main_controller" elementType="LoopController" guiclass="LoopControlPanel" testclass="LoopController" testname="Loop Controller" enabled="true">
+          <boolProp name="LoopController.continue_forever">false</boolProp>
+          <stringProp name="LoopController.loops">${__P(loops,-1)}</stringProp>
+        </elementProp>
+        <stringProp name="ThreadGroup.num_threads">${__P(threads,1)}</stringProp>
+        <stringProp name="ThreadGroup.ramp_time">0</stringProp>
+        <longProp name="ThreadGroup.start_time">0</longProp>
+        <longProp name="ThreadGroup.end_time">0</longProp>
+        <boolProp name="ThreadGroup.scheduler">true</boolProp>
+        <stringProp name="ThreadGroup.duration">${__P(duration,3600)}</stringProp>
+        <stringProp name="ThreadGroup.delay">0</stringProp>
+      </ThreadGroup>
+      <hashTree>
+        <HTTPSamplerProxy guiclass="HttpTestSampleGui" testclass="HTTPSamplerProxy" testname="${__P(label,GET)}" enabled="true">
+          <elementProp name="HTTPsampler.Arguments" elementType="Arguments" guiclass="HTTPArgumentsPanel" testclass="Arguments" enabled="true">
+            <collectionProp name="Arguments.arguments"/>
+          </elementProp>
+          <stringProp name="HTTPSampler.domain"></stringProp>
+          <stringProp name="HTTPSampler.port"></stringProp>
+          <stringProp name="HTTPSampler.protocol"></stringProp>
+          <stringProp name="HTTPSampler.path">${__P(url,http://127.0.0.1/)}</stringProp>
+          <stringProp name="HTTPSampler.method">GET</stringProp>
+          <boolProp name="HTTPSampler.follow_redirects">true</boolProp>
+          <boolProp name="HTTPSampler.auto_redirects">false</boolProp>
+          <boolProp name="HTTPSampler.use_keepalive">true</boolProp>
+          <boolProp name="HTTPSampler.DO_MULTIPART_POST">false</boolProp>
+          <stringProp name="HTTPSampler.implementation">HttpClient4</stringProp>
+          <stringProp name="HTTPSampler.connect_timeout">${__P(connect_timeout,)}</stringProp>
+          <stringProp name="HTTPSampler.response_timeout">${__P(response_timeout,)}</stringProp>
+        </HTTPSamplerProxy>
+        <hashTree/>
+      </hashTree>
+    </hashTree>
+  </hashTree>
+</jmeterTestPlan>
+"""
+
 _LOCUSTFILE = """\
 # written by lbanalysis sweep: one GET of --host per task, no wait between tasks
 from locust import HttpUser, task
@@ -561,6 +616,44 @@ TOOLS: tuple[Tool, ...] = (
             ),
         ),
     ),
+    Tool(
+        "jmeter",
+        "http-load",
+        ("jmeter", "jmeter.sh"),
+        ("jmeter_csv", "jmeter_xml", "jmeter_json", "jmeter"),
+        "Apache JMeter (non-GUI)",
+        "jmeter: bytes received incl. HTTP headers (bytes)",
+        closed_loop=True,
+        info_options=("-v", "--version", "-h", "--help", "-?"),
+        # the target and the load are in the plan; -Jname=value sets a property the plan reads (${__P(threads)})
+        load_options=(
+            "-Jthreads",
+            "-Jloops",
+            "-Jduration",
+            "-Jsummariser.name",
+            "-Jsummariser.interval",
+            "-l",
+            "--logfile",
+            "-j",
+            "--jmeterlogfile",
+            "-o",
+            "--reportoutputfolder",
+        ),
+        output_flags=("-e", "--reportatendofloadtests"),
+        drives=(
+            Drive(
+                "jmeter",
+                ("-Jthreads={load}",),
+                ("-Jloops={requests_per_load}",),
+                ("-Jduration={seconds}",),
+                options=("-n", "-t", "{config}", "-j", "/dev/null", "-Jsummariser.name=summary"),
+                url=("-Jurl={url}",),
+                install="Debian package jmeter (or Apache JMeter's binary release on PATH)",
+                config_file="sweep-jmeter.jmx",
+                config_text=_JMETER_PLAN,
+            ),
+        ),
+    ),
     # host and process resource monitors: no runs of their own, CPU samples into the cpu table (paired with runs
     # by lbanalysis.pairing); no executables: their command lines do not start a transcript segment
     Tool("time", "resources", (), ("gnu_time",), "GNU time -v and default, the shells' time (bash, zsh, -p)"),
@@ -624,7 +717,7 @@ def drives() -> dict[str, Drive]:
     """Executable -> how the sweep runs it, for every tool the sweep can run (registry order).
 
     >>> list(drives())
-    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'vegeta', 'httperf', 'oha', 'bombardier']
+    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'vegeta', 'httperf', 'oha', 'bombardier', 'jmeter']
     """
     return {d.executable: d for t in TOOLS for d in t.drives}
 

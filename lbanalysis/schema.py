@@ -198,16 +198,18 @@ _RUNS_GOBENCH = (
         "failed_network",
         I,
         "",
-        "requests that got no response (gobench 'Network failed'; k6, Locust: refused, reset, timed out)",
-        "gobench,k6,locust",
+        "requests that got no response (gobench 'Network failed'; k6, Locust: refused, reset, timed out; JMeter:"
+        " a 'Non HTTP response code'; httperf Errors total; Gatling: a KO whose message says no answer came)",
+        "gobench,k6,locust,jmeter,httperf,gatling",
     ),
     Column(
         "requests_attempted",
         I,
         "",
         "requests made, answered or not, as the tool prints them (gobench 'Requests: N hits', vegeta Requests"
-        " total; ``requests`` is this minus those that got no response)",
-        "gobench,vegeta",
+        " total, JMeter samples, httperf Total requests, Gatling request count; ``requests`` is this minus those that"
+        " got no response)",
+        "gobench,vegeta,jmeter,httperf,gatling",
     ),
 )
 
@@ -270,7 +272,13 @@ _RUNS_IPERF = (
 # wrk 4.x and wrk2 (Thread Stats, socket errors, the fixed rate and HdrHistogram summary).
 _RUNS_WRK = (
     Column("threads", I, "", "load-generator threads (wrk -t)", "wrk"),
-    Column("latency_stdev_s", F, "s", "standard deviation of the latency (wrk Thread Stats)", "wrk"),
+    Column(
+        "latency_stdev_s",
+        F,
+        "s",
+        "standard deviation of the latency (wrk Thread Stats; Gatling std deviation)",
+        "wrk,gatling",
+    ),
     Column("latency_within_stdev_pct", F, "%", "share of requests within one stdev of the mean (+/- Stdev)", "wrk"),
     Column("thread_requests_per_s_mean", F, "1/s", "requests per second of one thread: mean (Req/Sec Avg)", "wrk"),
     Column("thread_requests_per_s_stdev", F, "1/s", "requests per second of one thread: stdev", "wrk"),
@@ -321,15 +329,20 @@ _RUNS_HEY = (
         "hey,locust",
     ),
     Column(
-        "status_codes", S, "", "status code distribution as 'code: count; ...' (hey; httperf by class: '2xx: 5')", "hey"
+        "status_codes",
+        S,
+        "",
+        "status code distribution as 'code: count; ...' (hey; httperf by class: '2xx: 5')",
+        "hey,httperf",
     ),
     Column(
         "requests_attempted_per_s",
         F,
         "1/s",
         "requests made per second, answered or not, as hey and oha print them (Requests/sec, oha JSON"
-        " requestsPerSec; ``requests_per_s`` counts responses)",
-        "hey,oha",
+        " requestsPerSec, JMeter's summariser and statistics.json throughput, httperf Request rate, Gatling mean"
+        " requests/sec; ``requests_per_s`` counts responses)",
+        "hey,oha,jmeter,httperf,gatling",
     ),
 )
 
@@ -567,7 +580,18 @@ REQUESTS = _cols(
     Column("error", S, "", "the error the tool recorded (vegeta: no answer, or the text of a status of 400 or more)"),
     Column("client", I, "", "the simulated user that made the request (siege display-id; Gatling 2.x, 3.0-3.3 user)"),
     Column("label", S, "", "the request's name in the test plan (JMeter sampler label; Gatling groups / name)"),
+    Column("thread", S, "", "the thread that made the request, as named (JMeter threadName 'users 1-2')"),
     Column("success", B, "", "the tool counted the request successful (JMeter success; Gatling OK)"),
+    Column(
+        "first_byte_s",
+        F,
+        "s",
+        "from just before sending the request to the first byte of the answer, connect included (JMeter Latency)",
+    ),
+    Column("idle_s", F, "s", "time inside the sample spent waiting, not sampling (JMeter IdleTime)"),
+    Column("bytes_sent", F, "B", "request bytes sent, headers included (JMeter sentBytes)"),
+    Column("threads", I, "", "threads active in every thread group when the request ended (JMeter allThreads)"),
+    Column("group_threads", I, "", "threads active in the request's thread group (JMeter grpThreads)"),
 )
 
 INTERVALS = _cols(
@@ -588,9 +612,18 @@ INTERVALS = _cols(
     Column("lost_percent", F, "%", "UDP loss"),
     Column("omitted", B, "", "interval inside the -O omit period"),
     Column("direction", S, "", "iperf: sender or receiver, the side that measured the interval"),
-    Column("users", I, "", "Locust users running at the end of the interval (_stats_history.csv User Count)"),
+    Column(
+        "users", I, "", "users running at the end of the interval (Locust _stats_history.csv User Count, JMeter Active)"
+    ),
     Column("requests_per_s", F, "1/s", "requests per second in the interval (Locust _stats_history.csv)"),
     Column("failures_per_s", F, "1/s", "failed requests per second in the interval (Locust _stats_history.csv)"),
+    Column("requests", I, "", "requests made in the interval, answered or not (JMeter summariser 'summary +')"),
+    Column("errors", I, "", "failed requests in the interval (JMeter summariser Err)"),
+    Column("latency_mean_s", F, "s", "mean time per request in the interval (JMeter summariser Avg)"),
+    Column("latency_min_s", F, "s", "shortest request in the interval (JMeter summariser Min)"),
+    Column("latency_max_s", F, "s", "longest request in the interval (JMeter summariser Max)"),
+    Column("users_started", I, "", "threads started so far (JMeter summariser Started)"),
+    Column("users_finished", I, "", "threads finished so far (JMeter summariser Finished)"),
 )
 
 STREAMS = _cols(
@@ -833,7 +866,7 @@ CPU = _cols(
         S,
         "",
         "the program that printed the sample (time, vmstat, mpstat, sar, iostat, pidstat, dstat,"
-        " top, haproxy, proc-stat, manifest)",
+        " top, haproxy, proc-stat, manifest, path: a path pattern's field)",
     ),
 )
 

@@ -49,6 +49,7 @@ FAMILIES = (
     "oha",
     "httperf",
     "gatling",
+    "jmeter",
     "cpu",
 )
 FIRST_ROWS = 3

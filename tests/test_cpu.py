@@ -357,3 +357,24 @@ def test_cli_reads_the_cpu_table_of_monitors_alone(capsys, tmp_path):
         == 2
     )
     assert "one file" in capsys.readouterr().err
+
+
+def test_broken_time_report_after_an_output_names_its_line_in_the_file(tmp_path):
+    text = (CPU / "time_v_hey.txt").read_text()
+    n = next(i for i, ln in enumerate(text.split("\n"), 1) if "User time (seconds)" in ln)
+    f = tmp_path / "timed.txt"
+    f.write_text(text.replace("User time (seconds): ", "User time (seconds): n/a"))
+    with pytest.raises(lbanalysis.ParseError) as e:
+        lbanalysis.read(f)
+    assert e.value.line == n and "User time" in str(e.value)
+
+
+def test_path_pattern_cpu_columns_are_cpu_rows(tmp_path):
+    for host, busy in (("tu-lb-01", 87), ("tu-web-01", 42)):
+        (tmp_path / host / f"cpu{busy}").mkdir(parents=True)
+        shutil.copy(CPU / "paired" / "ab_c08_r1.txt", tmp_path / host / f"cpu{busy}" / "ab.txt")
+    ds = lbanalysis.read(tmp_path, pattern="{host}/cpu{cpu_pct}/ab.txt", table="all")
+    rows = ds.cpu.sort_values("busy_pct")
+    assert rows["busy_pct"].tolist() == [42.0, 87.0] and rows["role"].tolist() == ["server", "load balancer"]
+    assert set(rows["tool"]) == {"path"} and set(rows["paired_by"]) == {"same file"}
+    assert rows["run_source"].tolist() == rows["source"].astype(str).tolist() and rows["line"].isna().all()

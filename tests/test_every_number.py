@@ -47,6 +47,7 @@ NOT_FIGURES = [
     r"\b\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\d(?:\.\d+)?Z?\b|\b|(?=T))",  # dates (ISO 8601: with the time)
     r"^\s*Linux \S+ \d.*$|\"system_info\":[^,]*",  # uname -a of iperf3 -V: the host, not the run
     r"\b\d\d?:\d\d(?::\d\d(?:\.\d+)?)?\b",  # times
+    r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} \d\d \d\d:\d\d:\d\d [A-Z]{2,5} \d{4}\b",  # Java's Date (JMeter)
     r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? +(?:\d+ +)?\w{3} +\d+ [\d:]+ +(?:\d{4}|GMT)?",  # ctime / HTTP dates
     r"\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b",  # HTTP dates
     r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2}\b",  # ctime dates
@@ -79,6 +80,7 @@ NOT_FIGURES = [
     r'^\s*File ".*", line \d+, in .*$',  # a Python traceback (a Locust script's exception)
     r'"(?:start_time|last_request_timestamp)":\s*[\d.]+',  # Unix time stamps of Locust's JSON
     r"^\s*//.*$",  # a comment of the source code an output was pasted into
+    r"Waiting for possible .*message on port \d+",  # JMeter's shutdown port
     r"^\s*\d+ / \d+ +\d+\.\d\d%(?: \d+/s)?(?: [\dhms.]+)?\s*$",  # bombardier's progress bar (done / planned)
 ]
 _NOT_FIGURES_RE = re.compile("|".join(f"(?:{p})" for p in NOT_FIGURES), re.M)
@@ -203,6 +205,19 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
         (r"--(?:send|recv)-buffer=\d+|--client=\d+/\d+", "options httperf echoes: socket buffer sizes, client number"),
         (r"^httperf: maximum number of open descriptors = \d+$", "-v: the client's descriptor limit"),
         (r"^httperf: httperf-\d[\w.]* compiled", "the version banner of --version"),
+    ],
+    "jmeter": [
+        (r"^Tidying up \.\.\..*$", "the time the test ended (the run's length is the summariser's)"),
+        (r"(?<= in) +[\d.,]+s(?= +=)", "the summariser's time, rounded (duration_s: samples / the rate printed)"),
+        (r"\(\d+[.,]\d+%\)", "the summariser's error share (kept as its counts: failed / requests_attempted)"),
+        (
+            r"^\S+ = .*$(?=(?:(?!Tidying up)[\s\S])*^\S+ \+ )",
+            "the totals so far printed between intervals (the last 'summary =' is the run)",
+        ),
+        (
+            r"^\s+<(?:httpSample|sample) .*$",
+            "the parts of a sample (a followed redirect's hops): its time and bytes include theirs",
+        ),
     ],
     "time": [
         (

@@ -119,3 +119,16 @@ def test_a_folder_of_gatling_outputs_through_study_and_explore():
     assert shares[str(GATLING / "gatling-3.7.6_404.txt")] == 1.0
     assert shares[str(GATLING / "gatling-3.7.6_nginx.txt")] == 0.0
     assert len(explore.conclusion_table(st, ds.percentiles)) == len(st.verdicts) >= 1
+
+
+@pytest.mark.parametrize("family", ["jmeter", "gatling", "httperf"])
+def test_jmeter_gatling_and_httperf_never_confused(family):
+    """Every capture of one of the three is detected as its own tool's format, never as one of the other two."""
+    from lbanalysis.readers import get_format
+
+    folder = GATLING.parent / family
+    files = [p for p in sorted(folder.rglob("*")) if p.is_file() and p.suffix not in (".md", ".jmx")]
+    assert files, folder
+    for p in files:
+        name = detect(p.read_text(errors="replace"))
+        assert name is not None and get_format(name).tool == family, (p.name, name)

@@ -109,6 +109,18 @@ def test_parsing_the_options():
             {"seconds": 10},
             "locust -f sweep-locustfile.py --headless --only-summary -u 8 -r 8 -t 10s -k --host http://h:81/",
         ),
+        (
+            "jmeter",
+            {"requests": 2000},
+            "jmeter -n -t sweep-jmeter.jmx -j /dev/null -Jsummariser.name=summary -Jthreads=8 -Jloops=250 -k "
+            "-Jurl=http://h:81/",
+        ),
+        (
+            "jmeter",
+            {"seconds": 10},
+            "jmeter -n -t sweep-jmeter.jmx -j /dev/null -Jsummariser.name=summary -Jthreads=8 -Jduration=10 -k "
+            "-Jurl=http://h:81/",
+        ),
     ],
 )
 def test_commands_put_the_users_options_after_the_sweeps(exe, bound, expected):
@@ -509,6 +521,32 @@ def test_tools_outside_debian_sweep_into_a_folder_that_reads(lab, tmp_path, tool
         assert runs["requests"].tolist() == [1, 2]
     # one series across the loads, even where the target is in the sweep's script (k6, Locust)
     assert len(lbanalysis.study(ds).verdicts) == 1, lbanalysis.study(ds).verdicts["series"].tolist()
+
+
+#: Debian 12's jmeter 2.13 cannot load a plan with its xstream 1.4.20; xstream 1.4.17 from Maven Central put first
+#: on its class path does (tests/fixtures/capture/capture_jmeter.sh)
+XSTREAM_1_4_17 = Path.home() / ".m2/repository/com/thoughtworks/xstream/xstream/1.4.17/xstream-1.4.17.jar"
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_jmeter_sweeps_its_plan_into_a_folder_that_reads(lab, tmp_path, monkeypatch):
+    if shutil.which("jmeter") is None:
+        pytest.skip(f"jmeter is not installed ({registry.drive_of('jmeter').install})")
+    if XSTREAM_1_4_17.is_file() and "JAVA_CLASSPATH" not in os.environ:
+        monkeypatch.setenv("JAVA_CLASSPATH", str(XSTREAM_1_4_17))
+    out = tmp_path / "jmeter"
+    ds = lbanalysis.sweep("jmeter", lab["direct"], [1, 2], output=out, order="up", progress=False, requests=40)
+    runs = ds.runs.sort_values("source")
+    if runs["error"].fillna("").str.contains("ForbiddenClassException").any():
+        pytest.skip("Debian's jmeter 2.13 cannot load a plan with xstream 1.4.20: put xstream 1.4.17 first "
+                    "(JAVA_CLASSPATH; mvn dependency:get -Dartifact=com.thoughtworks.xstream:xstream:1.4.17)")  # fmt: skip
+    assert_reads_clean(ds)
+    assert runs["tool"].tolist() == ["jmeter"] * 2 and runs["format"].tolist() == ["jmeter"] * 2
+    assert runs["concurrency"].tolist() == runs["load"].tolist() == [1, 2]
+    assert runs["requests"].tolist() == [40, 40] and (runs["failed"] == 0).all()
+    assert (out / "sweep-jmeter.jmx").is_file()
+    assert len(lbanalysis.study(ds).verdicts) == 1  # one plan at two loads: one series
 
 
 @pytest.mark.live

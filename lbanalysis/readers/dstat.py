@@ -125,7 +125,10 @@ def _rows(table: list[tuple[int, list[str]]], columns: list[tuple[str, str]], ye
     for k, (n, cells) in enumerate(table):
         if len(cells) != len(columns):
             raise ParseError(
-                f"{len(cells)} values under {len(columns)} columns", source=seg.source, line=n, text=" ".join(cells)
+                f"{len(cells)} values under {len(columns)} columns",
+                source=seg.source,
+                line=seg.line - 1 + n,
+                text=" ".join(cells),
             )
         when = next((_time(c, year) for (s, _), c in zip(columns, cells, strict=True) if s == "time"), None)
         system = {col: _value(c) for (s, col), c in zip(columns, cells, strict=True) if s == "system"}

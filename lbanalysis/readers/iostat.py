@@ -73,7 +73,7 @@ class _Reader:
             raise ParseError(
                 f"iostat: {len(cells)} values under {len(self.names)} columns",
                 source=self.seg.source,
-                line=n,
+                line=self.seg.line - 1 + n,
                 text=m[0],
             )
         figures = {PERCENT[k]: to_float(v) for k, v in zip(self.names, cells, strict=True) if k in PERCENT}
