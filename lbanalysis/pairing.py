@@ -197,8 +197,9 @@ def pair_cpu(data: Any, runs: pd.DataFrame | None = None) -> pd.DataFrame:
             found = np.flatnonzero(here & (stems.map(lambda s, w=words: bool(w) and s == w)).to_numpy(bool))
         if len(found) == 1:
             k = found[0]
+            how = "same file" if rsrc.iat[k] == src else "name stem"  # a monitor's output after the run's own
             for i in todo:
-                run[i], run_source[i], paired[i] = int(runs["run"].iat[k]), rsrc.iat[k], "name stem"
+                run[i], run_source[i], paired[i] = int(runs["run"].iat[k]), rsrc.iat[k], how
             continue
         timed = np.flatnonzero(here & start.notna().to_numpy(bool) & end.notna().to_numpy(bool))
         for i in todo:

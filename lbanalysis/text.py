@@ -233,8 +233,9 @@ def _strip_log_prefixes(text: str) -> str:
 
     The prefixes (:data:`LOG_PREFIXES`): a step's name and a TAB (``argo logs``: ``run-benchmark:\\t{...}``),
     a time stamp as CI systems print them (GitHub Actions, GitLab with its stream marker, ``gh run view
-    --log`` with the job and step before it). A block is two lines or more carrying the same kind of
-    prefix (empty lines may sit between them), or a text of one line.
+    --log`` with the job and step before it; :func:`normalize` looks for them in a text whose first line
+    has one, a log). A block is two lines or more carrying the same kind of prefix (empty lines may sit
+    between them), or a text of one line.
 
     >>> print(_strip_log_prefixes("2024-01-02T03:04:05.1234567Z Requests/sec: 5.00\\n2024-01-02T03:04:05.1Z bye"))
     Requests/sec: 5.00
@@ -398,7 +399,8 @@ def normalize(text: str) -> str:
     # prefixes of a log around the output (maybe quoted itself): what is left reads as a bare output does
     if "|" in text and (bare := _strip_compose(text)) is not text:
         text = _unquote(bare)
-    if (":\t" in text or "Z " in text) and _LOG_PREFIX_HINT_RE.search(text):
+    # a step's name and a TAB on any line (a TAB first: a one-character test is cheap), a CI time stamp on the first
+    if ("\t" in text and ":\t" in text and _LOG_PREFIX_HINT_RE.search(text)) or _LOG_PREFIX_HINT_RE.match(text):
         if (bare := _strip_log_prefixes(text)) is not text:
             text = _unquote(bare)
     return text

@@ -306,16 +306,24 @@ def _haproxy_not_modelled(text: str) -> str:
     return _json_fields_modelled(_info_lines_not_modelled(_stat_cells_not_modelled(text)))
 
 
-def _columns_not_kept(header: re.Pattern, kept: set[str], names_from: int = 0) -> Callable[[str], str]:
+def _columns_not_kept(
+    header: re.Pattern, kept: set[str], names_from: int = 0, summary: str | None = None
+) -> Callable[[str], str]:
     """A transformation blanking the cells of a table's columns no cpu column keeps: the table's header line
-    matches ``header`` (its names from word ``names_from`` on), the rows under it until an empty line."""
+    matches ``header`` (its names from word ``names_from`` on), the rows under it until an empty line, and the
+    rows starting with ``summary`` after it (pidstat stopped by a signal prints its ``Average:`` rows after an
+    empty line, under no header of their own)."""
 
     def blank(text: str) -> str:
-        out, names = [], None
+        out, names, last = [], None, None
         for line in text.split("\n"):
             if header.match(line):
-                names = line.split()[names_from:]
-            elif names is not None and line.strip():
+                names = last = line.split()[names_from:]
+                out.append(line)
+                continue
+            if names is None and last is not None and summary and line.startswith(summary):
+                names = last
+            if names is not None and line.strip():
                 cells = line.split(None, len(names) - 1 + names_from)
                 head, cells = cells[:names_from], cells[names_from:]
                 if len(cells) == len(names):
@@ -366,6 +374,7 @@ NOT_KEPT_FIELDS = {
         re.compile(r"^(?:\d\d:\d\d:\d\d(?: [AP]M)?|Average:)\s+UID\s+PID\s"),
         {"PID", "%usr", "%system", "%CPU", "Command"},
         1,
+        "Average:",
     ),
 }
 
