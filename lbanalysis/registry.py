@@ -38,6 +38,7 @@ __all__ = [
     "command_patterns",
     "drive_of",
     "drives",
+    "echo_patterns",
     "executables",
     "get_tool",
     "info_kind",
@@ -61,8 +62,9 @@ class Drive:
 
     Each option is a tuple of argument templates; ``{load}``, ``{requests}``,
     ``{requests_per_load}`` (requests per client, rounded up), ``{seconds}``
-    (whole seconds), ``{threads}`` (the load, at most the machine's cores),
-    ``{url}`` and ``{config}`` (the path of ``config_file`` in the output
+    (whole seconds), ``{load_seconds}`` (the load times the seconds: httperf's
+    connections at its rate), ``{threads}`` (the load, at most the machine's cores),
+    ``{url}`` (and its parts ``{url_host}``, ``{url_port}``, ``{url_path}``) and ``{config}`` (the path of ``config_file`` in the output
     folder) are filled in for each run. ``load`` sets the load, which the
     runs table shows as ``load_column``; ``requests`` and ``duration`` bound
     a run (empty: the tool cannot be bounded that way); ``options`` are
@@ -234,7 +236,10 @@ class Tool:
     options (every spelling) that set a run's load or bound or only what it
     prints, each with a value, and ``output_flags`` the flags that only
     change what it prints: runs whose commands differ only in them are one
-    workload (:func:`workload`).
+    workload (:func:`workload`). ``echo_patterns`` are regular expressions of
+    lines the tool prints that look like its command line but are its output
+    (httperf echoes its options, defaults included): such a line, without a
+    prompt, does not start a transcript segment.
 
     >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
     'http-load'
@@ -257,6 +262,7 @@ class Tool:
     debug_options: tuple[str, ...] = ()
     load_options: tuple[str, ...] = ()
     output_flags: tuple[str, ...] = ()
+    echo_patterns: tuple[str, ...] = ()
     written_files: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -551,6 +557,37 @@ TOOLS: tuple[Tool, ...] = (
         ),
     ),
     Tool(
+        "gatling",
+        "http-load",
+        ("gatling.sh", "gatling"),
+        ("gatling_log", "gatling"),
+        "Gatling (console and simulation.log; open injection by default)",
+        "gatling: no bytes in its console or simulation.log",
+    ),
+    Tool(
+        "httperf",
+        "http-load",
+        ("httperf",),
+        ("httperf",),
+        "httperf (open loop: --rate connections per second)",
+        "httperf: replies, headers and bodies (Reply size total x replies); Net I/O adds the bytes sent",
+        info_options=("-h", "--help", "-V", "--version"),
+        info_patterns=((r"^httperf: httperf-\S+ compiled", "version banner"), (r"^Usage: httperf ", "help text")),
+        echo_patterns=(r"httperf(?: --[\w-]+(?:=\S*)?)* --client=\d+/\d+(?: --[\w-]+(?:=\S*)?)*",),
+        # open loop: the load is the connection rate; a run is bounded by its connections (rate x seconds)
+        drives=(
+            Drive(
+                "httperf",
+                ("--rate", "{load}"),
+                ("--num-conns", "{requests}"),
+                ("--num-conns", "{load_seconds}"),
+                url=("--server", "{url_host}", "--port", "{url_port}", "--uri", "{url_path}"),
+                load_column="rate_target_per_s",
+                install="Debian package httperf",
+            ),
+        ),
+    ),
+    Tool(
         "oha",
         "http-load",
         ("oha",),
@@ -698,7 +735,7 @@ def drives() -> dict[str, Drive]:
     """Executable -> how the sweep runs it, for every tool the sweep can run (registry order).
 
     >>> list(drives())
-    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'vegeta', 'oha', 'bombardier', 'jmeter']
+    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'vegeta', 'httperf', 'oha', 'bombardier', 'jmeter']
     """
     return {d.executable: d for t in TOOLS for d in t.drives}
 
@@ -727,6 +764,16 @@ def command_patterns() -> dict[str, tuple[str, ...]]:
     True
     """
     return {t.name: t.command_patterns for t in TOOLS if t.command_patterns}
+
+
+def echo_patterns() -> dict[str, tuple[str, ...]]:
+    """Executable name -> regular expressions of output lines that look like its command (httperf's echo).
+
+    >>> import re
+    >>> bool(re.fullmatch(echo_patterns()["httperf"][0], "httperf --client=0/1 --server=h --port=80 --uri=/"))
+    True
+    """
+    return {exe: t.echo_patterns for t in TOOLS if t.echo_patterns for exe in t.executables}
 
 
 def subcommands() -> dict[str, tuple[str, ...]]:

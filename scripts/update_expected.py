@@ -47,6 +47,8 @@ FAMILIES = (
     "vegeta",
     "bombardier",
     "oha",
+    "httperf",
+    "gatling",
     "jmeter",
     "cpu",
     "sweep",

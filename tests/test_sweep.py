@@ -105,6 +105,8 @@ def test_parsing_the_options():
         ("gobench", {"seconds": 10}, "gobench -c 8 -t 10 -k -u http://h:81/"),
         ("k6", {"requests": 2000}, "k6 run --vus 8 --iterations 2000 -k -e URL=http://h:81/ sweep-k6.js"),
         ("k6", {"seconds": 10}, "k6 run --vus 8 --duration 10s -k -e URL=http://h:81/ sweep-k6.js"),
+        ("httperf", {"requests": 2000}, "httperf --rate 8 --num-conns 2000 -k --server h --port 81 --uri /"),
+        ("httperf", {"seconds": 10}, "httperf --rate 8 --num-conns 80 -k --server h --port 81 --uri /"),
         (
             "locust",
             {"seconds": 10},
@@ -529,10 +531,11 @@ def test_each_installed_tool_sweeps_into_a_folder_that_reads(lab, tmp_path, tool
         ("oha", {"requests": 40}),
         ("bombardier", {"requests": 40}),
         ("vegeta", {"duration": "1s"}),
+        ("httperf", {"duration": "1s"}),
     ],
 )
 def test_tools_outside_debian_sweep_into_a_folder_that_reads(lab, tmp_path, tool, bound):
-    # Not Debian packages (Go modules, a crate, a PyPI package): CI does not build them, so this skips there too.
+    # Not Debian packages (Go modules, a crate, a PyPI package; and httperf, whose load is its rate): skips if missing.
     if shutil.which(tool) is None:
         pytest.skip(f"{tool} is not installed ({registry.drive_of(tool).install})")
     ds = lbanalysis.sweep(tool, lab["direct"], [1, 2], output=tmp_path / tool, order="up", progress=False, **bound)
@@ -547,7 +550,7 @@ def test_tools_outside_debian_sweep_into_a_folder_that_reads(lab, tmp_path, tool
         assert (tmp_path / tool / registry.drive_of(tool).config_file).is_file()
     if tool in ("k6", "oha", "bombardier"):
         assert runs["requests"].tolist() == [40, 40]
-    if tool == "vegeta":  # 1 and 2 requests a second for 1 s, through `vegeta report`
+    if tool in ("vegeta", "httperf"):  # 1 and 2 requests a second for 1 s (httperf: --num-conns = rate x 1 s)
         assert runs["requests"].tolist() == [1, 2]
     # one series across the loads, even where the target is in the sweep's script (k6, Locust)
     assert len(lbanalysis.study(ds).verdicts) == 1, lbanalysis.study(ds).verdicts["series"].tolist()

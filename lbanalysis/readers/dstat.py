@@ -200,6 +200,12 @@ def detect(text: str) -> bool:
     return bool(_SCREEN_RE.search(text[:3000])) and "usr sys idl" in text[:3000]
 
 
+def trailer(text: str) -> int | None:
+    """Where dstat's header begins after another tool's output, else None."""
+    m = _SCREEN_RE.search(text) if "usr sys idl" in text else None
+    return None if m is None else m.start()
+
+
 def detect_csv(text: str) -> bool:
     """The CSV's first cell: ``"Dstat 0.8.0 CSV output"`` or ``"dool 1.3.8 CSV output"``."""
     return bool(re.match(r'^"(?:Dstat|dool|pcp-dstat)\b[^"]* CSV output"', text.lstrip()))
@@ -207,5 +213,5 @@ def detect_csv(text: str) -> bool:
 
 FORMATS = [
     Format("dstat-csv", "dstat", detect_csv, parse_csv, whole_file=True, description="dstat/dool --output CSV"),
-    Format("dstat", "dstat", detect, parse, description="dstat/dool screen"),
+    Format("dstat", "dstat", detect, parse, trailer=trailer, description="dstat/dool screen"),
 ]

@@ -27,7 +27,7 @@ from datetime import datetime
 
 from ..errors import ParseError
 from ..text import Segment
-from ._cpu import SYSSTAT_HEADER_RE, cpu_row, sysstat_header
+from ._cpu import SYSSTAT_HEADER_RE, cpu_row, sysstat_header, sysstat_trailer
 from ._sysstat import PERCENT
 from .base import Format, LineKind, Parsed, scan, to_float
 
@@ -109,4 +109,4 @@ def detect(text: str) -> bool:
     return bool(SYSSTAT_HEADER_RE.match(head)) and "\navg-cpu:" in head
 
 
-FORMATS = [Format("iostat", "iostat", detect, parse, description="iostat -c")]
+FORMATS = [Format("iostat", "iostat", detect, parse, trailer=sysstat_trailer, description="iostat -c")]

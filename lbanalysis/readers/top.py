@@ -130,4 +130,10 @@ def detect(text: str) -> bool:
     return bool(_DETECT_RE.search(head)) and bool(re.search(r"^%?Cpu(?:\(s\)|\d+)\s*:", head, re.MULTILINE))
 
 
-FORMATS = [Format("top", "top", detect, parse, description="top -b snapshots")]
+def trailer(text: str) -> int | None:
+    """Where top's first line begins after another tool's output, else None."""
+    m = _DETECT_RE.search(text) if "top - " in text else None
+    return None if m is None else m.start()
+
+
+FORMATS = [Format("top", "top", detect, parse, trailer=trailer, description="top -b snapshots")]
