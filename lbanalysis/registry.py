@@ -584,6 +584,7 @@ TOOLS: tuple[Tool, ...] = (
                 url=("--server", "{url_host}", "--port", "{url_port}", "--uri", "{url_path}"),
                 load_column="rate_target_per_s",
                 install="Debian package httperf",
+                cores="1",  # one process, one thread (select loop)
             ),
         ),
     ),
