@@ -104,14 +104,18 @@ def _tool_words() -> frozenset[str]:
     return frozenset(w.lower() for t in registry.TOOLS for w in (t.name, *t.executables))
 
 
-def stem_words(name: str) -> tuple[str, ...]:
-    """A file name's words without its extension, the monitors' and the tools' words: what names its run.
+def stem_words(name: str, *, tools: bool = False) -> tuple[str, ...]:
+    """A file name's words without its extension, the monitors' and (unless ``tools``) the tools' words: what
+    names its run. With ``tools``, a monitor named after one tool's run (``vmstat_ab_c16_r1.txt``) tells it
+    from another tool's run at the same load in the folder (``hey_c16_r1.txt``).
 
     >>> stem_words("haproxy-info_ab_c08_r1_before.txt"), stem_words("vmstat_c08_r1.txt"), stem_words("ab_c08_r1.txt")
     (('c08', 'r1'), ('c08', 'r1'), ('c08', 'r1'))
+    >>> stem_words("vmstat_ab_c16_r1.txt", tools=True), stem_words("hey_c16_r1.txt", tools=True)
+    (('ab', 'c16', 'r1'), ('hey', 'c16', 'r1'))
     """
     stem = name.rsplit(".", 1)[0] if "." in name else name
-    drop = MONITOR_WORDS | _tool_words()
+    drop = MONITOR_WORDS if tools else MONITOR_WORDS | _tool_words()
     return tuple(w for w in re.split(r"[-_.\s]+", stem.lower()) if w and w not in drop)
 
 
@@ -195,6 +199,9 @@ def pair_cpu(data: Any, runs: pd.DataFrame | None = None) -> pd.DataFrame:
         else:
             words = stem_words(os.path.basename(src))
             found = np.flatnonzero(here & (stems.map(lambda s, w=words: bool(w) and s == w)).to_numpy(bool))
+            if len(found) > 1:  # several tools' runs at that load: the one the monitor's name names
+                named = stem_words(os.path.basename(src), tools=True)
+                found = np.array([k for k in found if stem_words(names.iat[k], tools=True) == named])
         if len(found) == 1:
             k = found[0]
             how = "same file" if rsrc.iat[k] == src else "name stem"  # a monitor's output after the run's own

@@ -38,6 +38,7 @@ __all__ = [
     "command_patterns",
     "drive_of",
     "drives",
+    "echo_patterns",
     "executables",
     "get_tool",
     "info_kind",
@@ -61,8 +62,9 @@ class Drive:
 
     Each option is a tuple of argument templates; ``{load}``, ``{requests}``,
     ``{requests_per_load}`` (requests per client, rounded up), ``{seconds}``
-    (whole seconds), ``{threads}`` (the load, at most the machine's cores),
-    ``{url}`` and ``{config}`` (the path of ``config_file`` in the output
+    (whole seconds), ``{load_seconds}`` (the load times the seconds: httperf's
+    connections at its rate), ``{threads}`` (the load, at most the machine's cores),
+    ``{url}`` (and its parts ``{url_host}``, ``{url_port}``, ``{url_path}``) and ``{config}`` (the path of ``config_file`` in the output
     folder) are filled in for each run. ``load`` sets the load, which the
     runs table shows as ``load_column``; ``requests`` and ``duration`` bound
     a run (empty: the tool cannot be bounded that way); ``options`` are
@@ -73,6 +75,14 @@ class Drive:
     ``stdin`` (a template) is given to the tool on its standard input, and
     ``then`` is a command its output is piped into: vegeta takes its target
     as ``GET url`` on stdin, and ``vegeta report`` prints what it measured.
+    ``cores`` is how many cores the tool's process can keep busy (a
+    template: ``1`` for ab, siege and Locust, which run one thread;
+    ``{threads}`` for wrk; ``{cpus}``, the cores the process may run on,
+    for Go and Rust tools that use them all): the sweep's CPU capture
+    judges the process's CPU time against it (and against a taskset or a
+    cgroup CPU quota, where smaller). ``prints_start``: the tool prints
+    when it started (Locust's log lines, after its imports, which may take
+    seconds), so the manifest leaves a run's ``timestamp`` to it.
 
     >>> d = drive_of("ab")
     >>> d.executable, d.load, d.requests, d.install
@@ -91,6 +101,8 @@ class Drive:
     config_text: str = ""
     stdin: str = ""
     then: tuple[str, ...] = ()
+    cores: str = "{cpus}"
+    prints_start: bool = False
 
 
 # What siege reads with -R in a sweep: its defaults of 4.0.7 spelled out (no delay, no log file), so that a
@@ -224,7 +236,10 @@ class Tool:
     options (every spelling) that set a run's load or bound or only what it
     prints, each with a value, and ``output_flags`` the flags that only
     change what it prints: runs whose commands differ only in them are one
-    workload (:func:`workload`).
+    workload (:func:`workload`). ``echo_patterns`` are regular expressions of
+    lines the tool prints that look like its command line but are its output
+    (httperf echoes its options, defaults included): such a line, without a
+    prompt, does not start a transcript segment.
 
     >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
     'http-load'
@@ -247,6 +262,7 @@ class Tool:
     debug_options: tuple[str, ...] = ()
     load_options: tuple[str, ...] = ()
     output_flags: tuple[str, ...] = ()
+    echo_patterns: tuple[str, ...] = ()
     written_files: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -280,6 +296,7 @@ TOOLS: tuple[Tool, ...] = (
                 ("-n", "{requests}"),
                 ("-t", "{seconds}"),
                 install="Debian package apache2-utils",
+                cores="1",
             ),
         ),
     ),
@@ -302,6 +319,7 @@ TOOLS: tuple[Tool, ...] = (
                 ("-t", "{seconds}S"),
                 options=("-R", "{config}"),
                 install="Debian package siege",
+                cores="1",
                 config_file="siege.conf",
                 config_text=_SIEGERC,
             ),
@@ -347,6 +365,7 @@ TOOLS: tuple[Tool, ...] = (
                 ("-c", "{load}", "-t", "{threads}"),
                 duration=("-d", "{seconds}s"),
                 install="Debian package wrk",
+                cores="{threads}",
             ),
             # wrk2's load is the rate it holds (-R); connections and threads: its defaults, or after --
             Drive(
@@ -355,6 +374,7 @@ TOOLS: tuple[Tool, ...] = (
                 duration=("-d", "{seconds}s"),
                 load_column="rate_target_per_s",
                 install="not packaged in Debian: build https://github.com/giltene/wrk2 and put it on PATH as wrk2",
+                cores="2",  # wrk2's default -t
             ),
         ),
     ),
@@ -466,6 +486,8 @@ TOOLS: tuple[Tool, ...] = (
                 install="PyPI package locust (pip install locust)",
                 config_file="sweep-locustfile.py",
                 config_text=_LOCUSTFILE,
+                cores="1",  # one process, one thread of Python (gevent): several cores take workers
+                prints_start=True,
             ),
         ),
     ),
@@ -531,6 +553,38 @@ TOOLS: tuple[Tool, ...] = (
                 install="Go module github.com/tsenart/vegeta/v12 (go install github.com/tsenart/vegeta/v12@latest)",
                 stdin="GET {url}",
                 then=("vegeta", "report"),
+            ),
+        ),
+    ),
+    Tool(
+        "gatling",
+        "http-load",
+        ("gatling.sh", "gatling"),
+        ("gatling_log", "gatling"),
+        "Gatling (console and simulation.log; open injection by default)",
+        "gatling: no bytes in its console or simulation.log",
+    ),
+    Tool(
+        "httperf",
+        "http-load",
+        ("httperf",),
+        ("httperf",),
+        "httperf (open loop: --rate connections per second)",
+        "httperf: replies, headers and bodies (Reply size total x replies); Net I/O adds the bytes sent",
+        info_options=("-h", "--help", "-V", "--version"),
+        info_patterns=((r"^httperf: httperf-\S+ compiled", "version banner"), (r"^Usage: httperf ", "help text")),
+        echo_patterns=(r"httperf(?: --[\w-]+(?:=\S*)?)* --client=\d+/\d+(?: --[\w-]+(?:=\S*)?)*",),
+        # open loop: the load is the connection rate; a run is bounded by its connections (rate x seconds)
+        drives=(
+            Drive(
+                "httperf",
+                ("--rate", "{load}"),
+                ("--num-conns", "{requests}"),
+                ("--num-conns", "{load_seconds}"),
+                url=("--server", "{url_host}", "--port", "{url_port}", "--uri", "{url_path}"),
+                load_column="rate_target_per_s",
+                install="Debian package httperf",
+                cores="1",  # one process, one thread (select loop)
             ),
         ),
     ),
@@ -627,6 +681,8 @@ TOOLS: tuple[Tool, ...] = (
     Tool("pidstat", "resources", (), ("pidstat",), "sysstat pidstat -u"),
     Tool("dstat", "resources", (), ("dstat",), "dstat and dool (screen and --output CSV)"),
     Tool("top", "resources", (), ("top",), "procps top -b snapshots"),
+    # what `lbanalysis sweep` measured of each run's CPU (cpu/NNN.csv): the load tool's process, this host's cores
+    Tool("sweep", "resources", (), ("cpu_csv",), "lbanalysis sweep's CPU capture (os.wait4, /proc/stat)"),
 )
 
 
@@ -680,7 +736,7 @@ def drives() -> dict[str, Drive]:
     """Executable -> how the sweep runs it, for every tool the sweep can run (registry order).
 
     >>> list(drives())
-    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'vegeta', 'oha', 'bombardier', 'jmeter']
+    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'vegeta', 'httperf', 'oha', 'bombardier', 'jmeter']
     """
     return {d.executable: d for t in TOOLS for d in t.drives}
 
@@ -709,6 +765,16 @@ def command_patterns() -> dict[str, tuple[str, ...]]:
     True
     """
     return {t.name: t.command_patterns for t in TOOLS if t.command_patterns}
+
+
+def echo_patterns() -> dict[str, tuple[str, ...]]:
+    """Executable name -> regular expressions of output lines that look like its command (httperf's echo).
+
+    >>> import re
+    >>> bool(re.fullmatch(echo_patterns()["httperf"][0], "httperf --client=0/1 --server=h --port=80 --uri=/"))
+    True
+    """
+    return {exe: t.echo_patterns for t in TOOLS if t.echo_patterns for exe in t.executables}
 
 
 def subcommands() -> dict[str, tuple[str, ...]]:

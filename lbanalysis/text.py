@@ -406,21 +406,28 @@ def normalize(text: str) -> str:
     return text
 
 
+_ECHOES = {exe: re.compile("|".join(pats)) for exe, pats in registry.echo_patterns().items()}
 # zsh's report of a command's time names the command first: `hey -c 4 http://h/  0.02s user 0.04s system 45% cpu
 # 0.149 total` is no command line
 _TIMED_RE = re.compile(r"\s\d+\.\d+s user \d+\.\d+s system \S+% cpu [\d:.]+ total$")
 
 
 def _plausible(m: re.Match) -> bool:
-    """A matched line is a command, not prose: it has options or a URL/host (and is no report of its time).
+    """A matched line is a command, not prose: it has options or a URL/host (and is no report of its time, nor a
+    tool's echo of its options).
 
     >>> [_plausible(_CMD_RE.match(c)) for c in ("$ hey -c 4 http://h/", "hey -c 4 http://h/  0.02s user 0.04s system 45% cpu 0.149 total")]
     [True, False]
+    >>> _plausible(_CMD_RE.match("httperf --client=0/1 --server=h --port=80 --uri=/ --num-conns=1"))
+    False
     """
     args = m.group("args").strip()
     if _TIMED_RE.search(args):
         return False
     exe = m.group("exe")
+    echo = _ECHOES.get(exe)
+    if echo is not None and not m.group("prompt").strip() and echo.fullmatch(m.group("cmd").strip()):
+        return False
     if not args:
         return exe == "siege" and bool(m.group("prompt").strip())
     first = args.split()[0]

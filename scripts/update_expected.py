@@ -47,8 +47,11 @@ FAMILIES = (
     "vegeta",
     "bombardier",
     "oha",
+    "httperf",
+    "gatling",
     "jmeter",
     "cpu",
+    "sweep",
 )
 FIRST_ROWS = 3
 

@@ -396,3 +396,12 @@ def test_a_monitor_after_its_prompt_or_notes_is_read(tmp_path, monitor):
     got = lbanalysis.read(f, table="cpu")
     want = _cpu(monitor)
     assert len(got) == len(want) and (got["line"].to_numpy() == want["line"].to_numpy() + 2).all()
+
+
+def test_a_monitor_named_after_one_tools_run_is_not_another_tools():
+    """scenarios/client-cpu: vmstat_ab_c16_r1.txt beside ab_c16_r1.txt and hey_c16_r1.txt is ab's."""
+    cpu = lbanalysis.read(FIXTURES / "scenarios" / "client-cpu", table="cpu")
+    vm = cpu[(cpu["tool"] == "vmstat") & cpu["summary"].isna()]
+    assert set(vm["paired_by"]) == {"name stem"}
+    for src, run_source in zip(vm["source"].astype(str), vm["run_source"], strict=True):
+        assert Path(run_source).name == Path(src).name.removeprefix("vmstat_")

@@ -175,6 +175,37 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             "the histograms of --stats-success-breakdown and of the first byte (their percentiles are kept)",
         ),
     ],
+    "gatling": [
+        (
+            r"^(?:> )?.+\(OK=\d+\s+KO=\d+\s*\)$(?![\s\S]*^-+ Global Information)",
+            "the progress blocks' counts so far, before the Global Information (the last block's are kept as metrics)",
+        ),
+        (
+            r"^\[#*-*\s*\]\s*\d+%$|^\s*waiting: .*$|^.*\d+s elapsed$",
+            "progress: bar, users waiting/active/done, elapsed",
+        ),
+        (
+            r"^(?:> )?.+\s\d+ \(\s*[\d.]+%\)$(?![\s\S]*^-+ Global Information)",
+            "the errors of a progress block (the final table is kept)",
+        ),
+        (
+            r"^(?:Reports generated, p|P)lease open the following file: .*$|^Reports generated in \d+s\.$"
+            r"|^logs?: `[^`]*index\.html`$",
+            "where and how fast the report was written (in notes: its path)",
+        ),
+        (
+            r"^GROUP\t.*$",
+            "simulation.log GROUP records: a group's start, end and cumulated time (its requests are rows)",
+        ),
+        (r"^\w{3} \d+, \d{4} \d+:\d+:\d+ [AP]M java\..*$", "a JVM warning's time stamp"),
+    ],
+    "httperf": [
+        (r"\([\d.]+ ms/(?:conn|req)\b", "ms per connection and per request: the reciprocals of the rates kept"),
+        (r"\*10\^6 bps", "the unit of Net I/O in bits (its figure is kept, in bytes)"),
+        (r"--(?:send|recv)-buffer=\d+|--client=\d+/\d+", "options httperf echoes: socket buffer sizes, client number"),
+        (r"^httperf: maximum number of open descriptors = \d+$", "-v: the client's descriptor limit"),
+        (r"^httperf: httperf-\d[\w.]* compiled", "the version banner of --version"),
+    ],
     "jmeter": [
         (r"^Tidying up \.\.\..*$", "the time the test ended (the run's length is the summariser's)"),
         (r"(?<= in) +[\d.,]+s(?= +=)", "the summariser's time, rounded (duration_s: samples / the rate printed)"),

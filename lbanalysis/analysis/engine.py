@@ -66,8 +66,10 @@ __all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study"]
 #: without an answer, answers that are errors, the denominator in words). The first line whose columns the
 #: run has is used; the share is failures / (answers + failures without an answer), never above 1.
 ERROR_COUNTERS: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str], ...] = (
-    # gobench, k6, Locust, oha, bombardier, vegeta, JMeter results files: network failures have no answer; bad answers are the
-    # responses not counted successful (first: Locust also fills wrk's non_2xx_3xx with its HTTP errors)
+    # gobench, k6, Locust, oha, bombardier, vegeta, JMeter results files, httperf (its Errors; bad answers: Reply
+    # status 4xx and 5xx), Gatling (KO without an answer; bad answers: the other KO): network failures have no
+    # answer; bad answers are the responses not counted successful (first: Locust also fills wrk's non_2xx_3xx with
+    # its HTTP errors)
     (("failed_network",), ("failed_network",), ("_bad_answers",), "requests + network failures"),
     # JMeter's console and statistics.json: samples and failed samples, answered or not (which got no answer is
     # not printed); the attempts are the samples
