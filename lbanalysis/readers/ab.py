@@ -225,9 +225,14 @@ _RESULTS_RE = re.compile(
 # One clean ab 2.x output and nothing else (:attr:`Format.plain`): the banner, progress lines, the results
 # block and the two tables, only as ab prints them, so that no command, report, quoting or other format
 # can hide in the text; such a file is read with this format straight away (no detection, no splitting).
+# Its last line first (a truncated output is not tried), then atomic groups (no backtracking through every part).
 _PLAIN_RE = re.compile(
-    "(?:" + _HEADER_RE.pattern + r")(?:\n(?:Completed|Finished) [^\n]*)*\n+(?x:" + _RESULTS_RE.pattern + r")\n+"
-    "(?:" + _PHASES_BLOCK_RE.pattern + r")\n+(?:" + _PCTS_BLOCK_RE.pattern + r")\n*"
+    r"(?=[\s\S]*\(longest request\)\n*\Z)(?>"
+    + _HEADER_RE.pattern
+    + r")(?>(?:\n(?:Completed|Finished) [^\n]*)*)\n++(?>(?x:"
+    + _RESULTS_RE.pattern
+    + r"))"
+    r"\n++(?>" + _PHASES_BLOCK_RE.pattern + r")\n++(?>" + _PCTS_BLOCK_RE.pattern + r")\n*"
 )
 _RESULTS_INT = (
     "port", "concurrency", "requests", "failed", "failed_connect", "failed_receive", "failed_length",
