@@ -47,6 +47,7 @@ FAMILIES = (
     "vegeta",
     "bombardier",
     "oha",
+    "parallel",
 )
 FIRST_ROWS = 3
 

@@ -56,6 +56,8 @@ from ..schema import COMMAND_REFUSED, NO_RESULT_SHOWN
 from .latency import is_closed_loop
 from .rules import RULES, THRESHOLDS, Evidence, _kept_up, _reasons, judge, kept_up
 from .series import _origins, common_folder
+from .tests import fold, series_notes
+from .tests import table as tests_table
 
 __all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study"]
 
@@ -269,6 +271,10 @@ class Study:
     row per series (its key). ``verdicts``: one row per series (verdict,
     confidence, evidence, notes, figures). ``knees``, ``fits``: per series.
     ``paths``: the iperf paths measured. ``thresholds``: the values used.
+    ``tests``: one row per test of several processes run at once
+    (:func:`lbanalysis.analysis.tests.table`); ``runs`` then holds one row per
+    test and ``processes`` each process's own row (``test``, ``test_row``: the
+    label of its test's row in ``runs``, its error share, ``spread``).
     """
 
     runs: pd.DataFrame
@@ -279,6 +285,8 @@ class Study:
     paths: pd.DataFrame
     load: str = "concurrency"
     thresholds: dict[str, float] = field(default_factory=dict)
+    tests: pd.DataFrame = field(default_factory=pd.DataFrame)
+    processes: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def summary_frame(self) -> pd.DataFrame:
         """One row per series: ``series``, ``runs``, ``used``, ``loads``, ``verdict``, ``confidence``, ``evidence``."""
@@ -463,6 +471,7 @@ def study(
     phases: pd.DataFrame | None = None,
     requests: pd.DataFrame | None = None,
     exclude: Sequence[str] = (),
+    test: str | Sequence[str] = "test",
     **thresholds: float,
 ) -> Study:
     """Study a folder's runs once: series, errors, capacity, fits, knees and a verdict per series.
@@ -479,7 +488,11 @@ def study(
     whose values declare runs the same workload (one series per value);
     ``by``: the columns of the series key. ``origin``: ``"folder"``, a
     column, or ``"none"``. ``exclude``: columns left out of the series key
-    (the column two setups are compared by). Other keywords: thresholds of
+    (the column two setups are compared by). ``test``: the column (or
+    columns) declaring which runs are processes of one test (runs that
+    declare none and overlap in time against one target are one test too):
+    each test is judged as one run, its load and rate the sums of its
+    processes' (:mod:`lbanalysis.analysis.tests`). Other keywords: thresholds of
     :data:`~lbanalysis.analysis.rules.THRESHOLDS`.
     """
     unknown = set(thresholds) - set(THRESHOLDS)
@@ -512,8 +525,9 @@ def study(
     own = list(http.columns)
     http["_target"] = _target(http)
     http = _with_latency(http, phases, requests)
-    http = pd.concat([http, error_shares(http)], axis=1)
     http["twin_of"] = _twins(http, requests)
+    http, processes = fold(http, requests, test=test)  # the processes of one test: one row, judged as one run
+    http = pd.concat([http, error_shares(http)], axis=1)
     http = _left_out(http, t)
     cap = capacity_per_run(
         http, capacity, basis=capacity_basis, iperf=iperf_runs,
@@ -529,11 +543,15 @@ def study(
     if twins.any():  # one run seen in two files: the log joins its summary's series
         http.loc[twins, "series"] = http.loc[http.loc[twins, "twin_of"].to_numpy(), "series"].to_numpy()
     verdicts, knees, fits = _judge_all(http, load, t, servers, root=common_folder(runs))
-    http = http.drop(columns=["origin", "_target", "_total_mean_s"], errors="ignore").rename(
+    if len(processes):  # each process with its own error share, in its test's series
+        processes = pd.concat([processes, error_shares(processes)], axis=1)
+        processes["series"] = http.loc[processes["test_row"], "series"].to_numpy()
+    tests = tests_table(http, processes, requests, load)
+    http = http.drop(columns=["origin", "_target", "_total_mean_s", "_log_of"], errors="ignore").rename(
         columns={"_origin": "origin"}
     )
     series = _series_rows(http, load)
-    return Study(http, series, verdicts, knees, fits, cap.paths, load, t)
+    return Study(http, series, verdicts, knees, fits, cap.paths, load, t, tests, processes)
 
 
 def _with_latency(http: pd.DataFrame, phases: pd.DataFrame | None, requests: pd.DataFrame | None) -> pd.DataFrame:
@@ -704,7 +722,7 @@ _JUDGED = (
     "attempts", "error_share", "error_basis", "requests", "requests_per_s", "duration_s", "concurrency",
     "rate_target_per_s", "rate_sent_per_s", "iterations", "iterations_dropped", "socket_errors_connect",
     "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s", "_latency_note", "utilisation", "used_bits_per_s", "capacity_bits_per_s", "capacity_basis", "capacity_source",
-    "capacity_note", "delay_s", "benchmark_mode",
+    "capacity_note", "delay_s", "benchmark_mode", "test", "processes", "test_note",
 )  # fmt: skip
 
 
@@ -795,7 +813,7 @@ def _judge_all(
             if e.latency_note not in notes:
                 notes.append(e.latency_note)
         cap_notes = [n for n in dict.fromkeys(g["capacity_note"]) if n]
-        notes += cap_notes
+        notes += cap_notes + series_notes(not_twin)
         n_out = int((~not_twin["used"]).sum())
         if n_out and len(loads):
             notes.append(f"{n_out} of {_count(len(not_twin), 'run')} left out of curves: {_reasons(e.excluded)}")
