@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 import lbanalysis
+import lbanalysis.analysis
 from lbanalysis.analysis import study
 from lbanalysis.analysis import tests as par  # (its names start with 'test': not imported into a test module)
 
@@ -176,5 +177,5 @@ def test_a_test_value_names_a_test_within_its_folder_and_other_tools_never_fold(
 
 
 def test_tests_of_is_the_study_table(ds, st):
-    pd.testing.assert_frame_equal(par.tests_of(ds), st.tests)
+    pd.testing.assert_frame_equal(lbanalysis.analysis.tests_of(ds), st.tests)
     assert Path(PAR / "COMMANDS.md").read_text().count("ab -c") >= 42

@@ -59,7 +59,7 @@ from .series import _origins, common_folder
 from .tests import fold, series_notes
 from .tests import table as tests_table
 
-__all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study"]
+__all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study", "tests_of"]
 
 # ------------------------------------------------------------------ errors ---
 #: How each tool's own counters make one error share, as (columns that must be present, failed attempts
@@ -901,3 +901,20 @@ def _series_rows(http: pd.DataFrame, load: str) -> pd.DataFrame:
             }
         )  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def tests_of(data: Any, **study_options: Any) -> pd.DataFrame:
+    """One row per test of several processes run at once, as the study judges it (its ``tests``).
+
+    Its load is the sum of its processes' loads, requests/s the sum of their
+    own rates, the error share from the summed counters, percentiles merged
+    from per-request logs or left per process, and the spread between
+    processes (:mod:`lbanalysis.analysis.tests`, :func:`tests.table`).
+
+    >>> runs = pd.DataFrame({"source": ["d/a", "d/b"], "run": 0, "tool": "ab", "url": "http://h/", "test": "t1",
+    ...     "concurrency": 25, "requests": [1000, 1200], "failed": 0, "duration_s": 4.0,
+    ...     "requests_per_s": [250.0, 300.0]})
+    >>> tests_of(runs)[["test", "processes", "load", "requests", "requests_per_s", "error_share"]].to_dict("records")
+    [{'test': 't1', 'processes': 2, 'load': 50.0, 'requests': 2200.0, 'requests_per_s': 550.0, 'error_share': 0.0}]
+    """
+    return study(data, **study_options).tests

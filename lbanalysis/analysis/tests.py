@@ -29,7 +29,8 @@ counters. ``spread`` compares the processes' rates per connection: one slow
 process drags a test.
 
 :func:`fold` turns the processes of each test into one row (what the study
-judges); :func:`tests_of` gives one row per test.
+judges); :func:`lbanalysis.analysis.tests_of` gives one row per test (the
+study's ``tests``).
 
 >>> runs = pd.DataFrame({"source": ["a.txt", "b.txt"], "run": [0, 0], "tool": "ab", "url": "http://h/",
 ...     "test": ["t1", "t1"], "concurrency": [25, 25], "requests": [1000, 1200], "failed": [0, 2],
@@ -63,7 +64,6 @@ __all__ = [
     "merged_percentiles",
     "series_notes",
     "table",
-    "tests_of",
     "windows",
 ]
 
@@ -607,16 +607,3 @@ def table(
         )  # fmt: skip
     frame = pd.DataFrame(out, columns=list(TEST_COLUMNS))
     return frame.sort_values(["series", "load", "test"], kind="stable", na_position="last").reset_index(drop=True)
-
-
-def tests_of(data: Any, **study_options: Any) -> pd.DataFrame:
-    """One row per test of a Dataset (or runs frame): the figures the study judges (:data:`TEST_COLUMNS`).
-
-    The same table as ``study(data, **study_options).tests``: its load is
-    the sum of its processes' loads, requests/s the sum of their own rates,
-    the error share from the summed counters, percentiles merged from
-    per-request logs or left per process, and the spread between processes.
-    """
-    from .engine import study
-
-    return study(data, **study_options).tests
