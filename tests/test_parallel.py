@@ -170,7 +170,7 @@ def test_a_test_value_names_a_test_within_its_folder_and_other_tools_never_fold(
     runs = pd.DataFrame({"source": ["p2/rep-1/a", "p2/rep-1/b", "p3/rep-1/a"], "run": 0, "tool": "ab",
                          "url": "http://h/", "test": "rep-1", "requests": 10})  # fmt: skip
     ident = par.identify(runs)
-    assert ident["test"].tolist() == ["p2/rep-1:rep-1", "p2/rep-1:rep-1", "p3/rep-1:rep-1"]
+    assert ident["test"].tolist() == ["p2/rep-1", "p2/rep-1", "p3/rep-1"]
     iperf = pd.DataFrame({"source": ["d/client", "d/server"], "run": 0, "tool": "iperf3", "host": "10.0.0.1",
                           "timestamp": pd.to_datetime(["2026-01-01 10:00:00"] * 2), "duration_s": 10.0})  # fmt: skip
     assert par.identify(iperf)["test"].isna().all()  # a client and its server: one measurement, not processes

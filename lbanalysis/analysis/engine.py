@@ -915,6 +915,6 @@ def tests_of(data: Any, **study_options: Any) -> pd.DataFrame:
     ...     "concurrency": 25, "requests": [1000, 1200], "failed": 0, "duration_s": 4.0,
     ...     "requests_per_s": [250.0, 300.0]})
     >>> tests_of(runs)[["test", "processes", "load", "requests", "requests_per_s", "error_share"]].to_dict("records")
-    [{'test': 't1', 'processes': 2, 'load': 50.0, 'requests': 2200.0, 'requests_per_s': 550.0, 'error_share': 0.0}]
+    [{'test': 't1', 'processes': 2, 'load': 50.0, 'requests': 2200, 'requests_per_s': 550.0, 'error_share': 0.0}]
     """
     return study(data, **study_options).tests

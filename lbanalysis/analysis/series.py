@@ -63,7 +63,7 @@ _DERIVED = ("_query", "_body", "_tls", "_origin", "_workload")
 # "process": which test a run is a process of, and which process: lbanalysis.analysis.tests)
 _NOT_LABELS = frozenset(
     {"series", "note", "notes", "comment", "comments", "description", "remark", "remarks", "file", "date", "end_time",
-     "test", "process"}
+     "test", "process", "test_basis", "test_note"}
 )  # fmt: skip
 
 

@@ -62,9 +62,11 @@ __all__ = [
     "fold",
     "identify",
     "merged_percentiles",
+    "per_test_percentiles",
     "series_notes",
     "table",
     "windows",
+    "with_tests",
 ]
 
 # ------------------------------------------------------------- the figures ---
@@ -240,7 +242,7 @@ def identify(
             )
             scope = _scope(runs)[declared]
             several = pd.Series(name).groupby(name).transform(lambda v: scope[v.index].nunique() > 1).astype(bool)
-            out.loc[declared, "test"] = name.where(~several, scope + ":" + name).astype(str)
+            out.loc[declared, "test"] = name.where(~several, _qualified(scope, name)).astype(str)
             out.loc[declared, "test_basis"] = f"declared ({', '.join(cols)})"
     load = _load_tests(runs)
     out.loc[~load, ["test", "test_basis"]] = [np.nan, ""]
@@ -250,6 +252,23 @@ def identify(
             out.loc[idx, "test"] = name
             out.loc[idx, "test_basis"] = f"overlapping times: {basis}"
     return out
+
+
+def _qualified(scope: pd.Series, name: pd.Series) -> pd.Series:
+    """A test value named with its folder (from the folder all share), for a value that names tests in several.
+
+    >>> _qualified(pd.Series(["x/2_ab/rep-1", "x/3_ab/t1"]), pd.Series(["rep-1", "t1"])).tolist()
+    ['2_ab/rep-1', '3_ab/t1']
+    >>> _qualified(pd.Series(["x/a", "x/b"]), pd.Series(["1", "1"])).tolist()
+    ['a:1', 'b:1']
+    """
+    try:
+        root = os.path.commonpath(list(scope.unique()))
+    except ValueError:  # absolute and relative paths mixed
+        root = ""
+    rel = scope.map(lambda d: os.path.relpath(d, root) if root else d)
+    last = rel.map(lambda d: os.path.basename(d))
+    return rel.where(last == name, rel + ":" + name)
 
 
 def _load_tests(runs: pd.DataFrame) -> pd.Series:
@@ -357,7 +376,7 @@ def _fold_one(g: pd.DataFrame, name: str, basis: str) -> tuple[dict[str, Any], l
             row[c] = float((v[ok] * req[ok]).sum() / req[ok].sum()) if ok.all() and ok.any() else math.nan
     if "latency_mean_all_s" in g and row.get("requests_per_s", math.nan) > 0:
         row["latency_mean_all_s"] = 1.0 / row["requests_per_s"]  # time per request across all connections
-    row["test"], row["test_basis"], row["processes"] = name, basis, len(g)
+    row["test"], row["test_basis"], row["processes"], row["_folded"] = name, basis, len(g), True
     if "process" in g:
         row["process"] = None
     notes = _notes(g, name)
@@ -426,7 +445,8 @@ def fold(
 
     A test row keeps the index label, file and line of its first process and
     adds ``test``, ``test_basis``, ``processes`` and ``test_note``; a run in
-    no test stays as it is (``processes`` 1). A run that is another run's own
+    no test stays as it is (``processes`` 1). A frame ``fold`` returned is
+    folded already (its ``_folded`` column): it comes back as it is. A run that is another run's own
     log (``twin_of``, set by the study) is never a process; it then points
     at its test's row. Processes of one declared test that differ in tool or
     target are not summed: they stay runs of their own, and ``test_note``
@@ -437,6 +457,8 @@ def fold(
     their start, else their files), its rate per connection and ``spread``
     (the test's rates per connection, (max - min) / mean).
     """
+    if "_folded" in runs:  # folded already (a study of a frame fold returned): as it is
+        return runs.copy(), runs.iloc[0:0].assign(test_row=None, process=None)
     twin = runs["twin_of"] if "twin_of" in runs else pd.Series(pd.NA, index=runs.index, dtype=object)
     is_log = twin.notna().to_numpy(bool)
     logged = _logged_windows(requests) if is_log.any() and requests is not None and len(requests) else None
@@ -452,6 +474,7 @@ def fold(
     declared_n = _num(out, "processes")  # a manifest's count (the sweep writes test, processes, process)
     out["processes"] = declared_n.where(declared_n.notna(), 1).astype(int)
     out["test_note"] = _untimed(runs[~is_log], ident, logged).reindex(runs.index).fillna("")
+    out["_folded"] = False
     rows, drop, members = [], [], []
     starts = windows(runs[~is_log], logged=logged)["start"] if len(ident) and ident["test"].notna().any() else None
     for name, idx in out.loc[~is_log].dropna(subset=["test"]).groupby("test", sort=False).groups.items():
@@ -605,5 +628,60 @@ def table(
                 "note": r.get("test_note") or "",
             }
         )  # fmt: skip
-    frame = pd.DataFrame(out, columns=list(TEST_COLUMNS))
+    frame = pd.DataFrame(out, columns=list(TEST_COLUMNS)).astype({"requests": "Int64"})  # a count
     return frame.sort_values(["series", "load", "test"], kind="stable", na_position="last").reset_index(drop=True)
+
+
+# ----------------------------------------------------------- for reports ---
+def with_tests(runs: pd.DataFrame, st: Any) -> pd.DataFrame:
+    """``runs`` (as read) with the processes of each test replaced by the test's row, as the study ``st`` judged it.
+
+    What ``lbanalysis summary`` lists: one line per test where processes ran
+    at once, each other run as it is; the test's line stands where its first
+    process was.
+    """
+    processes = getattr(st, "processes", None)
+    if processes is None or not len(processes) or not len(runs):
+        return runs
+    head_of = {(str(s), int(r)): h for s, r, h in zip(processes["source"], processes["run"], processes["test_row"],
+                                                      strict=True)}  # fmt: skip
+    rows, seen = [], set()
+    for i, (s, r) in enumerate(zip(runs["source"].astype(str), _num(runs, "run").fillna(-1).astype(int), strict=True)):
+        head = head_of.get((s, r))
+        if head is None:
+            rows.append(runs.iloc[[i]])
+        elif head not in seen:
+            seen.add(head)
+            test_row = st.runs.loc[[head]]
+            rows.append(test_row[[c for c in test_row.columns if c in runs.columns or c in ("test", "processes")]])
+    return pd.concat(rows, ignore_index=True) if rows else runs
+
+
+def per_test_percentiles(st: Any, percentiles: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The percentiles table as the study's tests show it: a test of several processes has the percentiles merged
+    from their per-request logs (under its row's source and run), else none; one process keeps what it printed.
+
+    What the processes printed stays in ``percentiles`` as read: a percentile of a test is never one process's.
+    """
+    processes = getattr(st, "processes", None)
+    tests = getattr(st, "tests", None)
+    if percentiles is None or processes is None or not len(processes):
+        return percentiles
+    several = processes[processes["test"].isin(set(processes["test"][processes.duplicated("test", keep=False)]))]
+    if not len(several):
+        return percentiles
+    drop = set(zip(several["source"].astype(str), several["run"].astype(int), strict=True))
+    key = list(zip(percentiles["source"].astype(str), _num(percentiles, "run").fillna(-1).astype(int), strict=True))
+    kept = percentiles[[k not in drop for k in key]]
+    merged = []
+    if tests is not None and len(tests):
+        heads = st.runs.loc[list(dict.fromkeys(several["test_row"]))]
+        for _, head in heads.iterrows():
+            row = tests[tests["test"] == head["test"]]
+            for q in MERGED_PERCENTILES:
+                v = row[f"latency_p{q:g}_s"].iloc[0] if len(row) else math.nan
+                if pd.notna(v):
+                    merged.append({"source": head["source"], "run": head["run"], "percentile": q, "latency_s": v})
+    if not merged:
+        return kept
+    return pd.concat([kept.astype({"source": str}), pd.DataFrame(merged)], ignore_index=True)
