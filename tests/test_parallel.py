@@ -179,3 +179,34 @@ def test_a_test_value_names_a_test_within_its_folder_and_other_tools_never_fold(
 def test_tests_of_is_the_study_table(ds, st):
     pd.testing.assert_frame_equal(lbanalysis.analysis.tests_of(ds), st.tests)
     assert Path(PAR / "COMMANDS.md").read_text().count("ab -c") >= 42
+
+
+def test_summary_lists_a_test_as_one_line_with_its_sums_and_no_borrowed_percentile(ds, st):
+    from lbanalysis.analysis.tests import per_test_percentiles, with_tests
+    from lbanalysis.cli import summary_table
+
+    table = summary_table(with_tests(ds.runs, st), percentiles=per_test_percentiles(st, ds.percentiles), study=st)
+    rows = table[table["label / command"].str.startswith("test=")].set_index("label / command")
+    assert len(rows) == 18
+    t = st.tests.set_index("test")
+    assert rows.loc["test=t09 processes=4", "req/s"] == f"{t.loc['t09', 'requests_per_s']:.1f}"
+    assert rows.loc["test=t09 processes=4", "conc"] == "32" and rows.loc["test=t09 processes=4", "p99 ms"] == ""
+    assert rows.loc["test=t05 processes=2", "p99 ms"] == f"{t.loc['t05', 'latency_p99_s'] * 1e3:.2f}"  # merged
+    assert (rows["verdict"] == "no bound reached").all()
+
+
+def test_compare_counts_tests_not_processes(ds):
+    from lbanalysis.cli import compare_table
+
+    runs = ds.runs.assign(repeat=ds.runs["source"].astype(str).str.extract(r"_r(\d)_")[0])
+    table = compare_table(runs.dropna(subset=["repeat"]), "repeat", "1", "2")
+    rate = table[table["metric"] == "req/s"].iloc[0]
+    assert rate["n_a"] == 9 and rate["n_b"] == 9  # 9 tests a side (21 processes)
+
+
+def test_explore_appendix_lists_the_tests_and_their_processes(ds, st):
+    from lbanalysis.report import explore as ex
+
+    text = str(ex.read_summary(ds, st))
+    assert "12 tests of several load-generator processes run at once, each judged as one run above" in text
+    assert "Their processes, each as it printed:" in text
