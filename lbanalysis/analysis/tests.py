@@ -636,13 +636,14 @@ def table(
 def with_tests(runs: pd.DataFrame, st: Any) -> pd.DataFrame:
     """``runs`` (as read) with the processes of each test replaced by the test's row, as the study ``st`` judged it.
 
-    What ``lbanalysis summary`` lists: one line per test where processes ran
-    at once, each other run as it is; the test's line stands where its first
-    process was.
+    What ``lbanalysis summary`` lists: one line per test of several processes
+    run at once, each other run as it is; the test's line stands where its
+    first process was.
     """
     processes = getattr(st, "processes", None)
     if processes is None or not len(processes) or not len(runs):
         return runs
+    processes = processes[processes.duplicated("test_row", keep=False).to_numpy(bool)]  # tests of one: as read
     head_of = {(str(s), int(r)): h for s, r, h in zip(processes["source"], processes["run"], processes["test_row"],
                                                       strict=True)}  # fmt: skip
     rows, seen = [], set()
