@@ -210,3 +210,17 @@ def test_explore_appendix_lists_the_tests_and_their_processes(ds, st):
     text = str(ex.read_summary(ds, st))
     assert "12 tests of several load-generator processes run at once, each judged as one run above" in text
     assert "Their processes, each as it printed:" in text
+
+
+def test_an_interrupted_parallel_sweep_reads_and_says_what_is_missing():
+    # the sweep's manifest says two processes per test; one output of t2 was never written
+    runs = pd.DataFrame({"source": ["s/t1-p1.txt", "s/t1-p2.txt", "s/t2-p1.txt"], "run": 0, "tool": "ab",
+                         "url": "http://h/", "test": ["t1", "t1", "t2"], "processes": 2, "process": [1, 2, 1],
+                         "concurrency": 5, "requests": 500, "failed": 0, "duration_s": 5.0,
+                         "requests_per_s": 100.0})  # fmt: skip
+    one, processes = par.fold(runs)
+    assert one.set_index("test")["processes"].to_dict() == {"t1": 2, "t2": 1}
+    assert (
+        one.set_index("test").loc["t2", "test_note"] == "test t2: 1 of its 2 processes read (the others left no output)"
+    )
+    assert one.set_index("test").loc["t1", "requests_per_s"] == 200.0 and processes["process"].tolist() == [1, 2, 1]
