@@ -411,13 +411,19 @@ def summary_table(
     out = pd.DataFrame(cols)
     if study is not None and len(runs):
         out["verdict"] = _run_verdicts(runs, study)
+        resource = _run_verdicts(runs, study, "resource")
+        if any(resource):
+            out["resource"] = resource
     return out
 
 
-def _run_verdicts(runs: pd.DataFrame, study: Any) -> list[str]:
-    """Each run's series verdict from the study (empty for runs outside any series)."""
+def _run_verdicts(runs: pd.DataFrame, study: Any, column: str = "verdict") -> list[str]:
+    """Each run's series verdict (or another column of the verdicts: ``resource``) from the study (empty for runs
+    outside any series)."""
     by_series = (
-        dict(zip(study.verdicts["series"], study.verdicts["verdict"], strict=True)) if len(study.verdicts) else {}
+        dict(zip(study.verdicts["series"], study.verdicts[column].fillna(""), strict=True))
+        if len(study.verdicts) and column in study.verdicts
+        else {}
     )
     known = study.runs.dropna(subset=["series"])
     key = {
@@ -427,7 +433,7 @@ def _run_verdicts(runs: pd.DataFrame, study: Any) -> list[str]:
     out = []
     for s, r in zip(runs["source"], runs["run"], strict=True):
         verdict, used = key.get((str(s), int(r)) if pd.notna(r) else ("", -1), ("", True))
-        out.append(verdict + ("" if used or not verdict else " (left out)"))
+        out.append(verdict + ("" if used or not verdict or column != "verdict" else " (left out)"))
     return out
 
 
@@ -439,7 +445,7 @@ def format_markdown(table: pd.DataFrame) -> str:
     |---|---:|
     | ab | 1.5 |
     """
-    left = {"source", "tool", "label / command", "error", "transfer", "link", "series", "verdict", "bound"}
+    left = {"source", "tool", "label / command", "error", "transfer", "link", "series", "verdict", "resource", "bound"}
     cols = [c for c in table.columns if table[c].astype(str).str.len().any()]
     esc = lambda v: str(v).replace("|", "\\|")  # noqa: E731
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" if c in left else "---:" for c in cols) + "|"]
@@ -455,7 +461,7 @@ def format_table(table: pd.DataFrame) -> str:
     ab       1.5
     siege   10.0
     """
-    left = {"source", "tool", "error", "transfer", "link", "label / command", "series", "verdict", "bound"}
+    left = {"source", "tool", "error", "transfer", "link", "label / command", "series", "verdict", "resource", "bound"}
     widths = {c: max([len(c), *(len(v) for v in table[c])]) for c in table.columns}
     # drop columns with nothing in them (no error, no percentiles printed, no link test)
     cols = [c for c in table.columns if not (c != "source" and not any(table[c]))]

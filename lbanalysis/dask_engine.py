@@ -116,9 +116,9 @@ def _splitter(size: int, blocksize: int, tool: str | None) -> list[ByteRanges]:
     """The byte-range abilities of the formats a file of ``size`` bytes may be in (none for a small file)."""
     if size <= blocksize:
         return []
-    from .readers import FORMATS
+    from .readers import all_formats
 
-    return [f.ranges for f in FORMATS if f.ranges is not None and tool in (None, f.tool)]
+    return [f.ranges for f in all_formats() if f.ranges is not None and tool in (None, f.tool)]
 
 
 def read_dask(

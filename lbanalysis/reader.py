@@ -7,7 +7,7 @@
 [{'tool': 'ab', 'concurrency': 10, 'keepalive': True, 'requests_per_s': 12570.77}]
 >>> ds = read(io.StringIO("Requests per second: 5 [#/sec] (mean)\\n"), table="all")
 >>> sorted(ds.tables)
-['histogram', 'intervals', 'metrics', 'percentiles', 'phases', 'requests', 'runs', 'servers', 'streams']
+['cpu', 'histogram', 'intervals', 'metrics', 'percentiles', 'phases', 'requests', 'runs', 'servers', 'streams']
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import re
 import sys
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -31,7 +31,7 @@ import pandas as pd
 from . import schema
 from .errors import LBAnalysisError, ParseError, SkippedFileWarning
 from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manifest
-from .readers import FORMATS, Parsed, parse_text
+from .readers import Parsed, all_formats, parse_text
 from .text import decode, normalize
 
 __all__ = ["DEFAULT_IGNORE", "ENGINES", "Dataset", "Engine", "engine_named", "expand", "read"]
@@ -241,7 +241,7 @@ def _read_one(
                 # A large file: a whole-file format with a fast path (ab -g) is read
                 # from disk by its own reader, without loading the text first.
                 text_head = normalize(decode(head[: _HEAD - 4]))
-                for f in FORMATS:
+                for f in all_formats():
                     if f.whole_file and f.parse_path is not None and tool in (None, f.tool) and f.detect(text_head):
                         p = f.parse_path(Path(item.path), item.source, tables, executor=executor)
                         for r in p.runs:
@@ -372,6 +372,8 @@ def _gather(
     else:
         if any(it.buffer is not None for it in items):
             raise LBAnalysisError("workers > 1 cannot read open buffers; pass file paths")
+        from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only for several workers
+
         chunk = max(1, min(64, len(jobs) // (workers * 4) or 1))
         with ProcessPoolExecutor(max_workers=workers) as ex:
             for k, r in enumerate(ex.map(_safe_read, jobs, chunksize=chunk)):

@@ -59,7 +59,6 @@ import sys
 import threading
 import time
 import urllib.parse
-import urllib.request
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -375,6 +374,8 @@ def haproxy_snapshot(target: str, timeout: float = 5.0) -> bytes:
     it; ``user:password@`` in the URL is sent as basic authentication.
     """
     if target.startswith(("http://", "https://")):
+        import urllib.request  # only here: http.client, email and ssl are a tenth of `import lbanalysis`
+
         parts = urllib.parse.urlsplit(target)
         url = target if ";csv" in target else target + ";csv"
         headers = {}

@@ -100,6 +100,18 @@ _RIGHT_PROMPT_RE = re.compile(r"\s{8,}")
 _COMPOSE_RE = re.compile(r"^([A-Za-z][\w.-]*)\s*\|( |$)", re.MULTILINE)
 _ANSIBLE_START_RE = re.compile(r'"[\w.]*stdout_lines"\s*:\s*\[\s*$')
 
+#: Prefixes a log writes before each line of what a step printed (see :func:`_strip_log_prefixes`): a step's
+#: name and a TAB (``argo logs``), and an ISO 8601 time stamp in UTC as CI systems print it, GitHub Actions
+#: (``2024-01-02T03:04:05.1234567Z ``, after ``job<TAB>step<TAB>`` in ``gh run view --log``) and GitLab
+#: (``2024-01-02T03:04:05.123456Z 00O ``: stream, O or E, ``+`` for a continued line).
+LOG_PREFIXES: tuple[re.Pattern, ...] = (
+    re.compile(r"^[A-Za-z][\w.-]*:\t(?=[^\t]|$)"),  # one TAB: siege's labels stand before two
+    re.compile(r"^(?:[^\t\n]+\t[^\t\n]+\t)?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z(?: [0-9a-f]{2}[OE]\+?)?(?: |$)"),
+)
+_LOG_PREFIX_HINT_RE = re.compile(
+    r"^(?:[A-Za-z][\w.-]*:\t(?!\t)|(?:[^\t\n]+\t[^\t\n]+\t)?\d{4}-\d\d-\d\dT\d)", re.MULTILINE
+)
+
 # Quoting that pasted outputs carry, one level at a time: prefix pattern, and the bare marker that
 # stands for an empty quoted line. A block is a run of at least two lines that all carry the prefix
 # (or are empty); it loses one level, and nested quotes (`> > `) lose the next one on the next pass.
@@ -196,6 +208,32 @@ def _strip_compose(text: str) -> str:
     if names.count(name) < max(3, nonblank // 3):
         return text
     return re.sub(rf"^{re.escape(name)}\s*\|( |$)", "", text, flags=re.MULTILINE)
+
+
+def _strip_log_prefixes(text: str) -> str:
+    """Outputs inside logs read as the bare output: a block of lines that all carry a log prefix loses it.
+
+    The prefixes (:data:`LOG_PREFIXES`): a step's name and a TAB (``argo logs``: ``run-benchmark:\\t{...}``),
+    a time stamp as CI systems print them (GitHub Actions, GitLab with its stream marker, ``gh run view
+    --log`` with the job and step before it). A block is two lines or more carrying the same kind of
+    prefix (empty lines may sit between them), or a text of one line.
+
+    >>> print(_strip_log_prefixes("2024-01-02T03:04:05.1234567Z Requests/sec: 5.00\\n2024-01-02T03:04:05.1Z bye"))
+    Requests/sec: 5.00
+    bye
+    >>> _strip_log_prefixes("run-benchmark:\\t{\\"requests\\":5}")
+    '{"requests":5}'
+    >>> _strip_log_prefixes("Transactions:\\t\\t5 hits\\nConcurrency:\\t\\t1.00")  # siege's labels stay
+    'Transactions:\\t\\t5 hits\\nConcurrency:\\t\\t1.00'
+    """
+    lines = text.split("\n")
+    changed = False
+    for pattern in LOG_PREFIXES:
+        for a, b in _blocks(lines, pattern.match):
+            for k in range(a, b):
+                lines[k] = pattern.sub("", lines[k], count=1)
+            changed = True
+    return "\n".join(lines) if changed else text
 
 
 def _blocks(lines: list[str], carries) -> list[tuple[int, int]]:
@@ -320,8 +358,10 @@ def normalize(text: str) -> str:
     """Clean text without changing its line count.
 
     Strips a BOM, turns CRLF and lone CR into LF, removes ANSI escapes and
-    docker-compose prefixes, unquotes Ansible ``stdout_lines`` arrays, and
-    takes off the quoting of pasted outputs (see :func:`_unquote`).
+    docker-compose prefixes, unquotes Ansible ``stdout_lines`` arrays,
+    takes off the quoting of pasted outputs (see :func:`_unquote`) and the
+    prefixes logs put on every line (a step's name, CI time stamps: see
+    :func:`_strip_log_prefixes`).
 
     >>> normalize("\\ufeffa\\r\\nb\\x1b[0;34mc\\x1b[0m\\r\\n")
     'a\\nbc\\n'
@@ -334,11 +374,16 @@ def normalize(text: str) -> str:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x1b" in text:
         text = _ANSI_RE.sub("", text)
-    if "|" in text:
-        text = _strip_compose(text)
     if "stdout_lines" in text:
         text = _unquote_ansible(text)
-    return _unquote(text)
+    text = _unquote(text)
+    # prefixes of a log around the output (maybe quoted itself): what is left reads as a bare output does
+    if "|" in text and (bare := _strip_compose(text)) is not text:
+        text = _unquote(bare)
+    if (":\t" in text or "Z " in text) and _LOG_PREFIX_HINT_RE.search(text):
+        if (bare := _strip_log_prefixes(text)) is not text:
+            text = _unquote(bare)
+    return text
 
 
 def _plausible(m: re.Match) -> bool:
@@ -423,7 +468,8 @@ def _continued(text: str, command: str, end: int) -> tuple[str, int]:
 
 # `cmd1 && cmd2`, `cmd1; cmd2`, `cmd1 || cmd2` outside quotes; a trailing `# note` or `// note`.
 _COMPOUND_RE = re.compile(r"""("[^"]*"|'[^']*')|\s*(?:&&|\|\||;)\s*""")
-_TRAILING_NOTE_RE = re.compile(r"""("[^"]*"|'[^']*')|\s+(?:\#.*|//(?:\s.*)?)$""")
+# `//` starts a note when a space, the end or a letter beyond ASCII follows (`//必须在后方指定…`), never a URL.
+_TRAILING_NOTE_RE = re.compile(r"""("[^"]*"|'[^']*')|\s+(?:\#.*|//(?:(?:\s|[^\x00-\x7f]).*)?)$""")
 
 
 def _split_compound(command: str) -> list[str]:
@@ -446,6 +492,8 @@ def _drop_note(command: str) -> str:
 
     >>> _drop_note("ab -c 10 http://h/   # ten at a time"), _drop_note("ab -H 'X: #1' http://h/ // x")
     ('ab -c 10 http://h/', "ab -H 'X: #1' http://h/")
+    >>> _drop_note("ab -k http://h/42.html  //必须在后方指定相应文件")
+    'ab -k http://h/42.html'
     """
     if command.endswith("`") and command.count("`") == 1:  # `ab ...` in Markdown, opened before the command
         command = command[:-1].rstrip()

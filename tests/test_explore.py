@@ -571,11 +571,13 @@ def test_conclusion_is_one_line_per_series_of_the_study():
     frame = st.summary_frame().set_index("series")
     assert sorted(table["series"]) == sorted(frame.index)
     for row in table.itertuples(index=False):
-        assert (row.verdict, row.confidence) == (frame.loc[row.series, "verdict"], frame.loc[row.series, "confidence"])
+        assert (row.verdict, row.resource, row.confidence) == tuple(
+            frame.loc[row.series, ["verdict", "resource", "confidence"]]
+        )
     for row in table.itertuples(index=False):  # the best mean throughput of a load, at that load
         mine = st.runs[(st.runs["series"] == row.series) & st.runs["used"]]
         means = mine.groupby("concurrency")["requests_per_s"].mean()
-        assert row[3] == pytest.approx(means.max()) and row[4] == means.idxmax()
+        assert row[4] == pytest.approx(means.max()) and row[5] == means.idxmax()
     assert s.text[0].startswith(f"{len(frame)} series. Verdicts: ")
 
 

@@ -229,3 +229,21 @@ def test_readers_share_one_line_grammar():
         assert module.LINE_KINDS and all(isinstance(k, LineKind) for k in module.LINE_KINDS)
         text = Path(module.__file__).read_text(encoding="utf-8")
         assert "globals()" not in text and "getattr(" not in text, module.__name__
+
+
+def test_import_loads_no_reader_module_until_one_is_needed():
+    """`import lbanalysis` imports no reader (nor compiles their patterns): the registry's modules load on first use."""
+    import subprocess
+
+    code = (
+        "import sys, lbanalysis\n"
+        "from lbanalysis import registry\n"
+        "names = {f'lbanalysis.readers.{m}' for t in registry.TOOLS for m in t.readers}\n"
+        "print(len(names & set(sys.modules)), 'urllib.request' in sys.modules, 'multiprocessing' in sys.modules)\n"
+        "from lbanalysis.readers import FORMATS\n"
+        "print(len(names - set(sys.modules)), len(FORMATS) >= len(registry.TOOLS))\n"
+        "import lbanalysis.readers as r\n"
+        "print(r.ab.FORMATS[0].name, r.all_formats() is FORMATS)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[:3] == ["0 False False", "0 True", "ab True"]

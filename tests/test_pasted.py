@@ -269,3 +269,64 @@ def test_shapes_are_what_the_script_makes():
     for name, (_how, make) in mod.SHAPES.items():
         assert (PASTED / name).read_text(encoding="utf-8") == make(), name
         assert f"| `{name}` |" in (PASTED / "SOURCES.md").read_text(encoding="utf-8"), name
+
+
+def test_vegeta_report_in_a_workflow_log_reads():
+    """argo logs: each line after its step's name and a TAB; the report is the run-benchmark step's line."""
+    ds = lbanalysis.read(FIXTURES / "vegeta" / "vegeta_shape_seldon_argo_log.txt", table="all")
+    run = ds.runs.iloc[0]
+    assert len(ds.runs) == 1
+    assert (run["tool"], run["format"], run["line"], run["requests"], run["requests_per_s"]) == (
+        "vegeta", "vegeta-json", 7, 11457, 378.3088422183642
+    )  # fmt: skip
+    assert (run["latency_mean_s"], run["rate_sent_per_s"], run["bytes_total"]) == (
+        0.263055331,
+        381.9013297040498,
+        1420668,
+    )
+    assert ds.percentiles["latency_s"].tolist() == [0.261546418, 0.289796292, 0.297608972, 0.324027882]
+
+
+def test_ab_url_is_the_commands_not_a_note_after_it():
+    """`# ab ... http://host/42.html  //必须在后方指定…`: the note after `//` is no URL, nor are the notes after values."""
+    run = lbanalysis.read(FIXTURES / "ab" / "published" / "ab_2.0.40_chinese_notes.txt").iloc[0]
+    assert run["command"] == "ab -n 100 -c 5 -k http://www.gaingreat.com/42.html"
+    assert (run["url"], run["host"], run["port"], run["path"]) == (
+        "http://www.gaingreat.com/42.html",
+        "www.gaingreat.com",
+        80,
+        "/42.html",
+    )
+    assert (run["server_software"], run["server_hostname"]) == ("nginx", "www.gaingreat.com")
+    assert (run["requests"], run["failed"], run["requests_per_s"], run["concurrency"]) == (100, 73, 3.06, 5)
+
+
+def test_siege_runs_after_a_note_do_not_inherit_an_earlier_command():
+    """Notes in Chinese among Latin words (`使用gunicorn启动服务,开启多线程`) end the reach of `siege -c 2000 -r 10`."""
+    runs = lbanalysis.read(FIXTURES / "siege" / "published" / "siege_json_runs_between_chinese_notes.txt")
+    assert runs["requests"].tolist() == [500, 500, 500, 1181, 1080, 1186, 9997, 10000, 9435]
+    assert runs["concurrency"].tolist() == [50, 50, 50, 2000, *[pd.NA] * 5]
+    assert runs["requests_planned"].tolist() == [500, 500, 500, 20000, *[pd.NA] * 5]
+    assert runs["command"].notna().tolist() == [True] * 4 + [False] * 5
+    assert runs["url"].iloc[3] == "http://122.51.83.195:5000/job/job_status" and runs["url"].iloc[4:].isna().all()
+
+
+@pytest.mark.parametrize(
+    "name, captured, line",
+    [
+        ("ab_github_actions_log.txt", "captured_ab_through_haproxy.txt", 2),
+        ("siege_gitlab_log.txt", "captured_siege_c20_r10.txt", 1),
+        ("hey_gh_run_view_log.txt", "captured_hey_n200_c10.txt", 1),
+        ("wrk_step_name_tab.txt", "captured_wrk_t1_c5_latency.txt", 1),
+        ("wrk_compose_v2.txt", "captured_wrk_t2_c10.txt", 1),
+    ],
+)
+def test_an_output_inside_a_log_reads_as_the_bare_output(name, captured, line):
+    """A constant prefix on every line (CI time stamps, a step's name and a TAB, compose's `svc-1  | `) comes off."""
+    runs = _runs(name)
+    assert len(runs) == 1 and runs["line"].iloc[0] == line
+    _same_figures(runs.iloc[0], captured, [])
+    for table in ("percentiles", "phases"):
+        got = lbanalysis.read(PASTED / name, table=table).drop(columns=["source"])
+        want = lbanalysis.read(PASTED / captured, table=table).drop(columns=["source"])
+        pd.testing.assert_frame_equal(got, want)

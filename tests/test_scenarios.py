@@ -4,9 +4,13 @@
 ``tests/fixtures/capture/capture_scenarios.sh`` (a shaped link, HAProxy
 ``maxconn`` before a fixed service time, siege think time, refused / 503 /
 404, a healthy series, and two origins targeting one URL), and
-``LABELS.csv`` says what bounded each one. Each labelled folder holds one
-series; the whole scenario folder is read, so a series that pools the
-labelled folder with a sibling one is caught.
+``LABELS.csv`` says what bounded each one, and which resource was used up
+(``expected_resource``: a name of ``rules.RESOURCES``, or empty). A labelled
+folder holds one series, or several told apart by ``series`` (the tool, the
+first word of the series name, or a part of it such as the port: the
+client-cpu folder holds ab, hey and wrk against one nginx); the whole
+scenario folder is read, so a series that pools the labelled folder with a
+sibling one is caught.
 
 A wrong confident verdict fails; "cannot tell" passes only where the label
 allows it. Where the engine is wrong the test is marked ``xfail`` (strict)
@@ -23,11 +27,14 @@ import pytest
 
 import lbanalysis
 from lbanalysis.analysis.engine import series_load
+from lbanalysis.analysis.rules import RESOURCES
 from lbanalysis.analysis.series import assign_series
 from lbanalysis.capacity import link_capacity
 
 SCENARIOS = Path(__file__).resolve().parent / "fixtures" / "scenarios"
-LABELS = pd.read_csv(SCENARIOS / "LABELS.csv", dtype={"cannot_tell_allowed": str})
+LABELS = pd.read_csv(
+    SCENARIOS / "LABELS.csv", dtype={"cannot_tell_allowed": str, "series": str, "expected_resource": str}
+).fillna({"series": "", "expected_resource": ""})
 VERDICT_NAMES = {"errors", "network", "load generator", "server saturation", "no bound reached", "capacity mismatch"}
 CANNOT_TELL = {"cannot tell"}
 
@@ -49,8 +56,21 @@ def _study(scenario: str):
     return lbanalysis.study(_dataset(scenario))
 
 
-def engine_verdict(scenario: str, folder: str) -> tuple[str, str]:
-    """The study's verdict and evidence for the series of ``folder``, read with its whole scenario folder.
+def _mine(names: set[str], series: str) -> set[str]:
+    """The series a label names: every one (``series`` empty), else those whose tool (first word) is ``series`` or
+    whose name holds it.
+
+    >>> sorted(_mine({"ab h:80/ keep-alive", "wrk h:80/", "ab h:81/"}, ":80/"))
+    ['ab h:80/ keep-alive', 'wrk h:80/']
+    """
+    if not series:
+        return names
+    return {n for n in names if n.split(" ", 1)[0] == series or series in n}
+
+
+def engine_verdict(scenario: str, folder: str, series: str = "") -> tuple[str, str, str]:
+    """The study's verdict, resource and evidence for the series of ``folder`` (the one ``series`` names, where
+    the folder holds several), read with its whole scenario folder.
 
     The one place that calls the engine: the whole folder is read with every
     table (HAProxy's statistics beside the runs), as a user would point
@@ -60,40 +80,46 @@ def engine_verdict(scenario: str, folder: str) -> tuple[str, str]:
     s = _study(scenario)
     runs = s.runs
     inside = runs["source"].astype(str).str.startswith(str(SCENARIOS / folder) + "/")
-    names = set(runs.loc[inside, "series"].dropna())
-    assert len(names) == 1, f"{folder}: expected one series, got {sorted(names)}"
+    names = _mine(set(runs.loc[inside, "series"].dropna()), series)
+    assert len(names) == 1, f"{folder} {series}: expected one series, got {sorted(names)}"
     name = names.pop()
     if (runs.loc[~inside, "series"] == name).any():
-        return "pooled", f"series {name!r} holds runs from outside {folder}"
+        return "pooled", "", f"series {name!r} holds runs from outside {folder}"
     table = s.verdicts.set_index("series")
-    return table.loc[name, "verdict"], table.loc[name, "evidence"]
+    return table.loc[name, "verdict"], table.loc[name, "resource"], table.loc[name, "evidence"]
 
 
 def _case(row: pd.Series):
     marks = [pytest.mark.xfail(strict=True, reason=f"today: {TODAY[row.folder]}")] if row.folder in TODAY else []
-    return pytest.param(row.scenario, row.folder, row.expected_verdict, row.cannot_tell_allowed == "true",
-                        id=row.folder, marks=marks)  # fmt: skip
+    return pytest.param(row.scenario, row.folder, row.series, row.expected_verdict, row.expected_resource,
+                        row.cannot_tell_allowed == "true", id=f"{row.folder} {row.series}".strip(),
+                        marks=marks)  # fmt: skip
 
 
-@pytest.mark.parametrize(("scenario", "folder", "expected", "cannot_tell"), [_case(r) for r in LABELS.itertuples()])
-def test_labelled_verdict(scenario, folder, expected, cannot_tell):
-    verdict, evidence = engine_verdict(scenario, folder)
+@pytest.mark.parametrize(("scenario", "folder", "series", "expected", "resource", "cannot_tell"),
+                         [_case(r) for r in LABELS.itertuples()])  # fmt: skip
+def test_labelled_verdict(scenario, folder, series, expected, resource, cannot_tell):
+    verdict, got, evidence = engine_verdict(scenario, folder, series)
     if cannot_tell and verdict in CANNOT_TELL:
         return
-    assert verdict == expected, f"{folder}: {verdict!r}, expected {expected!r}: {evidence}"
+    assert (verdict, got) == (expected, resource), (
+        f"{folder} {series}: {verdict!r} ({got}), expected {expected!r} ({resource}): {evidence}"
+    )
 
 
 def test_labels_are_well_formed():
-    assert list(LABELS.columns) == ["scenario", "folder", "expected_verdict", "cannot_tell_allowed", "why"]
+    assert list(LABELS.columns) == ["scenario", "folder", "expected_verdict", "cannot_tell_allowed", "why", "series",
+                                    "expected_resource"]  # fmt: skip
     assert set(LABELS["expected_verdict"]) <= VERDICT_NAMES
+    assert set(LABELS["expected_resource"]) <= {"", *RESOURCES}
     assert set(LABELS["cannot_tell_allowed"]) <= {"true", "false"}
-    assert LABELS["folder"].is_unique
+    assert not LABELS.duplicated(["folder", "series"]).any()
     for row in LABELS.itertuples():
         assert row.folder.split("/")[0] == row.scenario, row.folder
         assert (SCENARIOS / row.folder / "COMMANDS.md").is_file(), row.folder
 
 
-@pytest.mark.parametrize("folder", LABELS["folder"].tolist())
+@pytest.mark.parametrize("folder", LABELS["folder"].unique().tolist())
 def test_each_series_has_five_loads_with_repeats(folder):
     """At least five loads (the concurrency, or the rate of an open-loop tool), each run at least twice; every
     file in the manifest, with its load."""

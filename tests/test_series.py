@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 import lbanalysis
+from lbanalysis.analysis.rules import NOT_RULED_OUT
 from lbanalysis.analysis.series import assign_series, fit_series, series_table
 from lbanalysis.analysis.verdict import verdicts
 
@@ -100,10 +101,10 @@ def test_a_latency_printed_as_zero_is_no_evidence_of_an_idle_client():
     row = verdicts(runs.drop(columns="latency_mean_step_s"), min_duration_s=0).iloc[0]
     assert row["verdict"] == "cannot tell"
     assert row["evidence"].endswith("mean latency printed as 0 (below the tool's printed resolution): "
-                                    "requests in flight cannot be computed")  # fmt: skip
+                                    f"requests in flight cannot be computed; {NOT_RULED_OUT}")  # fmt: skip
     # with its true mean (about 4 ms: 1,034 req/s x 4 ms = 4 in flight for 4 asked) the client was busy
     row = verdicts(runs.assign(latency_mean_s=0.004, latency_mean_step_s=0.0001), min_duration_s=0).iloc[0]
-    assert row["evidence"] == "1 load only: a bound needs at least 3 to show"
+    assert row["evidence"] == f"1 load only: a bound needs at least 3 to show; {NOT_RULED_OUT}"
     row = verdicts(runs.assign(latency_mean_s=0.001, latency_mean_step_s=float("nan")), min_duration_s=0).iloc[0]
     assert row["verdict"] == "load generator" and "throughput × latency = 1.0 requests in flight" in row["evidence"]
 
@@ -126,7 +127,7 @@ def test_one_load_says_so(model):
     v = verdicts(lbanalysis.read([AB / "ab_c10.txt"]), min_duration_s=0)
     assert (v.loc[0, "verdict"], v.loc[0, "evidence"]) == (
         "cannot tell",
-        "1 load only: a bound needs at least 3 to show",
+        f"1 load only: a bound needs at least 3 to show; {NOT_RULED_OUT}",  # no CPU figure for ab either
     )
 
 

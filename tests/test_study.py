@@ -54,8 +54,8 @@ def test_explore_verdict_table_is_the_studys_summary_frame(tmp_path):
     assert len(expected)
     rows = {tuple(r) for r in parser.rows}
     for rec in expected.itertuples(index=False):
-        cells = [str(rec.series), str(rec.runs), str(rec.used), str(rec.loads), rec.verdict, rec.confidence,
-                 " ".join(str(rec.evidence).split())]  # fmt: skip
+        cells = [str(rec.series), str(rec.runs), str(rec.used), str(rec.loads), rec.verdict, rec.resource,
+                 rec.confidence, " ".join(str(rec.evidence).split())]  # fmt: skip
         assert any(r[-len(cells) :] == tuple(cells) for r in rows), cells
 
 
@@ -155,7 +155,7 @@ def test_falling_throughput_with_rising_latency_is_saturation():
                          "latency_mean_s": [0.02, 0.02, 0.04, 0.114, 0.4] * 2, "requests": 5000, "duration_s": 10.0})  # fmt: skip
     runs = runs.assign(bytes_per_s=1e6)
     v = study(runs, capacity="1 Gbit/s").verdicts.iloc[0]
-    assert (v["verdict"], v["confidence"]) == ("server saturation", "high")
+    assert (v["verdict"], v["confidence"]) == ("server saturation", "medium")  # the client's CPU not ruled out
     assert "falling past the peak" in v["evidence"] and "not the network" in v["evidence"]
     once = study(runs.head(5), capacity="1 Gbit/s").verdicts.iloc[0]
     assert once["confidence"] == "low" and "not called significant" in once["evidence"]
@@ -345,7 +345,9 @@ def test_an_open_loop_series_whose_answers_fall_behind_the_rate_is_not_unbounded
     )
     assert "asked for 400 requests/s (open loop) and the answers came at 230 (57%, below 90%)" in unknown["evidence"]
     known = study(runs, capacity="1 Gbit/s").verdicts.iloc[0]  # the path far from full: the server
-    assert (known["verdict"], known["confidence"]) == ("server saturation", "high")
+    # no CPU figure for the client: its CPU is not ruled out, so not "high"
+    assert (known["verdict"], known["confidence"], known["resource"]) == ("server saturation", "medium", "")
+    assert rules.NOT_RULED_OUT in known["evidence"]
     assert "mean latency rose from 10.0 ms at rate 100 to 900 ms" in known["evidence"]
 
 

@@ -54,9 +54,10 @@ from .. import registry
 from ..capacity import capacity_per_run, within
 from ..schema import COMMAND_REFUSED, NO_RESULT_SHOWN
 from .latency import is_closed_loop
+from .resources import cpu_by_run
 from .rules import RULES, THRESHOLDS, Evidence, _kept_up, _reasons, judge, kept_up
 from .series import _origins, common_folder
-from .tests import fold, series_notes
+from .tests import cpu_of_tests, fold, series_notes
 from .tests import table as tests_table
 
 __all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study", "tests_of"]
@@ -176,7 +177,11 @@ def _target(runs: pd.DataFrame) -> pd.Series:
 
 
 def _debug(runs: pd.DataFrame) -> pd.Series:
-    """Runs started with a tool's debugging option (ab -v, siege -D): kept, left out of curves."""
+    """Runs started with a tool's debugging option (ab -v, siege -D): kept, left out of curves.
+
+    >>> _debug(pd.DataFrame({"tool": "ab", "command": ["ab -v 2 -c 4 http://h/", "/usr/bin/time -v ab -c 4 http://h/"]})).tolist()
+    [True, False]
+    """
     out = pd.Series(False, index=runs.index)
     if "command" not in runs or "tool" not in runs:
         return out
@@ -188,7 +193,14 @@ def _debug(runs: pd.DataFrame) -> pd.Series:
             continue
         opts = "|".join(re.escape(o) for o in tool.debug_options)
         pattern = rf"(?:^|\s)(?:{opts})(?:\s*\d+)?(?=\s|$)|(?:^|\s)-[a-zA-Z]*v\d"
-        out[mine] = runs.loc[mine, "command"].astype("string").fillna("").str.contains(pattern, regex=True).to_numpy()
+        # the tool's own options: a wrapper's before it (``/usr/bin/time -v ab ...``) are not the tool's
+        own = (
+            runs.loc[mine, "command"]
+            .astype("string")
+            .fillna("")
+            .str.replace(rf"^.*?(?:^|\s|/){re.escape(tool.name)}(?=\s|$)", "", n=1, regex=True)
+        )
+        out[mine] = own.str.contains(pattern, regex=True).to_numpy()
     return out
 
 
@@ -289,8 +301,10 @@ class Study:
     processes: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def summary_frame(self) -> pd.DataFrame:
-        """One row per series: ``series``, ``runs``, ``used``, ``loads``, ``verdict``, ``confidence``, ``evidence``."""
-        cols = ["series", "runs", "used", "loads", "verdict", "confidence", "evidence"]
+        """One row per series: ``series``, ``runs``, ``used``, ``loads``, ``verdict``, ``resource`` (what was used
+        up: :data:`~lbanalysis.analysis.rules.RESOURCES`, empty when the evidence does not say), ``confidence``,
+        ``evidence``."""
+        cols = ["series", "runs", "used", "loads", "verdict", "resource", "confidence", "evidence"]
         if not len(self.verdicts):
             return pd.DataFrame(columns=cols)
         return self.verdicts[cols].reset_index(drop=True)
@@ -368,7 +382,8 @@ class Summary:
         counts = v["verdict"].value_counts()
         head = f"{len(v)} series: " + ", ".join(f"{k} ({n})" for k, n in counts.items()) + "."
         return [head] + [
-            f"{r.series}: {r.verdict}{f' ({r.confidence} confidence)' if r.confidence else ''}. {r.evidence}."
+            f"{r.series}: {r.verdict}{f' ({r.resource})' if getattr(r, 'resource', '') else ''}"
+            f"{f' ({r.confidence} confidence)' if r.confidence else ''}. {r.evidence}."
             for r in v.itertuples()
         ]
 
@@ -402,7 +417,8 @@ def _per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
     by = frame.groupby("load")
     means = by[["x", "r", "rate", "sent", "unconnected"]].mean()
     maxes = by[["step", "util", "used_bits", "cap", "delay"]].max()
-    out = pd.concat([by.size().rename("runs"), means, maxes], axis=1)[list(_NO_LOADS.columns)]
+    spread = ((by["x"].max() - by["x"].min()) / means["x"].where(means["x"] > 0)).rename("spread")
+    out = pd.concat([by.size().rename("runs"), means, maxes, spread], axis=1)[list(_NO_LOADS.columns)]
     if out["util"].notna().any():  # the figures at the run of highest utilisation
         at = frame.loc[frame["util"].idxmax()] if frame["util"].notna().any() else None
         if at is not None:
@@ -471,6 +487,7 @@ def study(
     phases: pd.DataFrame | None = None,
     requests: pd.DataFrame | None = None,
     exclude: Sequence[str] = (),
+    cpu: pd.DataFrame | None = None,
     test: str | Sequence[str] = "test",
     **thresholds: float,
 ) -> Study:
@@ -488,12 +505,14 @@ def study(
     whose values declare runs the same workload (one series per value);
     ``by``: the columns of the series key. ``origin``: ``"folder"``, a
     column, or ``"none"``. ``exclude``: columns left out of the series key
-    (the column two setups are compared by). ``test``: the column (or
-    columns) declaring which runs are processes of one test (runs that
+    (the column two setups are compared by). ``cpu``: CPU samples paired with
+    the runs (the ``cpu`` table; default: the Dataset's), from which each
+    verdict names the resource used up (``resource``). ``test``: the column
+    (or columns) declaring which runs are processes of one test (runs that
     declare none and overlap in time against one target are one test too):
     each test is judged as one run, its load and rate the sums of its
-    processes' (:mod:`lbanalysis.analysis.tests`). Other keywords: thresholds of
-    :data:`~lbanalysis.analysis.rules.THRESHOLDS`.
+    processes' (:mod:`lbanalysis.analysis.tests`). Other keywords: thresholds
+    of :data:`~lbanalysis.analysis.rules.THRESHOLDS`.
     """
     unknown = set(thresholds) - set(THRESHOLDS)
     if unknown:
@@ -506,6 +525,9 @@ def study(
         runs = data
     else:
         runs = data.runs
+        if cpu is None:
+            cpu = getattr(data, "cpu", None)
+            cpu = cpu if isinstance(cpu, pd.DataFrame) else None
         servers = getattr(data, "servers", None)
         servers = servers if isinstance(servers, pd.DataFrame) else None
         phases = data.phases if phases is None else phases
@@ -542,7 +564,9 @@ def study(
     twins = http["twin_of"].notna().to_numpy(bool)
     if twins.any():  # one run seen in two files: the log joins its summary's series
         http.loc[twins, "series"] = http.loc[http.loc[twins, "twin_of"].to_numpy(), "series"].to_numpy()
-    verdicts, knees, fits = _judge_all(http, load, t, servers, root=common_folder(runs))
+    # a test's CPU: every process's samples, paired with the test's row
+    cpu_runs = cpu_by_run(cpu_of_tests(cpu, processes, http), http) if cpu is not None and len(cpu) else None
+    verdicts, knees, fits = _judge_all(http, load, t, servers, root=common_folder(runs), cpu=cpu_runs)
     if len(processes):  # each process with its own error share, in its test's series
         processes = pd.concat([processes, error_shares(processes)], axis=1)
         processes["series"] = http.loc[processes["test_row"], "series"].to_numpy()
@@ -712,7 +736,8 @@ def series_load(runs: pd.DataFrame, load: str = "concurrency") -> str:
 
 
 _NO_LOADS = pd.DataFrame(
-    columns=["runs", "x", "r", "step", "util", "used_bits", "cap", "rate", "sent", "unconnected", "delay"], dtype=float
+    columns=["runs", "x", "r", "step", "util", "used_bits", "cap", "rate", "sent", "unconnected", "delay", "spread"],
+    dtype=float,
 )
 
 
@@ -722,7 +747,8 @@ _JUDGED = (
     "attempts", "error_share", "error_basis", "requests", "requests_per_s", "duration_s", "concurrency",
     "rate_target_per_s", "rate_sent_per_s", "iterations", "iterations_dropped", "socket_errors_connect",
     "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s", "_latency_note", "utilisation", "used_bits_per_s", "capacity_bits_per_s", "capacity_basis", "capacity_source",
-    "capacity_note", "delay_s", "benchmark_mode", "test", "processes", "test_note",
+    "capacity_note", "delay_s", "benchmark_mode", "_target", "method", "keepalive", "host", "port", "path",
+    *("via", "route"), "test", "processes", "test_note",
 )  # fmt: skip
 
 
@@ -753,9 +779,90 @@ def files_from(text: str, root: str) -> str:
     return text.replace(root.rstrip("/") + "/", "") if root and root != "/" else text
 
 
+#: Runs columns (a manifest, the sweep's) that say a run went through the load balancer or straight to a
+#: backend: the value ``direct`` marks the direct runs; any other value, through the load balancer.
+ROUTE_COLUMNS: tuple[str, ...] = ("via", "route")
+
+
+def _backends(servers: pd.DataFrame | None) -> dict[str, set[str]]:
+    """Per folder of load-balancer statistics, the ``address:port`` of each server they list.
+
+    >>> servers = pd.DataFrame({"source": ["x/stat.csv"] * 2, "server": ["app", "BACKEND"],
+    ...                         "address": ["127.0.0.1", None], "port": [8080, None]})
+    >>> _backends(servers)
+    {'x': {'127.0.0.1:8080'}}
+    """
+    if servers is None or not len(servers) or not {"address", "port", "source"} <= set(servers):
+        return {}
+    rows = servers[servers["address"].notna() & servers["port"].notna()]
+    out: dict[str, set[str]] = {}
+    for src, a, p in zip(rows["source"].astype(str), rows["address"].astype(str), rows["port"], strict=True):
+        out.setdefault(os.path.dirname(src), set()).add(f"{a}:{int(p)}")
+    return out
+
+
+def _peers(
+    narrow: pd.DataFrame, load0: str, servers: pd.DataFrame | None
+) -> dict[Any, tuple[pd.DataFrame | None, dict[str, Any] | None]]:
+    """For each series, the other series of the same origin against the same target and workload (their tool,
+    best throughput and run-to-run spread), and for a series through a load balancer the direct series to its
+    backend (marked ``direct`` in a :data:`ROUTE_COLUMNS` column, or whose address the load balancer's
+    statistics in its folder list as a server)."""
+    rows = []
+    backends = _backends(servers)
+    for name, g in narrow.groupby("series", sort=True):
+        used = g[g["used"]]
+        if not len(used):
+            continue
+        col = series_load(used, load0)
+        x = _num(used, "requests_per_s").groupby(_num(used, col).to_numpy()).agg(["mean", "max", "min"])
+        if not len(x) or not x["mean"].notna().any():
+            continue
+        first = g.iloc[0]
+        target = str(first.get("_target") or "").rstrip("/")
+        hostport = f"{first.get('host')}:{first.get('port')}" if pd.notna(first.get("host")) else ""
+        route = next((str(g[c].dropna().iloc[0]).strip().lower() for c in ROUTE_COLUMNS
+                      if c in g and g[c].notna().any()), "")  # fmt: skip
+        folders = {os.path.dirname(str(v)) for v in g["source"]} if "source" in g else set()
+        listed = any(hostport in ips for d, ips in backends.items() if any(within(f, d) for f in folders))
+        keep = g["keepalive"].dropna() if "keepalive" in g else pd.Series(dtype=object)
+        rows.append({
+            "series": name, "tool": str(first.get("tool") or ""), "origin": str(first.get("_origin") or ""),
+            "target": target, "rest": target.split("/", 1)[1] if "/" in target else "",
+            "method": str(first.get("method") or "GET") if pd.notna(first.get("method")) else "GET",
+            "keepalive": bool(keep.iloc[0]) if len(keep) else None,
+            "best": float(x["mean"].max()), "spread": float(((x["max"] - x["min"]) / x["mean"]).max()),
+            "direct": route == "direct" or (not route and listed), "routed": bool(route) and route != "direct",
+        })  # fmt: skip
+    out: dict[Any, tuple[pd.DataFrame | None, dict[str, Any] | None]] = {}
+    if not rows:
+        return out
+    table = pd.DataFrame(rows)
+    for r in table.itertuples():
+        same = table[(table["origin"] == r.origin) & (table["series"] != r.series) & (table["method"] == r.method)]
+        alike = same[(same["target"] == r.target) & (same["target"] != "")]
+        if r.keepalive is not None:
+            alike = alike[alike["keepalive"].map(lambda k, mine=r.keepalive: k is None or k == mine)]
+        direct = None
+        if not r.direct and r.target:
+            cand = same[same["direct"] & (same["tool"] == r.tool) & (same["rest"] == r.rest)]
+            if len(cand):
+                best = cand.sort_values("best").iloc[-1]
+                direct = {"series": best["series"], "best": best["best"]}
+        out[r.series] = (alike[["series", "tool", "best", "spread"]] if len(alike) else None, direct)
+    return out
+
+
 def _judge_all(
-    http: pd.DataFrame, load: str, t: dict[str, float], servers: pd.DataFrame | None = None, *, root: str = ""
+    http: pd.DataFrame,
+    load: str,
+    t: dict[str, float],
+    servers: pd.DataFrame | None = None,
+    *,
+    root: str = "",
+    cpu: pd.DataFrame | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    from .resources import per_load
     from .series import MIN_LOADS, fit_series
 
     rows, knee_rows = [], []
@@ -765,6 +872,7 @@ def _judge_all(
     narrow = data[[c for c in dict.fromkeys((load0, *_JUDGED)) if c in data]]
     # numbers converted once here, not once per series (``_num`` takes plain floats as they are)
     narrow = narrow.assign(**{c: _num(narrow, c) for c in (load0, *_NUMBERS) if c in narrow})
+    peers = _peers(narrow, load0, servers)
     servers = _snapshots(servers)
     queues: dict[frozenset[str], str] = {}  # what the snapshots say, once per set of folders
     for name, g in narrow.groupby("series", sort=True):
@@ -798,6 +906,9 @@ def _judge_all(
             basis=basis_txt,
             capacity_source=src,
             server_side=_queued(g, servers, queues),
+            cpu=per_load(cpu.loc[used.index], _num(used, load_col)) if cpu is not None and len(used) else None,
+            others=peers.get(name, (None, None))[0],
+            direct=peers.get(name, (None, None))[1],
         )
         out = judge(e, **t)
         notes = list(out["notes"])
@@ -829,7 +940,8 @@ def _judge_all(
         rows.append(
             {
                 "series": name, "origin": str(g["_origin"].iloc[0]), "tool": tool, "runs": len(not_twin),
-                "used": len(used), "loads": len(loads), "verdict": out["verdict"], "confidence": out["confidence"],
+                "used": len(used), "loads": len(loads), "verdict": out["verdict"], "resource": out["resource"],
+                "confidence": out["confidence"],
                 "evidence": evidence, "rule": out["rule"], "notes": notes, "figures": out["figures"],
                 f"top {load0}": top if load_col == load0 else math.nan,
                 "load": load_col,

@@ -39,6 +39,8 @@ from typing import Any
 import pandas as pd
 
 __all__ = [
+    "NOT_RULED_OUT",
+    "RESOURCES",
     "RULES",
     "THRESHOLDS",
     "VERDICTS",
@@ -84,6 +86,9 @@ class Evidence:
     network: pd.DataFrame | None = None  # as loads, over every run with a throughput (short ones too)
     server_side: str = ""  # what load-balancer statistics of the same origin show of a server-side queue
     capacity_note: str = ""
+    cpu: pd.DataFrame | None = None  # per load: the CPU figures of resources.cpu_by_run (shares 0-1, file:line)
+    others: pd.DataFrame | None = None  # other series against the same target and workload: series, tool, best, at
+    direct: dict[str, Any] | None = None  # through a load balancer: the direct series to its backend (series, best)
 
 
 @dataclass
@@ -95,17 +100,20 @@ class Finding:
     notes: list[str] = field(default_factory=list)
     sentence: str | None = None  # replaces the rule's sentence (a guard's own words)
     verdict: str | None = None  # replaces the rule's name (a guard inside a rule: "cannot tell")
+    resource: str | None = None  # replaces the rule's resource (one of RESOURCES, or "": the evidence does not say)
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One verdict rule: name, thresholds (name -> (default, meaning)), check, evidence sentence, meaning."""
+    """One verdict rule: name, thresholds (name -> (default, meaning)), check, evidence sentence, meaning, and the
+    resource it names (empty: the evidence does not say; a check may name another)."""
 
     name: str
     thresholds: dict[str, tuple[float, str]]
     check: Callable[[Evidence, dict[str, float]], Finding | None]
     evidence: str
     meaning: str
+    resource: str = ""
 
 
 def _pct(x: float) -> str:
@@ -318,7 +326,8 @@ def _kept_up(e: Evidence, t: dict[str, float]) -> Finding | None:
     sent = rated.loc[top, "sent"] if "sent" in rated else math.nan
     if pd.notna(sent) and not kept_up(sent, asked, t["keep_up_share"]):
         f.update(sent=sent, sent_share=sent / asked)
-        return Finding(f, verdict="load generator",
+        _, cshare, _ = _client_side(e, t, rated.index[-1:])
+        return Finding(f, verdict="load generator", resource="client CPU" if _busy(cshare, t) else "",
                        sentence="at {load} {top:g} the tool was asked for {asked:,.10g} requests/s and sent {sent:,.0f} "
                                 "({sent_share:.0%}, below {keep_up_share:.0%}): the load generator could not send at "
                                 "the rate asked")  # fmt: skip
@@ -331,12 +340,17 @@ def _kept_up(e: Evidence, t: dict[str, float]) -> Finding | None:
     )
     notes = [] if _repeats(e) else ["one run per load: the run-to-run noise is unknown"]
     f["side"] = _not_the_network(e)
+    resource, f["cpu"], ruled_out = _server_resource(e, t)
+    if f["side"] is None and resource in ("server CPU", "load balancer CPU"):
+        f["side"] = ""  # a CPU used up behind the client: not the path
     if f["side"] is None:
         return Finding(f, confidence="", verdict="cannot tell",
                        sentence="at {load} {top:g} the tool was asked for {asked:,.10g} requests/s (open loop) and the "
                                 "answers came at {got:,.0f} ({share:.0%}, below {keep_up_share:.0%}){latency}: "
                                 + _SERVER_OR_LINK)  # fmt: skip
-    return Finding(f, confidence="high" if not notes else "medium", notes=notes)
+    if not ruled_out:
+        notes.append(NOT_RULED_OUT)
+    return Finding(f, confidence="high" if not notes else "medium", notes=notes, resource=resource)
 
 
 def _ms(seconds: float) -> str:
@@ -368,6 +382,9 @@ def _saturation(e: Evidence, t: dict[str, float]) -> Finding | None:
         confidence = "low" if confidence == "high" else confidence
     fall = " (falling past the peak)" if gain < -2 * t["flat_gain"] else ""
     side = _not_the_network(e)
+    resource, cpu, ruled_out = _server_resource(e, t)
+    if side is None and resource in ("server CPU", "load balancer CPU"):
+        side = ""  # a CPU used up behind the client: not the path
     if side is None:  # a flat throughput alone cannot tell a server from a full link
         return Finding(
             {"knee": knee, "gain": _pct(gain) + fall, "growth": _pct(growth)},
@@ -382,8 +399,12 @@ def _saturation(e: Evidence, t: dict[str, float]) -> Finding | None:
         if e.closed and not e.latency_note and pd.notna(f["ratio"])
         else ""
     )
-    return Finding({"knee": knee, "gain": _pct(gain) + fall, "growth": _pct(growth), "little": little + side},
-                   confidence=confidence, notes=notes)  # fmt: skip
+    if not ruled_out and confidence == "high":
+        confidence = "medium"
+    if not ruled_out:
+        notes.append(NOT_RULED_OUT)
+    return Finding({"knee": knee, "gain": _pct(gain) + fall, "growth": _pct(growth), "little": little + side + cpu},
+                   confidence=confidence, notes=notes, resource=resource)  # fmt: skip
 
 
 def _no_bound(e: Evidence, t: dict[str, float]) -> Finding | None:
@@ -414,6 +435,193 @@ def _otherwise(e: Evidence, t: dict[str, float]) -> Finding:
     return Finding({"why": "; ".join(why)}, confidence="")
 
 
+# --------------------------------------------------------------- resources ---
+#: The resources a verdict names (contract names), and what shows each.
+RESOURCES: dict[str, str] = {
+    "client CPU": "the load generator's CPU: its process used about all the CPU it could use (its threads, a taskset, "
+    "a cgroup quota), or its host was that busy",
+    "load balancer CPU": "the load balancer's CPU: HAProxy's Idle_pct near 0, or its host busy per core it could use "
+    "(one process or thread on one core shows as 1/N of an N-core total)",
+    "load balancer queue": "requests waiting in the load balancer for a server (its maxconn): load-balancer "
+    "statistics show the queue",
+    "load balancer": "the load balancer, neither its CPU nor its queue shown: a direct series to its backend reached "
+    "clearly more",
+    "server CPU": "the server host's CPU busy, the kernel's share stated",
+    "link": "the network path: its capacity used",
+}
+
+
+def _plateau(e: Evidence, t: dict[str, float]) -> pd.Index:
+    """The loads of the plateau (from the knee up), or the highest load when throughput still grows."""
+    loads = e.loads
+    knee = _knee_of(e, t)
+    return loads.index[loads.index >= knee] if pd.notna(knee) else loads.index[-1:]
+
+
+def _cpu_over(e: Evidence, col: str, at: pd.Index) -> tuple[float, str]:
+    """The mean of a CPU figure over the loads ``at`` (NaN: none shown) and where it was read (its highest load)."""
+    if e.cpu is None or col not in e.cpu:
+        return math.nan, ""
+    v = e.cpu[col].reindex(at)
+    if not v.notna().any():
+        return math.nan, ""
+    place = e.cpu.get(col.replace("_busy", "_at").replace("_kernel", "_at").replace("lb_idle", "lb_idle_at"))
+    where = ""
+    if place is not None:
+        shown = place.reindex(v.index[v.notna()])
+        where = next((x for x in reversed(shown.tolist()) if isinstance(x, str) and x), "")
+    return float(v.mean()), where
+
+
+def _span(e: Evidence, at: pd.Index) -> str:
+    return f"at {e.load} {at[0]:g}" if len(at) == 1 else f"at {e.load} {at[0]:g} to {at[-1]:g}"
+
+
+def _busy(share: float, t: dict[str, float]) -> bool:
+    return pd.notna(share) and share >= t["cpu_busy"]
+
+
+def _client_side(e: Evidence, t: dict[str, float], at: pd.Index) -> tuple[str, float, str]:
+    """Who of the client is busiest (the load tool's process, else its host), its share and where it was read."""
+    for col, who in (("client_busy", "the load tool's process"), ("client_host_busy", "the client host")):
+        share, where = _cpu_over(e, col, at)
+        if pd.notna(share):
+            return who, share, where
+    return "", math.nan, ""
+
+
+def _client_cpu(e: Evidence, t: dict[str, float]) -> Finding | None:
+    """The load generator's CPU was used up at the plateau: its process (over the cores it could use) or its host."""
+    if e.cpu is None or not len(e.loads):
+        return None
+    at = _plateau(e, t)
+    who, share, where = _client_side(e, t, at)
+    if not _busy(share, t):
+        return None
+    notes = []
+    server, s_at = _cpu_over(e, "server_busy", at)
+    lb, lb_at = _cpu_over(e, "lb_busy", at)
+    for other, place, name in ((server, s_at, "the server's"), (lb, lb_at, "the load balancer's")):
+        if _busy(other, t):
+            notes.append(f"{name} CPU was {other:.0%} busy too ({place}): either may have been the bound")
+    return Finding({"span": _span(e, at), "who": who, "share": share, "where": where},
+                   confidence="medium" if notes else "high", notes=notes)  # fmt: skip
+
+
+def _others_best(e: Evidence) -> pd.Series | None:
+    if e.others is None or not len(e.others):
+        return None
+    return e.others.sort_values("best").iloc[-1]
+
+
+def _cross_series(e: Evidence, t: dict[str, float]) -> Finding | None:
+    """A plateau is not the server's when another client reached clearly more against the same target."""
+    loads = e.loads
+    other = _others_best(e)
+    if other is None or len(loads) < 2 or not _knee_of(e, t) < loads.index.max():
+        return None
+    best = float(loads["x"].max())
+    noise = max(float(loads["spread"].max()) if "spread" in loads and loads["spread"].notna().any() else 0.0,
+                float(other.get("spread", 0.0)) if pd.notna(other.get("spread", math.nan)) else 0.0)  # fmt: skip
+    ratio = float(other["best"]) / best if best > 0 else math.nan
+    if not ratio > 1 + max(t["cross_gain"], noise):
+        return None
+    at = _plateau(e, t)
+    who, share, where = _client_side(e, t, at)
+    cpu = (
+        f"; {who} used {share:.0%} of the CPU it could use ({where}): not its CPU, its settings or its path"
+        if pd.notna(share)
+        else "; no CPU figure for the client: its CPU, its settings or its path bound it"
+    )
+    return Finding({"knee": _knee_of(e, t), "best": best, "other": float(other["best"]), "other_tool": other["tool"],
+                    "other_series": other["series"], "ratio": ratio, "noise": noise, "cpu": cpu},
+                   confidence="medium")  # fmt: skip
+
+
+def _through_lb(e: Evidence, t: dict[str, float]) -> Finding | None:
+    """Through the load balancer, a plateau well below a direct series to its backend, no backend queue shown."""
+    loads = e.loads
+    if not e.direct or len(loads) < 2 or e.server_side:
+        return None
+    best, direct = float(loads["x"].max()), float(e.direct["best"])
+    if not best < (1 - t["lb_gap"]) * direct:
+        return None
+    at = _plateau(e, t)
+    busy, b_at = _cpu_over(e, "lb_busy", at)
+    idle, i_at = _cpu_over(e, "lb_idle", at)
+    flat = _knee_of(e, t) < loads.index.max()
+    if not flat and not (_busy(busy, t) or (pd.notna(idle) and idle <= t["lb_idle"])):
+        return None  # still growing, and no CPU of the load balancer shown used up
+    f: dict[str, Any] = {"span": _span(e, at), "best": best, "direct": direct, "share": best / direct,
+                         "direct_series": e.direct["series"], "most": 1 - t["lb_gap"]}  # fmt: skip
+    if _busy(busy, t):
+        f["cpu"] = f"; its CPU was {busy:.0%} busy per core it could use ({b_at})"
+        return Finding(f, resource="load balancer CPU")
+    if pd.notna(idle) and idle <= t["lb_idle"]:
+        f["cpu"] = f"; HAProxy's Idle_pct fell to {idle:.0%} ({i_at}): its own loop had no time left"
+        return Finding(f, resource="load balancer CPU")
+    words = ["neither its CPU nor its queue is shown"]
+    if pd.notna(idle):
+        words.append(f"HAProxy's Idle_pct stayed at {idle:.0%} ({i_at}), which under a CPU limit (a container, a "
+                     "cgroup quota) stays high while HAProxy is starved: it does not clear the load balancer")  # fmt: skip
+    if pd.notna(busy):
+        words.append(f"its CPU was {busy:.0%} busy per core it could use ({b_at})")
+    f["cpu"] = "; " + "; ".join(words)
+    return Finding(f, confidence="medium", resource="load balancer")
+
+
+def _server_resource(e: Evidence, t: dict[str, float]) -> tuple[str, str, bool]:
+    """For a server-side bound: the resource, the words that show it, and whether the client's CPU is ruled out
+    (a resource shown busy behind it, a queue in the load balancer, or the client's CPU measured below the
+    threshold)."""
+    at = _plateau(e, t)
+    server, s_at = _cpu_over(e, "server_busy", at)
+    if _busy(server, t):
+        kernel, _ = _cpu_over(e, "server_kernel", at)
+        part = f", {kernel:.0%} of it in the kernel (system and softirq)" if pd.notna(kernel) else ""
+        return "server CPU", f"; the server's CPU was {server:.0%} busy{part} ({s_at})", True
+    lb, lb_at = _cpu_over(e, "lb_busy", at)
+    idle, i_at = _cpu_over(e, "lb_idle", at)
+    if _busy(lb, t):
+        return "load balancer CPU", f"; the load balancer's CPU was {lb:.0%} busy per core it could use ({lb_at})", True
+    if pd.notna(idle) and idle <= t["lb_idle"]:
+        return "load balancer CPU", f"; HAProxy's Idle_pct fell to {idle:.0%} ({i_at})", True
+    if e.server_side:
+        return "load balancer queue", "", True
+    who, share, where = _client_side(e, t, at)
+    if pd.notna(share):
+        return "", f"; {who} used {share:.0%} of the CPU it could use ({where}): not the load generator", True
+    return "", "", False
+
+
+def _used_up(e: Evidence, t: dict[str, float]) -> Finding | None:
+    """Too few loads or no latency for a curve, but a CPU behind the client used up at the highest loads."""
+    if len(e.loads) >= int(t["min_loads"]) and e.loads["r"].notna().any():
+        return None  # the curve rules judge it, and name the resource
+    at = _plateau(e, t)
+    resource, words, ruled_out = _server_resource(e, t)
+    if resource not in ("server CPU", "load balancer CPU"):
+        return None
+    n = len(e.loads)
+    notes = [] if n >= int(t["min_loads"]) else [f"{n} load{'' if n == 1 else 's'} only: no plateau shown"]
+    if not e.loads["r"].notna().any():
+        notes.append("no latency in these outputs: no queue shown")
+    if not ruled_out:
+        notes.append(NOT_RULED_OUT)
+    return Finding({"span": _span(e, at), "cpu": words.lstrip("; ")}, confidence="medium" if ruled_out else "low",
+                   notes=notes, resource=resource)  # fmt: skip
+
+
+def _client_measured(e: Evidence) -> bool:
+    """Whether any CPU figure of the client (its process or its host) was read for the series."""
+    cpu = e.cpu
+    return cpu is not None and any(c in cpu and cpu[c].notna().any() for c in ("client_busy", "client_host_busy"))
+
+
+#: Why a plateau without CPU figures is not called a server's with high confidence.
+NOT_RULED_OUT = "the load generator's CPU was not ruled out (no CPU figure for the client, no queue shown behind it)"
+
+
 # ------------------------------------------------------------------- table ---
 #: The verdict rules, in the order they are tried.
 RULES: tuple[Rule, ...] = (
@@ -439,6 +647,7 @@ RULES: tuple[Rule, ...] = (
         "{used} ({basis}) at {load} {at:g} against {cap} for its path ({source}): {util:.0%} (threshold "
         "{network_threshold:.0%})",
         "the runs used the path's capacity (payload against iperf's goodput, or wire bits against a link's rate)",
+        "link",
     ),
     Rule(
         "cannot tell",
@@ -449,11 +658,29 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "load generator",
+        {"cpu_busy": (0.85, "share of the CPU a process or host could use from which it was busy (about 90%)")},
+        _client_cpu,
+        "{span} (the plateau), {who} used {share:.0%} of the CPU it could use ({where}; threshold {cpu_busy:.0%}): "
+        "the load generator's CPU was the bound",
+        "the load tool's process used about all the CPU it could use (its threads, a taskset, a cgroup quota) at the "
+        "plateau, or its host was that busy",
+        "client CPU",
+    ),
+    Rule(
+        "load generator",
         {"generator_share": (0.8, "share of the asked concurrency in flight below which the clients were idle")},
         _generator,
         "at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight{spread}, {ratio:.0%} of the "
         "{top:g} asked (below {generator_share:.0%}): {why}",
         "a closed-loop tool kept fewer requests in flight than asked (Little's law)",
+    ),
+    Rule(
+        "server saturation",
+        {},
+        _used_up,
+        "{span}, {cpu}: a CPU used up",
+        "too few loads or no latency for a curve, but the server's or the load balancer's CPU busy (from "
+        "`cpu_busy`) at the highest loads",
     ),
     Rule(
         "cannot tell",
@@ -468,9 +695,43 @@ RULES: tuple[Rule, ...] = (
         {"keep_up_share": (0.9, "share of a fixed rate asked (open loop) the answers must reach to have kept up")},
         _kept_up,
         "at {load} {top:g} the tool was asked for {asked:,.10g} requests/s (open loop) and the answers came at "
-        "{got:,.0f} ({share:.0%}, below {keep_up_share:.0%}){latency}{side}",
+        "{got:,.0f} ({share:.0%}, below {keep_up_share:.0%}){latency}{side}{cpu}",
         "a fixed-rate (open-loop) tool's answers fell behind the rate it sent, the network ruled out (the tool's "
         "own sent rate below the rate asked: the load generator)",
+    ),
+    Rule(
+        "load generator",
+        {
+            "cross_gain": (
+                0.2,
+                "how much more another client must reach against the same target (beyond the "
+                "run-to-run spread) for a plateau not to be the server's",
+            )
+        },
+        _cross_series,
+        "past {load} {knee:g} throughput levelled at {best:,.0f} requests/s, but the same server answered "
+        "{other:,.0f} requests/s to {other_tool} in this folder ({other_series}: {ratio:.1f}x, beyond the run-to-run "
+        "spread of {noise:.0%}): the plateau is not the server's{cpu}",
+        "a plateau while another client reached clearly more against the same target and workload (same origin)",
+    ),
+    Rule(
+        "server saturation",
+        {
+            "lb_gap": (
+                0.2,
+                "how far below a direct series to its backend a series through the load balancer "
+                "plateaus for the load balancer to be the bound",
+            ),
+            "lb_idle": (0.1, "HAProxy's Idle_pct (share) at or below which its own loop had no time left"),
+        },
+        _through_lb,
+        "through the load balancer, at best {best:,.0f} requests/s while the direct series to its backend "
+        "({direct_series}) reached {direct:,.0f} ({share:.0%}, below {most:.0%}) and no load-balancer statistics "
+        "show a backend queue: the load balancer, {span}{cpu}",
+        "through the load balancer, well below a direct series to its backend, no backend queue shown, and a plateau "
+        "or the load balancer's CPU used up: its CPU when HAProxy's Idle_pct is near 0 or its process or host is busy "
+        "per core it could use (Idle_pct alone never clears it)",
+        "load balancer",
     ),
     Rule(
         "server saturation",
@@ -530,8 +791,13 @@ def judge(e: Evidence, **given: float) -> dict[str, Any]:
             "latency_growth_pct": _pct(t["latency_growth"]),
         }
         sentence = (found.sentence or rule.evidence).format(**words)
-        return {"verdict": found.verdict or rule.name, "rule": i, "confidence": found.confidence, "evidence": sentence,
-                "notes": found.notes, "figures": found.figures}  # fmt: skip
+        resource = found.resource if found.resource is not None else rule.resource
+        verdict = found.verdict or rule.name
+        notes = list(found.notes)
+        if verdict == "cannot tell" and not e.server_side and not _client_measured(e) and NOT_RULED_OUT not in notes:
+            notes.append(NOT_RULED_OUT)  # whatever else is unknown, the client's CPU is too
+        return {"verdict": verdict, "rule": i, "confidence": found.confidence, "evidence": sentence,
+                "notes": notes, "figures": found.figures, "resource": resource}  # fmt: skip
     raise AssertionError("the last rule always answers")  # pragma: no cover
 
 
@@ -544,7 +810,8 @@ def rules_table() -> pd.DataFrame:
     return pd.DataFrame(
         [
             {"order": i + 1, "verdict": r.name,
-             "thresholds": ", ".join(f"{k}={v:g}" for k, (v, _) in r.thresholds.items()), "when": r.meaning}
+             "thresholds": ", ".join(f"{k}={v:g}" for k, (v, _) in r.thresholds.items()), "when": r.meaning,
+             "resource": r.resource}
             for i, r in enumerate(RULES)
         ]
     )  # fmt: skip
@@ -556,13 +823,13 @@ def rules_markdown() -> str:
     >>> rules_markdown().splitlines()[2][:40]
     '| 1 | errors | `error_share` = 0.01: sha'
     """
-    lines = ["| order | verdict | thresholds (default: meaning) | when |", "|---:|---|---|---|"]
+    lines = ["| order | verdict | thresholds (default: meaning) | when | resource |", "|---:|---|---|---|---|"]
     for i, r in enumerate(RULES):
         t = "; ".join(f"`{k}` = {v:g}: {doc}" for k, (v, doc) in r.thresholds.items()) or "—"
-        lines.append(f"| {i + 1} | {r.name} | {t} | {r.meaning} |")
+        lines.append(f"| {i + 1} | {r.name} | {t} | {r.meaning} | {r.resource or '—'} |")
     guards = "; ".join(f"`{k}` = {v:g}: {doc}" for k, (v, doc) in RUN_GUARDS.items())
     lines.append(
-        f"| runs | (left out of curves) | {guards} | debugging runs, and a log of a run another file summarises |"
+        f"| runs | (left out of curves) | {guards} | debugging runs, and a log of a run another file summarises | — |"
     )
     return "\n".join(lines)
 
@@ -580,6 +847,9 @@ def thresholds_text(**given: float) -> str:
         f"past the knee while latency rises {t['latency_growth'] * 100:g}% or more and Little's law holds within "
         f"{t['little_tolerance'] * 100:g}%; load generator below {t['generator_share'] * 100:g}% of the asked "
         f"concurrency in flight; at a fixed rate (open loop), answers below {t['keep_up_share'] * 100:g}% of the rate "
-        f"asked fell behind (the load generator when it sent below that); runs under {t['min_requests']:g} requests "
+        f"asked fell behind (the load generator when it sent below that); a CPU busy from {t['cpu_busy'] * 100:g}% of "
+        f"what it could use; another client {t['cross_gain'] * 100:g}% faster against the same target, or a direct "
+        f"series {t['lb_gap'] * 100:g}% faster than through the load balancer, moves the bound; runs under "
+        f"{t['min_requests']:g} requests "
         f"or {t['min_duration_s']:g} s left out of curves"
     )

@@ -59,6 +59,7 @@ __all__ = [
     "SPREAD_NOTE",
     "SUMMED",
     "WEIGHTED",
+    "cpu_of_tests",
     "fold",
     "identify",
     "merged_percentiles",
@@ -686,3 +687,32 @@ def per_test_percentiles(st: Any, percentiles: pd.DataFrame | None) -> pd.DataFr
     if not merged:
         return kept
     return pd.concat([kept.astype({"source": str}), pd.DataFrame(merged)], ignore_index=True)
+
+
+def cpu_of_tests(cpu: pd.DataFrame | None, processes: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame | None:
+    """The CPU samples with those of a test's processes paired with the test's row (its first process's file
+    and run), so that a test's CPU evidence holds every process's (the busiest one bounds it).
+
+    >>> cpu = pd.DataFrame({"run_source": ["d/a", "d/b", "d/c"], "run": [0, 0, 0], "busy_pct": [40.0, 99.0, 5.0]})
+    >>> runs = pd.DataFrame({"source": ["d/a"], "run": [0]}, index=[7])
+    >>> processes = pd.DataFrame({"source": ["d/a", "d/b"], "run": [0, 0], "test_row": [7, 7]})
+    >>> cpu_of_tests(cpu, processes, runs)["run_source"].tolist()
+    ['d/a', 'd/a', 'd/c']
+    """
+    if cpu is None or not len(cpu) or not len(processes) or not {"run_source", "run"} <= set(cpu.columns):
+        return cpu
+    heads = runs.loc[processes["test_row"]]
+    to = {(str(s), int(r)): (str(hs), int(hr)) for s, r, hs, hr in zip(
+        processes["source"], processes["run"], heads["source"], heads["run"], strict=True)}  # fmt: skip
+    keys = [
+        to.get((str(s), int(r))) if pd.notna(s) and pd.notna(r) else None
+        for s, r in zip(cpu["run_source"], cpu["run"], strict=True)
+    ]
+    if not any(keys):
+        return cpu
+    out = cpu.copy()
+    moved = np.array([k is not None for k in keys])
+    out["run_source"] = out["run_source"].astype(object)
+    out.loc[moved, "run_source"] = [k[0] for k in keys if k is not None]
+    out.loc[moved, "run"] = [k[1] for k in keys if k is not None]
+    return out

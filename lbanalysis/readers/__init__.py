@@ -19,6 +19,8 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import replace
+from functools import cache
+from typing import Any
 
 import pandas as pd
 
@@ -26,13 +28,22 @@ from ..errors import LBAnalysisError, ParseError, UnknownFormatError
 from ..text import Segment, command_argv, normalize, split_transcript
 from .base import Format, Parsed
 
-__all__ = ["FORMATS", "TOOLS", "Format", "Parsed", "detect", "formats", "get_format", "parse_text"]
+__all__ = ["FORMATS", "TOOLS", "Format", "Parsed", "all_formats", "detect", "formats", "get_format", "parse_text"]
 
 from .. import registry
 
 
-def _load_formats() -> list[Format]:
-    """Every tool's formats in the registry's detection order: whole-file formats first."""
+@cache
+def all_formats() -> list[Format]:
+    """Every tool's formats in the registry's detection order: whole-file formats first.
+
+    The reader modules the registry names are imported here, on the first
+    call (``import lbanalysis`` imports none of them); ``FORMATS`` is this list.
+
+    >>> from lbanalysis.readers import FORMATS
+    >>> all_formats() is FORMATS, all_formats()[0].name
+    (True, 'ab-gnuplot')
+    """
     found: list[Format] = []
     for tool in registry.TOOLS:
         for name in tool.readers:
@@ -41,7 +52,19 @@ def _load_formats() -> list[Format]:
     return [f for f in found if f.whole_file] + [f for f in found if not f.whole_file]
 
 
-FORMATS: list[Format] = _load_formats()
+def __getattr__(name: str) -> Any:
+    """``FORMATS`` (:func:`all_formats`) and the reader modules, imported when first asked for."""
+    if name == "FORMATS":
+        return all_formats()
+    if not name.startswith("__"):
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{name}":
+                raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 TOOLS = registry.names()
 
 
@@ -51,16 +74,16 @@ def formats() -> dict[str, str]:
     >>> "ab" in formats()
     True
     """
-    return {f.name: f.description for f in FORMATS}
+    return {f.name: f.description for f in all_formats()}
 
 
 def _known() -> str:
-    return ", ".join(f.name for f in FORMATS)
+    return ", ".join(f.name for f in all_formats())
 
 
 def get_format(name: str) -> Format:
     """The format called ``name``; an unknown name lists the known ones."""
-    for f in FORMATS:
+    for f in all_formats():
         if f.name == name:
             return f
     raise UnknownFormatError(f"unknown format {name!r}; known formats: {_known()}")
@@ -70,10 +93,10 @@ def _candidates(tool: str | None, fmt: str | None) -> list[Format]:
     if fmt is not None:
         return [get_format(fmt)]
     if tool is None:
-        return FORMATS
+        return all_formats()
     if tool not in TOOLS:
         raise UnknownFormatError(f"unknown tool {tool!r}; known tools: {', '.join(TOOLS)}")
-    return [f for f in FORMATS if f.tool == tool]
+    return [f for f in all_formats() if f.tool == tool]
 
 
 def detect(text: str, *, tool: str | None = None) -> str | None:
@@ -132,15 +155,23 @@ def _finish(p: Parsed, f: Format, seg: Segment, commands: list[str | None] | Non
 
 # What stands between two results of one segment and ends the reach of the command above them:
 # a Markdown heading, rule or fence, or a note in words of any language (three words or more, or
-# four characters of a script written without spaces; no figures).
+# four characters of a script written without spaces, maybe among Latin words: `使用gunicorn启动服务`; no figures).
 _LETTER = r"[^\W\d_]"
 _PUNCT = r"[,'()/.:;!?«»“”‘’…、。，：；！？（）-]"
 _CJK = r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
-_SEPARATOR_RE = re.compile(
+_SEPARATOR = (
     rf"^\s*(?:#{{1,6}}\s|[=*_-]{{3,}}\s*$|```|~~~"
     rf"|{_LETTER}(?:{_LETTER}|[,'()/-])*(?:\s+(?:{_LETTER}|{_PUNCT})+){{2,}}\s*$"
-    rf"|{_CJK}(?:{_CJK}|{_PUNCT}|\s){{3,}}$)"
+    rf"|(?=(?:[^\d\n]*?{_CJK}){{4}})[^\d\n]*$)"
 )
+
+
+@cache
+def _separator_re() -> re.Pattern:
+    """:data:`_SEPARATOR`, compiled when first needed (its Unicode classes take 2 ms)."""
+    return re.compile(_SEPARATOR)
+
+
 # Fields a command and an output can both state: when they differ, the output is another test's.
 _IDENTITY = ("url", "host", "port", "path", "tls_protocol")
 
@@ -149,14 +180,15 @@ def _separated(lines: list[str], rel: int | None) -> bool:
     """Whether the last non-empty line before segment line ``rel`` (1-based) is a heading or a note.
 
     >>> [_separated([note, "", "Transactions: 5 hits"], 3)
-    ...  for note in ("Then with more users:", "Теперь увеличим нагрузку:", "然后把并发提高：", "-c 20 -r 10")]
-    [True, True, True, False]
+    ...  for note in ("Then with more users:", "Теперь увеличим нагрузку:", "然后把并发提高：", "使用gunicorn启动服务,开启多线程",
+    ...               "-c 20 -r 10", "并发 2000 个")]
+    [True, True, True, True, False, False]
     """
     if rel is None:
         return False
     for line in reversed(lines[: max(rel - 1, 0)]):
         if line.strip():
-            return bool(_SEPARATOR_RE.match(line))
+            return bool(_separator_re().match(line))
     return False
 
 

@@ -83,13 +83,26 @@ def _ms(v: str) -> float | None:
     return None if x is None else x * _MS
 
 
+# A note written after a value in notes (`nginx  //Web服务器引擎`, `1000    # 并发数`): not part of it.
+_VALUE_NOTE_RE = re.compile(r"\s+(?://|#).*$")
+
+
+def _text(v: str) -> str:
+    """A text value as ab printed it, without a note written after it.
+
+    >>> _text("  nginx  //Web服务器引擎"), _text(" /42.html  //请求的文件路径"), _text(" /a//b ")
+    ('nginx', '/42.html', '/a//b')
+    """
+    return _VALUE_NOTE_RE.sub("", v.strip())
+
+
 LABELS: dict[str, tuple[str, object]] = {
-    "server software": ("server_software", str.strip),
-    "server hostname": ("server_hostname", str.strip),
+    "server software": ("server_software", _text),
+    "server hostname": ("server_hostname", _text),
     "server port": ("port", to_int),
-    "tls server name": ("tls_server_name", str.strip),
-    "server temp key": ("tls_temp_key", str.strip),
-    "document path": ("path", str.strip),
+    "tls server name": ("tls_server_name", _text),
+    "server temp key": ("tls_temp_key", _text),
+    "document path": ("path", _text),
     "concurrency level": ("concurrency", to_int),
     "time taken for tests": ("duration_s", to_float),
     "complete requests": ("requests", to_int),
@@ -251,8 +264,8 @@ def _fill_results(m: re.Match, r: _Run) -> None:
     """Store the values of a :data:`_RESULTS_RE` match in ``r``."""
     g = m.groups()
     d = r.d
-    d["server_software"] = m.group("server_software").strip()
-    d["server_hostname"] = m.group("server_hostname").strip()
+    d["server_software"] = _text(m.group("server_software"))
+    d["server_hostname"] = _text(m.group("server_hostname"))
     for name, v in zip(_RESULTS_INT, _INT_AT(g), strict=True):
         if v is not None:
             d[name] = int(v)
@@ -264,7 +277,7 @@ def _fill_results(m: re.Match, r: _Run) -> None:
         _set(r, "ssl/tls protocol", "ssl/tls protocol", tls.strip())
     for name, v in zip(("tls_temp_key", "tls_server_name", "path"), _TEXT_AT(g), strict=True):
         if v is not None:
-            d[name] = v.strip()
+            d[name] = _text(v)
     if m.group("variable") is not None:
         d["document_length_variable"] = True
     else:

@@ -42,7 +42,7 @@ import re
 import pandas as pd
 
 from ..errors import ParseError
-from ..text import Segment
+from ..text import Segment, split_transcript
 from . import _vegeta
 from .base import NO_RESULT_SHOWN, Format, Parsed, error_row
 
@@ -52,16 +52,26 @@ __all__ = ["FORMATS", "LATENCIES", "detect", "detect_results", "parse", "parse_r
 LATENCIES: dict[str, str | float] = {"mean": "latency_mean_s", "min": "latency_min_s", "max": "latency_max_s",
                                      "50th": 50.0, "90th": 90.0, "95th": 95.0, "99th": 99.0}  # fmt: skip
 _REPORT_RE = re.compile(r'^\s*\{\s*"latencies"\s*:\s*\{|"status_codes"\s*:\s*\{[^{}]*\}\s*,\s*"errors"\s*:')
+_REPORT_LINE_RE = re.compile(r'^[ \t]*\{\s*"latencies"\s*:\s*\{[^\n]*"requests"\s*:', re.MULTILINE)
 _RESULT_RE = re.compile(r'^\s*\{[^\n]*"code"\s*:\s*\d+[^\n]*"timestamp"\s*:\s*"[^\n]*"latency"\s*:\s*\d+')
 
 
 def detect(text: str) -> bool:
-    """True for vegeta's JSON report.
+    """True for vegeta's JSON report, alone or as a line of a log that shows no command.
 
     >>> detect('{"latencies":{"total":1,"mean":1},"requests":1}'), detect('{"a": 1}')
     (True, False)
+    >>> detect('level=info msg="rolled out"\\n{"latencies":{"mean":1},"requests":1}')
+    True
     """
-    return text.lstrip()[:1] == "{" and _REPORT_RE.search(text, 0, 1 << 16) is not None
+    if text.lstrip()[:1] == "{":
+        return _REPORT_RE.search(text, 0, 1 << 16) is not None
+    # A log around the report (a workflow step's lines); a transcript with commands is split first.
+    return (
+        '"latencies"' in text
+        and _REPORT_LINE_RE.search(text, 0, 1 << 16) is not None
+        and all(s.command is None for s in split_transcript(text))
+    )
 
 
 def detect_results(text: str) -> bool:

@@ -715,7 +715,7 @@ def conclusion_table(st: Any, percentiles: pd.DataFrame | None = None) -> pd.Dat
     own = _own_loads(st)  # the concurrency, or the rate asked of an open-loop tool (vegeta, k6 arrival rate)
     kinds = set(own) or {load}
     at_col = f"at {_words_of(next(iter(kinds)))}" if len(kinds) == 1 else "at load"
-    cols = ["series", "verdict", "confidence", "best requests/s", at_col, "p99 latency (ms)", "errors (%)"]
+    cols = ["series", "verdict", "resource", "confidence", "best requests/s", at_col, "p99 latency (ms)", "errors (%)"]
     if not len(frame):
         return pd.DataFrame(columns=cols)
     runs = st.runs.dropna(subset=["series"])
@@ -744,6 +744,7 @@ def conclusion_table(st: Any, percentiles: pd.DataFrame | None = None) -> pd.Dat
         {
             "series": frame["series"],
             "verdict": frame["verdict"],
+            "resource": frame["resource"],
             "confidence": frame["confidence"],
             "best requests/s": frame["series"].map(best).astype(float),
             at_col: frame["series"].map(at)
@@ -1890,7 +1891,9 @@ def series_section(
         s.add(f"### {name}")
         if name in v.index:
             verdict, confidence = str(v.loc[name, "verdict"]), str(v.loc[name, "confidence"])
-            said = verdict.capitalize() + (f" ({confidence} confidence)" if confidence not in ("", verdict) else "")
+            resource = str(v.loc[name, "resource"] or "") if "resource" in v else ""
+            said = verdict.capitalize() + (f", {resource}" if resource else "")
+            said += f" ({confidence} confidence)" if confidence not in ("", verdict) else ""
             s.add(f"{said}: {v.loc[name, 'evidence']}.")
         table = series_table_of(g, col)
         if len(shown) > _MAX_SERIES_CHARTS:  # the chart of all series above draws them; the tables say the rest

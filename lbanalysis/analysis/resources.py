@@ -1,0 +1,248 @@
+"""Which resource a run used up: the CPU figures beside each run, per role, as the verdict rules read them.
+
+From the ``cpu`` table (:data:`lbanalysis.schema.CPU`: one row per sample,
+paired with its run by ``run_source`` and ``run``), :func:`cpu_by_run`
+gives one row per run of the runs table, each figure a share (0-1) of
+the CPU that could be used, averaged over the run's samples, with the
+file and line it comes from:
+
+======================  ======================================================
+column                  meaning
+======================  ======================================================
+``client_busy``         the load tool's process: its CPU over the cores it could
+                        use (its threads, a taskset, a cgroup quota)
+``client_host_busy``    the client host's CPU, every core
+``lb_busy``             the load balancer's CPU as busy as its busiest part: one
+                        core, its process over its cores, or the host's total
+                        over the cores HAProxy could use (``nbproc`` ×
+                        ``nbthread`` columns of the runs, where known)
+``lb_cores_busy``       cores' worth of CPU the load balancer's host used
+``lb_idle``             HAProxy's own ``Idle_pct`` (0-1), its lowest sample
+``server_busy``         the server host's CPU, every core (or its process)
+``server_kernel``       the kernel's part of it (system + softirq)
+======================  ======================================================
+
+and ``client_at``, ``lb_at``, ``lb_idle_at``, ``server_at``: the file:line of
+each figure. A sample whose role is empty counts as the client's when it is a
+process running the run's own tool, as the load balancer's when HAProxy printed
+it; other unnamed samples say nothing of a role and are left out. Where the runs declare the cores a role's
+process could use (:data:`DECLARED_CORES`: ``client_cores`` for a load tool under a CPU quota, ``lb_cores``,
+``server_cores``), a process's ``cpu_pct`` is taken over those.
+
+>>> import pandas as pd
+>>> from lbanalysis import schema
+>>> runs = pd.DataFrame({"source": ["ab_c8.txt"], "run": [0], "tool": ["ab"]})
+>>> cpu = schema.conform(pd.DataFrame({"source": ["ab_c8.txt", "vmstat_c8.txt"], "line": [30, 4],
+...     "run": [0, 0], "run_source": ["ab_c8.txt"] * 2, "scope": ["process", "all"], "role": ["", "server"],
+...     "command": ["ab -k -c 8 http://h/", None], "cpu_pct": [19.0, None], "cores": [0.2, 2.0],
+...     "busy_pct": [95.0, 40.0], "system_pct": [None, 30.0], "softirq_pct": [None, 5.0]}), "cpu")
+>>> cpu_by_run(cpu, runs).loc[0, ["client_busy", "client_at", "server_busy", "server_kernel"]].tolist()
+[0.95, 'ab_c8.txt:30', 0.4, 0.35]
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["COLUMNS", "DECLARED_CORES", "LB_PROGRAMS", "cpu_by_run", "per_load"]
+
+#: The figures :func:`cpu_by_run` gives per run (shares 0-1) and where each is read (``*_at``).
+COLUMNS: tuple[str, ...] = (
+    "client_busy", "client_at", "client_host_busy", "client_host_at", "lb_busy", "lb_at", "lb_cores_busy",
+    "lb_idle", "lb_idle_at", "server_busy", "server_kernel", "server_at",
+)  # fmt: skip
+#: Programs whose samples are the load balancer's when the file names no role.
+LB_PROGRAMS: tuple[str, ...] = ("haproxy",)
+#: Runs columns (a manifest) declaring the cores a role's process could use (a CPU quota, a taskset), per role.
+DECLARED_CORES: dict[str, str] = {"client": "client_cores", "load balancer": "lb_cores", "server": "server_cores"}
+#: Runs columns saying how many processes and threads HAProxy ran (a manifest, HAProxy's show info).
+_LB_PARALLEL: tuple[str, ...] = ("nbproc", "nbthread")
+
+
+def _where(rows: pd.DataFrame) -> str:
+    """The file:line of a sample (the file named from its folder and name)."""
+    src, line = rows["source"].iloc[0], rows["line"].iloc[0]
+    name = os.path.join(os.path.basename(os.path.dirname(str(src))), os.path.basename(str(src)))
+    return f"{name.lstrip('/')}:{int(line)}" if pd.notna(line) else name.lstrip("/")
+
+
+def _share(rows: pd.DataFrame) -> pd.Series:
+    """Each sample's busy share (0-1): ``busy_pct``, else a process's ``cpu_pct`` over its ``cores``."""
+    busy = pd.to_numeric(rows["busy_pct"], errors="coerce").astype(float)
+    proc = pd.to_numeric(rows["cpu_pct"], errors="coerce").astype(float) / pd.to_numeric(
+        rows["cores"], errors="coerce"
+    ).astype(float)
+    return busy.fillna(proc) / 100
+
+
+def _roles(cpu: pd.DataFrame, tool: pd.Series) -> pd.Series:
+    """The role of each sample: the file's, else the client's for a process running the run's tool, else the
+    load balancer's for a HAProxy process or HAProxy's own figures; else empty."""
+    role = cpu["role"].astype("string").fillna("")
+    command = cpu["command"].astype("string").fillna("").str.lower()
+    program = command.str.extract(r"^\s*(?:\S*/)?(\S+)", expand=False).fillna("")
+    mine = (role == "") & (cpu["scope"].astype("string") == "process")
+    role = role.mask(mine & (program == tool.fillna("__none__").to_numpy()), "client")
+    lb = (role == "") & (program.isin(LB_PROGRAMS) | cpu["tool"].astype("string").isin(LB_PROGRAMS).fillna(False))
+    return role.mask(lb, "load balancer")
+
+
+def cpu_by_run(cpu: pd.DataFrame | None, runs: pd.DataFrame) -> pd.DataFrame:
+    """One row per run (the runs' index): the CPU figures of :data:`COLUMNS`, empty where no sample says.
+
+    Samples are averaged per host (or process) and scope over the run, then the busiest is taken.
+    """
+    out = pd.DataFrame({c: (np.nan if not c.endswith("_at") else "") for c in COLUMNS}, index=runs.index)
+    if cpu is None or not len(cpu) or "run_source" not in cpu or "source" not in runs or "run" not in runs:
+        return out
+    paired = _intervals(cpu[cpu["run_source"].notna() & cpu["run"].notna()])
+    if not len(paired):
+        return out
+    key = pd.Series(range(len(runs)), index=pd.MultiIndex.from_arrays(
+        [runs["source"].astype(str).to_numpy(), pd.to_numeric(runs["run"], errors="coerce").fillna(-1).astype(int)]))  # fmt: skip
+    key = key[~key.index.duplicated()]
+    pos = key.reindex(pd.MultiIndex.from_arrays([paired["run_source"].astype(str).to_numpy(),
+                                                 paired["run"].astype(int).to_numpy()])).to_numpy()  # fmt: skip
+    paired = paired.assign(_pos=pos)
+    paired = paired[paired["_pos"].notna()]
+    if not len(paired):
+        return out
+    paired = paired.assign(_pos=paired["_pos"].astype(int))
+    tool = runs["tool"].astype("string").to_numpy()[paired["_pos"]] if "tool" in runs else np.full(len(paired), "")
+    paired = paired.assign(_role=_roles(paired, pd.Series(tool, index=paired.index, dtype="string")).to_numpy(),
+                           _share=_share(paired).to_numpy())  # fmt: skip
+    paired = _declared(paired, runs)
+    parallel = _lb_parallel(runs)
+    cols = {c: out[c].to_numpy(dtype=object) for c in COLUMNS}
+    for p, g in paired.groupby("_pos", sort=False):
+        for name, value in _figures(g, parallel[p]).items():
+            cols[name][p] = value
+    return pd.DataFrame(
+        {c: pd.to_numeric(pd.Series(v), errors="coerce").to_numpy() if not c.endswith("_at") else v
+         for c, v in cols.items()}, index=runs.index)  # fmt: skip
+
+
+def _intervals(cpu: pd.DataFrame) -> pd.DataFrame:
+    """The samples of an interval: a figure averaged since boot is none, and a monitor's own average (a
+    ``summary`` row) counts only for a file that shows no interval samples.
+
+    >>> cpu = pd.DataFrame({"source": ["v", "v", "p", "p"], "summary": ["since boot", None, None, "average"]})
+    >>> _intervals(cpu).index.tolist()
+    [1, 2]
+    """
+    if "summary" not in cpu or not len(cpu):
+        return cpu
+    summary = cpu["summary"].astype("string").fillna("")
+    keep = summary != "since boot"
+    has_interval = (summary == "").groupby(cpu["source"].astype(str)).transform("any")
+    return cpu[(keep & ((summary == "") | ~has_interval)).to_numpy(bool)]
+
+
+def _declared(paired: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
+    """A process's share over the cores its role could use as the runs declare them (:data:`DECLARED_CORES`: a
+    manifest's ``client_cores`` for a load tool under a CPU quota), where its samples print ``cpu_pct``. A process
+    of no known role (a backend run by an interpreter) is the one role behind the client whose cores the run
+    declares, when it declares one only."""
+    share = paired["_share"].to_numpy(float).copy()
+    role = paired["_role"].to_numpy(object).copy()
+    process = (paired["scope"].astype("string") == "process").fillna(False).to_numpy(bool)
+    cpu_pct = pd.to_numeric(paired["cpu_pct"], errors="coerce").to_numpy(float)
+    pos = paired["_pos"].to_numpy(int)
+    declared = {r: pd.to_numeric(runs[c], errors="coerce").to_numpy(float)[pos] for r, c in DECLARED_CORES.items()
+                if c in runs}  # fmt: skip
+    behind = [r for r in declared if r != "client"]
+    unnamed = process & (role == "")
+    for r in behind:
+        others = [declared[o] > 0 for o in behind if o != r]
+        only = (declared[r] > 0) & ~np.logical_or.reduce(others) if others else declared[r] > 0
+        role[unnamed & only] = r
+    for r, cores in declared.items():
+        mine = process & (role == r) & (cores > 0) & ~np.isnan(cpu_pct)
+        share[mine] = cpu_pct[mine] / 100 / cores[mine]
+    return paired.assign(_share=share, _role=role)
+
+
+def _lb_parallel(runs: pd.DataFrame) -> np.ndarray:
+    """Per run: the processes × threads HAProxy ran, where the runs say (NaN: not known)."""
+    n = pd.Series(np.nan, index=runs.index)
+    for c in _LB_PARALLEL:
+        if c in runs:
+            v = pd.to_numeric(runs[c], errors="coerce")
+            n = n.fillna(1.0) * v.fillna(1.0) if v.notna().any() else n
+    return n.to_numpy(float)
+
+
+def _groups(g: pd.DataFrame, role: str, scope: str | None) -> list[tuple[float, pd.DataFrame]]:
+    """The mean share of each (host, scope, process) of a role over the run, busiest first."""
+    mine = g[g["_role"] == role]
+    if scope == "process":
+        mine = mine[mine["scope"].astype("string") == "process"]
+    elif scope == "all":
+        mine = mine[mine["scope"].astype("string") == "all"]
+    elif scope == "core":
+        mine = mine[~mine["scope"].astype("string").isin(["all", "process"]).fillna(True)]
+    mine = mine[mine["_share"].notna()]
+    if not len(mine):
+        return []
+    keys = [mine["host"].astype("string").fillna(""), mine["scope"].astype("string").fillna(""),
+            mine["command"].astype("string").fillna("")]  # fmt: skip
+    found = [(float(s["_share"].mean()), s) for _, s in mine.groupby(keys, sort=False)]
+    return sorted(found, key=lambda x: -x[0])
+
+
+def _figures(g: pd.DataFrame, parallel: float) -> dict[str, object]:
+    """The figures of one run's samples (see :data:`COLUMNS`)."""
+    f: dict[str, object] = {}
+    for name, scope in (("client", "process"), ("client_host", "all")):
+        top = _groups(g, "client", scope)
+        if top:
+            f[f"{name}_busy"], f[f"{name}_at"] = top[0][0], _where(top[0][1])
+    lb: list[tuple[float, pd.DataFrame]] = []
+    lb += _groups(g, "load balancer", "core")
+    own = g[g["tool"].astype("string").isin(LB_PROGRAMS).fillna(False).to_numpy(bool)]
+    lb += [x for x in _groups(g.drop(index=own.index), "load balancer", "process")]
+    hosts = _groups(g, "load balancer", "all")
+    for share, rows in hosts:
+        cores = pd.to_numeric(rows["cores"], errors="coerce").max()
+        if pd.notna(cores) and cores > 0:
+            f["lb_cores_busy"] = max(float(f.get("lb_cores_busy", 0.0)), share * cores)  # type: ignore[arg-type]
+            usable = min(parallel, cores) if pd.notna(parallel) else cores
+            lb.append((share * cores / usable, rows))
+        else:
+            lb.append((share, rows))
+    if lb:
+        best = max(lb, key=lambda x: x[0])
+        f["lb_busy"], f["lb_at"] = best[0], _where(best[1])
+    if len(own):
+        idle = pd.to_numeric(own["idle_pct"], errors="coerce")
+        if idle.notna().any():
+            at = idle.idxmin()
+            f["lb_idle"], f["lb_idle_at"] = float(idle[at]) / 100, _where(own.loc[[at]])
+    server = _groups(g, "server", "all") or _groups(g, "server", "process")
+    if server:
+        share, rows = server[0]
+        f["server_busy"], f["server_at"] = share, _where(rows)
+        kernel = sum(pd.to_numeric(rows[c], errors="coerce").fillna(0.0) for c in ("system_pct", "softirq_pct"))
+        has = rows[["system_pct", "softirq_pct"]].notna().any(axis=1)
+        f["server_kernel"] = float(kernel[has].mean()) / 100 if has.any() else math.nan
+    return f
+
+
+def per_load(by_run: pd.DataFrame, load: pd.Series) -> pd.DataFrame:
+    """The figures per load (index: the load, ascending): the mean over its runs, the place of the first.
+
+    >>> runs = pd.DataFrame({"client_busy": [0.9, 1.0, 0.2], "client_at": ["a:1", "b:1", "c:1"]})
+    >>> per_load(runs, pd.Series([8, 8, 1])).to_dict("index")[8]["client_busy"]
+    0.95
+    """
+    frame = by_run.assign(_load=pd.to_numeric(load, errors="coerce").to_numpy()).dropna(subset=["_load"])
+    numbers = [c for c in by_run if not c.endswith("_at")]
+    places = [c for c in by_run if c.endswith("_at")]
+    by = frame.groupby("_load")
+    means = by[numbers].mean()
+    first = by[places].agg(lambda s: next((x for x in s if isinstance(x, str) and x), ""))
+    return pd.concat([means, first], axis=1).sort_index().rename_axis(None)
