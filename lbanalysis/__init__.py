@@ -26,6 +26,7 @@ from typing import Any
 from . import schema
 from .errors import FitError, LBAnalysisError, ParseError, SkippedFileWarning, UnknownFormatError
 from .formatting import fmt, humanize, style
+from .pairing import pair_cpu
 from .reader import Dataset, read
 from .readers import detect, formats, parse_text
 from .schema import describe
@@ -47,6 +48,7 @@ __all__ = [
     "fmt",
     "formats",
     "humanize",
+    "pair_cpu",
     "parse_capacity",
     "parse_text",
     "read",

@@ -229,7 +229,7 @@ def cmd_read(args: argparse.Namespace) -> int:
         fmt = args.format or output_format(out)
     ds = _read(args)
     _report_skipped(ds, "warn")
-    if not len(ds.runs):
+    if not len(ds.runs) and not len(ds.cpu):  # a folder of CPU monitors alone has samples, no runs
         raise CLIError(f"no runs found in {', '.join(args.paths)}" + _skipped_note(ds), 1)
     if args.table == "all":
         folder = Path(out)
@@ -245,6 +245,11 @@ def cmd_read(args: argparse.Namespace) -> int:
     df = ds.tables[args.table]
     if fmt == "parquet" and out != "-" and (out.endswith(("/", os.sep)) or Path(out).is_dir() or not Path(out).suffix):
         from .parquet import write_dataset
+
+        if args.table == "cpu":
+            raise CLIError(
+                "--table cpu is written as one file (-o cpu.parquet): its samples need not belong to a run", 2
+            )
 
         try:
             write_dataset(df, out, args.table)

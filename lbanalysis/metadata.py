@@ -94,6 +94,7 @@ def read_manifest(path: str | Path) -> pd.DataFrame:
         raise LBAnalysisError(f"{path}: a manifest needs a 'file' column (found: {', '.join(df.columns)})")
     df = df.replace({"": None})
     df["_dir"] = str(path.parent.resolve())
+    df.attrs["source"] = str(path)  # the manifest's own path: the file of the cpu rows read from its columns
     return df
 
 

@@ -31,6 +31,7 @@ import pandas as pd
 from . import schema
 from .errors import LBAnalysisError, ParseError, SkippedFileWarning
 from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manifest
+from .pairing import manifest_cpu, pair_cpu
 from .readers import Parsed, all_formats, parse_text
 from .text import decode, normalize
 
@@ -499,13 +500,21 @@ def _manifests(manifest: str | os.PathLike | pd.DataFrame | bool | None, paths: 
     return [read_manifest(manifest)] if manifest else []
 
 
-def _with_manifests(runs: pd.DataFrame, manifests: list[pd.DataFrame], notes: list[str]) -> pd.DataFrame:
-    """Manifest columns applied to the runs (conflicts noted); the private path columns dropped."""
+def _with_manifests(
+    runs: pd.DataFrame, manifests: list[pd.DataFrame], notes: list[str], cpu: list[dict] | None = None
+) -> pd.DataFrame:
+    """Manifest columns applied to the runs (conflicts noted); the private path columns dropped.
+
+    ``cpu``, when given, gets the rows of the ``cpu`` table that the manifests' CPU columns give
+    (:func:`lbanalysis.pairing.manifest_cpu`).
+    """
     if manifests:
         runs["_abs"] = [str(Path(p).resolve()) if isinstance(p, str) else "" for p in runs["_path"]]
     for m in manifests:
         runs, more = apply_manifest(runs, m)
         notes.extend(more)
+    if cpu is not None and manifests:
+        cpu.extend(manifest_cpu(runs, manifests))
     return runs.drop(columns=[c for c in ("_abs", "_path", "_rel") if c in runs.columns])
 
 
@@ -671,7 +680,7 @@ def _read_pandas(
     results = _gather(items, tool, format, workers, progress, want, executor)
     runs_rows, tables, skipped, not_runs = _assemble(items, results, errors, want)
     skipped = skipped_missing + skipped
-    if table not in ("runs", "all"):
+    if table not in ("runs", "all", "cpu"):
         # one detail table asked for: the runs frame and its metadata are not needed
         parts = tables[table]
         if not parts:
@@ -680,7 +689,12 @@ def _read_pandas(
 
     notes: list[str] = []
     runs = _with_pattern(_runs_frame(runs_rows), pattern, notes)
-    runs = _with_manifests(runs, _manifests(manifest, paths), notes)
+    from_manifests: list[dict] = []
+    runs = _with_manifests(
+        runs, _manifests(manifest, paths), notes, from_manifests if want is None or "cpu" in want else None
+    )
+    if from_manifests:
+        tables["cpu"].append(schema.conform(from_manifests, "cpu"))
     skipped_df = pd.DataFrame(skipped, columns=["source", "reason"])
     runs.attrs["skipped"] = skipped_df.to_dict("records")
     not_runs_df = pd.DataFrame(not_runs, columns=NOT_RUNS_COLUMNS).astype({"line": "Int64"})
@@ -691,6 +705,8 @@ def _read_pandas(
         else schema.empty(name)
         for name, parts in tables.items()
     }
+    if "cpu" in detail:
+        detail["cpu"] = pair_cpu(detail["cpu"], runs)
     if table == "runs":
         return runs
     if table != "all":

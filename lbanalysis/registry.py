@@ -20,6 +20,8 @@ every transcript segment is tried with the text formats, in the same order.
 ('ab', 'iperf3', None)
 >>> names(kind="network")
 ('iperf3', 'iperf')
+>>> names(kind="resources")[:3]
+('time', 'vmstat', 'mpstat')
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ KINDS = {
     "http-load": "HTTP load generator (ab, siege, ...): requests, latency, throughput",
     "network": "network throughput tester (iperf): link capacity of a path",
     "lb-stats": "load-balancer statistics (per proxy and server counters, into the servers table)",
+    "resources": "host or process resource monitor (vmstat, mpstat, time -v, ...): CPU samples, into the cpu table",
 }
 
 
@@ -189,6 +192,7 @@ class Tool:
     debug_options: tuple[str, ...] = ()
     load_options: tuple[str, ...] = ()
     output_flags: tuple[str, ...] = ()
+    written_files: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -390,6 +394,13 @@ TOOLS: tuple[Tool, ...] = (
             "--logfile",
         ),
         output_flags=("--headless", "--only-summary", "--json", "--csv-full-history", "--print-stats"),
+        written_files=(
+            "{prefix}_stats.csv",
+            "{prefix}_stats_history.csv",
+            "{prefix}_failures.csv",
+            "{prefix}_exceptions.csv",
+            "{prefix}.json",
+        ),
         drives=(
             Drive(
                 "locust",
@@ -513,6 +524,16 @@ TOOLS: tuple[Tool, ...] = (
             ),
         ),
     ),
+    # host and process resource monitors: no runs of their own, CPU samples into the cpu table (paired with runs
+    # by lbanalysis.pairing); no executables: their command lines do not start a transcript segment
+    Tool("time", "resources", (), ("gnu_time",), "GNU time -v and default, the shells' time (bash, zsh, -p)"),
+    Tool("vmstat", "resources", (), ("vmstat",), "procps vmstat (plain, -t, -w)"),
+    Tool("mpstat", "resources", (), ("mpstat",), "sysstat mpstat (-P ALL)"),
+    Tool("sar", "resources", (), ("sar",), "sysstat sar -u and -P ALL"),
+    Tool("iostat", "resources", (), ("iostat",), "sysstat iostat -c"),
+    Tool("pidstat", "resources", (), ("pidstat",), "sysstat pidstat -u"),
+    Tool("dstat", "resources", (), ("dstat",), "dstat and dool (screen and --output CSV)"),
+    Tool("top", "resources", (), ("top",), "procps top -b snapshots"),
 )
 
 

@@ -358,6 +358,23 @@ _RUNS_HAPROXY = (
     Column("nbthread", I, "", "HAProxy threads (show info Nbthread)", "haproxy"),
     Column("maxconn", I, "", "process connection limit (show info Maxconn)", "haproxy"),
     Column("connections_current", I, "", "connections open at the snapshot (show info CurrConns)", "haproxy"),
+    Column(
+        "idle_pct",
+        F,
+        "%",
+        "HAProxy's own idle share of its event loop at the snapshot (show info Idle_pct; 100 - it is its busy share;"
+        " under a CPU quota it stays high while HAProxy is starved)",
+        "haproxy",
+    ),
+    Column("run_queue", I, "", "HAProxy tasks ready to run at the snapshot (show info Run_queue)", "haproxy"),
+    Column(
+        "conn_rate_per_s",
+        F,
+        "1/s",
+        "connections accepted per second over the last second (show info ConnRate)",
+        "haproxy",
+    ),
+    Column("sess_rate_per_s", F, "1/s", "sessions per second over the last second (show info SessRate)", "haproxy"),
     Column("connections_total", I, "", "connections accepted since start (show info CumConns)", "haproxy"),
     Column("requests_total", I, "", "HTTP requests since start (show info CumReq)", "haproxy"),
 )
@@ -723,6 +740,19 @@ CPU = _cols(
     Column("softirq_pct", F, "%", "share in software interrupts (network receive and send work)"),
     Column("idle_pct", F, "%", "share idle (iowait apart)"),
     Column("busy_pct", F, "%", "100 - idle - iowait: the share the scope was busy; for a process, cpu_pct / cores"),
+    Column("irq_pct", F, "%", "share in hardware interrupts (mpstat %irq, top hi)"),
+    Column("nice_pct", F, "%", "share in user mode at a lowered priority (counted in user_pct too)"),
+    Column(
+        "summary",
+        S,
+        "",
+        "empty for a sample of one interval; 'since boot' (vmstat's and iostat's first figures, top's first"
+        " snapshot: averages since the host started, no sample of any run), 'average' (the tool's own average"
+        " of the samples above it: mpstat, sar, pidstat)",
+    ),
+    Column("run_queue", F, "", "runnable processes (vmstat r, sar -q runq-sz, HAProxy Run_queue: its tasks)"),
+    Column("interrupts_per_s", F, "1/s", "interrupts per second (vmstat in, dstat int)"),
+    Column("context_switches_per_s", F, "1/s", "context switches per second (vmstat cs, dstat csw)"),
     Column("command", S, "", "a process's command line, as the tool shows it"),
     Column("pid", I, "", "a process's id"),
     Column(

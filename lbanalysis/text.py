@@ -33,6 +33,22 @@ _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
 # A shell prompt: oh-my-zsh's or starship's arrow and up to three words (`➜  dir git:(main) ✗ `), or any
 # text without a TAB (a TAB is a table's cell, not a prompt) ending in a prompt character.
 _PROMPT = r"""\s*[➜❯λ]\s+(?:\S+\s+){0,3}?|[^\n\t]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*"""
+# Commands that run the tool they are given (with their own options): the command is still the tool's.
+# sudo [-u USER] [-E], time [-p] [-v] [-f FMT] (a path: /usr/bin/time), taskset [-a] -c LIST | MASK, nice [-n N],
+# timeout [-k T] [-s SIG] DURATION, env [-i] [-u NAME] [NAME=VALUE...], nohup, command, exec, docker run/exec.
+WRAPPERS = {
+    "sudo": r"sudo(?:\s+-[ugCDhpr]\s*(?!-)\S+|\s+-[A-Za-z]+|\s+--[\w-]+(?:=\S+)?)*",
+    "time": r"(?:/[\w./-]*/)?time(?:\s+-[pvqa]+|\s+-[fo]\s*(?:'[^']*'|\"[^\"]*\"|\S+)|\s+--[\w-]+(?:=\S+)?)*",
+    "taskset": r"(?:/[\w./-]*/)?taskset(?:\s+-[ap]+)*(?:\s+(?:-c|--cpu-list)\s*\S+|\s+(?:0x)?[0-9a-fA-F]+)",
+    "nice": r"(?:/[\w./-]*/)?nice(?:\s+-n\s*-?\d+|\s+--adjustment=-?\d+|\s+-\d+)?",
+    "timeout": r"(?:/[\w./-]*/)?timeout(?:\s+-[ks]\s*\S+|\s+--[\w-]+(?:=\S+)?)*\s+\d+(?:\.\d+)?[smhd]?",
+    "env": r"(?:/[\w./-]*/)?env(?:\s+-i|\s+-u\s*\S+|\s+[A-Za-z_]\w*=(?:'[^']*'|\"[^\"]*\"|\S*))*",
+    "nohup": r"nohup",
+    "command": r"command",
+    "exec": r"exec",
+    "docker": r"docker\s+(?:compose\s+)?(?:run|exec)(?:\s+-\S+)*\s+\S+",
+}
+_WRAPPERS = "(?:" + "|".join(f"(?:{w})" for w in WRAPPERS.values()) + ")"
 # One command invocation: optional prompt (or list item), optional wrappers,
 # then a tool executable (maybe with a path or .exe) and arguments.
 _CMD_RE = re.compile(
@@ -40,7 +56,9 @@ _CMD_RE = re.compile(
     + _PROMPT
     + r"""
         |\s*(?:\d{1,3}[.)]|[-*+])\s+(?:[A-Za-z][\w ]{0,30}:\s+)?`?|\s*)
-        (?P<cmd>(?:(?:sudo|time|nohup|command|exec|docker\s+(?:compose\s+)?(?:run|exec)(?:\s+-\S+)*\s+\S+)\s+)*
+        (?P<cmd>(?:"""
+    + _WRAPPERS
+    + r"""\s+)*
         (?:[\w.~:\\/-]*[\\/])?(?P<exe>"""
     + _EXE_ALTERNATION
     + r""")(?:\.exe)?
@@ -386,9 +404,20 @@ def normalize(text: str) -> str:
     return text
 
 
+# zsh's report of a command's time names the command first: `hey -c 4 http://h/  0.02s user 0.04s system 45% cpu
+# 0.149 total` is no command line
+_TIMED_RE = re.compile(r"\s\d+\.\d+s user \d+\.\d+s system \S+% cpu [\d:.]+ total$")
+
+
 def _plausible(m: re.Match) -> bool:
-    """A matched line is a command, not prose: it has options or a URL/host."""
+    """A matched line is a command, not prose: it has options or a URL/host (and is no report of its time).
+
+    >>> [_plausible(_CMD_RE.match(c)) for c in ("$ hey -c 4 http://h/", "hey -c 4 http://h/  0.02s user 0.04s system 45% cpu 0.149 total")]
+    [True, False]
+    """
     args = m.group("args").strip()
+    if _TIMED_RE.search(args):
+        return False
     exe = m.group("exe")
     if not args:
         return exe == "siege" and bool(m.group("prompt").strip())

@@ -48,6 +48,7 @@ FAMILIES = (
     "bombardier",
     "oha",
     "parallel",
+    "cpu",
 )
 FIRST_ROWS = 3
 
@@ -82,6 +83,8 @@ def digest(folder: Path) -> dict:
         if name == "runs" or not len(df):
             continue
         df = df.assign(source=df["source"].astype(str).map(rel))
+        if "run_source" in df:  # the cpu table names its run's file as well
+            df = df.assign(run_source=df["run_source"].map(lambda s: rel(s) if isinstance(s, str) else s))
         part: dict = {
             "rows": len(df),
             "rows per run": {

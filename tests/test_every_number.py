@@ -24,6 +24,7 @@ new reader change that drops a figure is not on it, so it fails).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -172,6 +173,33 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             "the histograms of --stats-success-breakdown and of the first byte (their percentiles are kept)",
         ),
     ],
+    "time": [
+        (
+            r"^\s*(?:Average (?:shared text|unshared data|stack|total|resident set) size|Major \(requiring I/O\) page"
+            r" faults|Minor \(reclaiming a frame\) page faults|(?:Voluntary|Involuntary) context switches|Swaps"
+            r"|File system (?:inputs|outputs)|Socket messages (?:sent|received)|Signals delivered|Page size \(bytes\)"
+            r"|Exit status):.*$",
+            "time -v: memory averages, page faults, context switches, I/O, signals, page size, exit status",
+        ),
+        (
+            r"\(\d+avgtext\+\d+avgdata|^\d+inputs\+\d+outputs \(\d+major\+\d+minor\)pagefaults \d+swaps$",
+            "GNU time's default line: text and data averages, I/O, page faults, swaps",
+        ),
+    ],
+    "mpstat": [(r"^Linux \S+ \([^)]*\)\s+\S+\s+\S+", "sysstat's header: kernel, host and date (the cores are kept)")],
+    "sar": [(r"^Linux \S+ \([^)]*\)\s+\S+\s+\S+", "sysstat's header: kernel, host and date (the cores are kept)")],
+    "iostat": [(r"^Linux \S+ \([^)]*\)\s+\S+\s+\S+", "sysstat's header: kernel, host and date (the cores are kept)")],
+    "pidstat": [(r"^Linux \S+ \([^)]*\)\s+\S+\s+\S+", "sysstat's header: kernel, host and date (the cores are kept)")],
+    "dstat": [
+        (r'^"(?:Dstat|dool) [^"]*"|^"Cmdline:",.*$', "the CSV's version and the command it ran"),
+        (r'^(?:"?[A-Z][a-z]{2}-\d\d|\d\d-\d\d) \d\d:\d\d:\d\d"?', "the sample's time (printed without its year)"),
+    ],
+    "top": [
+        (
+            r"^top - .* up .*$|^Tasks: .*$|^(?:\w+ )?(?:Mem|Swap) ?:.*$",
+            "top's summary: uptime, load average, tasks, memory",
+        ),
+    ],
     "haproxy": [
         (
             r"^[FBSL]\.\d+\.\d+\.\d+\.(?!(?:" + "|".join(STAT_FIELDS) + r")\.)\w+\.\d+:.*$",
@@ -232,8 +260,68 @@ def _haproxy_not_modelled(text: str) -> str:
     return _json_fields_modelled(_info_lines_not_modelled(_stat_cells_not_modelled(text)))
 
 
+def _columns_not_kept(header: re.Pattern, kept: set[str], names_from: int = 0) -> Callable[[str], str]:
+    """A transformation blanking the cells of a table's columns no cpu column keeps: the table's header line
+    matches ``header`` (its names from word ``names_from`` on), the rows under it until an empty line."""
+
+    def blank(text: str) -> str:
+        out, names = [], None
+        for line in text.split("\n"):
+            if header.match(line):
+                names = line.split()[names_from:]
+            elif names is not None and line.strip():
+                cells = line.split(None, len(names) - 1 + names_from)
+                head, cells = cells[:names_from], cells[names_from:]
+                if len(cells) == len(names):
+                    line = " ".join(head + [c if n in kept else "" for n, c in zip(names, cells, strict=True)])
+            elif not line.strip():
+                names = None
+            out.append(line)
+        return "\n".join(out)
+
+    return blank
+
+
+_top_columns_not_kept = _columns_not_kept(re.compile(r"^\s*PID\s+USER\s"), {"PID", "%CPU", "COMMAND"})
+
+
+def _user_beside_nice(text: str) -> str:
+    """sysstat's ``%usr``/``%user`` (and top's ``us``) where ``%nice`` (``ni``) is not 0: kept as ``user_pct`` -
+    ``nice_pct`` (user_pct counts nice, as vmstat's ``us`` does), so the printed cell is no value of its own."""
+    out, names = [], None
+    for line in text.split("\n"):
+        cells = line.split()
+        top = re.match(r"^(%?Cpu\S*\s*:\s*)([\d.]+)(\s*%?\s*us\b)(?=.*?\b([\d.]+)\s*%?\s*ni\b)", line)
+        if top and float(top[4]):  # top's us beside a ni that is not 0
+            line = top[1] + top[3] + line[top.end() :]
+        if "%nice" in cells:
+            names = cells[1:] if cells[0] == "avg-cpu:" else cells
+        elif names is not None and len(cells) == len(names):
+            user = next((i for i, n in enumerate(names) if n in ("%usr", "%user")), None)
+            nice = names.index("%nice")
+            if user is not None and re.fullmatch(r"[\d.]+", cells[nice]) and float(cells[nice]):
+                cells[user] = ""
+                line = " ".join(cells)
+        out.append(line)
+    return "\n".join(out)
+
+
 #: Transformations of a family's text before the check (fields no column models, by name).
-NOT_KEPT_FIELDS = {"haproxy": _haproxy_not_modelled}
+NOT_KEPT_FIELDS = {
+    "haproxy": _haproxy_not_modelled,
+    "mpstat": _user_beside_nice,
+    "sar": _user_beside_nice,
+    "iostat": _user_beside_nice,
+    "top": lambda text: _user_beside_nice(_top_columns_not_kept(text)),
+    # vmstat's memory, swap, block I/O and blocked processes; pidstat's UID, %guest, %wait and last core;
+    # top's priority, nice, memory, state and CPU time columns
+    "vmstat": _columns_not_kept(re.compile(r"^\s*r\s+b\s+swpd\s"), {"r", "in", "cs", "us", "sy", "id", "wa", "st"}),
+    "pidstat": _columns_not_kept(
+        re.compile(r"^(?:\d\d:\d\d:\d\d(?: [AP]M)?|Average:)\s+UID\s+PID\s"),
+        {"PID", "%usr", "%system", "%CPU", "Command"},
+        1,
+    ),
+}
 
 _SKIP_SUFFIXES = (".md", ".in", ".sh", ".py", ".html", ".json.gz")
 
@@ -277,15 +365,18 @@ FAMILY_OF_TOOL = {"iperf": "iperf2"}
 
 
 def _families(family: str, ds: lbanalysis.Dataset) -> list[str]:
-    """The family of the folder, and of each tool that printed the file (a folder of mixed tools: ``pasted``)."""
-    tools = sorted(str(t) for t in pd.unique(ds.runs["tool"].dropna()))
+    """The family of the folder, and of each tool that printed the file (a folder of mixed tools: ``pasted``;
+    a CPU monitor's report after a tool's output: ``time``)."""
+    tools = sorted(
+        {str(t) for t in pd.unique(ds.runs["tool"].dropna())} | {str(t) for t in pd.unique(ds.cpu["tool"].dropna())}
+    )
     return list(dict.fromkeys([family, *(FAMILY_OF_TOOL.get(t, t) for t in tools)]))
 
 
 def lost_numbers(path: Path, family: str) -> list[str] | None:
     """The numbers of ``path`` not found in its Dataset (None: not a tool output lbanalysis reads)."""
     ds = lbanalysis.read(path, table="all", errors="skip")
-    if len(ds.skipped) or not len(ds.runs):
+    if len(ds.skipped) or not (len(ds.runs) or len(ds.cpu)):  # a CPU monitor's file has samples, no runs
         return None
     values, texts = _pool(ds)
     text = normalize(path.read_text(errors="replace"))

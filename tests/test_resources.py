@@ -215,3 +215,19 @@ def test_one_run_per_setup_names_the_cpu_used_up_behind_the_client():
     assert (v["verdict"], v["resource"], v["confidence"]) == ("server saturation", "load balancer CPU", "medium")
     assert v["evidence"].startswith("at concurrency 4, the load balancer's CPU was 93% busy per core it could use")
     assert "1 load only: no plateau shown" in v["evidence"]
+
+
+def test_a_client_whose_cpu_limit_is_not_known_is_named_by_the_faster_client_not_ruled_out():
+    """time -v says ab used 20 % of one core; under a quota of a fifth of one core that is all it could use, but
+    nothing says so: the faster client against the same server names the load generator, with ab's figure."""
+    ab = _series("ab", [4000.0, 8000, 16800, 17000, 17100], [c / x for c, x in
+                 zip(LOADS, [4000.0, 8000, 16800, 17000, 17100], strict=True)])  # fmt: skip
+    wrk = _series("wrk", [9000.0, 18000, 30000, 40000, 47763], [c / x for c, x in
+                  zip(LOADS, [9000.0, 18000, 30000, 40000, 47763], strict=True)])  # fmt: skip
+    cpu = _cpu(ab, client=(20.0, 1.0)).assign(busy_pct=float("nan"), cores=float("nan"), cpu_pct=20.0)
+    v = study(pd.concat([ab, wrk], ignore_index=True), capacity="10 Gbit/s", cpu=cpu).verdicts.set_index("tool")
+    assert (v.loc["ab", "verdict"], v.loc["ab", "resource"]) == ("load generator", "")
+    assert (
+        "the load tool's process used 20% of one core (lab/ab_c16_r0.txt:3), the CPU it could use not known"
+        in (v.loc["ab", "evidence"])
+    )

@@ -21,6 +21,8 @@ function                    what it does
 ``latency_tail``            raw vs coordinated-omission-corrected tail, stalls
 ``corrected_percentiles``   per-run percentiles with the expected-interval fix
 ``stalls``                  gaps in start times when no request started
+``cpu_per_run``             per run: each host's CPU, busiest core and
+                            process measured, with file:line
 ==========================  ==============================================
 
 Submodules are imported on first use (scipy is loaded only then).
@@ -36,6 +38,7 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
+    "cpu_per_run": "cpu",
     "fit_scaling": "fits",
     "ScalingFit": "fits",
     "ScalingFits": "fits",

@@ -53,6 +53,7 @@ import pandas as pd
 from .. import registry
 from ..capacity import capacity_per_run, within
 from ..schema import COMMAND_REFUSED, NO_RESULT_SHOWN
+from ..text import command_argv
 from .latency import is_closed_loop
 from .resources import cpu_by_run
 from .rules import RULES, THRESHOLDS, Evidence, _kept_up, _reasons, judge, kept_up
@@ -204,6 +205,28 @@ def _debug(runs: pd.DataFrame) -> pd.Series:
     return out
 
 
+def writes_file(tool: str, command: str, name: str, printed: str = "") -> bool:
+    """Whether a run of ``tool`` wrote the file ``name`` beside its printed output (``Tool.written_files``): from
+    the prefix an option of its command gives, or the stem of the printed file (``printed``).
+
+    >>> writes_file("locust", "locust -f l.py --csv locust_nginx --host http://h", "locust_nginx_stats.csv")
+    True
+    >>> writes_file("locust", "", "run1_stats.csv", "run1.txt"), writes_file("locust", "", "run1_log.txt", "run1.txt")
+    (True, False)
+    """
+    found = next((t for t in registry.TOOLS if t.name == tool), None)
+    if found is None or not found.written_files:
+        return False
+    argv = command_argv(command) if command else []
+    prefixes = {os.path.splitext(printed)[0]} if printed else set()
+    for i, tok in enumerate(argv):
+        if tok.startswith("--") and "=" in tok:
+            prefixes.add(os.path.basename(tok.split("=", 1)[1]))
+        elif i and argv[i - 1].startswith("-") and not tok.startswith("-"):
+            prefixes.add(os.path.basename(tok))
+    return any(name == w.format(prefix=p) for p in prefixes if p for w in found.written_files)
+
+
 def _twins(runs: pd.DataFrame, requests: pd.DataFrame | None) -> pd.Series:
     """For a per-request log or a log row of a run another file summarises, the index of that summary.
 
@@ -213,7 +236,8 @@ def _twins(runs: pd.DataFrame, requests: pd.DataFrame | None) -> pd.Series:
     and, for several candidates, the one whose command names the log's file
     (``ab -g FILE``), else the same mean latency (the log's mean of its
     requests against the summary's Connection Times total, printed in ms),
-    else the same file name stem; still several: not merged.
+    else the same file name stem; still several: not merged. Then the files
+    a run wrote beside its printed output (:func:`_written_twins`).
     """
     out = pd.Series(pd.NA, index=runs.index, dtype="object")
     if "tool" not in runs or not len(runs):
@@ -222,7 +246,7 @@ def _twins(runs: pd.DataFrame, requests: pd.DataFrame | None) -> pd.Series:
     is_log = ((target == "") & _num(runs, "concurrency").isna() & (_num(runs, "requests") > 0)).to_numpy(bool)
     is_summary = ~is_log & (target != "").to_numpy(bool)
     if not is_log.any() or not is_summary.any():
-        return out
+        return out.fillna(_written_twins(runs, out))
     cols = {c: _num(runs, c).to_numpy() for c in ("requests", "failed", "duration_s", "requests_per_s")}
     total = runs["_total_mean_s"].to_numpy(float) if "_total_mean_s" in runs else np.full(len(runs), np.nan)
     tool = runs["tool"].astype("string").fillna("").to_numpy()
@@ -257,6 +281,45 @@ def _twins(runs: pd.DataFrame, requests: pd.DataFrame | None) -> pd.Series:
         if len(cand) == 1:
             out.iloc[k] = runs.index[cand[0]]
             taken.add(cand[0])
+    return out.fillna(_written_twins(runs, out))
+
+
+def _written_twins(runs: pd.DataFrame, known: pd.Series) -> pd.Series:
+    """For a file another run of the folder wrote beside its printed output, the index of that run.
+
+    Locust's ``--csv PREFIX`` writes ``PREFIX_stats.csv`` (and history, failures, exceptions) while it
+    prints its tables: a run read from another format of the same tool, in the same folder, at the same
+    load, whose file is one the printed run wrote (:func:`writes_file`: from the prefix its command gives,
+    or its own file's stem: ``locust_nginx.txt`` and ``locust_nginx_stats.csv``), is that run, whatever
+    the counts (Locust writes its CSV before the last requests are counted). Of the two, the one that
+    shows no result (``--json-file``: the tables are not printed) is the twin.
+    """
+    out = pd.Series(pd.NA, index=runs.index, dtype="object")
+    if "source" not in runs or "format" not in runs or len(runs) < 2:
+        return out
+    source = runs["source"].astype(str).to_numpy()
+    folder = np.array([os.path.dirname(x) for x in source])
+    name = np.array([os.path.basename(x) for x in source])
+    fmt = runs["format"].astype("string").fillna("").to_numpy()
+    tool = runs["tool"].astype("string").fillna("").to_numpy()
+    load = _num(runs, "concurrency").to_numpy()
+    requests = _num(runs, "requests").to_numpy()
+    command = runs["command"].astype("string").fillna("").to_numpy() if "command" in runs else np.full(len(runs), "")
+    free = known.isna().to_numpy(bool)
+    for k in np.flatnonzero(free):
+        cand = [
+            j for j in range(len(runs))
+            if j != k and free[j] and tool[j] == tool[k] and folder[j] == folder[k] and fmt[j] != fmt[k]
+            and (np.isnan(load[j]) or np.isnan(load[k]) or load[j] == load[k])
+            and writes_file(str(tool[j]), command[j], name[k], name[j])
+        ]  # fmt: skip
+        if len(cand) == 1:
+            j = cand[0]
+            if np.isnan(requests[j]) and not np.isnan(requests[k]):  # the file holds the result: the run is it
+                if pd.isna(out.iloc[j]):
+                    out.iloc[j] = runs.index[k]
+            elif pd.isna(out.iloc[k]) and pd.isna(out.iloc[j]):
+                out.iloc[k] = runs.index[j]
     return out
 
 

@@ -11,6 +11,7 @@ column                  meaning
 ======================  ======================================================
 ``client_busy``         the load tool's process: its CPU over the cores it could
                         use (its threads, a taskset, a cgroup quota)
+``client_cpu_pct``      the load tool's process in percent of one core (its limit may be unknown)
 ``client_host_busy``    the client host's CPU, every core
 ``lb_busy``             the load balancer's CPU as busy as its busiest part: one
                         core, its process over its cores, or the host's total
@@ -52,7 +53,7 @@ __all__ = ["COLUMNS", "DECLARED_CORES", "LB_PROGRAMS", "cpu_by_run", "per_load"]
 
 #: The figures :func:`cpu_by_run` gives per run (shares 0-1) and where each is read (``*_at``).
 COLUMNS: tuple[str, ...] = (
-    "client_busy", "client_at", "client_host_busy", "client_host_at", "lb_busy", "lb_at", "lb_cores_busy",
+    "client_busy", "client_at", "client_cpu_pct", "client_host_busy", "client_host_at", "lb_busy", "lb_at", "lb_cores_busy",
     "lb_idle", "lb_idle_at", "server_busy", "server_kernel", "server_at",
 )  # fmt: skip
 #: Programs whose samples are the load balancer's when the file names no role.
@@ -201,6 +202,11 @@ def _figures(g: pd.DataFrame, parallel: float) -> dict[str, object]:
         top = _groups(g, "client", scope)
         if top:
             f[f"{name}_busy"], f[f"{name}_at"] = top[0][0], _where(top[0][1])
+    mine = g[(g["_role"] == "client") & (g["scope"].astype("string") == "process").fillna(False).to_numpy(bool)]
+    pct = pd.to_numeric(mine["cpu_pct"], errors="coerce")
+    if pct.notna().any():
+        f["client_cpu_pct"] = float(pct.mean())
+        f.setdefault("client_at", _where(mine[pct.notna()]))
     lb: list[tuple[float, pd.DataFrame]] = []
     lb += _groups(g, "load balancer", "core")
     own = g[g["tool"].astype("string").isin(LB_PROGRAMS).fillna(False).to_numpy(bool)]

@@ -465,7 +465,12 @@ def _cpu_over(e: Evidence, col: str, at: pd.Index) -> tuple[float, str]:
     v = e.cpu[col].reindex(at)
     if not v.notna().any():
         return math.nan, ""
-    place = e.cpu.get(col.replace("_busy", "_at").replace("_kernel", "_at").replace("lb_idle", "lb_idle_at"))
+    place = e.cpu.get(
+        col.replace("_busy", "_at")
+        .replace("_kernel", "_at")
+        .replace("lb_idle", "lb_idle_at")
+        .replace("_cpu_pct", "_at")
+    )
     where = ""
     if place is not None:
         shown = place.reindex(v.index[v.notna()])
@@ -528,11 +533,14 @@ def _cross_series(e: Evidence, t: dict[str, float]) -> Finding | None:
         return None
     at = _plateau(e, t)
     who, share, where = _client_side(e, t, at)
-    cpu = (
-        f"; {who} used {share:.0%} of the CPU it could use ({where}): not its CPU, its settings or its path"
-        if pd.notna(share)
-        else "; no CPU figure for the client: its CPU, its settings or its path bound it"
-    )
+    pct, p_at = _cpu_over(e, "client_cpu_pct", at)
+    if pd.notna(share):
+        cpu = f"; {who} used {share:.0%} of the CPU it could use ({where}): not its CPU, its settings or its path"
+    elif pd.notna(pct):
+        cpu = (f"; the load tool's process used {pct:.0f}% of one core ({p_at}), the CPU it could use not known (a "
+               "quota, a taskset): its CPU, its settings or its path bound it")  # fmt: skip
+    else:
+        cpu = "; no CPU figure for the client: its CPU, its settings or its path bound it"
     return Finding({"knee": _knee_of(e, t), "best": best, "other": float(other["best"]), "other_tool": other["tool"],
                     "other_series": other["series"], "ratio": ratio, "noise": noise, "cpu": cpu},
                    confidence="medium")  # fmt: skip

@@ -139,6 +139,10 @@ def _primary(tool: str, cands: list[Format]) -> Format | None:
 def _finish(p: Parsed, f: Format, seg: Segment, commands: list[str | None] | None = None) -> Parsed:
     """Tool, format, line numbers in the file, and each run's command (``commands``: one per run)."""
     base = seg.line - 1
+    cpu = p.tables.get("cpu")
+    if base and isinstance(cpu, list):
+        for row in cpu:
+            row["line"] = base + row["line"] if row.get("line") is not None else None
     for i, r in enumerate(p.runs):
         r.setdefault("tool", f.tool)
         r.setdefault("format", f.name)
@@ -295,8 +299,38 @@ def _set_aside(p: Parsed, seg: Segment) -> Parsed:
             rows = rows[rows["run"].isin(list(keep))]
             p.tables[name] = rows.assign(run=rows["run"].map(keep))
         else:
-            p.tables[name] = [{**row, "run": keep[row["run"]]} for row in rows if row["run"] in keep]
+            p.tables[name] = [
+                {**row, "run": keep[row["run"]] if row["run"] is not None else None}
+                for row in rows
+                if row["run"] is None or row["run"] in keep
+            ]
     return p
+
+
+def _cut_trailer(seg: Segment, trailers: list[Format]) -> tuple[Segment, Parsed | None]:
+    """A segment without the report appended after its tool's output (``time -v``), and that report read.
+
+    >>> head, tail = _cut_trailer(Segment("Requests per second: 5\\nreal 1.00\\nuser 0.20\\nsys 0.10\\n"),
+    ...                           [get_format("time")])
+    >>> head.text, tail.tables["cpu"][0]["line"], tail.tables["cpu"][0]["cpu_pct"]
+    ('Requests per second: 5\\n', 2, 30.0)
+    """
+    for f in trailers:
+        at = f.trailer(seg.text) if f.trailer is not None else None
+        if at is None or (at == 0 and seg.command is None and f.detect(seg.text)):
+            continue  # the whole text is the report: read as a file of its own
+        rest = Segment(seg.text[at:], seg.source, seg.line + seg.text.count("\n", 0, at), command=seg.command)
+        tail = _finish(_parse(f, rest), f, replace(rest, command=None))
+        return replace(seg, text=seg.text[:at]), tail
+    return seg, None
+
+
+def _append_trailer(part: Parsed, tail: Parsed) -> None:
+    """The rows of a report cut off a segment (:func:`_cut_trailer`), as the rows of the segment's last run."""
+    last = len(part.runs) - 1 if part.runs else None
+    for name, rows in tail.tables.items():
+        assert isinstance(rows, list)
+        part.tables.setdefault(name, []).extend({**r, "run": last} for r in rows)  # type: ignore[union-attr]
 
 
 def _format_of(seg: Segment, seg_cands: list[Format], cands: list[Format], tool: str | None) -> Format | None:
@@ -345,8 +379,13 @@ def parse_text(
         seg_cands = [f for f in cands if not f.whole_file]
     else:
         seg_cands = cands
+    trailers = [f for f in all_formats() if f.trailer is not None and (tool is None or f.tool == tool)]
     for seg in segments:
+        seg, tail = _cut_trailer(seg, trailers)
         f = _format_of(seg, seg_cands, cands, tool)
+        if f is None and tail is not None and not seg.text.strip() and seg.command is None:
+            out.extend(tail)
+            continue
         if f is None:
             info = _info_kind(seg) if seg.text.strip() else None
             if info:
@@ -354,12 +393,14 @@ def parse_text(
             continue
         seen_any = True
         part = _set_aside(_scoped(f, seg), seg)
+        if tail is not None:
+            _append_trailer(part, tail)
         if not part.runs and not part.not_runs and (info := _info_kind(seg)):
             part.not_runs.append({"line": seg.line, "tool": info[0], "command": seg.command, "kind": info[1]})
         if len(segments) == 1 and part.runs and not part.not_runs:
             return part  # the common case: nothing to renumber
         out.extend(part)
-    if not out.runs and out.not_runs:
+    if not out.runs and (out.not_runs or out.tables.get("cpu")):
         return out
     if not out.runs:
         if seen_any:

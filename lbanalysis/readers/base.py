@@ -88,7 +88,7 @@ class Parsed:
             if isinstance(rows, pd.DataFrame):
                 rows = rows.assign(run=rows["run"] + offset) if offset else rows
             else:
-                rows = [{**r, "run": r["run"] + offset} for r in rows] if offset else rows
+                rows = [{**r, "run": _shifted(r["run"], offset)} for r in rows] if offset else rows
             mine = self.tables.get(name)
             if mine is None:
                 self.tables[name] = rows
@@ -96,6 +96,15 @@ class Parsed:
                 self.tables[name] = pd.concat([pd.DataFrame(mine), pd.DataFrame(rows)], ignore_index=True)
             else:
                 mine.extend(rows)
+
+
+def _shifted(run: int | None, offset: int) -> int | None:
+    """A detail row's run renumbered after ``offset`` runs; None (a sample of no run: the cpu table) stays None.
+
+    >>> _shifted(1, 2), _shifted(None, 2)
+    (3, None)
+    """
+    return None if run is None else run + offset
 
 
 @dataclass(frozen=True)
@@ -110,6 +119,11 @@ class Format:
     ``executor``: the caller's thread pool, from ``read(..., executor=)``).
     ``ranges``: the format's ability to be read in byte ranges of a large
     file (see :class:`ByteRanges`); engines that partition files use it.
+    ``trailer(text)``: where this format's output begins when it is appended
+    after another tool's output in one segment (``time``'s report after the
+    command it timed), as an offset in ``text``, else None; the dispatcher
+    reads the part before with the tool's format and this part with this one,
+    its rows belonging to the run printed just before.
     """
 
     name: str
@@ -120,6 +134,7 @@ class Format:
     parse_path: Callable[..., Parsed] | None = None
     description: str = ""
     ranges: ByteRanges | None = None
+    trailer: Callable[[str], int | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,13 @@ INFO: dict[str, tuple[str, str]] = {
     "CurrConns": ("connections_current", "int"),
     "CumConns": ("connections_total", "int"),
     "CumReq": ("requests_total", "int"),
+    "Idle_pct": ("idle_pct", "float"),
+    "Run_queue": ("run_queue", "int"),
+    "ConnRate": ("conn_rate_per_s", "float"),
+    "SessRate": ("sess_rate_per_s", "float"),
 }
+#: show info fields of the ``cpu`` row (HAProxy's process: its busy share is 100 - Idle_pct)
+CPU_INFO: dict[str, tuple[str, str]] = {"Pid": ("pid", "int"), "node": ("host", "str"), "Nbthread": ("cores", "float")}
 #: srv_op_state in words
 STATE_OP = {"0": "STOPPED", "1": "STARTING", "2": "RUNNING", "3": "STOPPING"}
 
@@ -44,6 +50,7 @@ _INFO_LINE_RE = re.compile(r"^([A-Za-z_]+):\s?(.*)$")
 
 def _field(fields: dict[str, str], n: int, m: re.Match) -> None:
     fields[m.group(1)] = m.group(2)
+    fields.setdefault(f"line {m.group(1)}", str(n))
 
 
 #: The one kind of line ``show info`` prints (see :class:`LineKind`).
@@ -60,8 +67,34 @@ def _info_row(fields: dict[str, object]) -> dict:
     return row
 
 
+def _cpu_row(fields: dict[str, object]) -> list[dict]:
+    """HAProxy's process as a ``cpu`` row from ``Idle_pct`` (none without it): its busy share, pid, node, threads.
+
+    >>> _cpu_row({"Idle_pct": "37", "Pid": "18904", "node": "lb-1", "Nbthread": "2"})[0]["busy_pct"]
+    63.0
+    """
+    idle = to_float(str(fields.get("Idle_pct") or "")) if fields.get("Idle_pct") is not None else None
+    if idle is None:
+        return []
+    line = int(str(fields.get("line Idle_pct") or 1))
+    row = {
+        "run": None,
+        "tool": "haproxy",
+        "line": line,
+        "scope": "process",
+        "command": "haproxy",
+        "role": "load balancer",
+    }
+    for name, (col, kind) in CPU_INFO.items():
+        raw = str(fields.get(name) or "").strip()
+        if raw:
+            row[col] = raw if kind == "str" else (to_int(raw) if kind == "int" else to_float(raw))
+    row["busy_pct"] = 100.0 - idle
+    return [row]
+
+
 def parse_info(seg: Segment) -> Parsed:
-    """``show info`` text or JSON into the snapshot's run row."""
+    """``show info`` text or JSON into the snapshot's run row (and HAProxy's ``cpu`` row, from ``Idle_pct``)."""
     text = seg.text.lstrip()
     if text.startswith("["):
         try:
@@ -72,6 +105,8 @@ def parse_info(seg: Segment) -> Parsed:
         fields = scan(text, LINE_KINDS, {})
     out = Parsed()
     out.add_run(_info_row(fields))
+    if cpu := _cpu_row(fields):
+        out.tables["cpu"] = cpu
     return out
 
 

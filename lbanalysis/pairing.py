@@ -1,0 +1,290 @@
+"""Which run each CPU sample belongs to, and what its host or process was in the test.
+
+:func:`pair_cpu` fills the ``run``, ``run_source``, ``paired_by``, ``host``
+and ``role`` columns of the ``cpu`` table (:data:`lbanalysis.schema.CPU`);
+:func:`lbanalysis.read` applies it. A sample is paired, in this order, by:
+
+1. **same file**: printed after the run's output in the run's file
+   (``time -v``'s report; the reader says which run), or a manifest row
+   naming the run's file (its ``cpu_pct`` columns: :func:`manifest_cpu`);
+2. **name stem**: a file in the run's folder named after the run's file
+   once the monitor's and the tools' words are taken out
+   (``vmstat_c08_r1.txt``, ``haproxy-info_ab_c08_r1_before.txt`` ↔
+   ``ab_c08_r1.txt``), or the sweep's ``monitor/NAME/NNN.txt`` ↔ its run
+   ``NNN-…`` in the folder above;
+3. **time**: the sample's time inside the run's window (its ``timestamp``
+   to its ``end_time``, or ``timestamp`` + ``duration_s``) in the same
+   folder (or the folder above ``monitor/``);
+4. **folder**: a run in the same folder, but no one run: ``run`` stays
+   empty and ``paired_by`` says 'folder'.
+
+A sample averaged since the host booted (``summary`` 'since boot') is no
+sample of any run: it is left unpaired. Times are compared as printed
+(the monitors and the sweep's manifest both print the host's clock:
+naive, UTC on the sweep's side).
+
+A sample's ``host`` comes from its file (sysstat's header, dool's CSV,
+HAProxy's ``node``), else the sweep's monitor name; its ``role`` from
+the host's name (:data:`HOST_ROLES`) or, for a process, its command
+(:data:`PROCESS_ROLES`; a load tool of the registry is the client).
+
+>>> role_of_host("tu-lb-01"), role_of_host("web2"), role_of_host("loadgen-a"), role_of_host("vm")
+('load balancer', 'server', 'client', '')
+>>> role_of_command("/usr/sbin/haproxy -f /etc/haproxy.cfg"), role_of_command("taskset -c 0 hey -c 8 http://h/")
+('load balancer', 'client')
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import registry
+from .text import WRAPPERS
+
+__all__ = [
+    "HOST_ROLES",
+    "MONITOR_WORDS",
+    "PROCESS_ROLES",
+    "manifest_cpu",
+    "pair_cpu",
+    "role_of_command",
+    "role_of_host",
+    "stem_words",
+]
+
+#: words of a host or monitor name -> its role (the name's words: split at anything not a letter)
+HOST_ROLES: dict[str, tuple[str, ...]] = {
+    "load balancer": ("lb", "haproxy", "balancer", "loadbalancer", "proxy", "nginxlb"),
+    "server": ("web", "backend", "server", "node", "app", "www", "srv", "apache", "nginx", "upstream"),
+    "client": ("client", "loadgen", "injector", "generator", "bench", "driver", "tester"),
+}
+#: a process's executable -> its role (besides the registry's load tools: the client)
+PROCESS_ROLES: dict[str, tuple[str, ...]] = {
+    "load balancer": ("haproxy", "envoy", "traefik", "pen", "balance"),
+    "server": ("nginx", "apache", "apache2", "httpd", "lighttpd", "caddy", "php-fpm", "gunicorn", "uwsgi", "node"),
+}
+#: words a monitor file's name adds to its run's name (left out when the two are compared)
+MONITOR_WORDS = frozenset(
+    "vmstat mpstat sar iostat pidstat dstat dool top time haproxy info show stat stats cpu before after during "
+    "monitor mon host txt log out csv".split()
+)
+
+_WRAPPED_RE = re.compile(r"^(?:(?:" + "|".join(WRAPPERS.values()) + r")\s+)*")
+
+
+def role_of_host(name: str | None) -> str:
+    """The role a host or monitor name says (:data:`HOST_ROLES`), else ''."""
+    words = set(re.split(r"[^a-z]+", str(name or "").lower()))
+    return next((role for role, known in HOST_ROLES.items() if words & set(known)), "")
+
+
+def role_of_command(command: str | None) -> str:
+    """The role of a process from its command's executable: a registry load tool is the client, else
+    :data:`PROCESS_ROLES`, else ''."""
+    rest = _WRAPPED_RE.sub("", str(command or "").strip(), count=1)
+    exe = rest.split(None, 1)[0] if rest.split() else ""
+    tool = registry.tool_of_executable(exe) if exe else None
+    if tool is not None and registry.get_tool(tool).kind == "http-load":
+        return "client"
+    base = exe.replace("\\", "/").rsplit("/", 1)[-1].split(":", 1)[0]
+    return next((role for role, known in PROCESS_ROLES.items() if base in known), "")
+
+
+def _tool_words() -> frozenset[str]:
+    return frozenset(w.lower() for t in registry.TOOLS for w in (t.name, *t.executables))
+
+
+def stem_words(name: str) -> tuple[str, ...]:
+    """A file name's words without its extension, the monitors' and the tools' words: what names its run.
+
+    >>> stem_words("haproxy-info_ab_c08_r1_before.txt"), stem_words("vmstat_c08_r1.txt"), stem_words("ab_c08_r1.txt")
+    (('c08', 'r1'), ('c08', 'r1'), ('c08', 'r1'))
+    """
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    drop = MONITOR_WORDS | _tool_words()
+    return tuple(w for w in re.split(r"[-_.\s]+", stem.lower()) if w and w not in drop)
+
+
+def _monitor(source: str) -> tuple[str, str, str] | None:
+    """(sweep folder, monitor name, run number) of a sweep's ``monitor/NAME/NNN.txt``, else None.
+
+    >>> _monitor("out/monitor/lb/003.txt"), _monitor("out/vmstat.txt")
+    (('out', 'lb', '003'), None)
+    """
+    p = Path(source)
+    m = re.fullmatch(r"(\d+)(?:[-_.].*)?", p.stem)
+    if m is None or len(p.parts) < 3 or p.parts[-3] != "monitor":
+        return None
+    return str(p.parent.parent.parent), p.parent.name, m[1]
+
+
+def _windows(runs: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """Each run's start and end (NaT where unknown): ``timestamp`` to ``end_time``, or ``timestamp`` + ``duration_s``."""
+    start = pd.to_datetime(runs["timestamp"], errors="coerce") if "timestamp" in runs else pd.Series(pd.NaT, runs.index)
+    end = pd.Series(pd.NaT, index=runs.index, dtype="datetime64[ns]")
+    if "end_time" in runs:
+        end = pd.to_datetime(runs["end_time"].astype("string"), errors="coerce")
+    if "duration_s" in runs:
+        by_duration = start + pd.to_timedelta(pd.to_numeric(runs["duration_s"], errors="coerce"), unit="s")
+        end = end.astype("datetime64[ns]").where(end.notna(), by_duration.astype("datetime64[ns]"))
+    return start.astype("datetime64[ns]"), end.astype("datetime64[ns]")
+
+
+def pair_cpu(data: Any, runs: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The ``cpu`` table with each sample's run, how it was paired, its host and role (see the module's text).
+
+    ``data``: a :class:`~lbanalysis.Dataset` (its ``cpu`` and ``runs``), or a ``cpu`` table with ``runs``.
+
+    ``runs`` is the runs table read with it (``source``, ``run``, ``tool``, and where
+    known ``timestamp``, ``end_time``, ``duration_s``); only the runs of load and network
+    tests are paired with (a HAProxy snapshot is evidence beside a run, not a run).
+
+    >>> from lbanalysis import schema
+    >>> runs = pd.DataFrame({"source": ["d/ab_c08_r1.txt", "d/ab_c16_r1.txt"], "run": [0, 0], "tool": ["ab", "ab"]})
+    >>> cpu = schema.conform([{"source": "d/vmstat_c16_r1.txt", "line": 3, "scope": "all", "busy_pct": 90.0},
+    ...                       {"source": "d/mpstat.txt", "line": 4, "scope": "all", "host": "web-1"}], "cpu")
+    >>> pair_cpu(cpu, runs)[["run", "run_source", "paired_by", "role"]].to_dict("records")  # doctest: +NORMALIZE_WHITESPACE
+    [{'run': 0, 'run_source': 'd/ab_c16_r1.txt', 'paired_by': 'name stem', 'role': None},
+     {'run': None, 'run_source': None, 'paired_by': 'folder', 'role': 'server'}]
+    """
+    cpu = data.cpu if runs is None else data
+    runs = data.runs if runs is None else runs
+    if cpu.empty:
+        return cpu
+    cpu = cpu.copy()
+    source = cpu["source"].astype(str)
+    run = cpu["run"].astype("Int64").to_numpy(dtype=object, na_value=None)
+    run_source = cpu["run_source"].astype("string").to_numpy(dtype=object, na_value=None)
+    paired = cpu["paired_by"].astype("string").to_numpy(dtype=object, na_value=None)
+    host = cpu["host"].astype("string").to_numpy(dtype=object, na_value=None)
+    since_boot = (cpu["summary"].astype("string") == "since boot").fillna(False).to_numpy(bool)
+    times = pd.to_datetime(cpu["time"], errors="coerce")
+    same = pd.notna(cpu["run"]).to_numpy(bool) & pd.isna(cpu["run_source"]).to_numpy(bool)
+    for i in np.flatnonzero(same):  # the reader said which run of the file: 'same file'
+        run_source[i], paired[i] = source.iat[i], "same file"
+
+    tests = runs["tool"].isin(registry.names(kind="http-load") + registry.names(kind="network")) if len(runs) else None
+    runs = runs[tests.to_numpy(bool)] if tests is not None else runs  # samples belong to tests, not to snapshots
+    rsrc = runs["source"].astype(str) if len(runs) else pd.Series([], dtype=str)
+    folders = rsrc.map(os.path.dirname)
+    names = rsrc.map(os.path.basename)
+    start, end = _windows(runs) if len(runs) else (pd.Series([], dtype="datetime64[ns]"),) * 2
+    stems = names.map(stem_words)
+    for src, idx in pd.Series(range(len(cpu))).groupby(source.to_numpy()).groups.items():
+        todo = [i for i in idx if paired[i] is None and not since_boot[i]]
+        mon = _monitor(src)
+        folder = mon[0] if mon else os.path.dirname(src)
+        if mon:
+            for i in idx:
+                host[i] = host[i] or mon[1]
+        if not todo:
+            continue
+        here = (folders == folder).to_numpy(bool)
+        if mon:  # the sweep's run files begin with their number
+            found = np.flatnonzero(here & names.str.startswith(f"{mon[2]}-").to_numpy(bool))
+        else:
+            words = stem_words(os.path.basename(src))
+            found = np.flatnonzero(here & (stems.map(lambda s, w=words: bool(w) and s == w)).to_numpy(bool))
+        if len(found) == 1:
+            k = found[0]
+            for i in todo:
+                run[i], run_source[i], paired[i] = int(runs["run"].iat[k]), rsrc.iat[k], "name stem"
+            continue
+        timed = np.flatnonzero(here & start.notna().to_numpy(bool) & end.notna().to_numpy(bool))
+        for i in todo:
+            t = times.iat[i]
+            if pd.notna(t) and len(timed):
+                inside = [k for k in timed if start.iat[k] < t <= end.iat[k] + pd.Timedelta(seconds=0.5)]
+                if len(inside) == 1:
+                    k = inside[0]
+                    run[i], run_source[i], paired[i] = int(runs["run"].iat[k]), rsrc.iat[k], "time"
+                    continue
+            if here.any():
+                paired[i] = "folder"
+    cpu["run"] = pd.array(run, dtype="Int64")
+    cpu["run_source"] = pd.array(run_source, dtype="string")
+    cpu["paired_by"] = pd.array(paired, dtype="string")
+    cpu["host"] = pd.array(host, dtype="string")
+    role = cpu["role"].astype("string").to_numpy(dtype=object, na_value=None)
+    command = cpu["command"].astype("string").to_numpy(dtype=object, na_value=None)
+    scope = cpu["scope"].astype("string").to_numpy(dtype=object, na_value=None)
+    for i in range(len(cpu)):
+        if not role[i]:
+            guess = role_of_command(command[i]) if scope[i] == "process" else ""
+            role[i] = guess or role_of_host(host[i]) or None
+    cpu["role"] = pd.array(role, dtype="string")
+    return cpu
+
+
+_MANIFEST_CPU_RE = re.compile(
+    r"^(?:(?P<prefix>[a-z]+)_)?cpu(?:_(?P<part>user|system|iowait|steal|softirq|idle|busy))?_pct$"
+)
+_PARTS = {None: "busy_pct", "busy": "busy_pct", "user": "user_pct", "system": "system_pct", "iowait": "iowait_pct",
+          "steal": "steal_pct", "softirq": "softirq_pct", "idle": "idle_pct"}  # fmt: skip
+
+
+def manifest_cpu(runs: pd.DataFrame, manifests: Sequence[pd.DataFrame]) -> list[dict]:
+    """Rows of the ``cpu`` table from manifest columns: ``cpu_pct`` (busy), ``cpu_system_pct`` … of the host in
+    the row's ``host`` column, and ``PREFIX_cpu_pct`` of a host named by its prefix (``lb_cpu_pct``,
+    ``web_cpu_pct``: a role of :data:`HOST_ROLES`); cores from ``vcpu``/``vcpus``/``cores`` (``lb_vcpu``).
+
+    ``runs`` needs ``source``, ``run`` and ``_abs`` (the file's resolved path); each row names its manifest
+    (``source``, the manifest's ``attrs["source"]``) and line, and its run (paired by 'same file': the row
+    names the run's file).
+
+    >>> m = pd.DataFrame({"file": ["t.txt"], "host": ["tu-lb-01"], "cpu_pct": ["93"], "cpu_system_pct": ["88"],
+    ...                   "web_cpu_pct": ["40"], "lb_vcpu": ["1"], "_dir": ["/x"]})
+    >>> runs = pd.DataFrame({"source": ["t.txt"], "run": [0], "_abs": ["/x/t.txt"]})
+    >>> [(r["host"], r["role"], r["busy_pct"], r.get("system_pct"), r.get("cores")) for r in manifest_cpu(runs, [m])]
+    [('tu-lb-01', 'load balancer', 93.0, 88.0, 1.0), (None, 'server', 40.0, None, None)]
+    """
+    out: list[dict] = []
+    for m in manifests:
+        cols = {c: _MANIFEST_CPU_RE.match(c) for c in m.columns}
+        cols = {c: x for c, x in cols.items() if x and (x["prefix"] is None or role_of_host(x["prefix"]))}
+        if not cols or "_abs" not in runs:
+            continue
+        source = m.attrs.get("source") or str(Path(str(m["_dir"].iat[0])) / "manifest.csv")
+        resolved = runs["_abs"].astype(str)
+        for pos, (_, row) in enumerate(m.iterrows()):
+            pat = str(Path(row["_dir"]) / str(row["file"])).replace("\\", "/")
+            hits = np.flatnonzero(resolved.map(lambda s, pat=pat: s == pat).to_numpy(bool))
+            by_prefix: dict[str | None, dict] = {}
+            for c, x in cols.items():
+                value = pd.to_numeric(pd.Series([row[c]]), errors="coerce").iat[0]
+                if pd.isna(value):
+                    continue
+                by_prefix.setdefault(x["prefix"], {})[_PARTS[x["part"]]] = float(value)
+            for prefix, figures in by_prefix.items():
+                host = row.get("host") if prefix is None and "host" in m.columns else None
+                role = role_of_host(prefix) if prefix else role_of_host(host)
+                cores = None
+                for name in ("vcpu", "vcpus", "cores", "cpus"):
+                    for key in (
+                        [f"{prefix}_{name}"]
+                        if prefix
+                        else [name, *(f"{p}_{name}" for p in HOST_ROLES_PREFIXES.get(role, ()))]
+                    ):
+                        if key in m.columns and cores is None:
+                            v = pd.to_numeric(pd.Series([row[key]]), errors="coerce").iat[0]
+                            cores = None if pd.isna(v) else float(v)
+                base = {"tool": "manifest", "line": pos + 2, "scope": "all", "host": host, "role": role or None,
+                        "cores": cores, **figures}  # fmt: skip
+                if "idle_pct" in figures and "busy_pct" not in figures:
+                    base["busy_pct"] = 100.0 - figures["idle_pct"]
+                targets = [(int(runs["run"].iat[k]), str(runs["source"].iat[k])) for k in hits] or [(None, None)]
+                for r, s in targets:
+                    out.append({**base, "source": source, "run": r, "run_source": s,
+                                "paired_by": "same file" if r is not None else None})  # fmt: skip
+    return out
+
+
+#: the prefixes of manifest columns that name each role's host (``lb_vcpu`` is the load balancer's cores)
+HOST_ROLES_PREFIXES: dict[str, tuple[str, ...]] = {role: words for role, words in HOST_ROLES.items()}
