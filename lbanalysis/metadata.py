@@ -120,11 +120,26 @@ def _agree(shown: pd.Series, given: pd.Series) -> pd.Series:
         return same
 
 
+def _within(shown: pd.Series, start: pd.Series, end: pd.Series) -> pd.Series:
+    """Where a time the output shows lies between a run's start and end as the manifest gives them.
+
+    >>> t = pd.Series(pd.to_datetime(["2026-01-01 10:00:03", "2026-01-01 10:00:09"]))
+    >>> _within(t, pd.Series(["2026-01-01 10:00:00"] * 2), pd.Series(["2026-01-01 10:00:05"] * 2)).tolist()
+    [True, False]
+    """
+    try:
+        low, high = pd.to_datetime(start, errors="coerce"), pd.to_datetime(end, errors="coerce")
+        return ((shown >= low) & (shown <= high)).fillna(False).astype(bool)
+    except (TypeError, ValueError):  # one side with a time zone, the other without
+        return pd.Series(False, index=shown.index)
+
+
 def apply_manifest(runs: pd.DataFrame, manifest: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """Attach manifest columns to runs; returns the frame and notes on conflicts.
 
     A manifest value fills a run column that is empty; where the output
-    shows a different value, the output wins and a note says so.
+    shows a different value, the output wins and a note says so (a time the output
+    shows within the run's manifest timestamp and end_time is no conflict).
     """
     notes: list[str] = []
     cols = [c for c in manifest.columns if c not in ("file", "run", "_dir")]
@@ -149,6 +164,8 @@ def apply_manifest(runs: pd.DataFrame, manifest: pd.DataFrame) -> tuple[pd.DataF
             both = shown.notna() & filled.notna()
             if both.any():
                 diff = both & ~_agree(shown, filled)
+                if c == "timestamp" and "end_time" in add:  # a time the tool printed while it ran (JMeter's start)
+                    diff &= ~_within(shown, filled, add["end_time"])
                 for i in diff[diff].index:
                     notes.append(
                         f"{runs.at[i, 'source']} run {runs.at[i, 'run']}: manifest says {c}={filled[i]!r}, "

@@ -52,8 +52,11 @@ __all__ = [
     "HOST_ROLES",
     "MONITOR_WORDS",
     "PROCESS_ROLES",
+    "cpu_columns",
+    "cpu_of_columns",
     "manifest_cpu",
     "pair_cpu",
+    "pattern_cpu",
     "role_of_command",
     "role_of_host",
     "stem_words",
@@ -101,14 +104,18 @@ def _tool_words() -> frozenset[str]:
     return frozenset(w.lower() for t in registry.TOOLS for w in (t.name, *t.executables))
 
 
-def stem_words(name: str) -> tuple[str, ...]:
-    """A file name's words without its extension, the monitors' and the tools' words: what names its run.
+def stem_words(name: str, *, tools: bool = False) -> tuple[str, ...]:
+    """A file name's words without its extension, the monitors' and (unless ``tools``) the tools' words: what
+    names its run. With ``tools``, a monitor named after one tool's run (``vmstat_ab_c16_r1.txt``) tells it
+    from another tool's run at the same load in the folder (``hey_c16_r1.txt``).
 
     >>> stem_words("haproxy-info_ab_c08_r1_before.txt"), stem_words("vmstat_c08_r1.txt"), stem_words("ab_c08_r1.txt")
     (('c08', 'r1'), ('c08', 'r1'), ('c08', 'r1'))
+    >>> stem_words("vmstat_ab_c16_r1.txt", tools=True), stem_words("hey_c16_r1.txt", tools=True)
+    (('ab', 'c16', 'r1'), ('hey', 'c16', 'r1'))
     """
     stem = name.rsplit(".", 1)[0] if "." in name else name
-    drop = MONITOR_WORDS | _tool_words()
+    drop = MONITOR_WORDS if tools else MONITOR_WORDS | _tool_words()
     return tuple(w for w in re.split(r"[-_.\s]+", stem.lower()) if w and w not in drop)
 
 
@@ -192,10 +199,14 @@ def pair_cpu(data: Any, runs: pd.DataFrame | None = None) -> pd.DataFrame:
         else:
             words = stem_words(os.path.basename(src))
             found = np.flatnonzero(here & (stems.map(lambda s, w=words: bool(w) and s == w)).to_numpy(bool))
+            if len(found) > 1:  # several tools' runs at that load: the one the monitor's name names
+                named = stem_words(os.path.basename(src), tools=True)
+                found = np.array([k for k in found if stem_words(names.iat[k], tools=True) == named])
         if len(found) == 1:
             k = found[0]
+            how = "same file" if rsrc.iat[k] == src else "name stem"  # a monitor's output after the run's own
             for i in todo:
-                run[i], run_source[i], paired[i] = int(runs["run"].iat[k]), rsrc.iat[k], "name stem"
+                run[i], run_source[i], paired[i] = int(runs["run"].iat[k]), rsrc.iat[k], how
             continue
         timed = np.flatnonzero(here & start.notna().to_numpy(bool) & end.notna().to_numpy(bool))
         for i in todo:
@@ -247,43 +258,81 @@ def manifest_cpu(runs: pd.DataFrame, manifests: Sequence[pd.DataFrame]) -> list[
     """
     out: list[dict] = []
     for m in manifests:
-        cols = {c: _MANIFEST_CPU_RE.match(c) for c in m.columns}
-        cols = {c: x for c, x in cols.items() if x and (x["prefix"] is None or role_of_host(x["prefix"]))}
-        if not cols or "_abs" not in runs:
+        if not cpu_columns(m.columns) or "_abs" not in runs:
             continue
         source = m.attrs.get("source") or str(Path(str(m["_dir"].iat[0])) / "manifest.csv")
         resolved = runs["_abs"].astype(str)
         for pos, (_, row) in enumerate(m.iterrows()):
             pat = str(Path(row["_dir"]) / str(row["file"])).replace("\\", "/")
             hits = np.flatnonzero(resolved.map(lambda s, pat=pat: s == pat).to_numpy(bool))
-            by_prefix: dict[str | None, dict] = {}
-            for c, x in cols.items():
-                value = pd.to_numeric(pd.Series([row[c]]), errors="coerce").iat[0]
-                if pd.isna(value):
-                    continue
-                by_prefix.setdefault(x["prefix"], {})[_PARTS[x["part"]]] = float(value)
-            for prefix, figures in by_prefix.items():
-                host = row.get("host") if prefix is None and "host" in m.columns else None
-                role = role_of_host(prefix) if prefix else role_of_host(host)
-                cores = None
-                for name in ("vcpu", "vcpus", "cores", "cpus"):
-                    for key in (
-                        [f"{prefix}_{name}"]
-                        if prefix
-                        else [name, *(f"{p}_{name}" for p in HOST_ROLES_PREFIXES.get(role, ()))]
-                    ):
-                        if key in m.columns and cores is None:
-                            v = pd.to_numeric(pd.Series([row[key]]), errors="coerce").iat[0]
-                            cores = None if pd.isna(v) else float(v)
-                base = {"tool": "manifest", "line": pos + 2, "scope": "all", "host": host, "role": role or None,
-                        "cores": cores, **figures}  # fmt: skip
-                if "idle_pct" in figures and "busy_pct" not in figures:
-                    base["busy_pct"] = 100.0 - figures["idle_pct"]
-                targets = [(int(runs["run"].iat[k]), str(runs["source"].iat[k])) for k in hits] or [(None, None)]
-                for r, s in targets:
-                    out.append({**base, "source": source, "run": r, "run_source": s,
+            targets = [(int(runs["run"].iat[k]), str(runs["source"].iat[k])) for k in hits] or [(None, None)]
+            for base in cpu_of_columns(row.to_dict(), "manifest"):
+                for r, src in targets:
+                    out.append({**base, "source": source, "line": pos + 2, "run": r, "run_source": src,
                                 "paired_by": "same file" if r is not None else None})  # fmt: skip
     return out
+
+
+def pattern_cpu(runs: pd.DataFrame, fields: Sequence[str]) -> list[dict]:
+    """Rows of the ``cpu`` table from path-pattern fields (``read(pattern="{host}/cpu{cpu_pct}/{run}")``): the
+    same columns as a manifest's (:func:`cpu_of_columns`), each row of the run whose path held them (its file,
+    no line: the figure is in its name; paired by 'same file').
+
+    >>> runs = pd.DataFrame({"source": ["lb-1/c8.txt"], "run": [0], "host": ["lb-1"], "cpu_pct": [87.0]})
+    >>> [(r["source"], r["host"], r["role"], r["busy_pct"], r["tool"]) for r in pattern_cpu(runs, ["host", "cpu_pct"])]
+    [('lb-1/c8.txt', 'lb-1', 'load balancer', 87.0, 'path')]
+    """
+    if not cpu_columns(fields):
+        return []
+    out = []
+    for _, row in runs[[c for c in ("source", "run", *fields) if c in runs]].iterrows():
+        values = {k: row[k] for k in fields if k in row}
+        for base in cpu_of_columns(values, "path"):
+            out.append({**base, "source": row["source"], "run": int(row["run"]), "run_source": row["source"],
+                        "paired_by": "same file"})  # fmt: skip
+    return out
+
+
+def cpu_columns(columns: Sequence[str]) -> dict[str, re.Match]:
+    """The columns that are CPU figures (``cpu_pct``, ``cpu_system_pct``, ``lb_cpu_pct`` …) and their parts.
+
+    >>> sorted(cpu_columns(["file", "cpu_pct", "web_cpu_pct", "other_cpu_pct", "cpu_local_pct"]))
+    ['cpu_pct', 'web_cpu_pct']
+    """
+    found = {c: _MANIFEST_CPU_RE.match(str(c)) for c in columns}
+    return {c: x for c, x in found.items() if x and (x["prefix"] is None or role_of_host(x["prefix"]))}
+
+
+def cpu_of_columns(values: dict, tool: str) -> list[dict]:
+    """The cpu rows (scope 'all') one record of columns gives: one per host, the unprefixed figures of its
+    ``host`` value, the prefixed ones (``lb_cpu_pct``) of the role their prefix names; cores from
+    ``vcpu``/``vcpus``/``cores``/``cpus`` (``lb_vcpu``).
+
+    >>> cpu_of_columns({"host": "web-1", "cpu_pct": "51", "vcpus": "2"}, "manifest")[0]["cores"]
+    2.0
+    """
+    by_prefix: dict[str | None, dict] = {}
+    for c, x in cpu_columns(list(values)).items():
+        value = pd.to_numeric(pd.Series([values[c]]), errors="coerce").iat[0]
+        if pd.notna(value):
+            by_prefix.setdefault(x["prefix"], {})[_PARTS[x["part"]]] = float(value)
+    out = []
+    for prefix, figures in by_prefix.items():
+        host = values.get("host") if prefix is None else None
+        host = None if host is None or pd.isna(host) else str(host)
+        role = role_of_host(prefix) if prefix else role_of_host(host)
+        keys = [f"{prefix}_{n}" for n in _CORES] if prefix else [*_CORES, *(f"{p}_{n}" for p in HOST_ROLES_PREFIXES.get(role, ()) for n in _CORES)]  # fmt: skip
+        cores = next((float(v) for k in keys if k in values
+                      and pd.notna(v := pd.to_numeric(pd.Series([values[k]]), errors="coerce").iat[0])), None)  # fmt: skip
+        row = {"tool": tool, "scope": "all", "host": host, "role": role or None, "cores": cores, **figures}
+        if "idle_pct" in figures and "busy_pct" not in figures:
+            row["busy_pct"] = 100.0 - figures["idle_pct"]
+        out.append(row)
+    return out
+
+
+#: the columns that give a host's cores (``vcpu``, or ``lb_vcpu`` for the load balancer's)
+_CORES = ("vcpu", "vcpus", "cores", "cpus")
 
 
 #: the prefixes of manifest columns that name each role's host (``lb_vcpu`` is the load balancer's cores)

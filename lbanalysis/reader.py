@@ -31,7 +31,7 @@ import pandas as pd
 from . import schema
 from .errors import LBAnalysisError, ParseError, SkippedFileWarning
 from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manifest
-from .pairing import manifest_cpu, pair_cpu
+from .pairing import manifest_cpu, pair_cpu, pattern_cpu
 from .readers import Parsed, all_formats, parse_text
 from .text import decode, normalize
 
@@ -50,6 +50,7 @@ DEFAULT_IGNORE = (
     "*.sh",
     "*.py",
     "*.js",
+    "*.jmx",
     "*.ipynb",
     "*.yml",
     "*.yaml",
@@ -690,6 +691,8 @@ def _read_pandas(
     notes: list[str] = []
     runs = _with_pattern(_runs_frame(runs_rows), pattern, notes)
     from_manifests: list[dict] = []
+    if pattern and (want is None or "cpu" in want):
+        from_manifests.extend(pattern_cpu(runs, re.findall(r"\{(\w+)", pattern)))
     runs = _with_manifests(
         runs, _manifests(manifest, paths), notes, from_manifests if want is None or "cpu" in want else None
     )

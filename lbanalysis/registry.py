@@ -38,6 +38,7 @@ __all__ = [
     "command_patterns",
     "drive_of",
     "drives",
+    "echo_patterns",
     "executables",
     "get_tool",
     "info_kind",
@@ -61,8 +62,9 @@ class Drive:
 
     Each option is a tuple of argument templates; ``{load}``, ``{requests}``,
     ``{requests_per_load}`` (requests per client, rounded up), ``{seconds}``
-    (whole seconds), ``{threads}`` (the load, at most the machine's cores),
-    ``{url}`` and ``{config}`` (the path of ``config_file`` in the output
+    (whole seconds), ``{load_seconds}`` (the load times the seconds: httperf's
+    connections at its rate), ``{threads}`` (the load, at most the machine's cores),
+    ``{url}`` (and its parts ``{url_host}``, ``{url_port}``, ``{url_path}``) and ``{config}`` (the path of ``config_file`` in the output
     folder) are filled in for each run. ``load`` sets the load, which the
     runs table shows as ``load_column``; ``requests`` and ``duration`` bound
     a run (empty: the tool cannot be bounded that way); ``options`` are
@@ -126,6 +128,61 @@ export default function () {
 }
 """
 
+# What JMeter runs in a sweep: one thread group of -Jthreads threads, each GETting -Jurl with no think time,
+# -Jloops times (-1: until -Jduration seconds have passed). The same plan as tests/fixtures/capture/jmeter_get.jmx.
+_JMETER_PLAN = """\
+<?xml version="1.0" encoding="UTF-8"?>
+<jmeterTestPlan version="1.2" properties="2.8" jmeter="2.13 r1665067">
+  <hashTree>
+    <TestPlan guiclass="TestPlanGui" testclass="TestPlan" testname="lbanalysis sweep" enabled="true">
+      <stringProp name="TestPlan.comments">one GET of ${__P(url)} per iteration, no think time; -Jthreads -Jloops -Jduration</stringProp>
+      <boolProp name="TestPlan.functional_mode">false</boolProp>
+      <boolProp name="TestPlan.serialize_threadgroups">false</boolProp>
+      <elementProp name="TestPlan.user_defined_variables" elementType="Arguments" guiclass="ArgumentsPanel" testclass="Arguments" testname="User Defined Variables" enabled="true">
+        <collectionProp name="Arguments.arguments"/>
+      </elementProp>
+      <stringProp name="TestPlan.user_define_classpath"></stringProp>
+    </TestPlan>
+    <hashTree>
+      <ThreadGroup guiclass="ThreadGroupGui" testclass="ThreadGroup" testname="users" enabled="true">
+        <stringProp name="ThreadGroup.on_sample_error">continue</stringProp>
+        <elementProp name="ThreadGroup.main_controller" elementType="LoopController" guiclass="LoopControlPanel" testclass="LoopController" testname="Loop Controller" enabled="true">
+          <boolProp name="LoopController.continue_forever">false</boolProp>
+          <stringProp name="LoopController.loops">${__P(loops,-1)}</stringProp>
+        </elementProp>
+        <stringProp name="ThreadGroup.num_threads">${__P(threads,1)}</stringProp>
+        <stringProp name="ThreadGroup.ramp_time">0</stringProp>
+        <longProp name="ThreadGroup.start_time">0</longProp>
+        <longProp name="ThreadGroup.end_time">0</longProp>
+        <boolProp name="ThreadGroup.scheduler">true</boolProp>
+        <stringProp name="ThreadGroup.duration">${__P(duration,3600)}</stringProp>
+        <stringProp name="ThreadGroup.delay">0</stringProp>
+      </ThreadGroup>
+      <hashTree>
+        <HTTPSamplerProxy guiclass="HttpTestSampleGui" testclass="HTTPSamplerProxy" testname="${__P(label,GET)}" enabled="true">
+          <elementProp name="HTTPsampler.Arguments" elementType="Arguments" guiclass="HTTPArgumentsPanel" testclass="Arguments" enabled="true">
+            <collectionProp name="Arguments.arguments"/>
+          </elementProp>
+          <stringProp name="HTTPSampler.domain"></stringProp>
+          <stringProp name="HTTPSampler.port"></stringProp>
+          <stringProp name="HTTPSampler.protocol"></stringProp>
+          <stringProp name="HTTPSampler.path">${__P(url,http://127.0.0.1/)}</stringProp>
+          <stringProp name="HTTPSampler.method">GET</stringProp>
+          <boolProp name="HTTPSampler.follow_redirects">true</boolProp>
+          <boolProp name="HTTPSampler.auto_redirects">false</boolProp>
+          <boolProp name="HTTPSampler.use_keepalive">true</boolProp>
+          <boolProp name="HTTPSampler.DO_MULTIPART_POST">false</boolProp>
+          <stringProp name="HTTPSampler.implementation">HttpClient4</stringProp>
+          <stringProp name="HTTPSampler.connect_timeout">${__P(connect_timeout,)}</stringProp>
+          <stringProp name="HTTPSampler.response_timeout">${__P(response_timeout,)}</stringProp>
+        </HTTPSamplerProxy>
+        <hashTree/>
+      </hashTree>
+    </hashTree>
+  </hashTree>
+</jmeterTestPlan>
+"""
+
 _LOCUSTFILE = """\
 # written by lbanalysis sweep: one GET of --host per task, no wait between tasks
 from locust import HttpUser, task
@@ -169,7 +226,10 @@ class Tool:
     options (every spelling) that set a run's load or bound or only what it
     prints, each with a value, and ``output_flags`` the flags that only
     change what it prints: runs whose commands differ only in them are one
-    workload (:func:`workload`).
+    workload (:func:`workload`). ``echo_patterns`` are regular expressions of
+    lines the tool prints that look like its command line but are its output
+    (httperf echoes its options, defaults included): such a line, without a
+    prompt, does not start a transcript segment.
 
     >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
     'http-load'
@@ -192,6 +252,7 @@ class Tool:
     debug_options: tuple[str, ...] = ()
     load_options: tuple[str, ...] = ()
     output_flags: tuple[str, ...] = ()
+    echo_patterns: tuple[str, ...] = ()
     written_files: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -480,6 +541,37 @@ TOOLS: tuple[Tool, ...] = (
         ),
     ),
     Tool(
+        "gatling",
+        "http-load",
+        ("gatling.sh", "gatling"),
+        ("gatling_log", "gatling"),
+        "Gatling (console and simulation.log; open injection by default)",
+        "gatling: no bytes in its console or simulation.log",
+    ),
+    Tool(
+        "httperf",
+        "http-load",
+        ("httperf",),
+        ("httperf",),
+        "httperf (open loop: --rate connections per second)",
+        "httperf: replies, headers and bodies (Reply size total x replies); Net I/O adds the bytes sent",
+        info_options=("-h", "--help", "-V", "--version"),
+        info_patterns=((r"^httperf: httperf-\S+ compiled", "version banner"), (r"^Usage: httperf ", "help text")),
+        echo_patterns=(r"httperf(?: --[\w-]+(?:=\S*)?)* --client=\d+/\d+(?: --[\w-]+(?:=\S*)?)*",),
+        # open loop: the load is the connection rate; a run is bounded by its connections (rate x seconds)
+        drives=(
+            Drive(
+                "httperf",
+                ("--rate", "{load}"),
+                ("--num-conns", "{requests}"),
+                ("--num-conns", "{load_seconds}"),
+                url=("--server", "{url_host}", "--port", "{url_port}", "--uri", "{url_path}"),
+                load_column="rate_target_per_s",
+                install="Debian package httperf",
+            ),
+        ),
+    ),
+    Tool(
         "oha",
         "http-load",
         ("oha",),
@@ -521,6 +613,44 @@ TOOLS: tuple[Tool, ...] = (
                 ("-d", "{seconds}s"),
                 options=("-l", "-p", "r"),
                 install="Go module github.com/codesenberg/bombardier (go install github.com/codesenberg/bombardier@latest)",
+            ),
+        ),
+    ),
+    Tool(
+        "jmeter",
+        "http-load",
+        ("jmeter", "jmeter.sh"),
+        ("jmeter_csv", "jmeter_xml", "jmeter_json", "jmeter"),
+        "Apache JMeter (non-GUI)",
+        "jmeter: bytes received incl. HTTP headers (bytes)",
+        closed_loop=True,
+        info_options=("-v", "--version", "-h", "--help", "-?"),
+        # the target and the load are in the plan; -Jname=value sets a property the plan reads (${__P(threads)})
+        load_options=(
+            "-Jthreads",
+            "-Jloops",
+            "-Jduration",
+            "-Jsummariser.name",
+            "-Jsummariser.interval",
+            "-l",
+            "--logfile",
+            "-j",
+            "--jmeterlogfile",
+            "-o",
+            "--reportoutputfolder",
+        ),
+        output_flags=("-e", "--reportatendofloadtests"),
+        drives=(
+            Drive(
+                "jmeter",
+                ("-Jthreads={load}",),
+                ("-Jloops={requests_per_load}",),
+                ("-Jduration={seconds}",),
+                options=("-n", "-t", "{config}", "-j", "/dev/null", "-Jsummariser.name=summary"),
+                url=("-Jurl={url}",),
+                install="Debian package jmeter (or Apache JMeter's binary release on PATH)",
+                config_file="sweep-jmeter.jmx",
+                config_text=_JMETER_PLAN,
             ),
         ),
     ),
@@ -587,7 +717,7 @@ def drives() -> dict[str, Drive]:
     """Executable -> how the sweep runs it, for every tool the sweep can run (registry order).
 
     >>> list(drives())
-    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'vegeta', 'oha', 'bombardier']
+    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'vegeta', 'httperf', 'oha', 'bombardier', 'jmeter']
     """
     return {d.executable: d for t in TOOLS for d in t.drives}
 
@@ -616,6 +746,16 @@ def command_patterns() -> dict[str, tuple[str, ...]]:
     True
     """
     return {t.name: t.command_patterns for t in TOOLS if t.command_patterns}
+
+
+def echo_patterns() -> dict[str, tuple[str, ...]]:
+    """Executable name -> regular expressions of output lines that look like its command (httperf's echo).
+
+    >>> import re
+    >>> bool(re.fullmatch(echo_patterns()["httperf"][0], "httperf --client=0/1 --server=h --port=80 --uri=/"))
+    True
+    """
+    return {exe: t.echo_patterns for t in TOOLS if t.echo_patterns for exe in t.executables}
 
 
 def subcommands() -> dict[str, tuple[str, ...]]:

@@ -171,7 +171,7 @@ _RUNS_AB = (
     Column("write_errors", I, "", "Write errors", "ab"),
     Column("keepalive_requests", I, "", "Keep-Alive requests", "ab"),
     Column("bytes_html", F, "B", "HTML (body) bytes transferred", "ab"),
-    Column("bytes_per_s_total", F, "B/s", "transfer rate, received + sent", "ab"),
+    Column("bytes_per_s_total", F, "B/s", "transfer rate, received + sent (ab; httperf Net I/O)", "ab,httperf"),
 )
 
 # siege 3.x / 4.x (summary text, JSON, siege.log).
@@ -198,16 +198,18 @@ _RUNS_GOBENCH = (
         "failed_network",
         I,
         "",
-        "requests that got no response (gobench 'Network failed'; k6, Locust: refused, reset, timed out)",
-        "gobench,k6,locust",
+        "requests that got no response (gobench 'Network failed'; k6, Locust: refused, reset, timed out; JMeter:"
+        " a 'Non HTTP response code'; httperf Errors total; Gatling: a KO whose message says no answer came)",
+        "gobench,k6,locust,jmeter,httperf,gatling",
     ),
     Column(
         "requests_attempted",
         I,
         "",
         "requests made, answered or not, as the tool prints them (gobench 'Requests: N hits', vegeta Requests"
-        " total; ``requests`` is this minus those that got no response)",
-        "gobench,vegeta",
+        " total, JMeter samples, httperf Total requests, Gatling request count; ``requests`` is this minus those that"
+        " got no response)",
+        "gobench,vegeta,jmeter,httperf,gatling",
     ),
 )
 
@@ -270,7 +272,13 @@ _RUNS_IPERF = (
 # wrk 4.x and wrk2 (Thread Stats, socket errors, the fixed rate and HdrHistogram summary).
 _RUNS_WRK = (
     Column("threads", I, "", "load-generator threads (wrk -t)", "wrk"),
-    Column("latency_stdev_s", F, "s", "standard deviation of the latency (wrk Thread Stats)", "wrk"),
+    Column(
+        "latency_stdev_s",
+        F,
+        "s",
+        "standard deviation of the latency (wrk Thread Stats; Gatling std deviation)",
+        "wrk,gatling",
+    ),
     Column("latency_within_stdev_pct", F, "%", "share of requests within one stdev of the mean (+/- Stdev)", "wrk"),
     Column("thread_requests_per_s_mean", F, "1/s", "requests per second of one thread: mean (Req/Sec Avg)", "wrk"),
     Column("thread_requests_per_s_stdev", F, "1/s", "requests per second of one thread: stdev", "wrk"),
@@ -297,8 +305,9 @@ _RUNS_WRK = (
         "rate_target_per_s",
         F,
         "1/s",
-        "fixed request rate asked for (wrk2 -R; k6 arrival-rate executors: iterations/s): an open-loop run",
-        "wrk,k6",
+        "fixed request rate asked for (wrk2 -R; k6 arrival-rate executors: iterations/s; httperf --rate: connections/s,"
+        " each of --num-calls requests): an open-loop run",
+        "wrk,k6,httperf",
     ),
     Column("hdr_latency_mean_s", F, "s", "HdrHistogram mean of the recorded (corrected) latency (wrk2)", "wrk"),
     Column("hdr_latency_stdev_s", F, "s", "HdrHistogram standard deviation (wrk2)", "wrk"),
@@ -319,14 +328,21 @@ _RUNS_HEY = (
         "response body bytes per request (hey Size/request, Locust Average Content Size)",
         "hey,locust",
     ),
-    Column("status_codes", S, "", "status code distribution as 'code: count; ...' (hey)", "hey"),
+    Column(
+        "status_codes",
+        S,
+        "",
+        "status code distribution as 'code: count; ...' (hey; httperf by class: '2xx: 5')",
+        "hey,httperf",
+    ),
     Column(
         "requests_attempted_per_s",
         F,
         "1/s",
         "requests made per second, answered or not, as hey and oha print them (Requests/sec, oha JSON"
-        " requestsPerSec; ``requests_per_s`` counts responses)",
-        "hey,oha",
+        " requestsPerSec, JMeter's summariser and statistics.json throughput, httperf Request rate, Gatling mean"
+        " requests/sec; ``requests_per_s`` counts responses)",
+        "hey,oha,jmeter,httperf,gatling",
     ),
 )
 
@@ -403,30 +419,42 @@ _RUNS_VEGETA_OHA_BOMBARDIER = (
         "send_duration_s", F, "s", "time spent sending: first to last request sent (vegeta Duration attack)", "vegeta"
     ),
     Column("wait_s", F, "s", "from the last request sent to its answer (vegeta Duration wait)", "vegeta"),
-    Column("bytes_sent_per_request", F, "B", "request body bytes sent per request (vegeta Bytes Out mean)", "vegeta"),
+    Column(
+        "bytes_sent_per_request",
+        F,
+        "B",
+        "bytes sent per request (vegeta Bytes Out mean: the body; httperf Request size: headers included)",
+        "vegeta,httperf",
+    ),
     Column(
         "interval_requests_per_s_mean",
         F,
         "1/s",
         "mean of the request rates sampled in short windows (10 ms), errors included (bombardier Reqs/sec Avg,"
-        " oha JSON rps mean)",
-        "bombardier,oha",
+        " oha JSON rps mean; httperf Reply rate avg: replies in 5-s samples)",
+        "bombardier,oha,httperf",
     ),
     Column(
         "interval_requests_per_s_stdev",
         F,
         "1/s",
-        "their standard deviation (bombardier Reqs/sec Stdev, oha rps stddev)",
-        "bombardier,oha",
+        "their standard deviation (bombardier Reqs/sec Stdev, oha rps stddev, httperf Reply rate stddev)",
+        "bombardier,oha,httperf",
     ),
     Column(
         "interval_requests_per_s_max",
         F,
         "1/s",
-        "the highest of them (bombardier Reqs/sec Max, oha rps max)",
-        "bombardier,oha",
+        "the highest of them (bombardier Reqs/sec Max, oha rps max, httperf Reply rate max)",
+        "bombardier,oha,httperf",
     ),
-    Column("interval_requests_per_s_min", F, "1/s", "the lowest of them (oha JSON rps min)", "oha"),
+    Column(
+        "interval_requests_per_s_min",
+        F,
+        "1/s",
+        "the lowest of them (oha JSON rps min; httperf Reply rate min)",
+        "oha,httperf",
+    ),
     *(
         Column(
             f"interval_requests_per_s_p{q.replace('.', '_')}",
@@ -439,9 +467,58 @@ _RUNS_VEGETA_OHA_BOMBARDIER = (
     ),
 )
 
+# httperf (its summary and the options it echoes) and Gatling.
+_RUNS_HTTPERF_GATLING = (
+    Column("connections", I, "", "connections opened (httperf Total connections)", "httperf"),
+    Column("connections_planned", I, "", "connections asked for (httperf --num-conns)", "httperf"),
+    Column("calls_per_connection", I, "", "requests sent on each connection (httperf --num-calls)", "httperf"),
+    Column(
+        "timeout_s", F, "s", "time a request may wait for its answer before it fails (httperf --timeout)", "httperf"
+    ),
+    Column("connection_rate_per_s", F, "1/s", "connections opened per second (httperf Connection rate)", "httperf"),
+    Column(
+        "connections_concurrent_max",
+        I,
+        "",
+        "most connections open at once (httperf '<=N concurrent connections')",
+        "httperf",
+    ),
+    Column(
+        "connect_burst_max",
+        I,
+        "",
+        "most connections opened in one burst (httperf Maximum connect burst length)",
+        "httperf",
+    ),
+    Column("replies_per_connection", F, "", "replies per connection (httperf Connection length)", "httperf"),
+    Column("reply_header_bytes", F, "B", "mean header bytes of a reply (httperf Reply size header)", "httperf"),
+    Column("reply_footer_bytes", F, "B", "mean footer bytes of a reply (httperf Reply size footer)", "httperf"),
+    Column("reply_bytes", F, "B", "mean bytes of a reply, headers included (httperf Reply size total)", "httperf"),
+    Column(
+        "interval_samples",
+        I,
+        "",
+        "samples of the reply rate (httperf: one per 5 s; none in a shorter run, whose min ... stddev stay empty)",
+        "httperf",
+    ),
+    *(
+        Column(f"errors_{name}", I, "", f"failed: {what} (httperf Errors {word})", "httperf")
+        for name, word, what in (
+            ("client_timeout", "client-timo", "no reply within --timeout"),
+            ("socket_timeout", "socket-timo", "the TCP connection timed out"),
+            ("connection_refused", "connrefused", "connection refused"),
+            ("connection_reset", "connreset", "connection reset by the server"),
+            ("fd_unavailable", "fd-unavail", "no file descriptor left on the client"),
+            ("address_unavailable", "addrunavail", "no local port left on the client"),
+            ("ftab_full", "ftab-full", "the client's file table full"),
+            ("other", "other", "any other error"),
+        )
+    ),
+)
+
 RUNS = _cols(
     *_RUNS_COMMON, *_RUNS_AB, *_RUNS_SIEGE, *_RUNS_GOBENCH, *_RUNS_IPERF, *_RUNS_WRK, *_RUNS_HEY, *_RUNS_K6_LOCUST,
-    *_RUNS_VEGETA_OHA_BOMBARDIER, *_RUNS_HAPROXY,
+    *_RUNS_VEGETA_OHA_BOMBARDIER, *_RUNS_HAPROXY, *_RUNS_HTTPERF_GATLING,
 )  # fmt: skip
 
 # ---------------------------------------------------------- detail ---
@@ -501,7 +578,20 @@ REQUESTS = _cols(
     Column("method", S, "", "HTTP method (siege -v)"),
     Column("url", S, "", "requested URL or path (siege -v)"),
     Column("error", S, "", "the error the tool recorded (vegeta: no answer, or the text of a status of 400 or more)"),
-    Column("client", I, "", "the simulated user that made the request (siege display-id)"),
+    Column("client", I, "", "the simulated user that made the request (siege display-id; Gatling 2.x, 3.0-3.3 user)"),
+    Column("label", S, "", "the request's name in the test plan (JMeter sampler label; Gatling groups / name)"),
+    Column("thread", S, "", "the thread that made the request, as named (JMeter threadName 'users 1-2')"),
+    Column("success", B, "", "the tool counted the request successful (JMeter success; Gatling OK)"),
+    Column(
+        "first_byte_s",
+        F,
+        "s",
+        "from just before sending the request to the first byte of the answer, connect included (JMeter Latency)",
+    ),
+    Column("idle_s", F, "s", "time inside the sample spent waiting, not sampling (JMeter IdleTime)"),
+    Column("bytes_sent", F, "B", "request bytes sent, headers included (JMeter sentBytes)"),
+    Column("threads", I, "", "threads active in every thread group when the request ended (JMeter allThreads)"),
+    Column("group_threads", I, "", "threads active in the request's thread group (JMeter grpThreads)"),
 )
 
 INTERVALS = _cols(
@@ -522,9 +612,18 @@ INTERVALS = _cols(
     Column("lost_percent", F, "%", "UDP loss"),
     Column("omitted", B, "", "interval inside the -O omit period"),
     Column("direction", S, "", "iperf: sender or receiver, the side that measured the interval"),
-    Column("users", I, "", "Locust users running at the end of the interval (_stats_history.csv User Count)"),
+    Column(
+        "users", I, "", "users running at the end of the interval (Locust _stats_history.csv User Count, JMeter Active)"
+    ),
     Column("requests_per_s", F, "1/s", "requests per second in the interval (Locust _stats_history.csv)"),
     Column("failures_per_s", F, "1/s", "failed requests per second in the interval (Locust _stats_history.csv)"),
+    Column("requests", I, "", "requests made in the interval, answered or not (JMeter summariser 'summary +')"),
+    Column("errors", I, "", "failed requests in the interval (JMeter summariser Err)"),
+    Column("latency_mean_s", F, "s", "mean time per request in the interval (JMeter summariser Avg)"),
+    Column("latency_min_s", F, "s", "shortest request in the interval (JMeter summariser Min)"),
+    Column("latency_max_s", F, "s", "longest request in the interval (JMeter summariser Max)"),
+    Column("users_started", I, "", "threads started so far (JMeter summariser Started)"),
+    Column("users_finished", I, "", "threads finished so far (JMeter summariser Finished)"),
 )
 
 STREAMS = _cols(
@@ -767,7 +866,7 @@ CPU = _cols(
         S,
         "",
         "the program that printed the sample (time, vmstat, mpstat, sar, iostat, pidstat, dstat,"
-        " top, haproxy, proc-stat, manifest)",
+        " top, haproxy, proc-stat, manifest, path: a path pattern's field)",
     ),
 )
 

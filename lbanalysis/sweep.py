@@ -231,6 +231,22 @@ def _fill(templates: Sequence[str], values: Mapping[str, object]) -> list[str]:
     return [t.format(**values) for t in templates]
 
 
+def _url_parts(url: str) -> dict[str, object]:
+    """The host, port and path of a URL, for the tools that take them apart (httperf).
+
+    >>> _url_parts("http://127.0.0.1:8080/a?b=1"), _url_parts("https://h/")["url_port"]
+    ({'url_host': '127.0.0.1', 'url_port': 8080, 'url_path': '/a?b=1'}, 443)
+    """
+    parts = urllib.parse.urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return {"url_host": parts.hostname or "", "url_port": port or (443 if parts.scheme == "https" else 80),
+            "url_path": path}  # fmt: skip
+
+
 def build_command(
     drive: Drive,
     url: str,
@@ -266,6 +282,8 @@ def build_command(
         "requests": requests,
         "requests_per_load": math.ceil(requests / load) if requests is not None else None,
         "seconds": seconds,
+        "load_seconds": load * seconds if seconds is not None else None,
+        **_url_parts(url),
     }
     bound = drive.requests if requests is not None else drive.duration
     if not bound:

@@ -233,8 +233,9 @@ def _strip_log_prefixes(text: str) -> str:
 
     The prefixes (:data:`LOG_PREFIXES`): a step's name and a TAB (``argo logs``: ``run-benchmark:\\t{...}``),
     a time stamp as CI systems print them (GitHub Actions, GitLab with its stream marker, ``gh run view
-    --log`` with the job and step before it). A block is two lines or more carrying the same kind of
-    prefix (empty lines may sit between them), or a text of one line.
+    --log`` with the job and step before it; :func:`normalize` looks for them in a text whose first line
+    has one, a log). A block is two lines or more carrying the same kind of prefix (empty lines may sit
+    between them), or a text of one line.
 
     >>> print(_strip_log_prefixes("2024-01-02T03:04:05.1234567Z Requests/sec: 5.00\\n2024-01-02T03:04:05.1Z bye"))
     Requests/sec: 5.00
@@ -398,27 +399,35 @@ def normalize(text: str) -> str:
     # prefixes of a log around the output (maybe quoted itself): what is left reads as a bare output does
     if "|" in text and (bare := _strip_compose(text)) is not text:
         text = _unquote(bare)
-    if (":\t" in text or "Z " in text) and _LOG_PREFIX_HINT_RE.search(text):
+    # a step's name and a TAB on any line (a TAB first: a one-character test is cheap), a CI time stamp on the first
+    if ("\t" in text and ":\t" in text and _LOG_PREFIX_HINT_RE.search(text)) or _LOG_PREFIX_HINT_RE.match(text):
         if (bare := _strip_log_prefixes(text)) is not text:
             text = _unquote(bare)
     return text
 
 
+_ECHOES = {exe: re.compile("|".join(pats)) for exe, pats in registry.echo_patterns().items()}
 # zsh's report of a command's time names the command first: `hey -c 4 http://h/  0.02s user 0.04s system 45% cpu
 # 0.149 total` is no command line
 _TIMED_RE = re.compile(r"\s\d+\.\d+s user \d+\.\d+s system \S+% cpu [\d:.]+ total$")
 
 
 def _plausible(m: re.Match) -> bool:
-    """A matched line is a command, not prose: it has options or a URL/host (and is no report of its time).
+    """A matched line is a command, not prose: it has options or a URL/host (and is no report of its time, nor a
+    tool's echo of its options).
 
     >>> [_plausible(_CMD_RE.match(c)) for c in ("$ hey -c 4 http://h/", "hey -c 4 http://h/  0.02s user 0.04s system 45% cpu 0.149 total")]
     [True, False]
+    >>> _plausible(_CMD_RE.match("httperf --client=0/1 --server=h --port=80 --uri=/ --num-conns=1"))
+    False
     """
     args = m.group("args").strip()
     if _TIMED_RE.search(args):
         return False
     exe = m.group("exe")
+    echo = _ECHOES.get(exe)
+    if echo is not None and not m.group("prompt").strip() and echo.fullmatch(m.group("cmd").strip()):
+        return False
     if not args:
         return exe == "siege" and bool(m.group("prompt").strip())
     first = args.split()[0]

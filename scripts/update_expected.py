@@ -48,6 +48,9 @@ FAMILIES = (
     "bombardier",
     "oha",
     "parallel",
+    "httperf",
+    "gatling",
+    "jmeter",
     "cpu",
 )
 FIRST_ROWS = 3

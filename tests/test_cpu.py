@@ -357,3 +357,51 @@ def test_cli_reads_the_cpu_table_of_monitors_alone(capsys, tmp_path):
         == 2
     )
     assert "one file" in capsys.readouterr().err
+
+
+def test_broken_time_report_after_an_output_names_its_line_in_the_file(tmp_path):
+    text = (CPU / "time_v_hey.txt").read_text()
+    n = next(i for i, ln in enumerate(text.split("\n"), 1) if "User time (seconds)" in ln)
+    f = tmp_path / "timed.txt"
+    f.write_text(text.replace("User time (seconds): ", "User time (seconds): n/a"))
+    with pytest.raises(lbanalysis.ParseError) as e:
+        lbanalysis.read(f)
+    assert e.value.line == n and "User time" in str(e.value)
+
+
+def test_path_pattern_cpu_columns_are_cpu_rows(tmp_path):
+    for host, busy in (("tu-lb-01", 87), ("tu-web-01", 42)):
+        (tmp_path / host / f"cpu{busy}").mkdir(parents=True)
+        shutil.copy(CPU / "paired" / "ab_c08_r1.txt", tmp_path / host / f"cpu{busy}" / "ab.txt")
+    ds = lbanalysis.read(tmp_path, pattern="{host}/cpu{cpu_pct}/ab.txt", table="all")
+    rows = ds.cpu.sort_values("busy_pct")
+    assert rows["busy_pct"].tolist() == [42.0, 87.0] and rows["role"].tolist() == ["server", "load balancer"]
+    assert set(rows["tool"]) == {"path"} and set(rows["paired_by"]) == {"same file"}
+    assert rows["run_source"].tolist() == rows["source"].astype(str).tolist() and rows["line"].isna().all()
+
+
+def test_a_monitor_printed_after_the_run_in_its_own_file_is_that_runs(tmp_path):
+    f = tmp_path / "ab_c08.txt"
+    f.write_text((CPU / "paired" / "ab_c08_r1.txt").read_text() + "$ vmstat 1 3\n" + (CPU / "vmstat.txt").read_text())
+    ds = lbanalysis.read(f, table="all")
+    assert len(ds.runs) == 1
+    samples = ds.cpu[ds.cpu["summary"].isna()]
+    assert set(samples["paired_by"]) == {"same file"} and set(samples["run"]) == {0}
+
+
+@pytest.mark.parametrize("monitor", ["vmstat_t.txt", "mpstat_all.txt", "top_head.txt", "dstat.txt"])
+def test_a_monitor_after_its_prompt_or_notes_is_read(tmp_path, monitor):
+    f = tmp_path / "m.txt"
+    f.write_text("notes from the load balancer\n$ some-monitor --flags\n" + (CPU / monitor).read_text())
+    got = lbanalysis.read(f, table="cpu")
+    want = _cpu(monitor)
+    assert len(got) == len(want) and (got["line"].to_numpy() == want["line"].to_numpy() + 2).all()
+
+
+def test_a_monitor_named_after_one_tools_run_is_not_another_tools():
+    """scenarios/client-cpu: vmstat_ab_c16_r1.txt beside ab_c16_r1.txt and hey_c16_r1.txt is ab's."""
+    cpu = lbanalysis.read(FIXTURES / "scenarios" / "client-cpu", table="cpu")
+    vm = cpu[(cpu["tool"] == "vmstat") & cpu["summary"].isna()]
+    assert set(vm["paired_by"]) == {"name stem"}
+    for src, run_source in zip(vm["source"].astype(str), vm["run_source"], strict=True):
+        assert Path(run_source).name == Path(src).name.removeprefix("vmstat_")

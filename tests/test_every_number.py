@@ -47,6 +47,7 @@ NOT_FIGURES = [
     r"\b\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\d(?:\.\d+)?Z?\b|\b|(?=T))",  # dates (ISO 8601: with the time)
     r"^\s*Linux \S+ \d.*$|\"system_info\":[^,]*",  # uname -a of iperf3 -V: the host, not the run
     r"\b\d\d?:\d\d(?::\d\d(?:\.\d+)?)?\b",  # times
+    r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} \d\d \d\d:\d\d:\d\d [A-Z]{2,5} \d{4}\b",  # Java's Date (JMeter)
     r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? +(?:\d+ +)?\w{3} +\d+ [\d:]+ +(?:\d{4}|GMT)?",  # ctime / HTTP dates
     r"\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b",  # HTTP dates
     r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2}\b",  # ctime dates
@@ -79,6 +80,7 @@ NOT_FIGURES = [
     r'^\s*File ".*", line \d+, in .*$',  # a Python traceback (a Locust script's exception)
     r'"(?:start_time|last_request_timestamp)":\s*[\d.]+',  # Unix time stamps of Locust's JSON
     r"^\s*//.*$",  # a comment of the source code an output was pasted into
+    r"Waiting for possible .*message on port \d+",  # JMeter's shutdown port
     r"^\s*\d+ / \d+ +\d+\.\d\d%(?: \d+/s)?(?: [\dhms.]+)?\s*$",  # bombardier's progress bar (done / planned)
 ]
 _NOT_FIGURES_RE = re.compile("|".join(f"(?:{p})" for p in NOT_FIGURES), re.M)
@@ -173,6 +175,50 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             "the histograms of --stats-success-breakdown and of the first byte (their percentiles are kept)",
         ),
     ],
+    "gatling": [
+        (
+            r"^(?:> )?.+\(OK=\d+\s+KO=\d+\s*\)$(?![\s\S]*^-+ Global Information)",
+            "the progress blocks' counts so far, before the Global Information (the last block's are kept as metrics)",
+        ),
+        (
+            r"^\[#*-*\s*\]\s*\d+%$|^\s*waiting: .*$|^.*\d+s elapsed$",
+            "progress: bar, users waiting/active/done, elapsed",
+        ),
+        (
+            r"^(?:> )?.+\s\d+ \(\s*[\d.]+%\)$(?![\s\S]*^-+ Global Information)",
+            "the errors of a progress block (the final table is kept)",
+        ),
+        (
+            r"^(?:Reports generated, p|P)lease open the following file: .*$|^Reports generated in \d+s\.$"
+            r"|^logs?: `[^`]*index\.html`$",
+            "where and how fast the report was written (in notes: its path)",
+        ),
+        (
+            r"^GROUP\t.*$",
+            "simulation.log GROUP records: a group's start, end and cumulated time (its requests are rows)",
+        ),
+        (r"^\w{3} \d+, \d{4} \d+:\d+:\d+ [AP]M java\..*$", "a JVM warning's time stamp"),
+    ],
+    "httperf": [
+        (r"\([\d.]+ ms/(?:conn|req)\b", "ms per connection and per request: the reciprocals of the rates kept"),
+        (r"\*10\^6 bps", "the unit of Net I/O in bits (its figure is kept, in bytes)"),
+        (r"--(?:send|recv)-buffer=\d+|--client=\d+/\d+", "options httperf echoes: socket buffer sizes, client number"),
+        (r"^httperf: maximum number of open descriptors = \d+$", "-v: the client's descriptor limit"),
+        (r"^httperf: httperf-\d[\w.]* compiled", "the version banner of --version"),
+    ],
+    "jmeter": [
+        (r"^Tidying up \.\.\..*$", "the time the test ended (the run's length is the summariser's)"),
+        (r"(?<= in) +[\d.,]+s(?= +=)", "the summariser's time, rounded (duration_s: samples / the rate printed)"),
+        (r"\(\d+[.,]\d+%\)", "the summariser's error share (kept as its counts: failed / requests_attempted)"),
+        (
+            r"^\S+ = .*$(?=(?:(?!Tidying up)[\s\S])*^\S+ \+ )",
+            "the totals so far printed between intervals (the last 'summary =' is the run)",
+        ),
+        (
+            r"^\s+<(?:httpSample|sample) .*$",
+            "the parts of a sample (a followed redirect's hops): its time and bytes include theirs",
+        ),
+    ],
     "time": [
         (
             r"^\s*(?:Average (?:shared text|unshared data|stack|total|resident set) size|Major \(requiring I/O\) page"
@@ -260,16 +306,24 @@ def _haproxy_not_modelled(text: str) -> str:
     return _json_fields_modelled(_info_lines_not_modelled(_stat_cells_not_modelled(text)))
 
 
-def _columns_not_kept(header: re.Pattern, kept: set[str], names_from: int = 0) -> Callable[[str], str]:
+def _columns_not_kept(
+    header: re.Pattern, kept: set[str], names_from: int = 0, summary: str | None = None
+) -> Callable[[str], str]:
     """A transformation blanking the cells of a table's columns no cpu column keeps: the table's header line
-    matches ``header`` (its names from word ``names_from`` on), the rows under it until an empty line."""
+    matches ``header`` (its names from word ``names_from`` on), the rows under it until an empty line, and the
+    rows starting with ``summary`` after it (pidstat stopped by a signal prints its ``Average:`` rows after an
+    empty line, under no header of their own)."""
 
     def blank(text: str) -> str:
-        out, names = [], None
+        out, names, last = [], None, None
         for line in text.split("\n"):
             if header.match(line):
-                names = line.split()[names_from:]
-            elif names is not None and line.strip():
+                names = last = line.split()[names_from:]
+                out.append(line)
+                continue
+            if names is None and last is not None and summary and line.startswith(summary):
+                names = last
+            if names is not None and line.strip():
                 cells = line.split(None, len(names) - 1 + names_from)
                 head, cells = cells[:names_from], cells[names_from:]
                 if len(cells) == len(names):
@@ -320,6 +374,7 @@ NOT_KEPT_FIELDS = {
         re.compile(r"^(?:\d\d:\d\d:\d\d(?: [AP]M)?|Average:)\s+UID\s+PID\s"),
         {"PID", "%usr", "%system", "%CPU", "Command"},
         1,
+        "Average:",
     ),
 }
 

@@ -102,10 +102,24 @@ def test_parsing_the_options():
         ("gobench", {"seconds": 10}, "gobench -c 8 -t 10 -k -u http://h:81/"),
         ("k6", {"requests": 2000}, "k6 run --vus 8 --iterations 2000 -k -e URL=http://h:81/ sweep-k6.js"),
         ("k6", {"seconds": 10}, "k6 run --vus 8 --duration 10s -k -e URL=http://h:81/ sweep-k6.js"),
+        ("httperf", {"requests": 2000}, "httperf --rate 8 --num-conns 2000 -k --server h --port 81 --uri /"),
+        ("httperf", {"seconds": 10}, "httperf --rate 8 --num-conns 80 -k --server h --port 81 --uri /"),
         (
             "locust",
             {"seconds": 10},
             "locust -f sweep-locustfile.py --headless --only-summary -u 8 -r 8 -t 10s -k --host http://h:81/",
+        ),
+        (
+            "jmeter",
+            {"requests": 2000},
+            "jmeter -n -t sweep-jmeter.jmx -j /dev/null -Jsummariser.name=summary -Jthreads=8 -Jloops=250 -k "
+            "-Jurl=http://h:81/",
+        ),
+        (
+            "jmeter",
+            {"seconds": 10},
+            "jmeter -n -t sweep-jmeter.jmx -j /dev/null -Jsummariser.name=summary -Jthreads=8 -Jduration=10 -k "
+            "-Jurl=http://h:81/",
         ),
     ],
 )
@@ -484,10 +498,11 @@ def test_each_installed_tool_sweeps_into_a_folder_that_reads(lab, tmp_path, tool
         ("oha", {"requests": 40}),
         ("bombardier", {"requests": 40}),
         ("vegeta", {"duration": "1s"}),
+        ("httperf", {"duration": "1s"}),
     ],
 )
 def test_tools_outside_debian_sweep_into_a_folder_that_reads(lab, tmp_path, tool, bound):
-    # Not Debian packages (Go modules, a crate, a PyPI package): CI does not build them, so this skips there too.
+    # Not Debian packages (Go modules, a crate, a PyPI package; and httperf, whose load is its rate): skips if missing.
     if shutil.which(tool) is None:
         pytest.skip(f"{tool} is not installed ({registry.drive_of(tool).install})")
     ds = lbanalysis.sweep(tool, lab["direct"], [1, 2], output=tmp_path / tool, order="up", progress=False, **bound)
@@ -502,10 +517,36 @@ def test_tools_outside_debian_sweep_into_a_folder_that_reads(lab, tmp_path, tool
         assert (tmp_path / tool / registry.drive_of(tool).config_file).is_file()
     if tool in ("k6", "oha", "bombardier"):
         assert runs["requests"].tolist() == [40, 40]
-    if tool == "vegeta":  # 1 and 2 requests a second for 1 s, through `vegeta report`
+    if tool in ("vegeta", "httperf"):  # 1 and 2 requests a second for 1 s (httperf: --num-conns = rate x 1 s)
         assert runs["requests"].tolist() == [1, 2]
     # one series across the loads, even where the target is in the sweep's script (k6, Locust)
     assert len(lbanalysis.study(ds).verdicts) == 1, lbanalysis.study(ds).verdicts["series"].tolist()
+
+
+#: Debian 12's jmeter 2.13 cannot load a plan with its xstream 1.4.20; xstream 1.4.17 from Maven Central put first
+#: on its class path does (tests/fixtures/capture/capture_jmeter.sh)
+XSTREAM_1_4_17 = Path.home() / ".m2/repository/com/thoughtworks/xstream/xstream/1.4.17/xstream-1.4.17.jar"
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_jmeter_sweeps_its_plan_into_a_folder_that_reads(lab, tmp_path, monkeypatch):
+    if shutil.which("jmeter") is None:
+        pytest.skip(f"jmeter is not installed ({registry.drive_of('jmeter').install})")
+    if XSTREAM_1_4_17.is_file() and "JAVA_CLASSPATH" not in os.environ:
+        monkeypatch.setenv("JAVA_CLASSPATH", str(XSTREAM_1_4_17))
+    out = tmp_path / "jmeter"
+    ds = lbanalysis.sweep("jmeter", lab["direct"], [1, 2], output=out, order="up", progress=False, requests=40)
+    runs = ds.runs.sort_values("source")
+    if runs["error"].fillna("").str.contains("ForbiddenClassException").any():
+        pytest.skip("Debian's jmeter 2.13 cannot load a plan with xstream 1.4.20: put xstream 1.4.17 first "
+                    "(JAVA_CLASSPATH; mvn dependency:get -Dartifact=com.thoughtworks.xstream:xstream:1.4.17)")  # fmt: skip
+    assert_reads_clean(ds)
+    assert runs["tool"].tolist() == ["jmeter"] * 2 and runs["format"].tolist() == ["jmeter"] * 2
+    assert runs["concurrency"].tolist() == runs["load"].tolist() == [1, 2]
+    assert runs["requests"].tolist() == [40, 40] and (runs["failed"] == 0).all()
+    assert (out / "sweep-jmeter.jmx").is_file()
+    assert len(lbanalysis.study(ds).verdicts) == 1  # one plan at two loads: one series
 
 
 @pytest.mark.live

@@ -68,9 +68,14 @@ __all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study", "tests_of"]
 #: without an answer, answers that are errors, the denominator in words). The first line whose columns the
 #: run has is used; the share is failures / (answers + failures without an answer), never above 1.
 ERROR_COUNTERS: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str], ...] = (
-    # gobench, k6, Locust, oha, bombardier, vegeta: network failures have no answer; bad answers are the
-    # responses not counted successful (first: Locust also fills wrk's non_2xx_3xx with its HTTP errors)
+    # gobench, k6, Locust, oha, bombardier, vegeta, JMeter results files, httperf (its Errors; bad answers: Reply
+    # status 4xx and 5xx), Gatling (KO without an answer; bad answers: the other KO): network failures have no
+    # answer; bad answers are the responses not counted successful (first: Locust also fills wrk's non_2xx_3xx with
+    # its HTTP errors)
     (("failed_network",), ("failed_network",), ("_bad_answers",), "requests + network failures"),
+    # JMeter's console and statistics.json: samples and failed samples, answered or not (which got no answer is
+    # not printed); the attempts are the samples
+    (("requests_attempted", "failed"), (), ("failed",), "samples (answered or not)"),
     # wrk: 'Non-2xx or 3xx responses' and socket errors (connect and timeout have no answer; read errors
     # also count a server closing its connections, so they are named, not counted)
     (
@@ -139,6 +144,8 @@ def error_shares(runs: pd.DataFrame) -> pd.DataFrame:
         total = answers.fillna(0) + lost
         if "_failed_or_non_2xx" in bad_answer:  # ab counts a failed attempt in Complete requests, or more with -r
             total = pd.concat([answers.fillna(0), bad], axis=1).max(axis=1)
+        if "requests_attempted" in need:  # the tool counts the attempts itself
+            total = _num(runs, "requests_attempted").fillna(0)
         out.loc[have, "errors"] = (bad + lost)[have]
         out.loc[have, "attempts"] = total[have]
         out.loc[have, "error_basis"] = basis

@@ -627,7 +627,10 @@ def _client_measured(e: Evidence) -> bool:
 
 
 #: Why a plateau without CPU figures is not called a server's with high confidence.
-NOT_RULED_OUT = "the load generator's CPU was not ruled out (no CPU figure for the client, no queue shown behind it)"
+NOT_RULED_OUT = (
+    "the load generator's CPU was not ruled out (no figure of the client's CPU against what it could use, no queue "
+    "shown behind it)"
+)
 
 
 # ------------------------------------------------------------------- table ---

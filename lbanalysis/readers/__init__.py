@@ -99,6 +99,19 @@ def _candidates(tool: str | None, fmt: str | None) -> list[Format]:
     return [f for f in all_formats() if f.tool == tool]
 
 
+@cache
+def _by_kind(tool: str | None) -> tuple[list[Format], list[Format]]:
+    """The whole-file formats and the text formats of a tool (None: every tool), in detection order."""
+    cands = _candidates(tool, None)
+    return [f for f in cands if f.whole_file], [f for f in cands if not f.whole_file]
+
+
+@cache
+def _trailers(tool: str | None) -> list[Format]:
+    """The formats whose output may be appended after another tool's (``time -v``), of a tool (None: any)."""
+    return [f for f in all_formats() if f.trailer is not None and (tool is None or f.tool == tool)]
+
+
 def detect(text: str, *, tool: str | None = None) -> str | None:
     """Name of the first format that recognises (normalized) text, else None.
 
@@ -308,21 +321,29 @@ def _set_aside(p: Parsed, seg: Segment) -> Parsed:
 
 
 def _cut_trailer(seg: Segment, trailers: list[Format]) -> tuple[Segment, Parsed | None]:
-    """A segment without the report appended after its tool's output (``time -v``), and that report read.
+    """A segment without the reports appended after its tool's output (``time -v``, a monitor run after it),
+    and those reports read, each with the format whose output begins there (:attr:`Format.trailer`).
 
     >>> head, tail = _cut_trailer(Segment("Requests per second: 5\\nreal 1.00\\nuser 0.20\\nsys 0.10\\n"),
     ...                           [get_format("time")])
     >>> head.text, tail.tables["cpu"][0]["line"], tail.tables["cpu"][0]["cpu_pct"]
     ('Requests per second: 5\\n', 2, 30.0)
     """
+    starts: dict[int, list[Format]] = {}
     for f in trailers:
         at = f.trailer(seg.text) if f.trailer is not None else None
-        if at is None or (at == 0 and seg.command is None and f.detect(seg.text)):
-            continue  # the whole text is the report: read as a file of its own
-        rest = Segment(seg.text[at:], seg.source, seg.line + seg.text.count("\n", 0, at), command=seg.command)
-        tail = _finish(_parse(f, rest), f, replace(rest, command=None))
-        return replace(seg, text=seg.text[:at]), tail
-    return seg, None
+        if at is not None and not (at == 0 and seg.command is None):  # at 0: the whole text is the report
+            starts.setdefault(at, []).append(f)
+    if not starts:
+        return seg, None
+    cuts = sorted(starts)
+    tail = Parsed()
+    for at, end in zip(cuts, [*cuts[1:], len(seg.text)], strict=True):
+        text = seg.text[at:end]
+        f = next((f for f in starts[at] if f.detect(text)), starts[at][0])
+        rest = Segment(text, seg.source, seg.line + seg.text.count("\n", 0, at), command=seg.command)
+        tail.extend(_finish(_parse(f, rest), f, replace(rest, command=None)))
+    return replace(seg, text=seg.text[: cuts[0]]), tail
 
 
 def _append_trailer(part: Parsed, tail: Parsed) -> None:
@@ -365,8 +386,9 @@ def parse_text(
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
         return _finish(_parse(cands[0], seg), cands[0], seg)
-    for f in cands:
-        if f.whole_file and f.detect(text):
+    whole, texts = _by_kind(tool)
+    for f in whole:
+        if f.detect(text):
             seg = Segment(text, source, 1, tables=tables)
             return _finish(_parse(f, seg), f, seg)
     out = Parsed()
@@ -375,15 +397,14 @@ def parse_text(
     for seg in segments:
         seg.tables = tables
     if len(segments) == 1 and segments[0].command is None:
-        # the whole text again: its whole-file formats were just tried
-        seg_cands = [f for f in cands if not f.whole_file]
+        seg_cands = texts  # the whole text again: its whole-file formats were just tried
     else:
         seg_cands = cands
-    trailers = [f for f in all_formats() if f.trailer is not None and (tool is None or f.tool == tool)]
+    trailers = _trailers(tool)
     for seg in segments:
         seg, tail = _cut_trailer(seg, trailers)
         f = _format_of(seg, seg_cands, cands, tool)
-        if f is None and tail is not None and not seg.text.strip() and seg.command is None:
+        if f is None and tail is not None:  # no tool's output before the reports (notes, a monitor's command)
             out.extend(tail)
             continue
         if f is None:

@@ -24,13 +24,26 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-__all__ = ["SYSSTAT_HEADER_RE", "busy", "clock_time", "cpu_row", "sysstat_header", "taskset_cores"]
+__all__ = ["SYSSTAT_HEADER_RE", "busy", "clock_time", "cpu_row", "sysstat_header", "sysstat_trailer", "taskset_cores"]
 
 #: sysstat's first line: kernel, (host), date, architecture, (N CPU)
 SYSSTAT_HEADER_RE = re.compile(
     r"^Linux \S+ \((?P<host>[^)]*)\)\s+(?P<date>\d{2}/\d{2}/\d{2,4}|\d{4}-\d{2}-\d{2}|\d{2}\.\d{2}\.\d{2,4})"
     r"\s+_?(?P<arch>\w+)_?\s+\((?P<cores>\d+) CPU\)"
 )
+
+
+_HEADER_ANYWHERE_RE = re.compile(SYSSTAT_HEADER_RE.pattern, re.MULTILINE)
+
+
+def sysstat_trailer(text: str) -> int | None:
+    """Where sysstat's header line begins in a text (a report run after another tool's output), else None.
+
+    >>> sysstat_trailer("Requests per second: 5\\nLinux 6.1 (h) \\t11/27/2026 \\t_x86_64_\\t(2 CPU)\\n")
+    23
+    """
+    m = _HEADER_ANYWHERE_RE.search(text) if " CPU)" in text else None
+    return None if m is None else m.start()
 
 
 def sysstat_header(line: str) -> dict | None:

@@ -91,7 +91,7 @@ class _Reader:
             raise ParseError(
                 f"{self.tool}: {len(cells)} values under {len(names)} columns",
                 source=self.seg.source,
-                line=n,
+                line=self.seg.line - 1 + n,
                 text=m[0],
             )
         values = dict(zip(names, cells, strict=True))

@@ -93,7 +93,8 @@ def _text(v: str) -> str:
     >>> _text("  nginx  //Web服务器引擎"), _text(" /42.html  //请求的文件路径"), _text(" /a//b ")
     ('nginx', '/42.html', '/a//b')
     """
-    return _VALUE_NOTE_RE.sub("", v.strip())
+    v = v.strip()
+    return _VALUE_NOTE_RE.sub("", v) if "//" in v or "#" in v else v
 
 
 LABELS: dict[str, tuple[str, object]] = {
@@ -164,6 +165,7 @@ _PHASES_BLOCK_RE = re.compile(
     r"Connn?ection Times \(ms\)[^\n]*(?:\n(?:(?:Connect|Processing|Waiting|Total):[ \t]+\S[^\n]*|[ \t]*(?:min|avg)[^\n]*))*"
 )
 _PHASE_ROW_RE = re.compile(r"^(Connect|Processing|Waiting|Total):[ \t]+(\S[^\n]*)", re.MULTILINE)
+_TOTAL_ROW_RE = re.compile(r"^(Total):[ \t]+(\S[^\n]*)", re.MULTILINE)
 # The percentages: the title, then rows and blank lines.
 _PCTS_BLOCK_RE = re.compile(
     r"Percentage of the requests served[^\n]*(?:\n(?:[ \t]*\d+(?:\.\d+)?%[ \t]+\d+(?:\.\d+)?[^\n]*|[ \t]*(?=\n|$)))*"
@@ -457,9 +459,11 @@ def _results(rd: _Reader, n: int, m: re.Match) -> Step:
 
 def _phase_table(rd: _Reader, n: int, m: re.Match) -> None:
     rd.cur.has_result = True
-    rows = _PHASE_ROW_RE.findall(m.group(0))
-    if not rd.phases:
-        rows = [row for row in rows if row[0] == "Total"]
+    if rd.phases:
+        rows = _PHASE_ROW_RE.findall(m.group(0))
+    else:  # only the Total row (the run's latency min and max)
+        total = _TOTAL_ROW_RE.search(m.group(0))
+        rows = [total.groups()] if total else []
     rd.cur.phases.extend(_phase_row(name, rest) for name, rest in rows)
 
 

@@ -125,7 +125,10 @@ def _rows(table: list[tuple[int, list[str]]], columns: list[tuple[str, str]], ye
     for k, (n, cells) in enumerate(table):
         if len(cells) != len(columns):
             raise ParseError(
-                f"{len(cells)} values under {len(columns)} columns", source=seg.source, line=n, text=" ".join(cells)
+                f"{len(cells)} values under {len(columns)} columns",
+                source=seg.source,
+                line=seg.line - 1 + n,
+                text=" ".join(cells),
             )
         when = next((_time(c, year) for (s, _), c in zip(columns, cells, strict=True) if s == "time"), None)
         system = {col: _value(c) for (s, col), c in zip(columns, cells, strict=True) if s == "system"}
@@ -197,6 +200,12 @@ def detect(text: str) -> bool:
     return bool(_SCREEN_RE.search(text[:3000])) and "usr sys idl" in text[:3000]
 
 
+def trailer(text: str) -> int | None:
+    """Where dstat's header begins after another tool's output, else None."""
+    m = _SCREEN_RE.search(text) if "usr sys idl" in text else None
+    return None if m is None else m.start()
+
+
 def detect_csv(text: str) -> bool:
     """The CSV's first cell: ``"Dstat 0.8.0 CSV output"`` or ``"dool 1.3.8 CSV output"``."""
     return bool(re.match(r'^"(?:Dstat|dool|pcp-dstat)\b[^"]* CSV output"', text.lstrip()))
@@ -204,5 +213,5 @@ def detect_csv(text: str) -> bool:
 
 FORMATS = [
     Format("dstat-csv", "dstat", detect_csv, parse_csv, whole_file=True, description="dstat/dool --output CSV"),
-    Format("dstat", "dstat", detect, parse, description="dstat/dool screen"),
+    Format("dstat", "dstat", detect, parse, trailer=trailer, description="dstat/dool screen"),
 ]

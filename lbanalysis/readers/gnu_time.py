@@ -113,7 +113,10 @@ class _Reader:
             self.row[col] = (clock_seconds(value) if col == "wall_s" else float(value)) * factor
         except ValueError:
             raise ParseError(
-                f"time -v: {m[1].strip()!r} is not a number", source=self.seg.source, line=n, text=m[0]
+                f"time -v: {m[1].strip()!r} is not a number",
+                source=self.seg.source,
+                line=self.seg.line - 1 + n,
+                text=m[0],
             ) from None
         return None
 

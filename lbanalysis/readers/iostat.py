@@ -27,7 +27,7 @@ from datetime import datetime
 
 from ..errors import ParseError
 from ..text import Segment
-from ._cpu import SYSSTAT_HEADER_RE, cpu_row, sysstat_header
+from ._cpu import SYSSTAT_HEADER_RE, cpu_row, sysstat_header, sysstat_trailer
 from ._sysstat import PERCENT
 from .base import Format, LineKind, Parsed, scan, to_float
 
@@ -73,7 +73,7 @@ class _Reader:
             raise ParseError(
                 f"iostat: {len(cells)} values under {len(self.names)} columns",
                 source=self.seg.source,
-                line=n,
+                line=self.seg.line - 1 + n,
                 text=m[0],
             )
         figures = {PERCENT[k]: to_float(v) for k, v in zip(self.names, cells, strict=True) if k in PERCENT}
@@ -109,4 +109,4 @@ def detect(text: str) -> bool:
     return bool(SYSSTAT_HEADER_RE.match(head)) and "\navg-cpu:" in head
 
 
-FORMATS = [Format("iostat", "iostat", detect, parse, description="iostat -c")]
+FORMATS = [Format("iostat", "iostat", detect, parse, trailer=sysstat_trailer, description="iostat -c")]

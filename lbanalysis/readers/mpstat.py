@@ -18,6 +18,7 @@ are mpstat's own means (``summary`` 'average'). ``%usr`` + ``%nice`` is
 from __future__ import annotations
 
 from ..text import Segment
+from ._cpu import sysstat_trailer
 from ._sysstat import header_names, read_tables
 from .base import Format, Parsed
 
@@ -37,4 +38,4 @@ def detect(text: str) -> bool:
     return tuple(header_names(text)[: len(SIGNATURE)]) == SIGNATURE
 
 
-FORMATS = [Format("mpstat", "mpstat", detect, parse, description="mpstat (-P ALL)")]
+FORMATS = [Format("mpstat", "mpstat", detect, parse, trailer=sysstat_trailer, description="mpstat (-P ALL)")]

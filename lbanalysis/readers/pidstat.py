@@ -18,6 +18,7 @@ last ran on (``CPU``) are not kept. See :mod:`lbanalysis.readers._sysstat`.
 from __future__ import annotations
 
 from ..text import Segment
+from ._cpu import sysstat_trailer
 from ._sysstat import header_names, read_tables
 from .base import Format, Parsed
 
@@ -35,4 +36,4 @@ def detect(text: str) -> bool:
     return "PID" in names and "%CPU" in names and "Command" in names
 
 
-FORMATS = [Format("pidstat", "pidstat", detect, parse, description="pidstat -u")]
+FORMATS = [Format("pidstat", "pidstat", detect, parse, trailer=sysstat_trailer, description="pidstat -u")]

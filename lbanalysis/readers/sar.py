@@ -17,6 +17,7 @@ The host, date and cores come from its first line; each interval prints
 from __future__ import annotations
 
 from ..text import Segment
+from ._cpu import sysstat_trailer
 from ._sysstat import header_names, read_tables
 from .base import Format, Parsed
 
@@ -37,4 +38,4 @@ def detect(text: str) -> bool:
     return any(names[: len(s)] == s for s in SIGNATURES)
 
 
-FORMATS = [Format("sar", "sar", detect, parse, description="sar -u and -P ALL")]
+FORMATS = [Format("sar", "sar", detect, parse, trailer=sysstat_trailer, description="sar -u and -P ALL")]

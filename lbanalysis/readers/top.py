@@ -69,7 +69,9 @@ class _Reader:
     def cpu(self, n: int, m: re.Match) -> None:
         shares = {SHARES[k]: float(v) for v, k in _SHARE_RE.findall(m[2]) if k in SHARES}
         if "idle_pct" not in shares:
-            raise ParseError("top: a %Cpu line without 'id'", source=self.seg.source, line=n, text=m[0])
+            raise ParseError(
+                "top: a %Cpu line without 'id'", source=self.seg.source, line=self.seg.line - 1 + n, text=m[0]
+            )
         if shares.get("nice_pct"):
             shares["user_pct"] = round(shares.get("user_pct", 0.0) + shares["nice_pct"], 6)
         scope = "all" if m[1] == "(s)" else m[1]
@@ -89,14 +91,20 @@ class _Reader:
         cells = line.split(None, len(names) - 1)
         if len(cells) != len(names):
             raise ParseError(
-                f"top: {len(cells)} values under {len(names)} columns", source=self.seg.source, line=n, text=line
+                f"top: {len(cells)} values under {len(names)} columns",
+                source=self.seg.source,
+                line=self.seg.line - 1 + n,
+                text=line,
             )
         values = dict(zip(names, cells, strict=True))
         try:
             figures = {"pid": int(values["PID"]), "cpu_pct": float(values["%CPU"])}
         except (KeyError, ValueError):
             raise ParseError(
-                "top: a process row without its PID or %CPU", source=self.seg.source, line=n, text=line
+                "top: a process row without its PID or %CPU",
+                source=self.seg.source,
+                line=self.seg.line - 1 + n,
+                text=line,
             ) from None
         self.rows.append(cpu_row("top", n, scope="process", command=values.get("COMMAND"), **figures))
         return None
@@ -122,4 +130,10 @@ def detect(text: str) -> bool:
     return bool(_DETECT_RE.search(head)) and bool(re.search(r"^%?Cpu(?:\(s\)|\d+)\s*:", head, re.MULTILINE))
 
 
-FORMATS = [Format("top", "top", detect, parse, description="top -b snapshots")]
+def trailer(text: str) -> int | None:
+    """Where top's first line begins after another tool's output, else None."""
+    m = _DETECT_RE.search(text) if "top - " in text else None
+    return None if m is None else m.start()
+
+
+FORMATS = [Format("top", "top", detect, parse, trailer=trailer, description="top -b snapshots")]

@@ -117,4 +117,10 @@ def detect(text: str) -> bool:
     return bool(_DETECT_RE.search(text[:2000]))
 
 
-FORMATS = [Format("vmstat", "vmstat", detect, parse, description="vmstat (plain, -t, -w)")]
+def trailer(text: str) -> int | None:
+    """Where vmstat's header begins after another tool's output (``$ vmstat 1 3`` run after it), else None."""
+    m = _DETECT_RE.search(text) if "swpd" in text else None
+    return None if m is None else m.start()
+
+
+FORMATS = [Format("vmstat", "vmstat", detect, parse, trailer=trailer, description="vmstat (plain, -t, -w)")]
