@@ -895,7 +895,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             duration=args.duration, extra=args.extra, labels=args.label, iperf=args.iperf,
             iperf_seconds=args.iperf_seconds,
             haproxy_stats=args.haproxy_stats, order=args.order, seed=args.seed, timeout=args.timeout, yes=args.yes,
-            progress=False if args.no_progress else None, dry_run=args.dry_run,
+            progress=False if args.no_progress else None, dry_run=args.dry_run, direct=args.direct,
+            monitors=args.monitor, processes=args.processes, workers_elsewhere=args.workers_elsewhere,
         )  # fmt: skip
     except SweepRefused as e:
         raise CLIError(str(e), 2) from None
@@ -1004,11 +1005,16 @@ examples:
   lbanalysis sweep wrk http://lb/ --loads 8,16,32 --duration 10s --label setup=2-servers -o runs/ -- -H 'Accept: */*'
   lbanalysis sweep hey http://lb/ --loads 1,4,16 --requests 5000 -o runs/ --dry-run
   lbanalysis sweep vegeta http://lb/ --loads 100,200,400 --duration 10s -o runs/   # rates, requests/s
+  lbanalysis sweep ab http://lb/ --loads 8,16,32 --duration 10s --haproxy-stats /run/haproxy/admin.sock \
+      --direct auto --monitor lb='ssh lb vmstat -t 1' -o runs/
+  lbanalysis sweep ab http://lb/ --loads 8,16,32 --duration 10s --processes 2 -o runs/
 
 Runs the installed tool once per load and repeat (repeat 1 at every load,
 then repeat 2, ...; loads shuffled within a repeat by default), each output
 written as printed under its command line, plus manifest.csv (file, tool,
-load, repeat, timestamp, end_time, exit_code, note, your labels). Options
+load, repeat, timestamp, end_time, exit_code, note, your labels). For each
+run, cpu/NNN.csv holds the load tool's own CPU (user and system seconds,
+peak memory, the cores it could use) and this host's CPU per core. Options
 after -- go to the tool. Every run is bounded (--requests or --duration) and
 stopped at --timeout; a failed run is kept and not retried. Ctrl-C stops
 after the current run. Nothing is started on the server side: --iperf needs
@@ -1204,7 +1210,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--label", action="append", metavar="KEY=VALUE", help="a manifest column for every run")
     p.add_argument("--iperf", metavar="HOST[:PORT]", help="measure the path with iperf3 -J before and after")
     p.add_argument("--iperf-seconds", type=int, default=5, metavar="S", help="length of each iperf3 test (default 5)")
-    p.add_argument("--haproxy-stats", metavar="SOCKET|URL", help="HAProxy `show stat` before and after each run")
+    p.add_argument(
+        "--haproxy-stats", metavar="SOCKET|URL", help="HAProxy `show stat` (and `show info`) before and after each run"
+    )
+    p.add_argument(
+        "--direct",
+        metavar="URL|auto",
+        help="after each run, the same run straight to this backend (auto: the first server of --haproxy-stats)",
+    )
+    p.add_argument(
+        "--monitor",
+        action="append",
+        metavar="NAME=COMMAND",
+        help="a command run beside each run, its output kept as monitor/NAME/NNN.txt (repeatable)",
+    )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="N copies of the tool at once, the load shared (locust: a master and N workers)",
+    )
+    p.add_argument(
+        "--workers-elsewhere",
+        metavar="HOST",
+        help="locust --processes N: the workers run on other machines; the master listens on HOST (this machine)",
+    )
     p.add_argument("--order", choices=("shuffle", "alternate", "up"), default="shuffle", help="loads within a repeat")
     p.add_argument("--seed", type=int, help="seed of the shuffle (default: random, printed)")
     p.add_argument(

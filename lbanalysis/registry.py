@@ -75,6 +75,14 @@ class Drive:
     ``stdin`` (a template) is given to the tool on its standard input, and
     ``then`` is a command its output is piped into: vegeta takes its target
     as ``GET url`` on stdin, and ``vegeta report`` prints what it measured.
+    ``cores`` is how many cores the tool's process can keep busy (a
+    template: ``1`` for ab, siege and Locust, which run one thread;
+    ``{threads}`` for wrk; ``{cpus}``, the cores the process may run on,
+    for Go and Rust tools that use them all): the sweep's CPU capture
+    judges the process's CPU time against it (and against a taskset or a
+    cgroup CPU quota, where smaller). ``prints_start``: the tool prints
+    when it started (Locust's log lines, after its imports, which may take
+    seconds), so the manifest leaves a run's ``timestamp`` to it.
 
     >>> d = drive_of("ab")
     >>> d.executable, d.load, d.requests, d.install
@@ -93,6 +101,8 @@ class Drive:
     config_text: str = ""
     stdin: str = ""
     then: tuple[str, ...] = ()
+    cores: str = "{cpus}"
+    prints_start: bool = False
 
 
 # What siege reads with -R in a sweep: its defaults of 4.0.7 spelled out (no delay, no log file), so that a
@@ -286,6 +296,7 @@ TOOLS: tuple[Tool, ...] = (
                 ("-n", "{requests}"),
                 ("-t", "{seconds}"),
                 install="Debian package apache2-utils",
+                cores="1",
             ),
         ),
     ),
@@ -308,6 +319,7 @@ TOOLS: tuple[Tool, ...] = (
                 ("-t", "{seconds}S"),
                 options=("-R", "{config}"),
                 install="Debian package siege",
+                cores="1",
                 config_file="siege.conf",
                 config_text=_SIEGERC,
             ),
@@ -353,6 +365,7 @@ TOOLS: tuple[Tool, ...] = (
                 ("-c", "{load}", "-t", "{threads}"),
                 duration=("-d", "{seconds}s"),
                 install="Debian package wrk",
+                cores="{threads}",
             ),
             # wrk2's load is the rate it holds (-R); connections and threads: its defaults, or after --
             Drive(
@@ -361,6 +374,7 @@ TOOLS: tuple[Tool, ...] = (
                 duration=("-d", "{seconds}s"),
                 load_column="rate_target_per_s",
                 install="not packaged in Debian: build https://github.com/giltene/wrk2 and put it on PATH as wrk2",
+                cores="2",  # wrk2's default -t
             ),
         ),
     ),
@@ -472,6 +486,8 @@ TOOLS: tuple[Tool, ...] = (
                 install="PyPI package locust (pip install locust)",
                 config_file="sweep-locustfile.py",
                 config_text=_LOCUSTFILE,
+                cores="1",  # one process, one thread of Python (gevent): several cores take workers
+                prints_start=True,
             ),
         ),
     ),
@@ -568,6 +584,7 @@ TOOLS: tuple[Tool, ...] = (
                 url=("--server", "{url_host}", "--port", "{url_port}", "--uri", "{url_path}"),
                 load_column="rate_target_per_s",
                 install="Debian package httperf",
+                cores="1",  # one process, one thread (select loop)
             ),
         ),
     ),
@@ -664,6 +681,8 @@ TOOLS: tuple[Tool, ...] = (
     Tool("pidstat", "resources", (), ("pidstat",), "sysstat pidstat -u"),
     Tool("dstat", "resources", (), ("dstat",), "dstat and dool (screen and --output CSV)"),
     Tool("top", "resources", (), ("top",), "procps top -b snapshots"),
+    # what `lbanalysis sweep` measured of each run's CPU (cpu/NNN.csv): the load tool's process, this host's cores
+    Tool("sweep", "resources", (), ("cpu_csv",), "lbanalysis sweep's CPU capture (os.wait4, /proc/stat)"),
 )
 
 

@@ -832,6 +832,12 @@ CPU = _cols(
         "the cores the scope could use: the host's count for 'all', 1 for a core, a process's"
         " CPU limit (its threads, a taskset, a cgroup quota) where known",
     ),
+    Column(
+        "cores_by",
+        S,
+        "",
+        "how ``cores`` was found, each limit named (the sweep: 'ab: 1; affinity: 2 (0-1); cgroup /lbtest: 0.2')",
+    ),
     Column("user_pct", F, "%", "share of the scope's CPU time in user mode (nice included), 0-100"),
     Column("system_pct", F, "%", "share in kernel mode (system; irq and softirq apart where the tool splits them)"),
     Column("iowait_pct", F, "%", "share idle while waiting for I/O"),
@@ -866,7 +872,8 @@ CPU = _cols(
         S,
         "",
         "the program that printed the sample (time, vmstat, mpstat, sar, iostat, pidstat, dstat,"
-        " top, haproxy, proc-stat, manifest, path: a path pattern's field)",
+        " top, haproxy, proc-stat, manifest, path: a path pattern's field; 'sweep': the load tool's process as the"
+        " sweep measured it)",
     ),
 )
 

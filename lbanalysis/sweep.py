@@ -44,7 +44,11 @@ run too); the folder reads either way.
 from __future__ import annotations
 
 import base64
+import contextlib
 import csv
+import dataclasses
+import functools
+import io
 import json
 import math
 import os
@@ -76,9 +80,11 @@ __all__ = [
     "CONFIRM_ABOVE_S",
     "MANIFEST_COLUMNS",
     "ORDERS",
+    "PROCESS_COLUMNS",
     "PlannedRun",
     "SweepRefused",
     "SweepResult",
+    "backend_urls",
     "build_command",
     "estimate_seconds",
     "explore_report",
@@ -86,10 +92,13 @@ __all__ = [
     "parse_duration",
     "parse_labels",
     "parse_loads",
+    "parse_monitors",
     "plan_runs",
     "run_file",
     "run_sweep",
+    "split_load",
     "sweep",
+    "with_direct",
 ]
 
 #: A sweep estimated longer than this (seconds) needs ``yes=True`` (``--yes``).
@@ -106,6 +115,11 @@ RUN_OVERHEAD_S = 0.5
 BOOKKEEPING = ("timestamp", "end_time", "exit_code", "note")
 #: Columns of manifest.csv, before the ``--label`` columns.
 MANIFEST_COLUMNS = ("file", "tool", "load", "repeat", "timestamp", "end_time", "exit_code", "note")
+#: The folder of Locust's workers' logs in distributed mode (listed in the sweep's ``.lbignore``).
+WORKERS = "workers"
+#: Columns of manifest.csv with ``processes`` > 1: the test the processes make together (its first file's name
+#: without ``-pK.txt``), how many processes it has, and which one a row is (1-based).
+PROCESS_COLUMNS = ("test", "processes", "process")
 #: Orders of the runs within each repeat (repeats always follow one another: repeat 1 of every load first).
 ORDERS = {
     "shuffle": "loads shuffled anew in each repeat (seeded)",
@@ -113,6 +127,7 @@ ORDERS = {
     "up": "loads ascending in every repeat",
 }
 _STOP_SIGNAL_WAIT_S = 5.0
+_SENSE_EVERY_S = 0.25
 _IPERF_PORT = 5201
 _LABEL_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$", re.IGNORECASE)
@@ -130,6 +145,7 @@ class PlannedRun:
     index: int
     load: int
     repeat: int
+    route: str = ""  # with a direct target: "lb" (the URL given) or "direct" (the backend); else ""
 
 
 # ---------------------------------------------------------------- planning ---
@@ -331,14 +347,42 @@ def estimate_seconds(n_runs: int, *, seconds: int | None = None, iperf_seconds: 
     return n_runs * (seconds + RUN_OVERHEAD_S) + 2 * iperf_seconds
 
 
-def run_file(run: PlannedRun, drive: Drive) -> str:
-    """The file name of a run's output: position, tool, load and repeat.
+def run_file(run: PlannedRun, drive: Drive, process: int | None = None) -> str:
+    """The file name of a run's output: position, tool, load and repeat (then ``-direct``, and ``-pK``: the
+    K-th of a test's processes).
 
     >>> run_file(PlannedRun(3, 16, 2), registry.drive_of("ab")), run_file(PlannedRun(12, 500, 1), registry.drive_of("wrk2"))
     ('003-ab-c16-r2.txt', '012-wrk2-R500-r1.txt')
+    >>> run_file(PlannedRun(4, 16, 2, "direct"), registry.drive_of("ab"), process=2)
+    '004-ab-c16-r2-direct-p2.txt'
     """
     short = _SHORT_LOAD.get(drive.load_column, "load")
-    return f"{run.index:03d}-{drive.executable}-{short}{run.load}-r{run.repeat}.txt"
+    route = "-direct" if run.route == "direct" else ""
+    part = f"-p{process}" if process is not None else ""
+    return f"{run.index:03d}-{drive.executable}-{short}{run.load}-r{run.repeat}{route}{part}.txt"
+
+
+def with_direct(plan: Sequence[PlannedRun]) -> list[PlannedRun]:
+    """The plan with each run followed by the same run straight to the backend (``--direct``), renumbered.
+
+    >>> [(r.index, r.load, r.route) for r in with_direct(plan_runs([1, 2], order="up"))]
+    [(1, 1, 'lb'), (2, 1, 'direct'), (3, 2, 'lb'), (4, 2, 'direct')]
+    """
+    out: list[PlannedRun] = []
+    for run in plan:
+        for route in ("lb", "direct"):
+            out.append(PlannedRun(len(out) + 1, run.load, run.repeat, route))
+    return out
+
+
+def split_load(total: int, n: int) -> list[int]:
+    """``total`` shared by ``n`` processes as evenly as whole numbers allow (the remainder to the first ones).
+
+    >>> split_load(10, 3), split_load(8, 2)
+    ([4, 3, 3], [4, 4])
+    """
+    q, r = divmod(int(total), n)
+    return [q + (1 if i < r else 0) for i in range(n)]
 
 
 def _seconds_text(s: float) -> str:
@@ -385,13 +429,19 @@ def _utc(t: float) -> str:
 
 
 # ---------------------------------------------------------------- evidence ---
-def haproxy_snapshot(target: str, timeout: float = 5.0) -> bytes:
+def haproxy_snapshot(target: str, timeout: float = 5.0, command: str = "show stat") -> bytes:
     """HAProxy's ``show stat`` CSV: through the UNIX stats socket at ``target``, or from the stats page URL.
+
+    ``command="show info"`` asks the socket for the process's own figures
+    (``Idle_pct``, ``Run_queue``, ``CurrConns`` ...); a stats page has no
+    such export (an :class:`OSError` says so).
 
     A URL gets ``;csv`` appended (the stats page's CSV export) unless it has
     it; ``user:password@`` in the URL is sent as basic authentication.
     """
     if target.startswith(("http://", "https://")):
+        if command != "show stat":
+            raise OSError(f"a stats page exports `show stat` only, not `{command}` (use the stats socket)")
         import urllib.request  # only here: http.client, email and ssl are a tenth of `import lbanalysis`
 
         parts = urllib.parse.urlsplit(target)
@@ -408,11 +458,11 @@ def haproxy_snapshot(target: str, timeout: float = 5.0) -> bytes:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(timeout)
         s.connect(target)
-        s.sendall(b"show stat\n")
+        s.sendall(command.encode() + b"\n")
         while chunk := s.recv(65536):
             chunks.append(chunk)
     data = b"".join(chunks)
-    if not data.lstrip().startswith(b"# pxname"):
+    if not data.lstrip().startswith(b"Name:" if command == "show info" else b"# pxname"):
         raise OSError(f"no statistics from {target}: {data[:80]!r}")
     return data
 
@@ -477,7 +527,7 @@ class _Stop:
 
     def __init__(self) -> None:
         self.requested = 0
-        self.proc: subprocess.Popen | None = None
+        self.children: list[_Child] = []  # the processes of the current run (several with --processes)
         self._old: Any = None
 
     def __enter__(self) -> _Stop:
@@ -495,68 +545,166 @@ class _Stop:
             print(
                 "\nlbanalysis: stopping after the current run (Ctrl-C again stops it now)", file=sys.stderr, flush=True
             )
-        elif self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
+        else:
+            for child in self.children:
+                child.signal(signal.SIGINT)
+
+
+@dataclass
+class _Child:
+    """One process of a run: its output file, start, and (once reaped) exit status, end and resource use."""
+
+    proc: subprocess.Popen
+    fh: Any
+    t0: float
+    after: subprocess.Popen | None = None  # the command its output is piped into (vegeta report)
+    code: int | None = None
+    t1: float = 0.0
+    usage: Any = None  # resource.struct_rusage from os.wait4
+    note: str = ""
+    sense: Any = None  # pid -> what to read of the process while it lives (its CPU limits), read again and again
+    sensed: Any = None  # the last reading, taken while it was alive
+    sensed_at: float = 0.0
+    peak_rss: float | None = None  # its VmHWM, read as it runs (os.wait4's maxrss counts the sweep's, at the fork)
+
+    def signal(self, sig: int) -> None:
+        """Send ``sig`` if the process is not reaped yet (``os.kill``: Popen's own would reap it, losing its usage)."""
+        if self.code is None:
+            try:
+                os.kill(self.proc.pid, sig)
+            except ProcessLookupError:
+                pass
+
+    def _ended(self) -> bool:
+        """True once the process has exited (reaped or not): ``waitid`` with ``WNOWAIT`` leaves it to reap."""
+        return bool(os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT))
+
+    def look(self) -> None:
+        """Read ``sense`` of the living process (a reading of one that ended meanwhile is dropped: an ended
+        process has left its cgroup)."""
+        if self.sense is None or self.code is not None or self._ended():
+            return
+        reading = self.sense(self.proc.pid)
+        if not self._ended():
+            self.sensed, self.sensed_at = reading, time.monotonic()
+
+    def reap(self) -> bool:
+        """Reap the process if it ended (``os.wait4``: its exit status and resource use); True once reaped.
+
+        Until then its ``sense`` is read every :data:`_SENSE_EVERY_S` seconds (a wrapper such as ``cgexec``
+        may move it into its cgroup after it started)."""
+        if self.code is None:
+            if self.sense is not None:
+                self.peak_rss = max(filter(None, (self.peak_rss, _peak_rss(self.proc.pid))), default=None)
+                if time.monotonic() - self.sensed_at >= _SENSE_EVERY_S:
+                    self.look()
+            pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
+            if not pid:
+                return False
+            self.t1 = time.time()
+            self.code = self.proc.returncode = os.waitstatus_to_exitcode(status)
+            self.usage = usage
+        return True
+
+
+def _peak_rss(pid: int) -> float | None:
+    """A running process's peak resident memory in bytes (``VmHWM`` of ``/proc/PID/status``), else None."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"VmHWM:"):
+                    return float(line.split()[1]) * 1024  # kB
+    except OSError:
+        pass
+    return None
+
+
+def _launch(
+    argv: Sequence[str], exe: str, out: Path, cwd: Path, header: str | None, *, stdin: str = "",
+    then: Sequence[str] = (), pin: int | None = None,
+) -> _Child:  # fmt: skip
+    """Start one command, its stdout and stderr into ``out`` (under ``header``).
+
+    The tool runs in its own session, so a Ctrl-C at the terminal reaches
+    the sweep only (which lets the run finish). ``stdin`` is given to it on
+    its standard input; with ``then`` (a command, its executable resolved)
+    its output goes through that command, whose own output and exit status
+    count (the tool's errors still go to ``out``). ``pin``: the one core it
+    runs on (its affinity, set before it starts, so every thread has it).
+    """
+    fh = open(out, "wb")
+    if header is not None:
+        fh.write(header.encode())
+        fh.flush()
+    pin_to = (lambda: os.sched_setaffinity(0, {pin})) if pin is not None else None
+    t0 = time.time()
+    proc = subprocess.Popen(
+        [exe, *argv[1:]], stdout=subprocess.PIPE if then else fh, stderr=fh if then else subprocess.STDOUT,
+        stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, cwd=cwd, start_new_session=True, preexec_fn=pin_to,
+    )  # fmt: skip
+    child = _Child(proc, fh, t0)
+    if then:  # the tool's output through the next command, as a shell pipe would
+        child.after = subprocess.Popen(list(then), stdin=proc.stdout, stdout=fh, stderr=subprocess.STDOUT, cwd=cwd,
+                                       start_new_session=True)  # fmt: skip
+        assert proc.stdout is not None
+        proc.stdout.close()  # the next command alone reads it: it sees the end when the tool stops
+    if stdin:
+        assert proc.stdin is not None
+        proc.stdin.write(stdin.encode() + b"\n")
+        proc.stdin.close()
+    return child
+
+
+def _poll(children: Sequence[_Child], deadline: float | None) -> None:
+    """Reap the children as they end, until all have or ``deadline`` (monotonic) passes."""
+    delay = 0.001
+    while not all([c.reap() for c in children]):
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        time.sleep(delay)
+        delay = min(2 * delay, 0.01)
+
+
+def _wait_all(children: Sequence[_Child], timeout: float, stop: _Stop) -> None:
+    """Wait for a run's processes; past ``timeout`` each gets SIGINT (the tools print what they measured), then
+    SIGKILL. Notes why a process failed or was stopped; closes the outputs."""
+    stop.children = list(children)
+    try:
+        _poll(children, time.monotonic() + timeout)
+        late = [c for c in children if c.code is None]
+        for c in late:
+            c.signal(signal.SIGINT)
+            c.note = f"stopped after {timeout:g} s (timeout); output kept as printed"
+        _poll(late, time.monotonic() + _STOP_SIGNAL_WAIT_S)
+        for c in late:
+            c.signal(signal.SIGKILL)
+        _poll(late, None)
+    finally:
+        stop.children = []
+    for c in children:
+        if c.after is not None:
+            try:
+                c.code = c.after.wait(timeout=_STOP_SIGNAL_WAIT_S) or c.code
+            except subprocess.TimeoutExpired:
+                c.after.kill()
+                c.code = c.after.wait() or c.code
+            c.t1 = time.time()
+        c.fh.close()
+        if not c.note and stop.requested > 1:
+            c.note = "stopped by Ctrl-C; output kept as printed"
+        if not c.note and c.code != 0:
+            c.note = f"exit status {c.code}; output kept as printed, not retried"
 
 
 def _execute(
     argv: list[str], exe: str, out: Path, cwd: Path, timeout: float, stop: _Stop, header: str | None,
     *, stdin: str = "", then: Sequence[str] = (),
 ) -> tuple[int, str, float, float]:  # fmt: skip
-    """Run one command, its stdout and stderr into ``out`` (under ``header``); (exit code, note, start, end).
-
-    The tool runs in its own session, so a Ctrl-C at the terminal reaches
-    the sweep only (which lets the run finish); past ``timeout`` it gets
-    SIGINT (the tools print what they measured), then SIGKILL. ``stdin`` is
-    given to it on its standard input; with ``then`` (a command, its
-    executable resolved) its output goes through that command, whose own
-    output and exit status count (the tool's errors still go to ``out``).
-    """
-    note = ""
-    with open(out, "wb") as fh:
-        if header is not None:
-            fh.write(header.encode())
-            fh.flush()
-        t0 = time.time()
-        proc = subprocess.Popen(
-            [exe, *argv[1:]], stdout=subprocess.PIPE if then else fh, stderr=fh if then else subprocess.STDOUT,
-            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, cwd=cwd, start_new_session=True,
-        )  # fmt: skip
-        after = None
-        if then:  # the tool's output through the next command, as a shell pipe would
-            after = subprocess.Popen(list(then), stdin=proc.stdout, stdout=fh, stderr=subprocess.STDOUT, cwd=cwd,
-                                     start_new_session=True)  # fmt: skip
-            assert proc.stdout is not None
-            proc.stdout.close()  # the next command alone reads it: it sees the end when the tool stops
-        if stdin:
-            assert proc.stdin is not None
-            proc.stdin.write(stdin.encode() + b"\n")
-            proc.stdin.close()
-        stop.proc = proc
-        try:
-            code = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            proc.send_signal(signal.SIGINT)
-            try:
-                code = proc.wait(timeout=_STOP_SIGNAL_WAIT_S)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                code = proc.wait()
-            note = f"stopped after {timeout:g} s (timeout); output kept as printed"
-        finally:
-            stop.proc = None
-        if after is not None:
-            try:
-                code = after.wait(timeout=_STOP_SIGNAL_WAIT_S) or code
-            except subprocess.TimeoutExpired:
-                after.kill()
-                code = after.wait() or code
-        t1 = time.time()
-    if not note and stop.requested > 1:
-        note = "stopped by Ctrl-C; output kept as printed"
-    if not note and code != 0:
-        note = f"exit status {code}; output kept as printed, not retried"
-    return code, note, t0, t1
+    """Run one command to its end (see :func:`_launch` and :func:`_wait_all`); (exit code, note, start, end)."""
+    child = _launch(argv, exe, out, cwd, header, stdin=stdin, then=then)
+    _wait_all([child], timeout, stop)
+    assert child.code is not None
+    return child.code, child.note, child.t0, child.t1
 
 
 @dataclass
@@ -571,18 +719,23 @@ class SweepResult:
 
 
 class _Manifest:
-    """manifest.csv, one row per file, flushed as each file is done (an interrupted sweep leaves a whole one)."""
+    """manifest.csv, one row per file, flushed as each file is done (an interrupted sweep leaves a whole one).
 
-    def __init__(self, path: Path, labels: Mapping[str, str]):
+    ``columns``: the columns the sweep writes besides :data:`MANIFEST_COLUMNS` for this sweep (``route`` and
+    ``group`` with a direct target, ``test``, ``processes`` and ``process`` with several processes).
+    """
+
+    def __init__(self, path: Path, labels: Mapping[str, str], columns: Sequence[str] = ()):
         self.labels = dict(labels)
+        self.columns = (*MANIFEST_COLUMNS, *columns)
         self.fh = open(path, "w", newline="", encoding="utf-8")
         self.writer = csv.writer(self.fh)
-        self.writer.writerow([*MANIFEST_COLUMNS, *self.labels])
+        self.writer.writerow([*self.columns, *self.labels])
         self.fh.flush()
 
     def add(self, **row: object) -> None:
-        values = {**{c: "" for c in MANIFEST_COLUMNS}, **{k: ("" if v is None else v) for k, v in row.items()}}
-        self.writer.writerow([*(values[c] for c in MANIFEST_COLUMNS), *self.labels.values()])
+        values = {**{c: "" for c in self.columns}, **{k: ("" if v is None else v) for k, v in row.items()}}
+        self.writer.writerow([*(values[c] for c in self.columns), *self.labels.values()])
         self.fh.flush()
 
     def close(self) -> None:
@@ -596,6 +749,46 @@ def _refuse_missing(executable: str, install: str) -> str:
             f"{executable} is not installed (not on PATH); to install it: {install or 'see its project'}"
         )
     return path
+
+
+def parse_monitors(items: Iterable[str] | Mapping[str, str] | None) -> dict[str, list[str]]:
+    """``NAME=COMMAND`` monitors (``--monitor``) as name -> argv; a name is a host's or a role's (``lb``, ``web1``).
+
+    >>> parse_monitors(["lb=ssh lb vmstat -t 1", "client=mpstat -P ALL 1"])
+    {'lb': ['ssh', 'lb', 'vmstat', '-t', '1'], 'client': ['mpstat', '-P', 'ALL', '1']}
+    >>> parse_monitors(["vmstat -t 1"])
+    Traceback (most recent call last):
+    ...
+    lbanalysis.sweep.SweepRefused: --monitor wants NAME=COMMAND (e.g. lb='ssh lb vmstat -t 1'), not 'vmstat -t 1'
+    """
+    if not items:
+        return {}
+    pairs = list(items.items()) if isinstance(items, Mapping) else [str(i).partition("=")[::2] for i in items]
+    out: dict[str, list[str]] = {}
+    for name, command in pairs:
+        argv = shlex.split(str(command))
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", str(name)) or not argv:
+            raise SweepRefused(
+                f"--monitor wants NAME=COMMAND (e.g. lb='ssh lb vmstat -t 1'), not {f'{name}={command}'.strip('=')!r}"
+            )
+        if name in out:
+            raise SweepRefused(f"--monitor {name}: given twice")
+        out[str(name)] = argv
+    return out
+
+
+@dataclass(frozen=True)
+class _Proc:
+    """One process of a run: its output file, command, share of the load (None: a Locust worker), the core it
+    is pinned to, the manifest's ``process`` (K of N; empty for a lone process or Locust's master) and the run
+    file whose CPU it is."""
+
+    file: str
+    argv: list[str]
+    load: int | None
+    pin: int | None
+    process: int | str
+    run_file: str
 
 
 @dataclass(frozen=True)
@@ -618,17 +811,72 @@ class _Settings:
     haproxy_stats: str | None
     estimate: float | None
     then: tuple[str, ...] = ()  # the command the tool's output is piped into, its executable resolved
+    direct: str | None = None  # the backend's URL (--direct), "auto" until show stat names it
+    monitors: dict[str, list[str]] = field(default_factory=dict)  # name -> argv, its executable resolved
+    processes: int = 1
+    pins: tuple[int | None, ...] = (None,)  # the core each process runs on, or None (not pinned)
+    master: tuple[str, int] | None = None  # Locust's distributed mode: the master's address (bind host, port)
+    workers_elsewhere: bool = False  # Locust's workers are started on other machines, not here
+
+    def url_of(self, run: PlannedRun) -> str:
+        """The target of a run: the backend for a direct one, else the URL given."""
+        return self.direct if run.route == "direct" and self.direct else self.url
+
+    def procs(self, run: PlannedRun) -> list[_Proc]:
+        """The processes of one run of the plan: one, or N with the load (and requests) shared between them;
+        for Locust, a master with the whole load and N workers (none here when they run elsewhere)."""
+        n = self.processes
+        if self.master is not None:
+            host, port = self.master
+            opts = ["--master", "--expect-workers", str(n), "--expect-workers-max-wait", f"{self.limit:.0f}",
+                    "--master-bind-host", host, "--master-bind-port", str(port)]  # fmt: skip
+            name = run_file(run, self.drive)
+            argv = build_command(
+                self.drive, self.url_of(run), run.load, seconds=self.seconds, extra=[*opts, *self.extra]
+            )
+            master = _Proc(name, argv, run.load, None, "", name)
+            worker = [self.drive.executable, "-f", self.drive.config_file, "--worker", "--master-host", host,
+                      "--master-port", str(port)]  # fmt: skip
+            workers = [
+                _Proc(f"{WORKERS}/{run.index:03d}-w{k + 1}.txt", worker, None, self.pins[k], k + 1, name)
+                for k in range(0 if self.workers_elsewhere else n)
+            ]
+            return [master, *workers]
+        loads = split_load(run.load, n)
+        requests = split_load(self.requests, n) if self.requests is not None else [None] * n
+        out = []
+        for k in range(n):
+            name = run_file(run, self.drive, k + 1 if n > 1 else None)
+            argv = build_command(self.drive, self.url_of(run), loads[k], extra=self.extra, requests=requests[k],
+                                 seconds=self.seconds, cores=1 if self.pins[k] is not None else None)  # fmt: skip
+            out.append(_Proc(name, argv, loads[k], self.pins[k], k + 1 if n > 1 else "", name))
+        return out
 
     def command(self, run: PlannedRun) -> list[str]:
-        """The command of one run of the plan."""
-        b = {"requests": self.requests, "seconds": self.seconds}
-        return build_command(self.drive, self.url, run.load, extra=self.extra, **b)
+        """The command of one run of the plan (its first process)."""
+        return self.procs(run)[0].argv
+
+    def columns(self) -> tuple[str, ...]:
+        """The manifest columns this sweep writes besides :data:`MANIFEST_COLUMNS`."""
+        return (("route", "group") if self.direct else ()) + (PROCESS_COLUMNS if self.processes > 1 else ())
+
+
+def _pins(n: int) -> tuple[int | None, ...]:
+    """The core each of ``n`` processes is pinned to: distinct cores of this process's affinity, when it has ``n``
+    or more; else none is pinned."""
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+    except (OSError, AttributeError):
+        return (None,) * n
+    return tuple(cpus[:n]) if n > 1 and len(cpus) >= n else (None,) * n
 
 
 def _settings(
     tool: str, url: str, loads: str | Sequence[int], output: str | os.PathLike, repeat: int, requests: int | None,
     duration: str | int | None, extra: Sequence[str], labels: Iterable[str] | Mapping[str, object] | None,
     iperf: str | None, iperf_seconds: int, haproxy_stats: str | None, order: str, seed: int, timeout: float | None,
+    *, direct: str | None = None, monitors: Iterable[str] | Mapping[str, str] | None = None, processes: int = 1,
+    workers_elsewhere: str | None = None,
 ) -> _Settings:  # fmt: skip
     """Check every argument and the tools before anything runs (:class:`SweepRefused` says what is wrong)."""
     try:
@@ -639,6 +887,17 @@ def _settings(
     if (requests is None) == (duration is None):
         raise SweepRefused("bound every run: give --requests N or --duration (e.g. 10s), one of them")
     seconds = parse_duration(duration) if duration is not None else None
+    processes = int(processes)
+    if processes < 1:
+        raise SweepRefused(f"--processes must be 1 or more, not {processes}")
+    distributed = drive.executable == "locust" and processes > 1
+    if workers_elsewhere and not distributed:
+        raise SweepRefused("--workers-elsewhere is for Locust's distributed mode: locust with --processes 2 or more")
+    if processes > 1 and min(load_list) < processes:
+        raise SweepRefused(
+            f"--processes {processes} shares each load between {processes} processes: every load must be "
+            f"{processes} or more, not {min(load_list)}"
+        )
     if requests is not None:
         requests = int(requests)
         if requests < 1:
@@ -659,25 +918,53 @@ def _settings(
             raise SweepRefused(f"iperf3 measures for 1 second or more, not {iperf_seconds}")
     if haproxy_stats and not haproxy_stats.startswith(("http://", "https://")) and not os.path.exists(haproxy_stats):
         raise SweepRefused(f"{haproxy_stats}: no such HAProxy stats socket (--haproxy-stats SOCKET|URL)")
+    if direct == "auto" and not haproxy_stats:
+        raise SweepRefused("--direct auto takes the backend from HAProxy's statistics: give --haproxy-stats too")
+    if direct and direct != "auto":
+        direct = _check_url(direct)
+    if direct:
+        plan = with_direct(plan)
+    watch = {}
+    for name, argv in parse_monitors(monitors).items():
+        watch[name] = [_refuse_missing(argv[0], f"the command of --monitor {name}"), *argv[1:]]
+    labelled = parse_labels(labels)
+    taken = [k for k in labelled if k in ("route", "group", *PROCESS_COLUMNS)]
+    if taken:
+        raise SweepRefused(f"label {taken[0]!r} is a column the sweep writes itself; choose another name")
     out = Path(output)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise SweepRefused(f"{out}: exists and is not an empty folder; a sweep writes into a new one")
     limit = float(timeout) if timeout else (seconds + GRACE_S if seconds is not None else REQUESTS_TIMEOUT_S)
     measured = int(iperf_seconds) if iperf else 0
+    master = (workers_elsewhere or "127.0.0.1", _free_port(workers_elsewhere or "127.0.0.1")) if distributed else None
     return _Settings(
-        drive, exe, url, plan, load_list, out, requests, seconds, tuple(extra), parse_labels(labels), limit,
+        drive, exe, url, plan, load_list, out, requests, seconds, tuple(extra), labelled, limit,
         iperf_at, measured, haproxy_stats, estimate_seconds(len(plan), seconds=seconds, iperf_seconds=measured),
-        then,
+        then, direct, watch, processes, _pins(processes), master, bool(workers_elsewhere),
     )  # fmt: skip
+
+
+def _free_port(host: str) -> int:
+    """A TCP port of ``host`` (an address of this machine) that nothing listens on, chosen by the kernel."""
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
+            sock.bind((host, 0))
+            return sock.getsockname()[1]
+    except OSError as e:
+        raise SweepRefused(f"Locust's master cannot listen on {host} ({e}): give an address of this machine") from None
 
 
 def _announce(s: _Settings, order: str, seed: int, stream: TextIO) -> None:
     """The plan and its estimated length, printed before anything runs."""
     bound = f"{s.requests} requests" if s.requests is not None else f"{s.seconds} s"
+    per_load = len(s.plan) // len(s.loads) // (2 if s.direct else 1)
     what = (
-        f"{len(s.plan)} runs of {s.drive.executable} ({len(s.loads)} loads x {len(s.plan) // len(s.loads)} "
-        f"repeat(s), {bound} each, order {order}" + (f", seed {seed}" if order == "shuffle" else "") + ")"
-    )
+        f"{len(s.plan)} runs of {s.drive.executable} ({len(s.loads)} loads x {per_load} "
+        f"repeat(s)" + (" x 2 routes (through the load balancer, then direct)" if s.direct else "")
+        + (f" x {s.processes} processes at once" if s.processes > 1 and s.master is None else "")
+        + (f", Locust's master and {s.processes} workers" if s.master is not None else "")
+        + f", {bound} each, order {order}" + (f", seed {seed}" if order == "shuffle" else "") + ")"
+    )  # fmt: skip
     if s.estimate is not None:
         length = f"about {_seconds_text(s.estimate)}"
     else:
@@ -686,6 +973,47 @@ def _announce(s: _Settings, order: str, seed: int, stream: TextIO) -> None:
             "the time left shows after the first run"
         )
     print(f"lbanalysis: {what}: {length}", file=stream, flush=True)
+    pinned = [p for p in s.pins if p is not None]
+    if s.master is not None:
+        host, port = s.master
+        if s.workers_elsewhere:
+            print(
+                f"lbanalysis: Locust's master listens on {host}:{port} for {s.processes} workers at each run; on the "
+                f"other machines, start: while locust -f - --worker --master-host {host} --master-port {port}; "
+                "do sleep 1; done",
+                file=stream,
+                flush=True,
+            )
+        else:
+            how = f"each on its own core ({', '.join(map(str, pinned))})" if pinned else "not pinned"
+            print(f"lbanalysis: Locust's master and {s.processes} workers on this machine, {how}", file=stream)
+    elif s.processes > 1:
+        how = (
+            f"each on its own core ({', '.join(map(str, pinned))})"
+            if pinned
+            else "not pinned: fewer cores than processes"
+        )
+        print(f"lbanalysis: {s.processes} processes per run, {how}", file=stream, flush=True)
+
+
+def backend_urls(stat_csv: bytes | str, url: str) -> list[tuple[str, str]]:
+    """The servers of HAProxy's ``show stat`` (their ``addr``) as URLs of ``url``'s scheme and path:
+    (proxy/server, URL), in the order listed.
+
+    >>> stat = "# pxname,svname,addr,status\\nfe,FRONTEND,,OPEN\\nbe,web1,10.0.0.5:8080,UP\\nbe,BACKEND,,UP\\n"
+    >>> backend_urls(stat, "https://lb/index.html?x=1")
+    [('be/web1', 'https://10.0.0.5:8080/index.html?x=1')]
+    """
+    text = stat_csv.decode("utf-8", "replace") if isinstance(stat_csv, bytes) else stat_csv
+    rows = csv.DictReader(io.StringIO(text.lstrip("# ")))
+    parts = urllib.parse.urlsplit(url)
+    out = []
+    for row in rows:
+        addr = (row.get("addr") or "").strip()
+        if row.get("svname") in ("FRONTEND", "BACKEND") or not addr:
+            continue
+        out.append((f"{row.get('pxname')}/{row.get('svname')}", urllib.parse.urlunsplit(parts._replace(netloc=addr))))
+    return out
 
 
 def run_sweep(
@@ -709,6 +1037,10 @@ def run_sweep(
     progress: bool | None = None,
     stream: TextIO | None = None,
     dry_run: bool = False,
+    direct: str | None = None,
+    monitors: Iterable[str] | Mapping[str, str] | None = None,
+    processes: int = 1,
+    workers_elsewhere: str | None = None,
 ) -> SweepResult:
     """Run the sweep (see :func:`sweep`) and say what it did, without reading the folder back.
 
@@ -719,12 +1051,17 @@ def run_sweep(
         seed = random.SystemRandom().randrange(10**6)
     s = _settings(
         tool, url, loads, output, repeat, requests, duration, extra, labels, iperf, iperf_seconds, haproxy_stats,
-        order, seed, timeout,
+        order, seed, timeout, direct=direct, monitors=monitors, processes=processes,
+        workers_elsewhere=workers_elsewhere,
     )  # fmt: skip
+    if s.direct == "auto":  # asked even for a dry run: the commands name the backend
+        s = _auto_direct(s, stream)
     _announce(s, order, seed, stream)
     if dry_run:
         for run in s.plan:
-            print(f"{run_file(run, s.drive)}: {command_line(s.drive, s.command(run), s.url)}", file=stream)
+            for p in s.procs(run):
+                line = command_line(s.drive, p.argv, s.url_of(run)) if p.load is not None else shlex.join(p.argv)
+                print(f"{p.file}: {line}", file=stream)
         return SweepResult(s.out, len(s.plan), stopped="dry run: nothing was run")
     if s.estimate is not None and s.estimate > CONFIRM_ABOVE_S and not yes:
         raise SweepRefused(
@@ -741,8 +1078,14 @@ def run_sweep(
         (s.out / s.drive.config_file).write_text(s.drive.config_text, encoding="utf-8")
     if s.haproxy_stats:
         (s.out / "haproxy").mkdir(exist_ok=True)
+    (s.out / "cpu").mkdir(exist_ok=True)
+    for name in s.monitors:
+        (s.out / "monitor" / name).mkdir(parents=True, exist_ok=True)
+    if s.master is not None and not s.workers_elsewhere:  # what Locust's workers print is no test: not read
+        (s.out / WORKERS).mkdir()
+        (s.out / ".lbignore").write_text(f"# Locust's workers' logs (the master prints the test)\n{WORKERS}/*\n")
     result = SweepResult(s.out, len(s.plan))
-    manifest = _Manifest(s.out / "manifest.csv", s.labels)
+    manifest = _Manifest(s.out / "manifest.csv", s.labels, s.columns())
     try:
         with _Stop() as stop:
             if s.iperf is not None:
@@ -761,6 +1104,21 @@ def run_sweep(
     return result
 
 
+def _auto_direct(s: _Settings, stream: TextIO) -> _Settings:
+    """``--direct auto``: the first server HAProxy's ``show stat`` lists with an address, said; refused if none."""
+    assert s.haproxy_stats
+    try:
+        servers = backend_urls(haproxy_snapshot(s.haproxy_stats), s.url)
+    except OSError as e:
+        raise SweepRefused(f"no HAProxy statistics from {s.haproxy_stats}: {e}") from None
+    if not servers:
+        raise SweepRefused("--direct auto: HAProxy's statistics list no server with an address (addr); give its URL")
+    name, url = servers[0]
+    others = f" (of {len(servers)} servers: give --direct URL for another)" if len(servers) > 1 else ""
+    print(f"lbanalysis: direct runs to {name} at {url}{others}", file=stream, flush=True)
+    return dataclasses.replace(s, direct=_check_url(url))
+
+
 def _run_plan(
     s: _Settings, result: SweepResult, manifest: _Manifest, stop: _Stop, yes: bool, progress: bool | None,
     stream: TextIO,
@@ -774,23 +1132,10 @@ def _run_plan(
         for run in s.plan:
             if stop.requested:  # Ctrl-C before this run started (during a measurement or a snapshot)
                 break
-            argv = s.command(run)
-            name = run_file(run, s.drive)
-            if s.haproxy_stats:
-                _snapshot(s.haproxy_stats, s.out, run, "before", manifest, bar)
-            code, note, t0, t1 = _execute(
-                argv, s.exe, s.out / name, s.out, s.limit, stop, f"$ {command_line(s.drive, argv, s.url)}\n",
-                stdin=s.drive.stdin.format(url=s.url), then=s.then,
-            )  # fmt: skip
-            manifest.add(
-                file=name, tool=s.drive.executable, load=run.load, repeat=run.repeat, timestamp=_utc(t0),
-                end_time=_utc(t1), exit_code=code, note=note,
-            )  # fmt: skip
-            if s.haproxy_stats:
-                _snapshot(s.haproxy_stats, s.out, run, "after", manifest, bar)
+            notes, took = _one_run(s, run, manifest, stop, bar)
             result.done += 1
-            result.failed += bool(note)
-            bar.step(f"{name}: " + (note.split(";")[0] if note else f"{t1 - t0:.1f} s"))
+            result.failed += bool(notes)
+            bar.step(f"{run_file(run, s.drive)}: " + (notes[0].split(";")[0] if notes else f"{took:.1f} s"))
             projected = (time.monotonic() - t_start) * n / result.done + 2 * s.iperf_seconds
             if (
                 s.estimate is None
@@ -811,24 +1156,175 @@ def _run_plan(
         result.stopped = f"interrupted: {result.done} of {n} runs done"
 
 
-def _snapshot(target: str, out: Path, run: PlannedRun, when: str, manifest: _Manifest, bar: _Progress) -> None:
-    """One ``show stat`` snapshot into haproxy/NNN-<when>.csv, timed in the manifest (a failure is said, not hidden)."""
-    name = f"haproxy/{run.index:03d}-{when}.csv"
-    try:
-        data = haproxy_snapshot(target)
-    except OSError as e:
-        bar.write(f"lbanalysis: warning: run {run.index:03d}: no HAProxy statistics {when} the run ({e})")
-        return
-    t = time.time()  # the counters in hand: before the run's start, after its end
-    (out / name).write_bytes(data)
+def _one_run(
+    s: _Settings, run: PlannedRun, manifest: _Manifest, stop: _Stop, bar: _Progress
+) -> tuple[list[str], float]:
+    """One run of the plan (its processes at once), with the snapshots, the monitors and the CPU around it;
+    the notes of its failed processes, and its length in seconds."""
+    from . import capture
+
+    url = s.url_of(run)
+    common: dict[str, object] = {}
+    if s.direct:
+        common.update(route=run.route, group=urllib.parse.urlsplit(s.url).netloc)
+    if s.processes > 1:
+        common.update(test=run_file(run, s.drive)[:-4], processes=s.processes)
+    if s.haproxy_stats:
+        _snapshot(s.haproxy_stats, s.out, run, "before", manifest, bar, common)
+    watching = [_Monitor.start(name, argv, s.out, run) for name, argv in s.monitors.items()]
+    procs = s.procs(run)
+    if s.workers_elsewhere:
+        assert s.master is not None
+        bar.write(f"lbanalysis: run {run.index:03d}: Locust's master waits for {s.processes} workers at "
+                  f"{s.master[0]}:{s.master[1]} (at most {s.limit:.0f} s)")  # fmt: skip
+    before, t_before = capture.proc_stat(), time.time()
+    children = []
+    for p in procs:
+        line = command_line(s.drive, p.argv, url) if p.load is not None else shlex.join(p.argv)
+        stdin = s.drive.stdin.format(url=url) if p.load is not None else ""
+        then = s.then if p.load is not None else ()
+        c = _launch(p.argv, s.exe, s.out / p.file, s.out, f"$ {line}\n", stdin=stdin, then=then, pin=p.pin)
+        c.sense = functools.partial(capture.cpu_limit, s.drive.executable, _tool_cores(s, run, p))
+        c.look()  # at once: a short run may end before the next process starts
+        children.append(c)
+    if s.master is not None:  # the workers quit when the master does: the master's end is the run's
+        _wait_all(children[:1], s.limit * (2 if s.workers_elsewhere else 1), stop)
+        _wait_all(children[1:], _STOP_SIGNAL_WAIT_S * 2, stop)
+    else:
+        _wait_all(children, s.limit, stop)
+    after, t_after = capture.proc_stat(), time.time()
+    for m in watching:
+        m.stop(manifest, run, bar, common)
+    rows = []
+    own = {k: v for k, v in common.items() if k != "test"}  # Locust's master: its output is the whole test
+    for p, c in zip(procs, children, strict=True):
+        note = c.note or ("" if p.load is not None else f"Locust worker {p.process} of run {run.index:03d}")
+        manifest.add(
+            file=p.file, tool=s.drive.executable, load=p.load, repeat=run.repeat,
+            timestamp="" if s.drive.prints_start and p.load is not None else _utc(c.t0),
+            end_time=_utc(c.t1), exit_code=c.code, note=note, **(own if p.load is not None and s.master else common),
+            **({"process": p.process} if p.process else {}),
+        )  # fmt: skip
+        if c.usage is not None:
+            cores, how = c.sensed or _inherited(s, run, p)
+            line = command_line(s.drive, p.argv, url) if p.load is not None else shlex.join(p.argv)
+            row = capture.process_row(
+                c.usage, c.t1 - c.t0, command=line, pid=c.proc.pid, cores=cores, cores_by=how, max_rss_bytes=c.peak_rss
+            )
+            rows.append(
+                {**row, "time": _utc(c.t1), "run_source": f"../{p.run_file}", "run": 0, "paired_by": "name stem"}
+            )
+    runs = {p.run_file for p in procs}
+    own = {"run_source": f"../{runs.pop()}", "run": 0, "paired_by": "name stem"} if len(runs) == 1 else {}
+    rows += [{**r, "time": _utc(t_after), "interval_s": round(t_after - t_before, 6), **own}
+             for r in capture.host_rows(before, after)]  # fmt: skip
+    cpu_file = f"cpu/{run.index:03d}.csv"
+    capture.write_csv(s.out / cpu_file, rows, host=socket.gethostname(), role="client")
     manifest.add(
-        file=name,
-        tool="haproxy",
-        load=run.load,
-        repeat=run.repeat,
-        timestamp=_utc(t),
-        note=f"{when} run {run.index:03d}",
-    )
+        file=cpu_file, tool="sweep", load=run.load, repeat=run.repeat, timestamp=_utc(t_before),
+        end_time=_utc(t_after), note=f"CPU of run {run.index:03d}: the load tool's processes, this host's cores",
+        **common,
+    )  # fmt: skip
+    if s.haproxy_stats:
+        _snapshot(s.haproxy_stats, s.out, run, "after", manifest, bar, common)
+    notes = [c.note for c in children if c.note]
+    return notes, max(c.t1 for c in children) - min(c.t0 for c in children)
+
+
+def _inherited(s: _Settings, run: PlannedRun, p: _Proc) -> tuple[float, str]:
+    """The CPU limits of a process that ended before it could be read: those it inherited from the sweep (its
+    cgroup and affinity, or the core it was pinned to), said so."""
+    from . import capture
+
+    cores, how = capture.cpu_limit(s.drive.executable, _tool_cores(s, run, p), os.getpid())
+    if p.pin is not None:
+        cores, how = min(cores, 1.0), re.sub(r"affinity: [^;]*", f"affinity: 1 ({p.pin})", how)
+    return cores, how + " (the sweep's: it ended before it was read)"
+
+
+def _tool_cores(s: _Settings, run: PlannedRun, p: _Proc) -> float:
+    """The cores a process of a run can keep busy by the tool's own design (registry ``Drive.cores``)."""
+    pinned = p.pin is not None
+    try:
+        cpus = 1 if pinned else len(os.sched_getaffinity(0))
+    except (OSError, AttributeError):
+        cpus = os.cpu_count() or 1
+    threads = max(1, min(p.load or 1, 1 if pinned else (os.cpu_count() or 1)))
+    return float(s.drive.cores.format(threads=threads, cpus=cpus))
+
+
+@dataclass
+class _Monitor:
+    """A ``--monitor`` command running beside one run, its output into monitor/NAME/NNN.txt."""
+
+    name: str
+    command: str
+    file: str
+    proc: subprocess.Popen
+    fh: Any
+    t0: float
+
+    @classmethod
+    def start(cls, name: str, argv: Sequence[str], out: Path, run: PlannedRun) -> _Monitor:
+        """Start the command (in its own session, stdout and stderr into its file)."""
+        file = f"monitor/{name}/{run.index:03d}.txt"
+        fh = open(out / file, "wb")
+        t0 = time.time()
+        proc = subprocess.Popen(list(argv), stdout=fh, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=out,
+                                start_new_session=True)  # fmt: skip
+        return cls(name, shlex.join([os.path.basename(argv[0]), *argv[1:]]), file, proc, fh, t0)
+
+    def stop(self, manifest: _Manifest, run: PlannedRun, bar: _Progress, common: Mapping[str, object]) -> None:
+        """Stop it (SIGTERM to its session, then SIGKILL) and add its file to the manifest; an early end is said."""
+        ended = self.proc.poll()
+        if ended is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=_STOP_SIGNAL_WAIT_S)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        t1 = time.time()
+        self.fh.close()
+        note = f"monitor {self.name} during run {run.index:03d}: {self.command}"
+        if ended is not None:
+            note += f"; it ended before the run did (exit status {ended})"
+            bar.write(f"lbanalysis: warning: run {run.index:03d}: monitor {self.name} ended early "
+                      f"(exit status {ended}); see {self.file}")  # fmt: skip
+        manifest.add(
+            file=self.file, tool=os.path.basename(self.command.split()[0]), load=run.load, repeat=run.repeat,
+            timestamp=_utc(self.t0), end_time=_utc(t1), exit_code="" if ended is None else ended, note=note, **common,
+        )  # fmt: skip
+
+
+def _snapshot(
+    target: str, out: Path, run: PlannedRun, when: str, manifest: _Manifest, bar: _Progress,
+    common: Mapping[str, object] | None = None,
+) -> None:  # fmt: skip
+    """``show stat`` into haproxy/NNN-<when>.csv (and, through a socket, ``show info`` into
+    haproxy/NNN-<when>-info.txt), timed in the manifest; a failure is said, not hidden."""
+    commands = [("show stat", f"haproxy/{run.index:03d}-{when}.csv")]
+    if not target.startswith(("http://", "https://")):
+        commands.append(("show info", f"haproxy/{run.index:03d}-{when}-info.txt"))
+    for command, name in commands:
+        try:
+            data = haproxy_snapshot(target, command=command)
+        except OSError as e:
+            bar.write(f"lbanalysis: warning: run {run.index:03d}: no HAProxy `{command}` {when} the run ({e})")
+            continue
+        t = time.time()  # the counters in hand: before the run's start, after its end
+        (out / name).write_bytes(data)
+        manifest.add(
+            file=name,
+            tool="haproxy",
+            load=run.load,
+            repeat=run.repeat,
+            timestamp=_utc(t),
+            note=f"{when} run {run.index:03d}",
+            **(common or {}),
+        )
 
 
 def _iperf(s: _Settings, when: str, manifest: _Manifest, stop: _Stop, stream: TextIO) -> str:
@@ -908,6 +1404,10 @@ def sweep(
     yes: bool = False,
     explore: bool | str | os.PathLike = False,
     progress: bool | None = None,
+    direct: str | None = None,
+    monitors: Iterable[str] | Mapping[str, str] | None = None,
+    processes: int = 1,
+    workers_elsewhere: str | None = None,
 ) -> Any:
     """Run ``tool`` against ``url`` at each load, ``repeat`` times, into ``output``; return the folder read back.
 
@@ -934,6 +1434,27 @@ def sweep(
         stats socket path or stats page URL.
     order, seed
         Order of the loads within each repeat (:data:`ORDERS`); the shuffle's seed.
+    direct
+        A backend's URL (or ``"auto"``: the first server with an address in
+        HAProxy's ``show stat``, with ``haproxy_stats``): each run is
+        followed by the same run straight to it, the manifest's ``route``
+        saying ``lb`` or ``direct`` and ``group`` the load balancer's
+        address, so that both are one folder and two series.
+    monitors
+        ``NAME=COMMAND`` items (or a dict): each command runs beside every
+        run, its output kept as ``monitor/NAME/NNN.txt`` (NAME is the host
+        the CPU readers give its samples).
+    processes
+        Run N copies of the tool at once, the load (and requests) shared
+        between them, each pinned to its own core when there are enough:
+        one output and manifest row per process, the manifest's ``test``
+        naming the test they make together. Locust runs in its distributed
+        mode instead: a master (``--master --expect-workers N``, the whole
+        load) and N workers on this machine.
+    workers_elsewhere
+        Locust's workers run on other machines: the master listens on this
+        address (of this machine) and waits for them at each run (at most
+        ``timeout``); the command to start them is printed.
     timeout
         Seconds after which a run is stopped (default: its duration + 30 s, or 300 s).
     yes
@@ -953,7 +1474,8 @@ def sweep(
     result = run_sweep(
         tool, url, loads, output=output, repeat=repeat, requests=requests, duration=duration, extra=extra,
         labels=labels, iperf=iperf, iperf_seconds=iperf_seconds, haproxy_stats=haproxy_stats, order=order,
-        seed=seed, timeout=timeout, yes=yes, progress=progress,
+        seed=seed, timeout=timeout, yes=yes, progress=progress, direct=direct, monitors=monitors,
+        processes=processes, workers_elsewhere=workers_elsewhere,
     )  # fmt: skip
     if result.stopped:
         print(f"lbanalysis: {result.stopped}", file=sys.stderr)

@@ -52,6 +52,7 @@ FAMILIES = (
     "gatling",
     "jmeter",
     "cpu",
+    "sweep",
 )
 FIRST_ROWS = 3
 

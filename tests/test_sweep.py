@@ -9,9 +9,11 @@ capacity of the path, and a sweep interrupted half-way.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -22,6 +24,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import lbanalysis
@@ -367,6 +370,28 @@ def assert_reads_clean(ds) -> None:
     assert ds.not_runs.empty, ds.not_runs.to_dict("records")
 
 
+def assert_sweep_cpu(ds, runs, cores: float) -> None:
+    """Each run has its process row (os.wait4) and this host's rows (/proc/stat), paired with it by name."""
+    cpu = ds.cpu[ds.cpu["tool"].isin(["sweep", "proc-stat"])]  # the sweep's own (show info and monitors apart)
+    proc = cpu[cpu["scope"] == "process"]
+    assert sorted(proc["run_source"]) == sorted(runs["source"])
+    assert (proc["run"] == 0).all() and (proc["paired_by"] == "name stem").all()
+    assert (proc["user_s"] + proc["system_s"] > 0).all()
+    assert proc["max_rss_bytes"].between(1e5, 5e7).all(), proc["max_rss_bytes"]  # ab's own, not the sweep's
+    assert (proc["cores"] <= cores).all() and proc["cores_by"].str.startswith(f"ab: {cores:g}").all()
+    assert (proc["wall_s"] > 0).all() and proc["pid"].notna().all() and (proc["tool"] == "sweep").all()
+    assert proc["command"].str.startswith("ab -c ").all()
+    assert ((proc["busy_pct"] - proc["cpu_pct"] / proc["cores"]).abs() < 1e-6).all()
+    host = cpu[cpu["scope"] != "process"]
+    assert set(host["tool"]) == {"proc-stat"} and set(cpu["role"]) == {"client"}
+    n = os.cpu_count()
+    assert set(host["scope"]) <= {"all", *map(str, range(n))} and "all" in set(host["scope"])
+    total = host[["user_pct", "system_pct", "iowait_pct", "steal_pct", "softirq_pct", "idle_pct"]].sum(axis=1)
+    assert ((total - 100).abs() < 0.01).all()
+    assert (host[host["scope"] == "all"]["cores"] == n).all()
+    assert cpu["time"].notna().all() and (cpu["host"] == socket.gethostname()).all()
+
+
 @pytest.mark.live
 @pytest.mark.slow
 def test_sweep_with_haproxy_snapshots_and_iperf(lab, tmp_path):
@@ -380,8 +405,12 @@ def test_sweep_with_haproxy_snapshots_and_iperf(lab, tmp_path):
     manifest = read_manifest(out)
     assert list(manifest[0]) == [*MANIFEST_COLUMNS, "setup"]
     tools = Counter(row["tool"] for row in manifest)
-    assert tools == {"ab": 6, "haproxy": 12, "iperf3": 2}
-    assert all(row["exit_code"] == "0" for row in manifest if row["tool"] != "haproxy")
+    # per run: show stat and show info before and after, and the CPU the sweep measured
+    assert tools == {"ab": 6, "haproxy": 24, "iperf3": 2, "sweep": 6}
+    assert all(row["exit_code"] == "0" for row in manifest if row["tool"] in ("ab", "iperf3"))
+    assert sorted(p.name for p in (out / "haproxy").glob("001-*")) == [
+        "001-after-info.txt", "001-after.csv", "001-before-info.txt", "001-before.csv"
+    ]  # fmt: skip
     # every file of the folder is in the manifest, and every manifest file exists
     files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     assert files == {row["file"] for row in manifest} | {"manifest.csv"}
@@ -392,6 +421,10 @@ def test_sweep_with_haproxy_snapshots_and_iperf(lab, tmp_path):
     assert (ab["requests"] == 300).all() and (ab["failed"] == 0).all()
     assert sorted(zip(ab["load"], ab["repeat"], strict=True)) == [(n, k) for n in (1, 2, 4) for k in (1, 2)]
     assert set(ab["setup"]) == {"two-nginx"} and ab["timestamp"].notna().all()
+    # show info read beside show stat: one haproxy run per snapshot file, its uptime and connections counted
+    info = runs[runs["source"].str.endswith("-info.txt")]
+    assert len(info) == 12 and info["tool"].eq("haproxy").all() and info["uptime_s"].notna().all()
+    assert_sweep_cpu(ds, ab, cores=1)
     for path in ab["source"]:
         first = Path(path).read_text().splitlines()[0]
         assert first.startswith("$ ab -c ") and first.endswith(lab["url"])
@@ -459,7 +492,7 @@ def test_a_failed_run_is_kept_and_not_retried(lab, tmp_path):
     out = tmp_path / "refused"
     result = run_sweep("ab", f"http://127.0.0.1:{closed}/", "1,2", requests=10, output=out, progress=False)
     assert (result.done, result.failed) == (2, 2)
-    manifest = read_manifest(out)
+    manifest = [row for row in read_manifest(out) if row["tool"] == "ab"]
     assert len(manifest) == 2 and all(row["exit_code"] not in ("", "0") for row in manifest)
     assert all("not retried" in row["note"] for row in manifest)
     ds = lbanalysis.read(out, table="all")
@@ -494,7 +527,7 @@ def test_each_installed_tool_sweeps_into_a_folder_that_reads(lab, tmp_path, tool
     ("tool", "bound"),
     [
         ("k6", {"requests": 40}),
-        ("locust", {"duration": "1s"}),
+        ("locust", {"duration": "2s"}),
         ("oha", {"requests": 40}),
         ("bombardier", {"requests": 40}),
         ("vegeta", {"duration": "1s"}),
@@ -575,3 +608,371 @@ def test_ctrl_c_stops_after_the_current_run_and_the_folder_reads(lab, tmp_path):
     assert_reads_clean(ds)
     assert (ds.runs["tool"] == "ab").sum() == len(done)
     assert len(list(out.glob("0*.txt"))) == len(done)
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_monitors_run_beside_each_run_into_their_own_folder(lab, tmp_path):
+    need("ab"), need("vmstat"), need("mpstat")
+    out = tmp_path / "watched"
+    monitors = ["client=vmstat -t 1", "cores=mpstat -P ALL 1"]
+    ds = lbanalysis.sweep("ab", lab["direct"], [1, 2], duration="2s", output=out, monitors=monitors, order="up")
+    manifest = read_manifest(out)
+    for name, first in (("client", "procs"), ("cores", "Linux")):
+        files = sorted(p.relative_to(out).as_posix() for p in (out / "monitor" / name).iterdir())
+        assert files == [f"monitor/{name}/001.txt", f"monitor/{name}/002.txt"]
+        for f in files:
+            text = (out / f).read_text()
+            assert text.startswith(first), text[:200]
+            assert len(text.splitlines()) >= 3  # samples taken while the 2 s run went on
+            row = next(r for r in manifest if r["file"] == f)
+            assert row["note"].startswith(f"monitor {name} during run 00") and row["timestamp"] < row["end_time"]
+            assert row["exit_code"] == ""  # stopped by the sweep, not ended on its own
+    files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert files == {row["file"] for row in manifest} | {"manifest.csv"}
+    runs = ds.runs[ds.runs["tool"] == "ab"]
+    assert len(runs) == 2 and runs["error"].isna().all()
+    assert_sweep_cpu(ds, runs, cores=1)
+    if "vmstat" not in registry.names():
+        pytest.skip("the vmstat and mpstat readers are not in this tree yet: the monitor files are written, unread")
+    cpu = ds.cpu[ds.cpu["source"].astype(str).str.contains("/monitor/")]
+    monitor = cpu["source"].astype(str).str.extract(r"/monitor/(\w+)/")[0]
+    hosts = {m: sorted(set(cpu.loc[monitor == m, "host"].dropna())) for m in monitor.unique()}
+    # vmstat names no host: the monitor's name is its host; mpstat's header names the machine, which wins
+    assert hosts == {"client": ["client"], "cores": [socket.gethostname()]}, hosts
+    paired = cpu[cpu["run_source"].notna()]  # (vmstat's first line, since boot, is no sample of a run)
+    assert (paired["paired_by"] == "name stem").all()
+    assert sorted(set(zip(paired["run_source"], monitor[paired.index], strict=True))) == sorted(
+        (r, m) for r in runs["source"] for m in ("client", "cores")
+    )
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_a_missing_monitor_is_refused_before_anything_runs(lab, tmp_path):
+    with pytest.raises(SweepRefused, match="no-such-monitor is not installed"):
+        run_sweep("ab", lab["direct"], "1", requests=10, output=tmp_path / "m", monitors=["lb=no-such-monitor 1"])
+    assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_direct_runs_interleave_with_the_runs_through_the_load_balancer(lab, tmp_path):
+    need("ab")
+    out = tmp_path / "direct"
+    ds = lbanalysis.sweep(
+        "ab", lab["url"], [1, 2], requests=200, output=out, haproxy_stats=lab["sock"], direct="auto", order="up"
+    )
+    assert_reads_clean(ds)
+    manifest = [r for r in read_manifest(out) if r["tool"] == "ab"]
+    assert [(r["file"], r["route"]) for r in manifest] == [
+        ("001-ab-c1-r1.txt", "lb"), ("002-ab-c1-r1-direct.txt", "direct"),
+        ("003-ab-c2-r1.txt", "lb"), ("004-ab-c2-r1-direct.txt", "direct"),
+    ]  # fmt: skip
+    front = lab["url"].split("//")[1].rstrip("/")
+    assert {r["group"] for r in manifest} == {front}
+    runs = ds.runs[ds.runs["tool"] == "ab"].sort_values("source")
+    backend_port = int(lab["direct"].rsplit(":", 1)[1].rstrip("/"))  # nginx_a, the first server listed
+    assert runs["port"].tolist() == [int(front.rsplit(":", 1)[1]), backend_port] * 2
+    assert runs["route"].tolist() == ["lb", "direct"] * 2 and (runs["requests"] == 200).all()
+    s = lbanalysis.study(ds)
+    by_route = s.runs.groupby("route")["series"].nunique()
+    assert by_route.to_dict() == {"direct": 1, "lb": 1} and s.runs["series"].nunique() == 2
+    assert_sweep_cpu(ds, runs, cores=1)
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_processes_share_each_load_and_make_one_test(lab, tmp_path):
+    need("ab")
+    out = tmp_path / "two"
+    ds = lbanalysis.sweep("ab", lab["direct"], [2, 5], requests=401, output=out, processes=2, order="up")
+    assert_reads_clean(ds)
+    manifest = [r for r in read_manifest(out) if r["tool"] == "ab"]
+    assert list(manifest[0])[len(MANIFEST_COLUMNS) :] == ["test", "processes", "process"]
+    got = [(r["file"], r["load"], r["test"], r["process"]) for r in manifest]
+    assert got == [
+        ("001-ab-c2-r1-p1.txt", "1", "001-ab-c2-r1", "1"), ("001-ab-c2-r1-p2.txt", "1", "001-ab-c2-r1", "2"),
+        ("002-ab-c5-r1-p1.txt", "3", "002-ab-c5-r1", "1"), ("002-ab-c5-r1-p2.txt", "2", "002-ab-c5-r1", "2"),
+    ]  # fmt: skip
+    runs = ds.runs.sort_values("source")
+    assert runs["concurrency"].tolist() == [1, 1, 3, 2]
+    assert runs["requests"].tolist() == [201, 200, 201, 200]  # the requests shared too, the remainder spread
+    # the processes of one test ran at the same time
+    for test, g in runs.groupby("test"):
+        assert g["timestamp"].max() < pd.to_datetime(g["end_time"]).min(), test
+    proc = ds.cpu[ds.cpu["tool"] == "sweep"]
+    assert sorted(proc["run_source"]) == sorted(runs["source"])
+    if len(os.sched_getaffinity(0)) >= 2:  # each pinned to its own core
+        assert proc["cores_by"].str.contains(r"affinity: 1 \(").all()
+        pinned = sorted(set(proc["cores_by"].str.extract(r"affinity: 1 \((\d+)\)")[0]))
+        assert pinned == sorted(map(str, sorted(os.sched_getaffinity(0))[:2]))
+    host = ds.cpu[ds.cpu["scope"] != "process"]
+    assert host["run_source"].isna().all()  # this host's CPU belongs to the test, not to one of its processes
+
+
+def locust_on_path(monkeypatch) -> str:
+    """Locust, from PATH or its own venv (LOCUST=/path/to/locust, or /work/locust-venv as the captures make it)."""
+    found = os.environ.get("LOCUST") or shutil.which("locust")
+    if not found and Path("/work/locust-venv/bin/locust").exists():
+        found = "/work/locust-venv/bin/locust"
+    if not found:
+        pytest.skip(f"locust is not installed ({registry.drive_of('locust').install})")
+    monkeypatch.setenv("PATH", f"{Path(found).parent}{os.pathsep}{os.environ['PATH']}")
+    return found
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_locust_processes_run_a_master_and_its_workers(lab, tmp_path, monkeypatch):
+    locust_on_path(monkeypatch)
+    out = tmp_path / "locust"
+    ds = lbanalysis.sweep("locust", lab["direct"], [2, 4], duration="2s", output=out, processes=2, order="up")
+    assert_reads_clean(ds)
+    ignored = sorted(Path(p).relative_to(out).as_posix() for p in ds.ignored)
+    assert [p for p in ignored if p.startswith("workers/")] == [
+        "workers/001-w1.txt", "workers/001-w2.txt", "workers/002-w1.txt", "workers/002-w2.txt"
+    ]  # fmt: skip
+    runs = ds.runs.sort_values("source")
+    assert runs["tool"].tolist() == ["locust"] * 2 and runs["load"].tolist() == [2, 4]
+    assert runs["concurrency"].tolist() == [2, 4] and (runs["requests"] > 0).all()
+    assert runs["command"].str.contains("--master --expect-workers 2").all()
+    manifest = read_manifest(out)
+    workers = [r for r in manifest if r["file"].startswith("workers/")]
+    assert [(r["test"], r["process"], r["exit_code"]) for r in workers] == [
+        ("001-locust-c2-r1", "1", "0"), ("001-locust-c2-r1", "2", "0"),
+        ("002-locust-c4-r1", "1", "0"), ("002-locust-c4-r1", "2", "0"),
+    ]  # fmt: skip
+    for path in out.glob("workers/*.txt"):
+        assert "Got quit message from master" in path.read_text()  # each worker served its master's test
+    proc = ds.cpu[ds.cpu["tool"] == "sweep"]
+    assert proc.groupby("run_source").size().to_dict() == dict.fromkeys(runs["source"], 3)  # master + 2 workers
+    assert proc["command"].str.contains("--worker").sum() == 4 and (proc["cores"] <= 1).all()
+    assert (proc["user_s"] > 0).all()
+    assert len(lbanalysis.study(ds).verdicts) == 1  # one series: the master port is the sweep's, not the run's
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_locust_workers_elsewhere_are_awaited_and_told_how_to_start(lab, tmp_path, monkeypatch):
+    locust = locust_on_path(monkeypatch)
+    out = tmp_path / "elsewhere"
+    cmd = [sys.executable, "-m", "lbanalysis", "sweep", "locust", lab["direct"], "--loads", "2", "--duration", "1s",
+           "--processes", "2", "--workers-elsewhere", "127.0.0.1", "--timeout", "30", "--no-progress",
+           "-o", str(out)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env=env)
+    workers: list[subprocess.Popen] = []
+    try:
+        said = ""
+        for line in proc.stderr:
+            said += line
+            m = re.search(r"start: (while locust .*; done)", line)
+            if m:
+                loop = m.group(1).replace("locust -f", f"{shlex.quote(locust)} -f", 1)
+                assert "--master-host 127.0.0.1" in loop
+                for _ in range(2):  # the two "other machines", here
+                    workers.append(subprocess.Popen(["bash", "-c", loop], cwd=tmp_path, start_new_session=True,
+                                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))  # fmt: skip
+                break
+        rest = proc.communicate(timeout=120)[1]
+    finally:
+        for w in workers:
+            os.killpg(w.pid, signal.SIGTERM)
+            w.wait(timeout=10)
+    assert proc.returncode == 0, said + rest
+    assert "waits for 2 workers at 127.0.0.1:" in said + rest
+    ds = lbanalysis.read(out, table="all")
+    assert_reads_clean(ds)
+    assert ds.runs["requests"].iloc[0] > 0 and not (out / "workers").exists()
+
+
+CGROUP_CPU = Path("/sys/fs/cgroup/cpu")
+
+
+@contextlib.contextmanager
+def cpu_quota(name: str, cores: float):
+    """A cgroup v1 ``cpu`` group limited to ``cores`` (cfs quota / period), removed afterwards (root only)."""
+    if os.geteuid() != 0 or not (CGROUP_CPU / "cpu.cfs_quota_us").exists():
+        pytest.skip("needs root and a cgroup v1 cpu hierarchy at /sys/fs/cgroup/cpu to set a CPU quota")
+    group = CGROUP_CPU / f"lbtest-{name}-{os.getpid()}"
+    group.mkdir()
+    try:
+        (group / "cpu.cfs_period_us").write_text("100000")
+        (group / "cpu.cfs_quota_us").write_text(str(round(cores * 100000)))
+        yield group
+    finally:
+        for pid in (group / "cgroup.procs").read_text().split():  # what is left goes back to the root group
+            with contextlib.suppress(OSError):
+                (CGROUP_CPU / "cgroup.procs").write_text(pid)
+        group.rmdir()
+
+
+def in_group(group: Path, argv: list[str]) -> list[str]:
+    """``argv`` started inside ``group`` (the shell joins it, then becomes the command)."""
+    return ["sh", "-c", f'echo $$ > {group}/cgroup.procs && exec "$@"', "sh", *argv]
+
+
+def verdict_of(study, route: str) -> dict:
+    rows = study.summary_frame()
+    runs = study.runs[study.runs["route"] == route] if route else study.runs
+    return rows[rows["series"] == runs["series"].iloc[0]].iloc[0].to_dict()
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_haproxy_under_a_cpu_quota_is_named_from_the_sweeps_own_capture(lab, tmp_path):
+    need("ab"), need("haproxy")
+    front = free_ports(1)[0]
+    sock = tmp_path / "lb.sock"
+    backend = lab["direct"].split("//")[1].rstrip("/")
+    cfg = tmp_path / "haproxy.cfg"
+    cfg.write_text(
+        f"global\n    stats socket {sock} mode 600 level admin\ndefaults\n    mode http\n    timeout connect 2s\n"
+        f"    timeout client 10s\n    timeout server 10s\nfrontend fe\n    bind 127.0.0.1:{front}\n"
+        f"    default_backend be\nbackend be\n    server web1 {backend}\n"
+    )
+    out = tmp_path / "lb-starved"
+    with cpu_quota("lb", 0.03) as group, open(tmp_path / "haproxy.log", "wb") as log:
+        lb = subprocess.Popen(in_group(group, ["haproxy", "-db", "-f", str(cfg)]), stdout=log, stderr=log)
+        try:
+            wait_port(front)
+            deadline = time.monotonic() + 10
+            while not sock.exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            ds = lbanalysis.sweep(
+                "ab", f"http://127.0.0.1:{front}/", [1, 4, 16, 32], duration="2s", output=out, extra=["-k"],
+                haproxy_stats=str(sock), direct="auto", order="up", progress=False,
+            )  # fmt: skip
+        finally:
+            stop([lb])
+    runs = ds.runs[ds.runs["tool"] == "ab"]
+    best = runs.groupby("route")["requests_per_s"].max()
+    assert best["direct"] > 1.5 * best["lb"], best  # the backend answered far more straight than through HAProxy
+    info = ds.runs[ds.runs["source"].str.endswith("-info.txt")]
+    assert len(info) == 16  # show info before and after each of the 8 runs
+    s = lbanalysis.study(ds)
+    if "resource" not in s.summary_frame():
+        pytest.skip(f"the resource rules are not in this tree yet (through the LB {best['lb']:.0f}/s, direct "
+                    f"{best['direct']:.0f}/s)")  # fmt: skip
+    through = verdict_of(s, "lb")
+    said = {k: through.get(k) for k in ("verdict", "confidence", "resource", "evidence")}
+    assert through["resource"] in ("load balancer CPU", "load balancer"), (said, best.to_dict())
+    assert verdict_of(s, "direct")["resource"] != "load balancer CPU"
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_a_cpu_starved_client_is_named_from_the_sweeps_own_capture(lab, tmp_path, monkeypatch):
+    real = need("ab")
+    out = tmp_path / "client-starved"
+    with cpu_quota("client", 0.02) as group:
+        # ab joins the group as it starts (as under cgexec), the sweep itself does not (its imports would take long)
+        wrapper = tmp_path / "bin" / "ab"
+        wrapper.parent.mkdir()
+        wrapper.write_text(f'#!/bin/sh\necho $$ > {group}/cgroup.procs && exec {real} "$@"\n')
+        wrapper.chmod(0o755)
+        monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+        ds = lbanalysis.sweep("ab", lab["direct"], [1, 4, 16, 32], duration="2s", output=out, extra=["-k"],
+                              order="up", progress=False)  # fmt: skip
+    assert_reads_clean(ds)
+    proc = ds.cpu[ds.cpu["tool"] == "sweep"]
+    assert len(proc) == 4 and (proc["cores"] - 0.02).abs().max() < 1e-9, proc[["cores", "cores_by"]]
+    assert proc["cores_by"].str.contains(f"cgroup /{group.name}: 0.02").all()
+    # at the highest loads ab used (nearly) all it was allowed (at one connection it also waits for answers)
+    top = proc.set_index("run_source").loc[sorted(ds.runs["source"])[-2:]]
+    assert (top["busy_pct"] > 75).all(), proc[["run_source", "busy_pct", "cpu_pct"]]
+    s = lbanalysis.study(ds)
+    if "resource" not in s.summary_frame():
+        pytest.skip("the resource rules are not in this tree yet")
+    v = verdict_of(s, "")
+    assert v["verdict"] == "load generator" and v["resource"] == "client CPU", v
+
+
+@pytest.mark.live
+@pytest.mark.slow
+def test_an_interrupted_parallel_sweep_leaves_whole_tests_that_read(lab, tmp_path):
+    need("ab")
+    out = tmp_path / "interrupted-two"
+    cmd = [sys.executable, "-m", "lbanalysis", "sweep", "ab", lab["direct"], "--loads", "2,4,8", "--repeat", "3",
+           "--requests", "2000", "--processes", "2", "--no-progress", "-o", str(out)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env=env)
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if line.startswith("[1/9]"):
+            proc.send_signal(signal.SIGINT)
+            break
+    rest = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 130, "".join(seen) + rest
+    done = [row for row in read_manifest(out) if row["tool"] == "ab"]
+    tests = Counter(row["test"] for row in done)
+    assert 1 <= len(tests) < 9 and set(tests.values()) == {2}  # every test with both its processes
+    ds = lbanalysis.read(out, table="all")
+    assert_reads_clean(ds)
+    assert len(ds.runs) == len(done) and ds.runs["test"].notna().all()
+    assert set(ds.cpu["run_source"].dropna()) == set(ds.runs["source"])
+
+
+SWEEP_FIXTURES = ROOT / "tests" / "fixtures" / "sweep"
+
+
+def test_the_sweeps_cpu_csv_reads_into_the_cpu_table_each_row_naming_its_run():
+    ds = lbanalysis.read(SWEEP_FIXTURES / "one", table="all")
+    assert_reads_clean(ds)
+    runs = ds.runs.sort_values("source")
+    assert runs["tool"].tolist() == ["ab", "ab"]
+    cpu = ds.cpu
+    assert set(cpu["tool"]) == {"sweep", "proc-stat"} and (cpu["role"] == "client").all()
+    assert (cpu["source"].astype(str).str.contains("/cpu/00")).all() and cpu["line"].min() == 2
+    # every row names its run as the runs table keys it, file and position
+    assert set(zip(cpu["run_source"], cpu["run"], strict=True)) == set(zip(runs["source"], runs["run"], strict=True))
+    proc = cpu[cpu["scope"] == "process"].set_index("run_source").loc[runs["source"]]
+    assert proc["command"].tolist() == runs["command"].tolist()  # the command the run's file starts with
+    assert (proc["cores"] == 1).all() and proc["cores_by"].str.startswith("ab: 1; affinity: ").all()
+    assert ((proc["cpu_pct"] - 100 * (proc["user_s"] + proc["system_s"]) / proc["wall_s"]).abs() < 0.01).all()
+    host = cpu[cpu["scope"] != "process"]
+    assert host.groupby("run_source")["scope"].apply(lambda s: s.iloc[0]).eq("all").all()  # all, then each core
+
+
+def test_the_cpu_of_parallel_processes_names_each_process_and_leaves_the_host_to_the_test():
+    ds = lbanalysis.read(SWEEP_FIXTURES / "two", table="all")
+    assert_reads_clean(ds)
+    assert ds.runs.groupby("test").size().tolist() == [2, 2]
+    proc = ds.cpu[ds.cpu["tool"] == "sweep"]
+    assert sorted(proc["run_source"]) == sorted(ds.runs["source"])
+    assert proc["cores_by"].str.contains(r"affinity: 1 \(\d\)").all()  # each pinned to one core
+    assert ds.cpu[ds.cpu["scope"] != "process"]["run_source"].isna().all()
+
+
+def _cell(text: str, column: str, value: str) -> str:
+    """The CSV with ``column`` of its first row set to ``value``."""
+    lines = text.split("\n")
+    header = lines[0].split(",")
+    rows = list(csv.reader(io.StringIO(lines[1])))
+    rows[0][header.index(column)] = value
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow(rows[0])
+    return "\n".join([lines[0], out.getvalue(), *lines[2:]])
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.replace(",sweep,", ",sweep,,", 1), r"001\.csv:2: 26 fields where the header has 25"),
+        (lambda t: _cell(t, "cpu_pct", "fast"), r"001\.csv:2: cpu_pct: not a number: 'fast'"),
+        (lambda t: _cell(t, "pid", "12.5"), r"001\.csv:2: pid: not a whole number: '12\.5'"),
+        (lambda t: t.split("\n", 1)[0] + "\n", r"001\.csv:1: the sweep's cpu CSV has a header and no sample"),
+        (
+            lambda t: t.replace("cores_by", "cores_from", 1),
+            r"001\.csv:1: not a column of the sweep's cpu CSV: cores_from",
+        ),
+    ],
+)
+def test_a_broken_cpu_csv_is_an_error_naming_its_file_and_line(tmp_path, change, message):
+    broken = tmp_path / "cpu" / "001.csv"
+    broken.parent.mkdir()
+    broken.write_text(change((SWEEP_FIXTURES / "one" / "cpu" / "001.csv").read_text()))
+    with pytest.raises(lbanalysis.ParseError, match=message):
+        lbanalysis.read(broken, table="all", errors="raise")
