@@ -511,8 +511,12 @@ def cmd_summary(args: argparse.Namespace) -> int:
     else:  # piped to a pager or a file: nothing wraps
         width = 60
     from .analysis.engine import study
+    from .analysis.tests import per_test_percentiles, with_tests
 
-    table = summary_table(ds.runs, width=width, percentiles=ds.percentiles, study=study(ds))
+    st = study(ds)  # processes run at once are one test: one line, its figures summed (lbanalysis.analysis.tests)
+    table = summary_table(
+        with_tests(ds.runs, st), width=width, percentiles=per_test_percentiles(st, ds.percentiles), study=st
+    )
     if args.format == "csv":
         table.to_csv(sys.stdout, index=False)
     elif args.format == "markdown":
@@ -539,16 +543,20 @@ def compare_table(runs: pd.DataFrame, side: str, a: str, b: str, load: str = "co
     Uses :func:`lbanalysis.analysis.compare` (bootstrap interval of the
     ratio of means, stratified by load when both sides ran several loads);
     with fewer than its minimum runs on a side the verdict says "too few runs
-    to tell". Series run on one side only are listed with their side.
+    to tell". Series run on one side only are listed with their side. The
+    processes of one test (run at once: :mod:`lbanalysis.analysis.tests`)
+    count as one run, with their summed figures.
     ``bound_a``/``bound_b``: what bounded the series on each side, as the
     study of that side says.
     """
     from .analysis.comparison import compare
     from .analysis.series import assign_series
+    from .analysis.tests import fold
 
+    bound = _bounds(runs, side, (a, b), load)
+    runs = fold(runs)[0]  # processes run at once are one test: compared by the test's summed figures
     data = runs.assign(series=assign_series(runs, exclude=[side, "_origin"])).dropna(subset=["series"])
     data = data[data[side].astype(str).isin([a, b])].assign(**{side: lambda d: d[side].astype(str)})
-    bound = _bounds(runs, side, (a, b), load)
     rows = []
     for name, g in data.groupby("series", sort=True):
         present = set(g[side])

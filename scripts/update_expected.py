@@ -47,6 +47,7 @@ FAMILIES = (
     "vegeta",
     "bombardier",
     "oha",
+    "parallel",
     "httperf",
     "gatling",
     "jmeter",

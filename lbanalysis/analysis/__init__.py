@@ -10,6 +10,8 @@ function                    what it does
 ``network_utilisation``     wire bits vs link capacity, network-bound flags
 ``study``                   one answer for a folder: series, errors,
                             capacity, fits, knees, a verdict per series
+``tests_of``                one row per test of several load-generator
+                            processes at once (sums, merged percentiles)
 ``verdicts``                the study's verdict table
 ``compare``                 B/A ratio of means with a bootstrap interval
 ``balance``                 load-balancer shares vs weights, fairness, queues
@@ -50,6 +52,7 @@ _EXPORTS = {
     "Knee": "saturation",
     "network_utilisation": "network",
     "study": "engine",
+    "tests_of": "engine",
     "Study": "engine",
     "verdicts": "verdict",
     "RULES": "rules",

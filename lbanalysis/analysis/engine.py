@@ -58,8 +58,10 @@ from .latency import is_closed_loop
 from .resources import cpu_by_run
 from .rules import RULES, THRESHOLDS, Evidence, _kept_up, _reasons, judge, kept_up
 from .series import _origins, common_folder
+from .tests import cpu_of_tests, fold, series_notes
+from .tests import table as tests_table
 
-__all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study"]
+__all__ = ["ERROR_COUNTERS", "Study", "error_shares", "study", "tests_of"]
 
 # ------------------------------------------------------------------ errors ---
 #: How each tool's own counters make one error share, as (columns that must be present, failed attempts
@@ -351,6 +353,10 @@ class Study:
     row per series (its key). ``verdicts``: one row per series (verdict,
     confidence, evidence, notes, figures). ``knees``, ``fits``: per series.
     ``paths``: the iperf paths measured. ``thresholds``: the values used.
+    ``tests``: one row per test of several processes run at once
+    (:func:`lbanalysis.analysis.tests.table`); ``runs`` then holds one row per
+    test and ``processes`` each process's own row (``test``, ``test_row``: the
+    label of its test's row in ``runs``, its error share, ``spread``).
     """
 
     runs: pd.DataFrame
@@ -361,6 +367,8 @@ class Study:
     paths: pd.DataFrame
     load: str = "concurrency"
     thresholds: dict[str, float] = field(default_factory=dict)
+    tests: pd.DataFrame = field(default_factory=pd.DataFrame)
+    processes: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def summary_frame(self) -> pd.DataFrame:
         """One row per series: ``series``, ``runs``, ``used``, ``loads``, ``verdict``, ``resource`` (what was used
@@ -550,6 +558,7 @@ def study(
     requests: pd.DataFrame | None = None,
     exclude: Sequence[str] = (),
     cpu: pd.DataFrame | None = None,
+    test: str | Sequence[str] = "test",
     **thresholds: float,
 ) -> Study:
     """Study a folder's runs once: series, errors, capacity, fits, knees and a verdict per series.
@@ -568,8 +577,12 @@ def study(
     column, or ``"none"``. ``exclude``: columns left out of the series key
     (the column two setups are compared by). ``cpu``: CPU samples paired with
     the runs (the ``cpu`` table; default: the Dataset's), from which each
-    verdict names the resource used up (``resource``). Other keywords:
-    thresholds of :data:`~lbanalysis.analysis.rules.THRESHOLDS`.
+    verdict names the resource used up (``resource``). ``test``: the column
+    (or columns) declaring which runs are processes of one test (runs that
+    declare none and overlap in time against one target are one test too):
+    each test is judged as one run, its load and rate the sums of its
+    processes' (:mod:`lbanalysis.analysis.tests`). Other keywords: thresholds
+    of :data:`~lbanalysis.analysis.rules.THRESHOLDS`.
     """
     unknown = set(thresholds) - set(THRESHOLDS)
     if unknown:
@@ -604,8 +617,9 @@ def study(
     own = list(http.columns)
     http["_target"] = _target(http)
     http = _with_latency(http, phases, requests)
-    http = pd.concat([http, error_shares(http)], axis=1)
     http["twin_of"] = _twins(http, requests)
+    http, processes = fold(http, requests, test=test)  # the processes of one test: one row, judged as one run
+    http = pd.concat([http, error_shares(http)], axis=1)
     http = _left_out(http, t)
     cap = capacity_per_run(
         http, capacity, basis=capacity_basis, iperf=iperf_runs,
@@ -620,13 +634,18 @@ def study(
     twins = http["twin_of"].notna().to_numpy(bool)
     if twins.any():  # one run seen in two files: the log joins its summary's series
         http.loc[twins, "series"] = http.loc[http.loc[twins, "twin_of"].to_numpy(), "series"].to_numpy()
-    cpu_runs = cpu_by_run(cpu, http) if cpu is not None and len(cpu) else None
+    # a test's CPU: every process's samples, paired with the test's row
+    cpu_runs = cpu_by_run(cpu_of_tests(cpu, processes, http), http) if cpu is not None and len(cpu) else None
     verdicts, knees, fits = _judge_all(http, load, t, servers, root=common_folder(runs), cpu=cpu_runs)
-    http = http.drop(columns=["origin", "_target", "_total_mean_s"], errors="ignore").rename(
+    if len(processes):  # each process with its own error share, in its test's series
+        processes = pd.concat([processes, error_shares(processes)], axis=1)
+        processes["series"] = http.loc[processes["test_row"], "series"].to_numpy()
+    tests = tests_table(http, processes, requests, load)
+    http = http.drop(columns=["origin", "_target", "_total_mean_s", "_log_of"], errors="ignore").rename(
         columns={"_origin": "origin"}
     )
     series = _series_rows(http, load)
-    return Study(http, series, verdicts, knees, fits, cap.paths, load, t)
+    return Study(http, series, verdicts, knees, fits, cap.paths, load, t, tests, processes)
 
 
 def _with_latency(http: pd.DataFrame, phases: pd.DataFrame | None, requests: pd.DataFrame | None) -> pd.DataFrame:
@@ -799,7 +818,7 @@ _JUDGED = (
     "rate_target_per_s", "rate_sent_per_s", "iterations", "iterations_dropped", "socket_errors_connect",
     "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s", "_latency_note", "utilisation", "used_bits_per_s", "capacity_bits_per_s", "capacity_basis", "capacity_source",
     "capacity_note", "delay_s", "benchmark_mode", "_target", "method", "keepalive", "host", "port", "path",
-    *("via", "route"),
+    *("via", "route"), "test", "processes", "test_note",
 )  # fmt: skip
 
 
@@ -975,7 +994,7 @@ def _judge_all(
             if e.latency_note not in notes:
                 notes.append(e.latency_note)
         cap_notes = [n for n in dict.fromkeys(g["capacity_note"]) if n]
-        notes += cap_notes
+        notes += cap_notes + series_notes(not_twin)
         n_out = int((~not_twin["used"]).sum())
         if n_out and len(loads):
             notes.append(f"{n_out} of {_count(len(not_twin), 'run')} left out of curves: {_reasons(e.excluded)}")
@@ -1064,3 +1083,20 @@ def _series_rows(http: pd.DataFrame, load: str) -> pd.DataFrame:
             }
         )  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def tests_of(data: Any, **study_options: Any) -> pd.DataFrame:
+    """One row per test of several processes run at once, as the study judges it (its ``tests``).
+
+    Its load is the sum of its processes' loads, requests/s the sum of their
+    own rates, the error share from the summed counters, percentiles merged
+    from per-request logs or left per process, and the spread between
+    processes (:mod:`lbanalysis.analysis.tests`, :func:`tests.table`).
+
+    >>> runs = pd.DataFrame({"source": ["d/a", "d/b"], "run": 0, "tool": "ab", "url": "http://h/", "test": "t1",
+    ...     "concurrency": 25, "requests": [1000, 1200], "failed": 0, "duration_s": 4.0,
+    ...     "requests_per_s": [250.0, 300.0]})
+    >>> tests_of(runs)[["test", "processes", "load", "requests", "requests_per_s", "error_share"]].to_dict("records")
+    [{'test': 't1', 'processes': 2, 'load': 50.0, 'requests': 2200, 'requests_per_s': 550.0, 'error_share': 0.0}]
+    """
+    return study(data, **study_options).tests

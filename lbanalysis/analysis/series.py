@@ -59,10 +59,12 @@ _TARGET = ("host", "port", "path")
 #: Keys the series computes from the runs: the query string, the request body, TLS, the origin, and the
 #: workload of a run whose target is in a script (its command without the load: ``registry.workload``).
 _DERIVED = ("_query", "_body", "_tls", "_origin", "_workload")
-# ("end_time": when a run of `lbanalysis sweep` ended, in its manifest: a time, not a setting)
+# ("end_time": when a run of `lbanalysis sweep` ended, in its manifest: a time, not a setting; "test",
+# "process": which test a run is a process of, and which process: lbanalysis.analysis.tests)
 _NOT_LABELS = frozenset(
-    {"series", "note", "notes", "comment", "comments", "description", "remark", "remarks", "file", "date", "end_time"}
-)
+    {"series", "note", "notes", "comment", "comments", "description", "remark", "remarks", "file", "date", "end_time",
+     "test", "process", "test_basis", "test_note"}
+)  # fmt: skip
 
 
 def series_keys(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exclude: Sequence[str] = ()) -> list[str]:

@@ -41,7 +41,7 @@ with a sentence that names its figures and thresholds (all parameters of
 >>> v.loc[0, "verdict"]
 'server saturation'
 >>> print(v.loc[0, "evidence"])
-past concurrency 40, throughput changed +0% (at most +10%) while mean latency rose +99% (at least +20%); the path was at most 2% used: not the network; ab's Time per request is concurrency × time / requests, so throughput × latency equals the concurrency by construction: without its -g log or Connection Times, ab cannot show an idle client; one run per load: the run-to-run noise is unknown, so the knee is not called significant
+past concurrency 40, throughput changed +0% (at most +10%) while mean latency rose +99% (at least +20%); the path was at most 2% used: not the network; ab's Time per request is concurrency × time / requests, so throughput × latency equals the concurrency by construction: without its -g log or Connection Times, ab cannot show an idle client; one run per load: the run-to-run noise is unknown, so the knee is not called significant; the load generator's CPU was not ruled out (no figure of the client's CPU against what it could use, no queue shown behind it)
 """
 
 from __future__ import annotations

@@ -804,7 +804,9 @@ def conclusion_section(
     if not len(http_runs(ds.runs)):
         return Section.empty(title, ABSENT["http"])
     st = study_of(ds, link_capacity, iperf, threshold, load, group)
-    table = conclusion_table(st, ds.percentiles)
+    from ..analysis.tests import per_test_percentiles
+
+    table = conclusion_table(st, per_test_percentiles(st, ds.percentiles))  # a test's p99: merged, never one process's
     s = Section(title, open_rows=len(table) + 1)
     order = {name: i for i, name in enumerate(_VERDICT_ORDER)}
     counts = table["verdict"].value_counts()
@@ -898,6 +900,8 @@ def read_summary(ds: Any, study: Any = None) -> Section:
     if len(st.verdicts):
         s.add(_series_sentence(st))
         s.add(_series_list(st))
+    for part in _tests_parts(st):
+        s.add(part)
     not_runs = getattr(ds, "not_runs", None)
     not_runs = not_runs if not_runs is not None and len(not_runs) else None
     # skipped files and outputs that are no tests named from one folder, so that their names compare
@@ -935,6 +939,43 @@ def read_summary(ds: Any, study: Any = None) -> Section:
     for note in ds.notes:
         s.add(f"Note: {note}")
     return s
+
+
+def _tests_parts(st: Any) -> list[Any]:
+    """The tests of several processes run at once, and their processes (the study's ``tests`` and ``processes``)."""
+    tests = getattr(st, "tests", None)
+    processes = getattr(st, "processes", None)
+    if tests is None or not len(tests) or processes is None or not len(processes):
+        return []
+    several = tests[tests["processes"] > 1]
+    if not len(several):
+        return []
+    out: list[Any] = [
+        f"{_plural(len(several), 'test')} of several load-generator processes run at once, each judged as one run "
+        "above: its load and requests/s are the sums of its processes' own, its mean latency weighted by requests, "
+        "its percentiles merged from per-request logs where every process wrote one (else each process's stay its "
+        "own); the spread compares the processes' requests/s per connection (one slow process drags a test)."
+    ]
+    shown = several.assign(spread=several["spread"] * 100, duration_spread=several["duration_spread"] * 100)
+    out.append(
+        shown[["test", "processes", "test_basis", "load", "requests_per_s", "latency_mean_s", "latency_p99_s",
+               "spread", "duration_spread", "slowest", "percentiles_basis"]].rename(columns={
+            "test_basis": "how it is known", "spread": "spread per connection (%)",
+            "duration_spread": "durations apart (%)", "slowest": "slowest process", "percentiles_basis": "percentiles"})
+    )  # fmt: skip
+    mine = processes[processes["test"].isin(set(several["test"]))]
+    names = _short_sources(mine["source"].astype(str).tolist())
+    out.append("Their processes, each as it printed:")
+    out.append(
+        pd.DataFrame({
+            "test": mine["test"].to_numpy(), "process": mine["process"].to_numpy(), "file": names,
+            "concurrency": _floats(mine, "concurrency").to_numpy(),
+            "requests_per_s": _floats(mine, "requests_per_s").to_numpy(),
+            "per connection (requests/s)": _floats(mine, "rate_per_connection").to_numpy(),
+            "duration_s": _floats(mine, "duration_s").to_numpy(), "error_share": _floats(mine, "error_share").to_numpy(),
+        })
+    )  # fmt: skip
+    return out
 
 
 def _series_sentence(st: Any) -> str:
