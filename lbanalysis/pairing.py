@@ -171,6 +171,7 @@ def pair_cpu(data: Any, runs: pd.DataFrame | None = None) -> pd.DataFrame:
     run_source = cpu["run_source"].astype("string").to_numpy(dtype=object, na_value=None)
     paired = cpu["paired_by"].astype("string").to_numpy(dtype=object, na_value=None)
     host = cpu["host"].astype("string").to_numpy(dtype=object, na_value=None)
+    monitor: list[str | None] = [None] * len(cpu)  # the sweep's monitor name of each sample, where it has one
     since_boot = (cpu["summary"].astype("string") == "since boot").fillna(False).to_numpy(bool)
     times = pd.to_datetime(cpu["time"], errors="coerce")
     same = pd.notna(cpu["run"]).to_numpy(bool) & pd.isna(cpu["run_source"]).to_numpy(bool)
@@ -191,6 +192,7 @@ def pair_cpu(data: Any, runs: pd.DataFrame | None = None) -> pd.DataFrame:
         if mon:
             for i in idx:
                 host[i] = host[i] or mon[1]
+                monitor[i] = mon[1]
         if not todo:
             continue
         here = (folders == folder).to_numpy(bool)
@@ -229,7 +231,7 @@ def pair_cpu(data: Any, runs: pd.DataFrame | None = None) -> pd.DataFrame:
     for i in range(len(cpu)):
         if not role[i]:
             guess = role_of_command(command[i]) if scope[i] == "process" else ""
-            role[i] = guess or role_of_host(host[i]) or None
+            role[i] = guess or role_of_host(host[i]) or role_of_host(monitor[i]) or None  # --monitor lb=... on any host
     cpu["role"] = pd.array(role, dtype="string")
     return cpu
 

@@ -405,3 +405,14 @@ def test_a_monitor_named_after_one_tools_run_is_not_another_tools():
     assert set(vm["paired_by"]) == {"name stem"}
     for src, run_source in zip(vm["source"].astype(str), vm["run_source"], strict=True):
         assert Path(run_source).name == Path(src).name.removeprefix("vmstat_")
+
+
+def test_a_monitor_names_its_role_when_its_header_names_a_plain_host(tmp_path):
+    """`--monitor lb='ssh lb mpstat -P ALL 1'`: mpstat's header names the machine ('vm', no role in it); the
+    monitor's name says it is the load balancer."""
+    where = tmp_path / "monitor" / "lb"
+    where.mkdir(parents=True)
+    (where / "001.txt").write_text((CPU / "mpstat_all.txt").read_text())
+    cpu = lbanalysis.read(tmp_path, table="cpu")
+    assert set(cpu["host"]) == {"vm"}
+    assert set(cpu["role"]) == {"load balancer"}
