@@ -1032,10 +1032,12 @@ def headline(runs: pd.DataFrame) -> pd.DataFrame:
     100.0
     """
     from .. import schema
+    from ..analysis.resources import DECLARED_CORES
 
     runs = runs.reset_index(drop=True)  # a subset of the runs keeps its rows together
     out = pd.DataFrame({"source": _short_sources(runs["source"].astype(str).tolist()), "run": runs["run"]})
-    extra = [c for c in runs.columns if c not in schema.RUNS]
+    # the cores declared for each role are evidence the verdicts name (and runs.csv keeps), not columns to read by
+    extra = [c for c in runs.columns if c not in schema.RUNS and c not in DECLARED_CORES.values()]
     for c in extra:
         out[c] = runs[c].reset_index(drop=True)
     for col, label, scale in _HEADLINE:

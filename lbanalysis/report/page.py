@@ -65,7 +65,7 @@ nav.lb-toc ol { margin: 0; padding-left: 1.4em; }
 nav.lb-toc ol ol { list-style: none; padding-left: 1em; font-size: 0.95em; }
 .lb-table { overflow-x: auto; max-width: 100%; margin: 0.5em 0 1em; }
 .lb-table table { border-collapse: collapse; font-size: 0.85em; }
-.lb-table th, .lb-table td { border-bottom: 1px solid #e1e4e8; padding: 0.2em 0.6em; vertical-align: top; }
+.lb-table th, .lb-table td { border-bottom: 1px solid #e1e4e8; padding: 0.2em 0.5em; vertical-align: top; }
 .lb-table thead th { border-bottom: 2px solid #8c959f; }
 .lb-table tr > :first-child { position: sticky; left: 0; background: #fff; z-index: 1;
   box-shadow: 1px 0 0 #e1e4e8; }
