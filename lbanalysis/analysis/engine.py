@@ -903,6 +903,7 @@ def _peers(
             "keepalive": bool(keep.iloc[0]) if len(keep) else None,
             "best": float(x["mean"].max()), "spread": float(((x["max"] - x["min"]) / x["mean"]).max()),
             "direct": route == "direct" or (not route and listed), "routed": bool(route) and route != "direct",
+            "by_load": x["mean"],
         })  # fmt: skip
     out: dict[Any, tuple[pd.DataFrame | None, dict[str, Any] | None]] = {}
     if not rows:
@@ -918,7 +919,7 @@ def _peers(
             cand = same[same["direct"] & (same["tool"] == r.tool) & (same["rest"] == r.rest)]
             if len(cand):
                 best = cand.sort_values("best").iloc[-1]
-                direct = {"series": best["series"], "best": best["best"]}
+                direct = {"series": best["series"], "best": best["best"], "by_load": best["by_load"]}
         out[r.series] = (alike[["series", "tool", "best", "spread"]] if len(alike) else None, direct)
     return out
 

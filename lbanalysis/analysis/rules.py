@@ -558,10 +558,14 @@ def _through_lb(e: Evidence, t: dict[str, float]) -> Finding | None:
     busy, b_at = _cpu_over(e, "lb_busy", at)
     idle, i_at = _cpu_over(e, "lb_idle", at)
     flat = _knee_of(e, t) < loads.index.max()
-    if not flat and not (_busy(busy, t) or (pd.notna(idle) and idle <= t["lb_idle"])):
-        return None  # still growing, and no CPU of the load balancer shown used up
+    below = _below_direct(loads["x"], e.direct.get("by_load"), 1 - t["lb_gap"])
+    if not flat and not below and not (_busy(busy, t) or (pd.notna(idle) and idle <= t["lb_idle"])):
+        return None  # still growing, not below the direct series at each load, and no CPU of it shown used up
     f: dict[str, Any] = {"span": _span(e, at), "best": best, "direct": direct, "share": best / direct,
                          "direct_series": e.direct["series"], "most": 1 - t["lb_gap"]}  # fmt: skip
+    if not flat and below:
+        where = "at the load both ran" if below == 1 else f"at each of the {below} loads both ran"
+        f["span"] = f"which still grew but stayed below {1 - t['lb_gap']:.0%} of the direct series {where}"
     if _busy(busy, t):
         f["cpu"] = f"; its CPU was {busy:.0%} busy per core it could use ({b_at})"
         return Finding(f, resource="load balancer CPU")
@@ -576,6 +580,26 @@ def _through_lb(e: Evidence, t: dict[str, float]) -> Finding | None:
         words.append(f"its CPU was {busy:.0%} busy per core it could use ({b_at})")
     f["cpu"] = "; " + "; ".join(words)
     return Finding(f, confidence="medium", resource="load balancer")
+
+
+def _below_direct(through: pd.Series, direct: pd.Series | None, most: float) -> int:
+    """How many loads a series through the load balancer shares with the direct series, when at each of them it
+    reached less than ``most`` of the direct rate; else 0 (a fast direct run too short for a curve still shows
+    the rate the backend gave at its load).
+
+    >>> _below_direct(pd.Series([556.0, 969.0], index=[1, 32]), pd.Series([13256.0, 47763.0], index=[1, 32]), 0.8)
+    2
+    >>> _below_direct(pd.Series([556.0, 969.0], index=[1, 32]), pd.Series([600.0, 47763.0], index=[1, 32]), 0.8)
+    0
+    """
+    if direct is None or not len(direct):
+        return 0
+    both = through.index.intersection(direct.index)
+    if not len(both):
+        return 0
+    a = pd.to_numeric(through.loc[both], errors="coerce").to_numpy(float)
+    b = pd.to_numeric(direct.loc[both], errors="coerce").to_numpy(float)
+    return len(both) if bool((a < most * b).all()) else 0
 
 
 def _server_resource(e: Evidence, t: dict[str, float]) -> tuple[str, str, bool]:
@@ -739,8 +763,8 @@ RULES: tuple[Rule, ...] = (
         "through the load balancer, at best {best:,.0f} requests/s while the direct series to its backend "
         "({direct_series}) reached {direct:,.0f} ({share:.0%}, below {most:.0%}) and no load-balancer statistics "
         "show a backend queue: the load balancer, {span}{cpu}",
-        "through the load balancer, well below a direct series to its backend, no backend queue shown, and a plateau "
-        "or the load balancer's CPU used up: its CPU when HAProxy's Idle_pct is near 0 or its process or host is busy "
+        "through the load balancer, well below a direct series to its backend, no backend queue shown, and a plateau, "
+        "a rate below the direct one at every load both ran, or the load balancer's CPU used up: its CPU when HAProxy's Idle_pct is near 0 or its process or host is busy "
         "per core it could use (Idle_pct alone never clears it)",
         "load balancer",
     ),
