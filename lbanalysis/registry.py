@@ -36,6 +36,7 @@ __all__ = [
     "Drive",
     "Tool",
     "command_patterns",
+    "cpu_spinners",
     "drive_of",
     "drives",
     "echo_patterns",
@@ -239,7 +240,9 @@ class Tool:
     workload (:func:`workload`). ``echo_patterns`` are regular expressions of
     lines the tool prints that look like its command line but are its output
     (httperf echoes its options, defaults included): such a line, without a
-    prompt, does not start a transcript segment.
+    prompt, does not start a transcript segment. ``cpu_spins`` says why the
+    tool's own CPU figure shows no client bound (httperf polls its sockets
+    in a loop: near 100 % of a core at any load), empty when it can.
 
     >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
     'http-load'
@@ -264,6 +267,7 @@ class Tool:
     output_flags: tuple[str, ...] = ()
     echo_patterns: tuple[str, ...] = ()
     written_files: tuple[str, ...] = ()
+    cpu_spins: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -574,6 +578,8 @@ TOOLS: tuple[Tool, ...] = (
         info_options=("-h", "--help", "-V", "--version"),
         info_patterns=((r"^httperf: httperf-\S+ compiled", "version banner"), (r"^Usage: httperf ", "help text")),
         echo_patterns=(r"httperf(?: --[\w-]+(?:=\S*)?)* --client=\d+/\d+(?: --[\w-]+(?:=\S*)?)*",),
+        cpu_spins="httperf polls its sockets in a loop, so its CPU is near 100 % of a core at any load (99 % at 20 "
+        "connections/s here): its own CPU figure shows no client bound",
         # open loop: the load is the connection rate; a run is bounded by its connections (rate x seconds)
         drives=(
             Drive(
@@ -684,6 +690,15 @@ TOOLS: tuple[Tool, ...] = (
     # what `lbanalysis sweep` measured of each run's CPU (cpu/NNN.csv): the load tool's process, this host's cores
     Tool("sweep", "resources", (), ("cpu_csv",), "lbanalysis sweep's CPU capture (os.wait4, /proc/stat)"),
 )
+
+
+def cpu_spinners() -> dict[str, str]:
+    """Tool name -> why its own CPU figure shows no client bound (:attr:`Tool.cpu_spins`), for the tools that spin.
+
+    >>> list(cpu_spinners())
+    ['httperf']
+    """
+    return {t.name: t.cpu_spins for t in TOOLS if t.cpu_spins}
 
 
 def names(*, kind: str | None = None) -> tuple[str, ...]:

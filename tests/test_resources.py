@@ -8,10 +8,13 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from lbanalysis import schema
+import lbanalysis
+from lbanalysis import registry, schema
 from lbanalysis.analysis import rules
 from lbanalysis.analysis.engine import study
 from lbanalysis.analysis.resources import cpu_by_run
+
+from .conftest import FIXTURES
 
 LOADS = [1, 2, 4, 8, 16]
 
@@ -231,3 +234,12 @@ def test_a_client_whose_cpu_limit_is_not_known_is_named_by_the_faster_client_not
         "the load tool's process used 20% of one core (lab/ab_c16_r0.txt:3), the CPU it could use not known"
         in (v.loc["ab", "evidence"])
     )
+
+
+def test_a_tool_that_spins_shows_no_client_bound_by_its_own_cpu():
+    """httperf printed 99.4 % CPU at 20 connections/s (it polls): that figure is no client bound (registry
+    ``cpu_spins``), so the per-run figures leave it out; ab's own CPU still counts."""
+    ds = lbanalysis.read(FIXTURES / "httperf" / "httperf_calls.txt", table="all")
+    assert ds.cpu["cpu_pct"].max() > 99
+    assert cpu_by_run(ds.cpu, ds.runs)["client_busy"].isna().all()
+    assert "httperf" in registry.cpu_spinners() and "ab" not in registry.cpu_spinners()

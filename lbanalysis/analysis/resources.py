@@ -49,6 +49,8 @@ import os
 import numpy as np
 import pandas as pd
 
+from .. import registry
+
 __all__ = ["COLUMNS", "DECLARED_CORES", "LB_PROGRAMS", "cpu_by_run", "per_load"]
 
 #: The figures :func:`cpu_by_run` gives per run (shares 0-1) and where each is read (``*_at``).
@@ -116,7 +118,12 @@ def cpu_by_run(cpu: pd.DataFrame | None, runs: pd.DataFrame) -> pd.DataFrame:
     tool = runs["tool"].astype("string").to_numpy()[paired["_pos"]] if "tool" in runs else np.full(len(paired), "")
     paired = paired.assign(_role=_roles(paired, pd.Series(tool, index=paired.index, dtype="string")).to_numpy(),
                            _share=_share(paired).to_numpy())  # fmt: skip
-    paired = _declared(paired, runs)
+    spins = (
+        paired["_role"].eq("client").to_numpy(bool)
+        & paired["scope"].astype("string").eq("process").fillna(False).to_numpy(bool)
+        & pd.Series(tool).isin(list(registry.cpu_spinners())).to_numpy(bool)
+    )
+    paired = _declared(paired[~spins], runs)  # a tool that spins (httperf) shows no client bound by its own CPU
     parallel = _lb_parallel(runs)
     cols = {c: out[c].to_numpy(dtype=object) for c in COLUMNS}
     for p, g in paired.groupby("_pos", sort=False):
