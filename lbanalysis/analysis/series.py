@@ -41,6 +41,7 @@ __all__ = [
     "MIN_LOADS",
     "MIN_R2",
     "SETTING_COLUMNS",
+    "as_floats",
     "assign_series",
     "common_folder",
     "fit_series",
@@ -360,8 +361,8 @@ def _body_bytes(runs: pd.DataFrame) -> pd.Series:
     >>> _body_bytes(pd.DataFrame({"bytes_sent": [24000.0, 8100.0, 25000.0], "requests": [300, 100, 100]})).tolist()
     [80.0, 80.0, 250.0]
     """
-    sent = _num(runs, "bytes_sent")
-    n = _num(runs, "requests").fillna(0) + _num(runs, "failed").fillna(0)
+    sent = as_floats(runs, "bytes_sent")
+    n = as_floats(runs, "requests").fillna(0) + as_floats(runs, "failed").fillna(0)
     per = sent / n.where(n > 0)
     digits = 1 - np.floor(np.log10(per.where(per > 0)))
     rounded = [round(v, int(d)) if pd.notna(v) and pd.notna(d) else np.nan for v, d in zip(per, digits, strict=True)]
@@ -376,8 +377,14 @@ def _body_bytes(runs: pd.DataFrame) -> pd.Series:
 _BODY_TOLERANCE = 0.02
 
 
-def _num(df: pd.DataFrame, col: str) -> pd.Series:
-    """A column as floats (missing: NaN)."""
+def as_floats(df: pd.DataFrame, col: str) -> pd.Series:
+    """A column as floats (missing values, and a column the frame lacks: NaN).
+
+    >>> as_floats(pd.DataFrame({"a": pd.array([1, None], dtype="Int64")}), "a").tolist()
+    [1.0, nan]
+    >>> as_floats(pd.DataFrame({"a": [1]}), "b").isna().all()
+    True
+    """
     if col not in df:
         return pd.Series(np.nan, index=df.index, dtype=float)
     s = df[col]

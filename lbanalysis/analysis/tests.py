@@ -52,6 +52,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .series import as_floats
+
 __all__ = [
     "DURATION_SPREAD",
     "MERGED_PERCENTILES",
@@ -103,15 +105,6 @@ SPREAD_NOTE = 0.20
 MERGED_PERCENTILES: tuple[float, ...] = (50.0, 90.0, 99.0)
 #: Two windows are one test when they overlap by at least this share of the shorter one.
 OVERLAP_SHARE = 0.5
-
-
-def _num(df: pd.DataFrame, col: str) -> pd.Series:
-    if col not in df:
-        return pd.Series(np.nan, index=df.index, dtype=float)
-    s = df[col]
-    if isinstance(s.dtype, pd.BooleanDtype) or s.dtype == bool:
-        s = s.astype("Float64")
-    return pd.to_numeric(s, errors="coerce").astype("Float64").astype(float)
 
 
 def _target(runs: pd.DataFrame) -> pd.Series:
@@ -174,14 +167,14 @@ def windows(
     if logged is None and requests is not None and len(requests) and todo.any():
         logged = _logged_windows(requests)
     if logged and todo.any():
-        keys = list(zip(runs["source"].astype(str), _num(runs, "run").fillna(-1).astype(int), strict=True))
+        keys = list(zip(runs["source"].astype(str), as_floats(runs, "run").fillna(-1).astype(int), strict=True))
         for pos in np.flatnonzero(todo):
             w = logged.get(keys[pos])
             if w is not None:
                 i = runs.index[pos]
                 out_start[i], out_end[i], basis[i] = w[0], w[1], "per-request log"
                 todo[pos] = False
-    dur = _num(runs, "duration_s")
+    dur = as_floats(runs, "duration_s")
     shown = todo & start.notna().to_numpy(bool) & dur.notna().to_numpy(bool)
     out_start[shown] = start[shown]
     out_end[shown] = start[shown] + pd.to_timedelta(dur[shown], unit="s")
@@ -196,7 +189,7 @@ def _logged_windows(requests: pd.DataFrame) -> dict[tuple[str, int], tuple[pd.Ti
     start = pd.to_datetime(requests["start"], errors="coerce")
     if getattr(start.dt, "tz", None) is not None:
         start = start.dt.tz_localize(None)
-    lat = pd.to_timedelta(_num(requests, "latency_s").fillna(0.0), unit="s")
+    lat = pd.to_timedelta(as_floats(requests, "latency_s").fillna(0.0), unit="s")
     frame = pd.DataFrame({"source": requests["source"].astype(str), "run": requests["run"].astype("Int64"),
                           "start": start, "end": start + lat}).dropna(subset=["start"])  # fmt: skip
     if not len(frame):
@@ -298,7 +291,10 @@ def _overlapping(
     sub = runs.loc[candidates.index]
     w = windows(sub, requests, logged)
     w = w[w["start"].notna() & w["end"].notna()]
-    req, fmt = _num(sub, "requests"), sub["format"].astype(str) if "format" in sub else pd.Series("", index=sub.index)
+    req, fmt = (
+        as_floats(sub, "requests"),
+        sub["format"].astype(str) if "format" in sub else pd.Series("", index=sub.index),
+    )
     groups = []
     for _, idx in candidates[w.index].groupby(candidates[w.index]).groups.items():
         order = w.loc[idx].sort_values("start")
@@ -354,7 +350,7 @@ def _fold_one(g: pd.DataFrame, name: str, basis: str) -> tuple[dict[str, Any], l
         if c in FIRST:
             row[c] = g[c].iloc[0]
         elif c in SUMMED or c in RATES:
-            row[c] = _all_or_nothing(_num(g, c), "sum")
+            row[c] = _all_or_nothing(as_floats(g, c), "sum")
         elif c in JOINED:
             texts = [str(v) for v in g[c] if isinstance(v, str) and v.strip()]
             row[c] = "; ".join(dict.fromkeys(texts)) if texts else g[c].iloc[0]
@@ -366,13 +362,13 @@ def _fold_one(g: pd.DataFrame, name: str, basis: str) -> tuple[dict[str, Any], l
                 if c == "end_time" and row[c] is not None:
                     row[c] = str(row[c])
             else:
-                row[c] = _all_or_nothing(_num(g, c), how)
+                row[c] = _all_or_nothing(as_floats(g, c), how)
         elif c not in WEIGHTED:
             row[c] = _same(g[c])
-    req = _num(g, "requests")
+    req = as_floats(g, "requests")
     for c in WEIGHTED:
         if c in g:
-            v = _num(g, c)
+            v = as_floats(g, c)
             ok = v.notna() & req.notna() & (req > 0)
             row[c] = float((v[ok] * req[ok]).sum() / req[ok].sum()) if ok.all() and ok.any() else math.nan
     if "latency_mean_all_s" in g and row.get("requests_per_s", math.nan) > 0:
@@ -387,17 +383,17 @@ def _fold_one(g: pd.DataFrame, name: str, basis: str) -> tuple[dict[str, Any], l
 
 def _per_connection(g: pd.DataFrame) -> pd.Series:
     """Each process's rate per connection (its rate where it shows no concurrency)."""
-    rate, conc = _num(g, "requests_per_s"), _num(g, "concurrency")
+    rate, conc = as_floats(g, "requests_per_s"), as_floats(g, "concurrency")
     return (rate / conc.where(conc > 0)).fillna(rate)
 
 
 def _notes(g: pd.DataFrame, name: str) -> list[str]:
     """What to say of one test: durations that differ, one process slower than the others."""
     notes = []
-    said = _num(g, "processes").max()
+    said = as_floats(g, "processes").max()
     if said > len(g):  # an interrupted sweep: fewer outputs than its manifest's count
         notes.append(f"test {name}: {len(g)} of its {said:g} processes read (the others left no output)")
-    dur = _num(g, "duration_s").dropna()
+    dur = as_floats(g, "duration_s").dropna()
     if len(dur) >= 2 and dur.max() > 0 and (dur.max() - dur.min()) / dur.max() > DURATION_SPREAD:
         notes.append(
             f"test {name}: its {len(g)} processes ran {dur.min():g} to {dur.max():g} s (more than "
@@ -428,7 +424,7 @@ def _untimed(runs: pd.DataFrame, ident: pd.DataFrame, logged: dict) -> pd.Series
     w = windows(runs, logged=logged)
     command = runs["command"].astype("string").fillna("") if "command" in runs else pd.Series("", index=runs.index)
     alone = ident["test"].isna() & w["start"].isna() & (command == "") & _load_tests(runs)
-    key = [runs["source"].astype(str), _target(runs), _num(runs, "concurrency").fillna(-1)]
+    key = [runs["source"].astype(str), _target(runs), as_floats(runs, "concurrency").fillna(-1)]
     for (src, *_), idx in runs[alone.to_numpy(bool)].groupby(key).groups.items():
         if len(idx) >= 2:
             out[idx] = (
@@ -472,7 +468,7 @@ def fold(
     out = runs.copy()
     out["test"] = ident["test"].reindex(runs.index)
     out["test_basis"] = ident["test_basis"].reindex(runs.index).fillna("")
-    declared_n = _num(out, "processes")  # a manifest's count (the sweep writes test, processes, process)
+    declared_n = as_floats(out, "processes")  # a manifest's count (the sweep writes test, processes, process)
     out["processes"] = declared_n.where(declared_n.notna(), 1).astype(int)
     out["test_note"] = _untimed(runs[~is_log], ident, logged).reindex(runs.index).fillna("")
     out["_folded"] = False
@@ -492,7 +488,9 @@ def fold(
         drop.extend(i for i in g.index if i != head)
         per = _per_connection(g)
         spread = float((per.max() - per.min()) / per.mean()) if per.notna().sum() >= 2 and per.mean() > 0 else math.nan
-        order = _num(g, "process").where(_num(g, "process").notna(), pd.Series(range(1, len(g) + 1), index=g.index))
+        order = as_floats(g, "process").where(
+            as_floats(g, "process").notna(), pd.Series(range(1, len(g) + 1), index=g.index)
+        )
         members.append(g.assign(test_row=head, process=order.astype(int), rate_per_connection=per, spread=spread))
     processes = pd.concat(members) if members else out.iloc[0:0].assign(test_row=None, process=None)
     for head, row in rows:
@@ -534,7 +532,7 @@ processes' own rates, mean latency weighted by requests)
     """
     if "processes" not in runs:
         return []
-    several = int((_num(runs, "processes") > 1).sum())
+    several = int((as_floats(runs, "processes") > 1).sum())
     notes = (
         [f"{several} of its {len(runs)} runs are tests of several processes at once, each judged as one run "
          "(requests/s the sum of its processes' own rates, mean latency weighted by requests)"]
@@ -606,22 +604,22 @@ def table(
     out = []
     for i, r in rows.iterrows():
         mine = processes[processes["test_row"] == i] if len(processes) else processes
-        dur = _num(mine, "duration_s") if len(mine) else _num(rows.loc[[i]], "duration_s")
+        dur = as_floats(mine, "duration_s") if len(mine) else as_floats(rows.loc[[i]], "duration_s")
         per = _per_connection(mine) if len(mine) else pd.Series(dtype=float)
         name = r["test"]
         out.append(
             {
                 "test": name, "test_basis": r.get("test_basis"), "processes": int(r.get("processes") or 1),
                 "series": r.get("series"), "tool": r.get("tool"), "target": _target(rows.loc[[i]]).iloc[0],
-                "load": _num(rows.loc[[i]], load).iloc[0], "requests": _num(rows.loc[[i]], "requests").iloc[0],
-                "errors": _num(rows.loc[[i]], "errors").iloc[0], "attempts": _num(rows.loc[[i]], "attempts").iloc[0],
-                "error_share": _num(rows.loc[[i]], "error_share").iloc[0],
-                "duration_s": _num(rows.loc[[i]], "duration_s").iloc[0],
+                "load": as_floats(rows.loc[[i]], load).iloc[0], "requests": as_floats(rows.loc[[i]], "requests").iloc[0],
+                "errors": as_floats(rows.loc[[i]], "errors").iloc[0], "attempts": as_floats(rows.loc[[i]], "attempts").iloc[0],
+                "error_share": as_floats(rows.loc[[i]], "error_share").iloc[0],
+                "duration_s": as_floats(rows.loc[[i]], "duration_s").iloc[0],
                 "duration_spread": float((dur.max() - dur.min()) / dur.max()) if len(dur) >= 2 and dur.max() > 0
                 else math.nan,
-                "requests_per_s": _num(rows.loc[[i]], "requests_per_s").iloc[0],
-                "bytes_per_s": _num(rows.loc[[i]], "bytes_per_s").iloc[0],
-                "latency_mean_s": _num(rows.loc[[i]], "latency_mean_s").iloc[0],
+                "requests_per_s": as_floats(rows.loc[[i]], "requests_per_s").iloc[0],
+                "bytes_per_s": as_floats(rows.loc[[i]], "bytes_per_s").iloc[0],
+                "latency_mean_s": as_floats(rows.loc[[i]], "latency_mean_s").iloc[0],
                 **(pct.loc[name].to_dict() if name in pct.index else {"percentiles_basis": "one process"}),
                 "spread": mine["spread"].iloc[0] if len(mine) else math.nan,
                 "slowest": os.path.basename(str(mine.loc[per.idxmin(), "source"])) if per.notna().sum() >= 2 else "",
@@ -648,7 +646,9 @@ def with_tests(runs: pd.DataFrame, st: Any) -> pd.DataFrame:
     head_of = {(str(s), int(r)): h for s, r, h in zip(processes["source"], processes["run"], processes["test_row"],
                                                       strict=True)}  # fmt: skip
     rows, seen = [], set()
-    for i, (s, r) in enumerate(zip(runs["source"].astype(str), _num(runs, "run").fillna(-1).astype(int), strict=True)):
+    for i, (s, r) in enumerate(
+        zip(runs["source"].astype(str), as_floats(runs, "run").fillna(-1).astype(int), strict=True)
+    ):
         head = head_of.get((s, r))
         if head is None:
             rows.append(runs.iloc[[i]])
@@ -673,7 +673,9 @@ def per_test_percentiles(st: Any, percentiles: pd.DataFrame | None) -> pd.DataFr
     if not len(several):
         return percentiles
     drop = set(zip(several["source"].astype(str), several["run"].astype(int), strict=True))
-    key = list(zip(percentiles["source"].astype(str), _num(percentiles, "run").fillna(-1).astype(int), strict=True))
+    key = list(
+        zip(percentiles["source"].astype(str), as_floats(percentiles, "run").fillna(-1).astype(int), strict=True)
+    )
     kept = percentiles[[k not in drop for k in key]]
     merged = []
     if tests is not None and len(tests):
