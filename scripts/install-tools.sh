@@ -6,7 +6,7 @@
 set -u
 need=()
 for pair in ab:apache2-utils siege:siege iperf:iperf iperf3:iperf3 haproxy:haproxy nginx:nginx-light \
-            wrk:wrk hey:hey httperf:httperf socat:socat chromium:chromium; do
+            wrk:wrk hey:hey httperf:httperf socat:socat mpstat:sysstat vmstat:procps chromium:chromium; do
   cmd=${pair%%:*}; pkg=${pair#*:}
   command -v "$cmd" >/dev/null 2>&1 || [ -x "/usr/sbin/$cmd" ] || need+=("$pkg")
 done
