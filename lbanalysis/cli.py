@@ -794,13 +794,13 @@ def _known_columns(args: argparse.Namespace) -> set[str]:
     ``series``.
     """
     from . import schema
-    from .metadata import _compile
-    from .reader import _manifests_in
+    from .metadata import compile_pattern
+    from .reader import manifests_in
 
     known = set(schema.RUNS) | {"series"}
     if args.pattern:
-        known |= set(_compile(args.pattern)[0].groupindex)
-    manifests = [Path(args.manifest)] if args.manifest else _manifests_in(args.paths)
+        known |= set(compile_pattern(args.pattern)[0].groupindex)
+    manifests = [Path(args.manifest)] if args.manifest else manifests_in(args.paths)
     for m in manifests:
         try:
             with open(m, encoding="utf-8", errors="replace") as fh:

@@ -37,7 +37,12 @@ _FIELD_RE = re.compile(r"\{(\w+)\}|\*\*|\*|[^{*]+")
 
 
 @lru_cache(maxsize=64)
-def _compile(pattern: str) -> tuple[re.Pattern, re.Pattern]:
+def compile_pattern(pattern: str) -> tuple[re.Pattern, re.Pattern]:
+    """A path pattern as two regexes: anchored at the path's end, and found anywhere in it (cached).
+
+    >>> compile_pattern("{setup}/c{concurrency}")[0].match("lb/c8").group("setup", "concurrency")
+    ('lb', '8')
+    """
     parts = []
     for m in _FIELD_RE.finditer(pattern.strip("/")):
         tok = m.group(0)
@@ -56,7 +61,7 @@ def _compile(pattern: str) -> tuple[re.Pattern, re.Pattern]:
 def match_pattern(pattern: str, path: str) -> dict[str, str] | None:
     """Named fields of ``pattern`` found in ``path`` (POSIX or Windows), else None."""
     p = PurePosixPath(str(path).replace("\\", "/")).as_posix()
-    anchored, anywhere = _compile(pattern)
+    anchored, anywhere = compile_pattern(pattern)
     m = anchored.search(p) or anywhere.search(p)
     return m.groupdict() if m else None
 

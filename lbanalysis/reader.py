@@ -206,7 +206,12 @@ def expand(paths: PathLike | Iterable[PathLike], ignore: Sequence[str] = DEFAULT
     return items, ignored, missing
 
 
-def _manifests_in(paths: PathLike | Iterable[PathLike]) -> list[Path]:
+def manifests_in(paths: PathLike | Iterable[PathLike]) -> list[Path]:
+    """The sweep manifests (``manifest.csv``) in the folders and files given, in order.
+
+    >>> manifests_in([])
+    []
+    """
     if isinstance(paths, (str, os.PathLike)) or hasattr(paths, "read"):
         paths = [paths]  # type: ignore[list-item]
     found = []
@@ -497,7 +502,7 @@ def _manifests(manifest: str | os.PathLike | pd.DataFrame | bool | None, paths: 
         m["_dir"] = m.get("_dir", str(Path.cwd()))
         return [m.astype({c: object for c in m.columns})]
     if manifest is True:
-        return [read_manifest(p) for p in _manifests_in(paths)]
+        return [read_manifest(p) for p in manifests_in(paths)]
     return [read_manifest(manifest)] if manifest else []
 
 
@@ -666,9 +671,9 @@ def _read_pandas(
         raise LBAnalysisError(f"errors must be 'raise', 'warn' or 'skip', not {errors!r}")
     if table != "all" and table not in schema.TABLES:
         raise LBAnalysisError(f"unknown table {table!r}; choose one of: all, {', '.join(schema.TABLES)}")
-    from .readers import _candidates
+    from .readers import candidate_formats
 
-    _candidates(tool, format)  # an unknown tool or format fails here, before any file is read
+    candidate_formats(tool, format)  # an unknown tool or format fails here, before any file is read
     workers = os.cpu_count() or 1 if workers == 0 else max(1, int(workers))
     if executor is not None and not isinstance(executor, ThreadPoolExecutor):
         raise LBAnalysisError(

@@ -289,17 +289,7 @@ ALLOWED_LONG = {
     "lbanalysis/schema.py",
     "lbanalysis/analysis/engine.py",
 }
-ALLOWED_PRIVATE = {
-    "lbanalysis.analysis.engine <- lbanalysis.analysis.rules._kept_up",
-    "lbanalysis.analysis.engine <- lbanalysis.analysis.rules._reasons",
-    "lbanalysis.analysis.engine <- lbanalysis.analysis.series._origins",
-    "lbanalysis.cli <- lbanalysis.metadata._compile",
-    "lbanalysis.cli <- lbanalysis.reader._manifests_in",
-    "lbanalysis.reader <- lbanalysis.readers._candidates",
-    "lbanalysis.report.explore <- lbanalysis.analysis.balance._pair_by_time",
-    "lbanalysis.report.explore <- lbanalysis.analysis.balance._pair_in_transcript",
-    "lbanalysis.report.explore <- lbanalysis.analysis.rules._reasons",
-}
+ALLOWED_PRIVATE: set[str] = set()
 ALLOWED_CYCLES: set[str] = {
     "articles.haproxy_apache_siege -> lbanalysis.tables -> articles.haproxy_apache_siege",
     "lbanalysis.plots -> lbanalysis.analysis.fits -> lbanalysis.plots",

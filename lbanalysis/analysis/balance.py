@@ -152,7 +152,7 @@ def balance(servers: pd.DataFrame, before: pd.DataFrame | None = None, *, by: st
     return out[[c for c in keep if c in out.columns]]
 
 
-def _pair_by_time(r: pd.Series, stats: pd.DataFrame) -> tuple[pd.Series, pd.Series] | None:
+def pair_by_time(r: pd.Series, stats: pd.DataFrame) -> tuple[pd.Series, pd.Series] | None:
     """The last timed snapshot at or before a run's start and the first at or after its end."""
     if pd.isna(r.get("timestamp")):
         return None
@@ -164,7 +164,7 @@ def _pair_by_time(r: pd.Series, stats: pd.DataFrame) -> tuple[pd.Series, pd.Seri
     return None if before.empty or after.empty else (before.iloc[-1], after.iloc[0])
 
 
-def _pair_in_transcript(r: pd.Series, stats: pd.DataFrame) -> tuple[pd.Series, pd.Series] | None:
+def pair_in_transcript(r: pd.Series, stats: pd.DataFrame) -> tuple[pd.Series, pd.Series] | None:
     """The snapshots printed just before and just after a run in the same transcript."""
     same = stats[stats["source"].astype(str) == str(r["source"])].sort_values("run")
     before = same[same["run"] < r["run"]]
@@ -208,7 +208,7 @@ def balance_per_run(runs: pd.DataFrame, servers: pd.DataFrame, *, by: str = "sto
     pick = servers.assign(_src=servers["source"].astype(str))
     frames = []
     for _, r in tests.iterrows():
-        pair = _pair_in_transcript(r, stats) or _pair_by_time(r, stats)
+        pair = pair_in_transcript(r, stats) or pair_by_time(r, stats)
         if pair is None:
             continue
         b, a = pair

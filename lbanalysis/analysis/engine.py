@@ -56,8 +56,8 @@ from ..schema import COMMAND_REFUSED, NO_RESULT_SHOWN
 from ..text import command_argv
 from .latency import is_closed_loop
 from .resources import cpu_by_run
-from .rules import RULES, THRESHOLDS, Evidence, _kept_up, _reasons, judge, kept_up
-from .series import _origins, common_folder
+from .rules import RULES, THRESHOLDS, Evidence, count_reasons, judge, kept_up, kept_up_finding
+from .series import common_folder, origins_of
 from .tests import cpu_of_tests, fold, series_notes
 from .tests import table as tests_table
 
@@ -605,7 +605,7 @@ def study(
     if requests is not None and not isinstance(requests, pd.DataFrame):
         requests = None  # a Dask frame: the log means are not computed here
     runs = runs.copy() if runs.index.is_unique else runs.reset_index(drop=True)  # rows are named by their label
-    runs["_origin"] = _origins(runs, origin)
+    runs["_origin"] = origins_of(runs, origin)
     tools = runs["tool"] if "tool" in runs else pd.Series(pd.NA, index=runs.index, dtype="string")
     kind = tools.map(lambda x: registry.get_tool(x).kind if _known(x) else "http-load")  # no tool named: a load test
     iperf_runs = runs[(kind == "network").to_numpy(bool)]
@@ -984,7 +984,9 @@ def _judge_all(
         out = judge(e, **t)
         notes = list(out["notes"])
         rated = loads[loads["rate"] > 0] if len(loads) else loads
-        said_rate = RULES[out["rule"]].check is _kept_up  # its evidence already compares the rate and the answers
+        said_rate = (
+            RULES[out["rule"]].check is kept_up_finding
+        )  # its evidence already compares the rate and the answers
         if not closed and rate.notna().any() and len(rated) and not said_rate:
             top = rated.index.max()  # the highest load whose runs say the rate they were asked for
             want, got = rated.loc[top, "rate"], rated.loc[top, "x"]
@@ -998,7 +1000,7 @@ def _judge_all(
         notes += cap_notes + series_notes(not_twin)
         n_out = int((~not_twin["used"]).sum())
         if n_out and len(loads):
-            notes.append(f"{n_out} of {_count(len(not_twin), 'run')} left out of curves: {_reasons(e.excluded)}")
+            notes.append(f"{n_out} of {_count(len(not_twin), 'run')} left out of curves: {count_reasons(e.excluded)}")
         if len(g) > len(not_twin):
             notes.append(f"{_count(len(g) - len(not_twin), 'run')} also read from their own log (counted once)")
         zero = used[_num(used, "latency_mean_s").eq(0) & ~(_num(used, "latency_mean_step_s") > 0)]

@@ -192,7 +192,7 @@ def _network(e: Evidence, t: dict[str, float]) -> Finding | None:
 def _nothing_usable(e: Evidence, t: dict[str, float]) -> Finding | None:
     if len(e.loads):
         return None
-    why = _reasons(e.excluded) or f"no {e.load} in these runs"
+    why = count_reasons(e.excluded) or f"no {e.load} in these runs"
     return Finding({"why": why}, confidence="")
 
 
@@ -253,10 +253,10 @@ def _generator(e: Evidence, t: dict[str, float]) -> Finding | None:
     return Finding(f)
 
 
-def _reasons(why: Sequence[str]) -> str:
+def count_reasons(why: Sequence[str]) -> str:
     """Reasons runs were left out, counted by kind (the words before the colon).
 
-    >>> _reasons(["too short: 0.2 s (under 1 s)", "too short: 0.3 s (under 1 s)", "no throughput"])
+    >>> count_reasons(["too short: 0.2 s (under 1 s)", "too short: 0.3 s (under 1 s)", "no throughput"])
     'too short (2), no throughput (1)'
     """
     kinds = pd.Series([w.split(":", 1)[0] for w in why if w]).value_counts(sort=False)
@@ -310,7 +310,7 @@ def kept_up(answers: pd.Series, asked: pd.Series, share: float) -> pd.Series:
     return answers >= share * asked
 
 
-def _kept_up(e: Evidence, t: dict[str, float]) -> Finding | None:
+def kept_up_finding(e: Evidence, t: dict[str, float]) -> Finding | None:
     """Open loop: at the highest rate asked, did the answers keep up? Below ``keep_up_share`` of the rate, the
     tool sent too little (its own sent rate says so: the load generator), or the server or the path fell
     behind (a saturated server once the network is ruled out, as for a closed loop)."""
@@ -728,7 +728,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "server saturation",
         {"keep_up_share": (0.9, "share of a fixed rate asked (open loop) the answers must reach to have kept up")},
-        _kept_up,
+        kept_up_finding,
         "at {load} {top:g} the tool was asked for {asked:,.10g} requests/s (open loop) and the answers came at "
         "{got:,.0f} ({share:.0%}, below {keep_up_share:.0%}){latency}{side}{cpu}",
         "a fixed-rate (open-loop) tool's answers fell behind the rate it sent, the network ruled out (the tool's "

@@ -192,7 +192,7 @@ def with_identity(runs: pd.DataFrame, exclude: Sequence[str] = ()) -> pd.DataFra
         tls |= out["tls_protocol"].notna()
     out["_tls"] = tls.astype(bool)
     if "_origin" not in out:
-        out["_origin"] = _origins(out, "folder") if "source" in out else ""
+        out["_origin"] = origins_of(out, "folder") if "source" in out else ""
     out["_workload"] = _workloads(out)
     for c in exclude:
         if c in ("origin", "_origin"):
@@ -298,7 +298,7 @@ def fit_series(
     ), good
 
 
-def _origins(runs: pd.DataFrame, origin: str | None) -> pd.Series:
+def origins_of(runs: pd.DataFrame, origin: str | None) -> pd.Series:
     """Each run's origin: the ``origin`` column, else the folder of its file (relative to the common folder)."""
     if origin in (None, "none") or "source" not in runs:
         return pd.Series("", index=runs.index, dtype=object)

@@ -89,7 +89,12 @@ def get_format(name: str) -> Format:
     raise UnknownFormatError(f"unknown format {name!r}; known formats: {_known()}")
 
 
-def _candidates(tool: str | None, fmt: str | None) -> list[Format]:
+def candidate_formats(tool: str | None, fmt: str | None) -> list[Format]:
+    """The formats a file may be in: the one named, else the tool's, else all (an unknown name fails here).
+
+    >>> [f.name for f in candidate_formats("ab", "ab")]
+    ['ab']
+    """
     if fmt is not None:
         return [get_format(fmt)]
     if tool is None:
@@ -102,14 +107,14 @@ def _candidates(tool: str | None, fmt: str | None) -> list[Format]:
 @cache
 def _by_kind(tool: str | None) -> tuple[list[Format], list[Format]]:
     """The whole-file formats and the text formats of a tool (None: every tool), in detection order."""
-    cands = _candidates(tool, None)
+    cands = candidate_formats(tool, None)
     return [f for f in cands if f.whole_file], [f for f in cands if not f.whole_file]
 
 
 @cache
 def _plain(tool: str | None) -> list[Format]:
     """The formats of a tool (None: every tool) that know their clean outputs at a glance (:attr:`Format.plain`)."""
-    return [f for f in _candidates(tool, None) if f.plain is not None]
+    return [f for f in candidate_formats(tool, None) if f.plain is not None]
 
 
 @cache
@@ -125,11 +130,11 @@ def detect(text: str, *, tool: str | None = None) -> str | None:
     True
     """
     text = normalize(text)
-    for f in _candidates(tool, None):
+    for f in candidate_formats(tool, None):
         if f.whole_file and f.detect(text):
             return f.name
     for seg in split_transcript(text):
-        f = _detect_segment(seg, _candidates(tool, None))
+        f = _detect_segment(seg, candidate_formats(tool, None))
         if f is not None:
             return f.name
     return None
@@ -388,7 +393,7 @@ def parse_text(
     recognised output is broken.
     """
     text = normalize(text)
-    cands = _candidates(tool, fmt)
+    cands = candidate_formats(tool, fmt)
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
         return _finish(_parse(cands[0], seg), cands[0], seg)

@@ -1265,11 +1265,11 @@ def scaling_section(
     http_all, http = http, http[http["series"].isin(several).to_numpy(bool)]
     used = http[http["used"].to_numpy(bool)]
     table, fits = fit_series(used, load=load, model=model, by="series")
-    from ..analysis.rules import _reasons
+    from ..analysis.rules import count_reasons
 
     missing = [
         {"series": n, "loads": 0, "model": model, "r2": None, "fitted": False,
-         "verdict": f"no run counts in curves: {_reasons(g['left_out'].tolist())}"}
+         "verdict": f"no run counts in curves: {count_reasons(g['left_out'].tolist())}"}
         for n, g in http.groupby("series", sort=True) if n not in set(table["series"])
     ]  # fmt: skip
     if missing:
@@ -1293,7 +1293,7 @@ def scaling_section(
     out = http[~http["used"].to_numpy(bool)]
     if len(out):
         s.add(
-            f"{_plural(len(out), 'run')} drawn hollow and left out of the curves: {_reasons(out['left_out'].tolist())}."
+            f"{_plural(len(out), 'run')} drawn hollow and left out of the curves: {count_reasons(out['left_out'].tolist())}."
         )
     shown = drawn[:_MAX_CURVES]
     if len(drawn) > len(shown):
@@ -2203,7 +2203,7 @@ def _pairable(runs: pd.DataFrame, servers: pd.DataFrame) -> pd.DataFrame:
 def _paired_snapshots(runs: pd.DataFrame, servers: pd.DataFrame) -> set[tuple[str, Any]]:
     """The (source, run) of every snapshot taken just before or after a load-test run, paired as
     :func:`lbanalysis.analysis.balance.balance_per_run` pairs them."""
-    from ..analysis.balance import _pair_by_time, _pair_in_transcript
+    from ..analysis.balance import pair_by_time, pair_in_transcript
 
     runs = runs if "timestamp" in runs else runs.assign(timestamp=pd.NaT)
     snapshots = servers[["source", "run"]].drop_duplicates().astype({"source": str})
@@ -2211,7 +2211,7 @@ def _paired_snapshots(runs: pd.DataFrame, servers: pd.DataFrame) -> set[tuple[st
     stats = stats.merge(snapshots, on=["source", "run"])
     out: set[tuple[str, Any]] = set()
     for _, r in runs[runs["tool"] != "haproxy"].iterrows():
-        pair = _pair_in_transcript(r, stats) or _pair_by_time(r, stats)
+        pair = pair_in_transcript(r, stats) or pair_by_time(r, stats)
         for snap in pair or ():
             out.add((str(snap["source"]), snap["run"]))
     return out
