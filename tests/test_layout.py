@@ -274,16 +274,11 @@ ALLOWED_COMPLEX = {
     "lbanalysis/readers/locust_json.py:parse",
     "lbanalysis/readers/oha.py:parse_command",
     "lbanalysis/readers/vegeta_json.py:_report",
-    "lbanalysis/report/explore.py:scaling_section",
-    "lbanalysis/report/explore.py:network_section",
-    "lbanalysis/report/explore.py:load_balancer_section",
-    "lbanalysis/report/page.py:standalone",
     "lbanalysis/sweep.py:_one_run",
     "lbanalysis/sweep.py:_settings",
     "lbanalysis/tables.py:read_table",
 }
 ALLOWED_LONG = {
-    "lbanalysis/report/explore.py",
     "lbanalysis/sweep.py",
     "lbanalysis/cli.py",
     "lbanalysis/schema.py",

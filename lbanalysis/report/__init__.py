@@ -9,7 +9,7 @@ module                    what it holds
 ========================  =====================================================
 :mod:`.runner`            run notebooks (batch), export HTML, record failures
 :mod:`.project`           find a report project's notebooks and reports folders
-:mod:`.explore`           the sections of the explore report (any folder of logs)
+:mod:`.explore`           the explore report, one module per part of the page
 ``notebooks/``            the explore notebook, shipped as package data
 ========================  =====================================================
 

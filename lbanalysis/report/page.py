@@ -138,11 +138,9 @@ def _toc(soup: Any, headings: list[Any]) -> Any:
     return nav
 
 
-def standalone(html_text: str, *, title: str | None = None) -> str:
-    """The exported notebook HTML as a page that stands alone (see the module's docstring)."""
-    from bs4 import BeautifulSoup
-
-    soup = BeautifulSoup(html_text, "html.parser")
+def _head(soup: Any) -> Any:
+    """The page's ``<head>``, made when missing: no script, no stylesheet link or block but :data:`PAGE_CSS`, a
+    viewport for small screens."""
     for tag in soup.find_all("script"):
         tag.decompose()
     for tag in soup.find_all("link"):
@@ -158,16 +156,19 @@ def standalone(html_text: str, *, title: str | None = None) -> str:
     css = soup.new_tag("style")
     css.string = PAGE_CSS
     head.append(css)
+    return head
 
-    h1 = soup.find("h1")
+
+def _title(soup: Any, head: Any, h1: Any, title: str | None) -> None:
+    """``<title>``: ``title``, else the first heading's words, else "Report"."""
     name = title or (_text(h1) if h1 is not None else None) or "Report"
     if head.title is None:
         head.insert(0, soup.new_tag("title"))
     head.title.string = name
 
-    for a in soup.select("a.anchor-link"):
-        a.decompose()
-    headings = [h for h in soup.find_all(["h2", "h3"]) if h.get("id")]
+
+def _link_headings(soup: Any, headings: list[Any]) -> None:
+    """A link to ``#Some-words`` that names no element leads to the first heading whose id begins so."""
     ids = {t["id"] for t in soup.find_all(attrs={"id": True})}
     for a in soup.find_all("a", href=True):
         target = a["href"][1:] if a["href"].startswith("#") else None
@@ -176,24 +177,50 @@ def standalone(html_text: str, *, title: str | None = None) -> str:
             if hit is not None:
                 a["href"] = f"#{hit}"
 
+
+def _alt_texts(soup: Any) -> None:
+    """Each chart without alt text described by its caption, else by the section it sits in."""
     for img in soup.find_all("img"):
         if not img.get("alt") or img["alt"].startswith("No description"):
             caption = _caption_of(img)
             section = _section_of(img)
             img["alt"] = caption or (f"Chart in the section “{section}”" if section else "Chart")
 
+
+def _boxed_tables(soup: Any) -> None:
+    """Every outer table (not the parameters table) in a box of its own that scrolls."""
     for table in soup.find_all("table"):
         if table.find_parent("table") is None and "lb-parameters" not in (table.get("class") or []):
             box = soup.new_tag("div", attrs={"class": "lb-table"})
             table.wrap(box)
 
+
+def _place_toc(soup: Any, h1: Any, headings: list[Any]) -> None:
+    """The table of contents after the title's cell (else first in ``<main>`` or ``<body>``)."""
+    anchor = h1.find_parent("div", class_="jp-Cell") if h1 is not None else None
+    nav = _toc(soup, headings)
+    if anchor is not None:
+        anchor.insert_after(nav)
+    elif soup.main is not None:
+        soup.main.insert(0, nav)
+    elif soup.body is not None:
+        soup.body.insert(0, nav)
+
+
+def standalone(html_text: str, *, title: str | None = None) -> str:
+    """The exported notebook HTML as a page that stands alone (see the module's docstring)."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html_text, "html.parser")
+    head = _head(soup)
+    h1 = soup.find("h1")
+    _title(soup, head, h1, title)
+    for a in soup.select("a.anchor-link"):
+        a.decompose()
+    headings = [h for h in soup.find_all(["h2", "h3"]) if h.get("id")]
+    _link_headings(soup, headings)
+    _alt_texts(soup)
+    _boxed_tables(soup)
     if headings:
-        anchor = h1.find_parent("div", class_="jp-Cell") if h1 is not None else None
-        nav = _toc(soup, headings)
-        if anchor is not None:
-            anchor.insert_after(nav)
-        elif soup.main is not None:
-            soup.main.insert(0, nav)
-        elif soup.body is not None:
-            soup.body.insert(0, nav)
+        _place_toc(soup, h1, headings)
     return str(soup)
