@@ -720,7 +720,7 @@ RULES: tuple[Rule, ...] = (
         "{span} (the plateau), {who} used {share:.0%} of the CPU it could use ({where}; threshold {cpu_busy:.0%}): "
         "the load generator's CPU was the bound",
         "the load tool's process used about all the CPU it could use (its threads, a taskset, a cgroup quota) at the "
-        "plateau, or its host was that busy",
+        "plateau, or its host was that busy, or the tool warned that it was (Locust's 'CPU usage above 90%')",
         "client CPU",
     ),
     Rule(
