@@ -12,7 +12,7 @@ import pytest
 import lbanalysis
 from lbanalysis.analysis.latency import is_closed_loop
 from lbanalysis.readers import detect
-from lbanalysis.readers.locust import error_kind
+from lbanalysis.readers.locust.text import error_kind
 
 LOCUST = Path(__file__).resolve().parent / "fixtures" / "locust"
 TEXTS = sorted(
