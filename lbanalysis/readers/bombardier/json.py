@@ -46,6 +46,7 @@ import re
 from ...errors import ParseError
 from ...text import Segment
 from ..base import NO_RESULT_SHOWN, Format, Parsed, error_row
+from ..fields import Field, walk
 from .text import CLASSES, count_fields, parse_command, target
 
 __all__ = ["FORMATS", "detect", "parse"]
@@ -101,43 +102,48 @@ def _spec(spec: dict) -> dict:
     return d
 
 
-def _result(res: dict) -> tuple[dict, list[dict]]:
+# The figures of "result" (key path -> column, unit as written); the counts go through count_fields.
+RESULT_FIELDS = (
+    Field("timeTakenSeconds", "duration_s", "s"),
+    Field("bytesRead", "bytes_total", "B"),
+    Field("bytesWritten", "bytes_sent", "B"),
+    Field("latency.mean", "latency_mean_s", "us", kind="latency"),
+    Field("latency.stddev", "latency_stdev_s", "us", kind="latency"),
+    Field("latency.max", "latency_max_s", "us", kind="latency"),
+    Field("rps.mean", "interval_requests_per_s_mean", "req/s"),
+    Field("rps.stddev", "interval_requests_per_s_stdev", "req/s"),
+    Field("rps.max", "interval_requests_per_s_max", "req/s"),
+    *(Field(f"rps.percentiles.{q}", f"interval_requests_per_s_p{q}", "req/s") for q in RPS_PERCENTILES),
+)
+
+
+def _counts(res: dict) -> dict:
+    """The status classes, others and errors of a result, as :func:`~lbanalysis.readers.bombardier.text.count_fields`."""
     classes = {c: _int(res, f"req{c}") or 0 for c in CLASSES} if any(f"req{c}" in res for c in CLASSES) else None
     errors = [(e["description"], e["count"]) for e in res.get("errors") or []
               if isinstance(e, dict) and isinstance(e.get("description"), str) and isinstance(e.get("count"), int)]  # fmt: skip
-    d = count_fields(classes, _int(res, "others"), errors)
-    taken = _num(res, "timeTakenSeconds")
-    read, written = _num(res, "bytesRead"), _num(res, "bytesWritten")
-    if taken is not None:
-        d["duration_s"] = taken
-    if read is not None:
-        d["bytes_total"] = read
-    if written is not None:
-        d["bytes_sent"] = written
+    return count_fields(classes, _int(res, "others"), errors)
+
+
+def _latency_percentiles(res: dict) -> list[dict]:
+    """``latency.percentiles`` (µs) as percentile rows."""
+    lat = res.get("latency") if isinstance(res.get("latency"), dict) else {}
+    return [{"percentile": float(k), "latency_s": v / 1e6} for k, v in (lat.get("percentiles") or {}).items()
+            if re.fullmatch(r"\d+(?:\.\d+)?", str(k).strip()) and isinstance(v, (int, float))]  # fmt: skip
+
+
+def _result(res: dict) -> tuple[dict, list[dict]]:
+    d = _counts(res)
+    d.update(walk(res, RESULT_FIELDS, "runs"))
+    taken, read, written = d.get("duration_s"), d.get("bytes_total"), d.get("bytes_sent")
     if taken and d.get("requests") is not None:
         d["requests_per_s"] = d["requests"] / taken
     if taken and read is not None and written is not None:
         d["bytes_per_s_total"] = (read + written) / taken
-    lat = res.get("latency") if isinstance(res.get("latency"), dict) else {}
-    for key, col in (("mean", "latency_mean_s"), ("stddev", "latency_stdev_s"), ("max", "latency_max_s")):
-        if _num(lat, key) is not None:
-            d[col] = _num(lat, key) / 1e6
-    pct = [{"percentile": float(k), "latency_s": v / 1e6} for k, v in (lat.get("percentiles") or {}).items()
-           if re.fullmatch(r"\d+(?:\.\d+)?", str(k).strip()) and isinstance(v, (int, float))]  # fmt: skip
-    rps = res.get("rps") if isinstance(res.get("rps"), dict) else {}
-    for key, col in (("mean", "mean"), ("stddev", "stdev"), ("max", "max")):
-        if _num(rps, key) is not None:
-            d[f"interval_requests_per_s_{col}"] = _num(rps, key)
-    rps_pct = rps.get("percentiles") if isinstance(rps.get("percentiles"), dict) else {}
-    for q in RPS_PERCENTILES:
-        if _num(rps_pct, str(q)) is not None:
-            d[f"interval_requests_per_s_p{q}"] = _num(rps_pct, str(q))
     if d.get("requests") == 0:  # the times of attempts that got no answer
-        for k in ("latency_mean_s", "latency_stdev_s", "latency_max_s"):
-            d.pop(k, None)
-        pct = []
         d.setdefault("requests_per_s", 0.0)
-    return d, pct
+        return d, []
+    return {**d, **walk(res, RESULT_FIELDS, "latency")}, _latency_percentiles(res)
 
 
 def parse(seg: Segment) -> Parsed:

@@ -357,10 +357,8 @@ def parse_command(command: str) -> dict:
     return out
 
 
-def _row(r: _Run, version: str | None) -> dict:
-    d = dict(r.d)
-    if version:
-        d["tool_version"] = version
+def _counts(d: dict, r: _Run) -> None:
+    """Status classes and errors: the answers that were not good, the failures by kind."""
     replies = d.get("requests")
     if r.statuses:
         d["status_codes"] = "; ".join(f"{k}: {v}" for k, v in r.statuses.items() if v) or None
@@ -370,7 +368,11 @@ def _row(r: _Run, version: str | None) -> dict:
     if r.errors:
         d["failed"] = d["failed_network"] = r.errors.get("total", 0)
         d.update({col: r.errors[name] for name, col in ERRORS.items() if name in r.errors})
-    duration = d.get("duration_s")
+
+
+def _volumes(d: dict) -> None:
+    """Rates and bytes from the counts, the sizes per reply or request, and the duration."""
+    replies, duration = d.get("requests"), d.get("duration_s")
     if replies and duration:
         d["requests_per_s"] = replies / duration
     if replies is not None and d.get("reply_bytes") is not None:
@@ -381,6 +383,15 @@ def _row(r: _Run, version: str | None) -> dict:
         d["bytes_sent"] = d["requests_attempted"] * d["bytes_sent_per_request"]
         if duration:
             d["bytes_sent_per_s"] = d["bytes_sent"] / duration
+
+
+def _row(r: _Run, version: str | None) -> dict:
+    d = dict(r.d)
+    if version:
+        d["tool_version"] = version
+    replies = d.get("requests")
+    _counts(d, r)
+    _volumes(d)
     times = {p["phase"]: p["mean_s"] for p in r.phases}
     if replies and times.get("response") is not None:
         d["latency_mean_s"] = times["response"] + (times.get("transfer") or 0.0)

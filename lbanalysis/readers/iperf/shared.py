@@ -223,44 +223,56 @@ def rtt_fields(totals: list[dict]) -> dict:
     return out
 
 
-def flow_fields(flow: Flow, protocol: str | None) -> tuple[dict, list[str]]:
-    """Run-row figures of a flow (see the module docstring) and warnings."""
-    s, r = flow.sender, flow.receiver
-    notes: list[str] = []
+# the loss report of a UDP side (the receiver's, or an old summary's sender's) -> the run's columns
+_LOSS = ("jitter_s", "lost_packets", "lost_percent", "out_of_order")
+
+
+def _trusted(s: Side | None, r: Side | None, protocol: str | None, notes: list[str]) -> tuple[Side | None, Side | None]:
+    """The sides whose figures hold: a side reading 0 bytes against the other's data was not told them."""
     if s is not None and r is not None:
         if s.bytes == 0 and (r.bytes or 0) > 0:
             s = None  # nothing received can exceed nothing sent: the sender's figures were not known
         elif protocol != "udp" and r.bytes == 0 and (s.bytes or 0) > 0:
             notes.append("receiver summary reads 0 bytes while the sender's does not (figures not exchanged): ignored")
             r = None
+    return s, r
+
+
+def _sender_fields(s: Side, protocol: str | None) -> dict:
+    """The sender's own figures (``sender_*``, its packets for UDP, TCP retransmits)."""
+    d = {"sender_bits_per_s": s.bits_per_s, "sender_bytes_total": s.bytes, "sender_duration_s": s.duration}
+    if s.total_packets is not None and protocol == "udp":
+        d["sender_total_packets"] = s.total_packets
+    if s.retransmits is not None:
+        d["retransmits"] = s.retransmits
+    return d
+
+
+def _loss_fields(s: Side | None, r: Side | None) -> dict:
+    """Jitter, loss and packets: the receiver's, else an old UDP summary's (the sender's line with the loss)."""
+    if r is not None:
+        d = {k: v for k in (*_LOSS[:2], "total_packets", *_LOSS[2:]) if (v := getattr(r, k)) is not None}
+    elif s is not None and s.mixed:
+        d = {k: v for k in _LOSS if (v := getattr(s, k)) is not None}
+    else:
+        d = {}
+    return d
+
+
+def flow_fields(flow: Flow, protocol: str | None) -> tuple[dict, list[str]]:
+    """Run-row figures of a flow (see the module docstring) and warnings."""
+    notes: list[str] = []
+    s, r = _trusted(flow.sender, flow.receiver, protocol, notes)
     main = r if r is not None else s
-    d: dict = {}
     if main is None:
-        return d, notes
-    d["direction"] = "receiver" if main is r else "sender"
-    d["bits_per_s"] = main.bits_per_s
-    d["bytes_total"] = main.bytes
-    d["duration_s"] = main.duration
+        return {}, notes
+    d: dict = {"direction": "receiver" if main is r else "sender", "bits_per_s": main.bits_per_s,
+               "bytes_total": main.bytes, "duration_s": main.duration}  # fmt: skip
     if main.bits_per_s is not None and main.bits_per_s == main.bits_per_s:
         d["bytes_per_s"] = main.bits_per_s / 8.0
     if s is not None:
-        d["sender_bits_per_s"] = s.bits_per_s
-        d["sender_bytes_total"] = s.bytes
-        d["sender_duration_s"] = s.duration
-        if s.total_packets is not None and protocol == "udp":
-            d["sender_total_packets"] = s.total_packets
-        if s.retransmits is not None:
-            d["retransmits"] = s.retransmits
-    if r is not None:
-        for k in ("jitter_s", "lost_packets", "total_packets", "lost_percent", "out_of_order"):
-            v = getattr(r, k)
-            if v is not None:
-                d[k] = v
-    elif s is not None and s.mixed:
-        for k in ("jitter_s", "lost_packets", "lost_percent", "out_of_order"):
-            v = getattr(s, k)
-            if v is not None:
-                d[k] = v
+        d.update(_sender_fields(s, protocol))
+    d.update(_loss_fields(s, r))
     if d.get("total_packets") is None and s is not None and s.total_packets is not None:
         d["total_packets"] = s.total_packets
     d.update(rtt_fields(flow.totals))

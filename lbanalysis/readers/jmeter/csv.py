@@ -160,22 +160,41 @@ def _lines(reader: Iterator[list[str]], seg: Segment) -> Iterator[list[str]]:
         yield fields
 
 
+def _names(first: str, seg: Segment) -> tuple[list[str], bool]:
+    """The file's columns (its header, else JMeter's default layout for its number of fields) and whether it has a header."""
+    names = _header(first)
+    if names is not None:
+        return names, True
+    fields = _split(first)
+    names = list(LAYOUTS.get(len(fields), ()))
+    if not names:
+        raise ParseError(f"a JMeter CSV without a header, with {len(fields)} fields: no default layout has "
+                         "them; save it with its header (jmeter.save.saveservice.print_field_names=true)",
+                         source=seg.source, line=1, text=first[:200])  # fmt: skip
+    return names, False
+
+
+def _sample(fields: list[str], names: list[str], cols: list[tuple], seg: Segment, n: int) -> dict:
+    """One line's sample: its requests columns read by :data:`COLUMNS`, a failed sample's error."""
+    s = {key: _value(kind, fields[i], seg, n, name) for i, name, key, kind in cols}
+    if s.get("status") is None:
+        s.pop("status", None)
+    failed = s.get("success") is False or s.get("status") == 0
+    message, failure = s.pop("_message", ""), s.pop("_failure", "")
+    if failed:
+        raw_code = fields[names.index("responseCode")] if "responseCode" in names else ""
+        s["error"] = error_of(raw_code, str(message), str(failure)) or None
+    return {k: v for k, v in s.items() if v is not None}
+
+
 def parse(seg: Segment) -> Parsed:
     """Read a JMeter CSV results file: one run, a requests row per sample."""
     text = seg.text.lstrip("\ufeff")
     first = text.split("\n", 1)[0].rstrip("\r")
-    names = _header(first)
-    skip = 1 if names is not None else 0
-    if names is None:
-        fields = _split(first)
-        names = list(LAYOUTS.get(len(fields), ()))
-        if not names:
-            raise ParseError(f"a JMeter CSV without a header, with {len(fields)} fields: no default layout has "
-                             "them; save it with its header (jmeter.save.saveservice.print_field_names=true)",
-                             source=seg.source, line=1, text=first[:200])  # fmt: skip
+    names, headed = _names(first, seg)
+    skip = 1 if headed else 0
     delimiter = "\t" if "\t" in first else ","
     cols = [(i, name, *COLUMNS[name]) for i, name in enumerate(names) if name in COLUMNS and COLUMNS[name][0]]
-    have = {key for _, _, key, _ in cols}
     samples = []
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     for fields in _lines(reader, seg):
@@ -189,17 +208,8 @@ def parse(seg: Segment) -> Parsed:
             raise ParseError("a JMeter CSV without a header whose values do not fit JMeter's default columns; "
                              "save it with its header (jmeter.save.saveservice.print_field_names=true)",
                              source=seg.source, line=n, text=delimiter.join(fields)[:200])  # fmt: skip
-        s = {key: _value(kind, fields[i], seg, n, name) for i, name, key, kind in cols}
-        if s.get("status") is None:
-            s.pop("status", None)
-        failed = s.get("success") is False or s.get("status") == 0
-        message, failure = s.pop("_message", ""), s.pop("_failure", "")
-        if failed:
-            raw_code = fields[names.index("responseCode")] if "responseCode" in names else ""
-            s["error"] = error_of(raw_code, str(message), str(failure)) or None
-        samples.append({k: v for k, v in s.items() if v is not None})
-    have = {k for k in have if not k.startswith("_")}
-    return summarize(samples, have)
+        samples.append(_sample(fields, names, cols, seg, n))
+    return summarize(samples, {key for _, _, key, _ in cols if not key.startswith("_")})
 
 
 FORMATS = [

@@ -112,6 +112,55 @@ def error_of(code: str, message: str, failure: str = "") -> str:
     return f"{code} {message}".strip()
 
 
+def _counts(run: dict, samples: list[dict], answered: list[dict], have: set[str]) -> None:
+    """Answered, unanswered, not 2xx, failed and good samples, from the fields the file holds."""
+    if "status" in have:
+        run["requests"] = len(answered)
+        run["failed_network"] = len(samples) - len(answered)
+        run["non_2xx"] = sum(1 for s in answered if s.get("status") is not None and not 200 <= s["status"] < 300)
+    if "success" in have:
+        run["failed"] = sum(1 for s in samples if not s["success"])
+        run["requests_ok"] = len(samples) - run["failed"]
+
+
+def _volumes(run: dict, samples: list[dict], answered: list[dict], have: set[str]) -> None:
+    """Duration (first start to last end), rates and bytes."""
+    span = _span(samples)
+    if span:
+        run["duration_s"] = span
+        run["requests_attempted_per_s"] = len(samples) / span
+        if "requests" in run:
+            run["requests_per_s"] = run["requests"] / span
+    if "bytes" in have:
+        run["bytes_total"] = sum(s.get("bytes", 0.0) for s in answered)
+        if span:
+            run["bytes_per_s"] = run["bytes_total"] / span
+    if "bytes_sent" in have:
+        run["bytes_sent"] = sum(s.get("bytes_sent", 0.0) for s in samples)
+
+
+def _failures(run: dict, samples: list[dict], answered: list[dict], have: set[str]) -> None:
+    """The run's error (no sample, no response) or its warnings (the failed samples' reasons, counted)."""
+    failures = Counter(_why(s) for s in samples if s.get("success") is False or s.get("status") == 0)
+    reasons = "; ".join(f"{why} (x{n})" for why, n in failures.most_common())
+    if not samples:
+        run["error"], run["error_kind"] = "no sample in the results file", NO_RESULT_SHOWN
+    elif "status" in have and not answered:
+        run["error"], run["error_kind"] = f"no response: {reasons}", NO_ANSWER
+    elif reasons:
+        run["warnings"] = reasons
+
+
+def _request_row(i: int, s: dict, first: dict) -> dict:
+    """A sample as a requests row: its start as a time and in seconds from the first sample's."""
+    row = {k: v for k, v in s.items() if k != "start_ms"}
+    if "start_ms" in s:
+        row["start"] = datetime.fromtimestamp(s["start_ms"] / 1e3, UTC).replace(tzinfo=None)
+        row["start_s"] = (s["start_ms"] - first["start_ms"]) / 1e3
+    row["seq"] = i
+    return row
+
+
 def _label_metrics(samples: list[dict], have: set[str]) -> list[dict]:
     """Rows of the metrics table: each label's requests, failures, avg/min/max (s), rate (1/s), bytes (B)."""
     by_label: dict[str, list[dict]] = {}
@@ -157,28 +206,11 @@ def summarize(samples: list[dict], have: set[str]) -> Parsed:
     samples = sorted(samples, key=lambda s: s.get("start_ms", 0.0)) if "start_ms" in have else list(samples)
     answered = [s for s in samples if s.get("status") != 0] if "status" in have else samples
     run: dict = {"tool": "jmeter", "line": 1, "requests_attempted": len(samples)}
-    if "status" in have:
-        run["requests"] = len(answered)
-        run["failed_network"] = len(samples) - len(answered)
-        run["non_2xx"] = sum(1 for s in answered if s.get("status") is not None and not 200 <= s["status"] < 300)
-    if "success" in have:
-        run["failed"] = sum(1 for s in samples if not s["success"])
-        run["requests_ok"] = len(samples) - run["failed"]
+    _counts(run, samples, answered, have)
     lat = [s["latency_s"] for s in answered if "latency_s" in s]
     if lat:
         run.update(latency_mean_s=sum(lat) / len(lat), latency_min_s=min(lat), latency_max_s=max(lat))
-    span = _span(samples)
-    if span:
-        run["duration_s"] = span
-        run["requests_attempted_per_s"] = len(samples) / span
-        if "requests" in run:
-            run["requests_per_s"] = run["requests"] / span
-    if "bytes" in have:
-        run["bytes_total"] = sum(s.get("bytes", 0.0) for s in answered)
-        if span:
-            run["bytes_per_s"] = run["bytes_total"] / span
-    if "bytes_sent" in have:
-        run["bytes_sent"] = sum(s.get("bytes_sent", 0.0) for s in samples)
+    _volumes(run, samples, answered, have)
     threads = [s["threads"] for s in samples if s.get("threads") is not None]
     if threads:
         run["concurrency"] = max(threads)
@@ -186,24 +218,9 @@ def summarize(samples: list[dict], have: set[str]) -> Parsed:
     if len(urls) == 1:
         run["url"] = urls.pop()
     if "start_ms" in have and samples:
-        first = samples[0]["start_ms"]
-        run["timestamp"] = datetime.fromtimestamp(first / 1e3, UTC).replace(tzinfo=None)
-    failures = Counter(_why(s) for s in samples if s.get("success") is False or s.get("status") == 0)
-    reasons = "; ".join(f"{why} (x{n})" for why, n in failures.most_common())
-    if not samples:
-        run["error"], run["error_kind"] = "no sample in the results file", NO_RESULT_SHOWN
-    elif "status" in have and not answered:
-        run["error"], run["error_kind"] = f"no response: {reasons}", NO_ANSWER
-    elif reasons:
-        run["warnings"] = reasons
-    rows = []
-    for i, s in enumerate(samples):
-        row = {k: v for k, v in s.items() if k != "start_ms"}
-        if "start_ms" in s:
-            row["start"] = datetime.fromtimestamp(s["start_ms"] / 1e3, UTC).replace(tzinfo=None)
-            row["start_s"] = (s["start_ms"] - samples[0]["start_ms"]) / 1e3
-        row["seq"] = i
-        rows.append(row)
+        run["timestamp"] = datetime.fromtimestamp(samples[0]["start_ms"] / 1e3, UTC).replace(tzinfo=None)
+    _failures(run, samples, answered, have)
+    rows = [_request_row(i, s, samples[0]) for i, s in enumerate(samples)]
     out = Parsed()
     out.add_run(run, requests=rows, metrics=_label_metrics(samples, have))
     return out

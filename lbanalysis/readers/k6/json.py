@@ -45,12 +45,10 @@ import re
 from ...errors import ParseError
 from ...text import Segment
 from ..base import NO_ANSWER, Format, Parsed
+from ..fields import Field, walk
 from .text import PHASES
 
 __all__ = ["FORMATS", "detect", "parse"]
-
-# the keys of a trend metric's values -> percentile (summary-export 'p(95)', new summary 'p95')
-_TREND_KEYS = {"avg": "latency_mean_s", "min": "latency_min_s", "max": "latency_max_s"}
 
 
 def _num(v: object) -> float | None:
@@ -207,57 +205,84 @@ def _requests(d: dict, m: dict[str, dict], duration: float | None) -> None:
             d["requests_per_s"] = rate if rate is not None and failed == 0 else d["requests"] / duration
 
 
+# The run's figures, as paths into the flat metrics (metric.stat -> column, unit as written).
+FIELDS = (
+    Field("data_received.count", "bytes_total", "B"),
+    Field("data_received.rate", "bytes_per_s", "B/s"),
+    Field("data_sent.count", "bytes_sent", "B"),
+    Field("data_sent.rate", "bytes_sent_per_s", "B/s"),
+    Field("http_req_duration.avg", "latency_mean_s", "ms"),
+    Field("http_req_duration.min", "latency_min_s", "ms"),
+    Field("http_req_duration.max", "latency_max_s", "ms"),
+    Field("iterations.count", "iterations", cast=round),
+    Field("dropped_iterations.count", "iterations_dropped", cast=round),
+)
+# A phase's figures (a PHASES metric's stat -> phases column, ms as written)
+PHASE_FIELDS = (
+    Field("avg", "mean_s", "ms"),
+    Field("min", "min_s", "ms"),
+    Field("med", "median_s", "ms"),
+    Field("max", "max_s", "ms"),
+)
+
+
+def _percentiles(trend: dict) -> list[dict]:
+    """A trend's percentile stats (``med``, ``p(95)``, ``p95``) as percentile rows, in order."""
+    rows = [{"percentile": p, "latency_s": v / 1e3} for key, v in trend.items() if (p := _percentile(key)) is not None]
+    return sorted(rows, key=lambda x: x["percentile"])
+
+
+def _phases(m: dict[str, dict]) -> list[dict]:
+    """The request phases (blocked, connecting, …) k6 times, each a row of the phases table."""
+    return [{"phase": phase, **walk(m[name], PHASE_FIELDS)} for name, phase in PHASES.items() if m.get(name)]
+
+
+def _per_s(d: dict) -> None:
+    """Bytes per second from the counts and the duration, where the JSON has no rate."""
+    if "duration_s" in d and "bytes_total" in d and "bytes_per_s" not in d:
+        d["bytes_per_s"] = d["bytes_total"] / d["duration_s"]
+    if "duration_s" in d and "bytes_sent" in d and "bytes_sent_per_s" not in d:
+        d["bytes_sent_per_s"] = d["bytes_sent"] / d["duration_s"]
+
+
+def _counts(d: dict, doc: dict, m: dict[str, dict], thresholds: list[str]) -> None:
+    """Checks, virtual users and thresholds."""
+    checks = _checks(doc.get("root_group"))
+    if checks is None and "checks_succeeded" in m:
+        checks = (_true_count(m["checks_succeeded"]) or 0, _true_count(m.get("checks_failed", {})) or 0)
+    if checks is not None:
+        d["checks_passed"], d["checks_failed"] = checks
+    vus = m.get("vus_max", {})
+    vus_max = _num(vus.get("max")) if _num(vus.get("max")) is not None else _num(vus.get("value"))
+    if vus_max is not None:
+        d["vus_max"] = d["concurrency"] = round(vus_max)
+    if thresholds:
+        d["thresholds"] = "; ".join(sorted(thresholds))
+        d["thresholds_failed"] = sum(1 for t in thresholds if t.endswith(": failed"))
+
+
 def _row(doc: dict) -> tuple[dict, list[dict], list[dict]]:
     m, thresholds = _metrics(doc)
     d: dict = {"tool": "k6"}
     meta = doc.get("metadata")
     if isinstance(meta, dict) and isinstance(meta.get("k6_version"), str):
         d["tool_version"] = meta["k6_version"]
-    for name, col, per_s in (("data_received", "bytes_total", "bytes_per_s"),
-                             ("data_sent", "bytes_sent", "bytes_sent_per_s")):  # fmt: skip
-        if name in m and "count" in m[name]:
-            d[col] = _num(m[name]["count"])
-            if "rate" in m[name]:
-                d[per_s] = _num(m[name]["rate"])
+    fields = walk(m, FIELDS)
+    d.update({k: v for k, v in fields.items() if k in ("bytes_total", "bytes_sent")})
+    if "bytes_total" in d and "bytes_per_s" in fields:
+        d["bytes_per_s"] = fields["bytes_per_s"]
+    if "bytes_sent" in d and "bytes_sent_per_s" in fields:
+        d["bytes_sent_per_s"] = fields["bytes_sent_per_s"]
     _requests(d, m, _duration(doc))
-    if "duration_s" in d and "bytes_total" in d and "bytes_per_s" not in d:
-        d["bytes_per_s"] = d["bytes_total"] / d["duration_s"]
-    if "duration_s" in d and "bytes_sent" in d and "bytes_sent_per_s" not in d:
-        d["bytes_sent_per_s"] = d["bytes_sent"] / d["duration_s"]
-    percentiles = []
-    trend = m.get("http_req_duration", {})
-    for key, v in trend.items():
-        if key in _TREND_KEYS:
-            d[_TREND_KEYS[key]] = v / 1e3
-        elif (p := _percentile(key)) is not None:
-            percentiles.append({"percentile": p, "latency_s": v / 1e3})
-    percentiles.sort(key=lambda x: x["percentile"])
-    phases = []
-    for name, phase in PHASES.items():
-        t = m.get(name)
-        if t:
-            row = {"phase": phase, "mean_s": t.get("avg"), "min_s": t.get("min"), "median_s": t.get("med"),
-                   "max_s": t.get("max")}  # fmt: skip
-            phases.append({k: (v / 1e3 if isinstance(v, float | int) else v) for k, v in row.items() if v is not None})
-    checks = _checks(doc.get("root_group"))
-    if checks is None and "checks_succeeded" in m:
-        checks = (_true_count(m["checks_succeeded"]) or 0, _true_count(m.get("checks_failed", {})) or 0)
-    if checks is not None:
-        d["checks_passed"], d["checks_failed"] = checks
-    for name, col in (("iterations", "iterations"), ("dropped_iterations", "iterations_dropped")):
-        if _num(m.get(name, {}).get("count")) is not None:
-            d[col] = round(m[name]["count"])
-    if _num(m.get("vus_max", {}).get("max")) is not None:
-        d["vus_max"] = d["concurrency"] = round(m["vus_max"]["max"])
-    elif _num(m.get("vus_max", {}).get("value")) is not None:
-        d["vus_max"] = d["concurrency"] = round(m["vus_max"]["value"])
-    if thresholds:
-        d["thresholds"] = "; ".join(sorted(thresholds))
-        d["thresholds_failed"] = sum(1 for t in thresholds if t.endswith(": failed"))
+    _per_s(d)
+    d.update(
+        {k: v for k, v in fields.items() if k not in ("bytes_total", "bytes_sent", "bytes_per_s", "bytes_sent_per_s")}
+    )
+    _counts(d, doc, m, thresholds)
     if d.get("requests") == 0:
         d["error"] = "no response: every request failed without a response (no byte received)"
         d["error_kind"] = NO_ANSWER
-    return d, percentiles, phases
+    return d, _percentiles(m.get("http_req_duration", {})), _phases(m)
 
 
 _DETECT_RE = re.compile(r'^\s*\{\s*"(?:metrics|root_group|results|config|version|metadata|options|state)"\s*:')

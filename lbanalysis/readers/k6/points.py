@@ -114,45 +114,74 @@ def _iso_seconds(text: str) -> float | None:
     return round(when.timestamp(), 6)
 
 
-def _requests(samples: Iterable[_Sample], source: str, coarse: bool) -> Parsed:
-    """Group the samples into requests and sum the run up."""
-    rows: list[dict] = []
-    cur: dict | None = None
-    totals = {"bytes_total": 0.0, "bytes_sent": 0.0, "iterations": 0, "checks_passed": 0, "checks_failed": 0}
-    seen: set[str] = set()
-    vus: list[float] = []
-    vus_max: list[float] = []
-    failed = 0
-    for s in samples:
-        seen.add(s.metric)
-        if s.metric == "http_reqs":
-            cur = {"_time": s.time, "_line": s.line, "status": _status(s.tags.get("status"), source, s.line)}
-            if s.tags.get("method"):
-                cur["method"] = s.tags["method"]
-            if s.tags.get("url") or s.tags.get("name"):
-                cur["url"] = s.tags.get("url") or s.tags.get("name")
-            rows.append(cur)
-        elif s.metric in TRENDS and cur is not None:
-            cur[TRENDS[s.metric]] = s.value / 1e3
-        elif s.metric == "http_req_failed" and cur is not None:
-            failed += s.value != 0
-        elif s.metric == "data_received":
-            totals["bytes_total"] += s.value
-        elif s.metric == "data_sent":
-            totals["bytes_sent"] += s.value
-        elif s.metric == "iterations":
-            totals["iterations"] += round(s.value)
-        elif s.metric == "checks":
-            totals["checks_passed" if s.value else "checks_failed"] += 1
-        elif s.metric == "vus":
-            vus.append(s.value)
-        elif s.metric == "vus_max":
-            vus_max.append(s.value)
-    answered = [r for r in rows if r["status"]]
-    no_response = len(rows) - len(answered)
-    fine = not coarse and all(r["_time"] is not None for r in rows)
-    for r in answered:
-        if fine:
+class _Tally:
+    """The samples read so far: requests rows (a ``http_reqs`` sample starts one; its trends follow) and run totals."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.rows: list[dict] = []
+        self.cur: dict | None = None
+        self.totals = {"bytes_total": 0.0, "bytes_sent": 0.0, "iterations": 0, "checks_passed": 0, "checks_failed": 0}
+        self.seen: set[str] = set()
+        self.vus: list[float] = []
+        self.vus_max: list[float] = []
+        self.failed = 0
+
+    def request(self, s: _Sample) -> None:
+        self.cur = {"_time": s.time, "_line": s.line, "status": _status(s.tags.get("status"), self.source, s.line)}
+        if s.tags.get("method"):
+            self.cur["method"] = s.tags["method"]
+        if s.tags.get("url") or s.tags.get("name"):
+            self.cur["url"] = s.tags.get("url") or s.tags.get("name")
+        self.rows.append(self.cur)
+
+    def trend(self, s: _Sample) -> None:
+        if self.cur is not None:
+            self.cur[TRENDS[s.metric]] = s.value / 1e3
+
+    def request_failed(self, s: _Sample) -> None:
+        if self.cur is not None:
+            self.failed += s.value != 0
+
+    def received(self, s: _Sample) -> None:
+        self.totals["bytes_total"] += s.value
+
+    def sent(self, s: _Sample) -> None:
+        self.totals["bytes_sent"] += s.value
+
+    def iteration(self, s: _Sample) -> None:
+        self.totals["iterations"] += round(s.value)
+
+    def check(self, s: _Sample) -> None:
+        self.totals["checks_passed" if s.value else "checks_failed"] += 1
+
+    def vu(self, s: _Sample) -> None:
+        self.vus.append(s.value)
+
+    def vu_max(self, s: _Sample) -> None:
+        self.vus_max.append(s.value)
+
+
+# metric -> what its sample adds (the metric kinds, as a text reader's line kinds)
+METRICS = {
+    "http_reqs": _Tally.request,
+    **dict.fromkeys(TRENDS, _Tally.trend),
+    "http_req_failed": _Tally.request_failed,
+    "data_received": _Tally.received,
+    "data_sent": _Tally.sent,
+    "iterations": _Tally.iteration,
+    "checks": _Tally.check,
+    "vus": _Tally.vu,
+    "vus_max": _Tally.vu_max,
+}
+# totals -> the metric whose samples they sum (kept only when the points hold it)
+_TOTALS = (("bytes_total", "data_received"), ("bytes_sent", "data_sent"), ("iterations", "iterations"))
+
+
+def _order(answered: list[dict], fine: bool) -> None:
+    """Start times (the sample's time less its blocked and duration), start_s, and the rows in start order."""
+    if fine:
+        for r in answered:
             began = r["_time"] - r.get("blocked_s", 0.0) - r.get("latency_s", 0.0)
             r["start"] = datetime.fromtimestamp(began, UTC).replace(tzinfo=None)
             r["_began"] = began
@@ -163,10 +192,23 @@ def _requests(samples: Iterable[_Sample], source: str, coarse: bool) -> Parsed:
         answered.sort(key=lambda r: (r["_began"], r["_line"]))
     for i, r in enumerate(answered):
         r["seq"] = i
-    run: dict = {"tool": "k6", "line": 1, "requests": len(answered), "failed": failed, "failed_network": no_response}
-    if "http_req_failed" in seen:
-        run["requests_ok"] = len(rows) - failed
-    run["non_2xx"] = sum(1 for r in answered if not 200 <= r["status"] < 300)
+
+
+def _totals(run: dict, t: _Tally) -> None:
+    """Bytes, iterations, checks and virtual users, where the points hold them."""
+    for key, metric in _TOTALS:
+        if metric in t.seen:
+            run[key] = t.totals[key]
+    if "checks" in t.seen:
+        run["checks_passed"], run["checks_failed"] = t.totals["checks_passed"], t.totals["checks_failed"]
+    if t.vus:
+        run["concurrency"] = round(max(t.vus))
+    if t.vus_max:
+        run["vus_max"] = round(max(t.vus_max))
+
+
+def _timing(run: dict, answered: list[dict], fine: bool) -> None:
+    """Latency summary, and duration and rate when the times are fine enough."""
     lat = [r["latency_s"] for r in answered if "latency_s" in r]
     if lat:
         run.update(latency_mean_s=sum(lat) / len(lat), latency_min_s=min(lat), latency_max_s=max(lat))
@@ -175,15 +217,27 @@ def _requests(samples: Iterable[_Sample], source: str, coarse: bool) -> Parsed:
         run["duration_s"] = end - min(r["_began"] for r in answered)
         if run["duration_s"] > 0:
             run["requests_per_s"] = len(answered) / run["duration_s"]
-    for key, metric in (("bytes_total", "data_received"), ("bytes_sent", "data_sent"), ("iterations", "iterations")):
-        if metric in seen:
-            run[key] = totals[key]
-    if "checks" in seen:
-        run["checks_passed"], run["checks_failed"] = totals["checks_passed"], totals["checks_failed"]
-    if vus:
-        run["concurrency"] = round(max(vus))
-    if vus_max:
-        run["vus_max"] = round(max(vus_max))
+
+
+def _requests(samples: Iterable[_Sample], source: str, coarse: bool) -> Parsed:
+    """Group the samples into requests and sum the run up."""
+    t = _Tally(source)
+    for s in samples:
+        t.seen.add(s.metric)
+        add = METRICS.get(s.metric)
+        if add is not None:
+            add(t, s)
+    rows = t.rows
+    answered = [r for r in rows if r["status"]]
+    fine = not coarse and all(r["_time"] is not None for r in rows)
+    _order(answered, fine)
+    run: dict = {"tool": "k6", "line": 1, "requests": len(answered), "failed": t.failed,
+                 "failed_network": len(rows) - len(answered)}  # fmt: skip
+    if "http_req_failed" in t.seen:
+        run["requests_ok"] = len(rows) - t.failed
+    run["non_2xx"] = sum(1 for r in answered if not 200 <= r["status"] < 300)
+    _timing(run, answered, fine)
+    _totals(run, t)
     if not rows:
         run["error"], run["error_kind"] = "no HTTP request in the metric points", NO_RESULT_SHOWN
     elif not answered:

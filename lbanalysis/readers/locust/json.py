@@ -36,6 +36,7 @@ from datetime import UTC, datetime
 from ...errors import ParseError
 from ...text import Segment
 from ..base import NO_RESULT_SHOWN, Format, Parsed
+from ..fields import Field, si_unit, walk
 from .text import counts, name_rows
 
 __all__ = ["FORMATS", "PERCENTILES", "detect", "parse", "percentile"]
@@ -78,52 +79,71 @@ def _histogram(entries: list[dict], key: str, source: str) -> Counter:
     return out
 
 
-def parse(seg: Segment) -> Parsed:
-    """Read Locust's JSON statistics: one run, the names summed up."""
+def _document(seg: Segment) -> list[dict]:
     try:
         doc = json.loads(seg.text)
     except ValueError as e:
         raise ParseError(f"broken Locust JSON: {e}", source=seg.source, line=getattr(e, "lineno", 1)) from None
     if not isinstance(doc, list) or not all(isinstance(e, dict) for e in doc):
         raise ParseError("expected a JSON array of Locust statistics objects", source=seg.source, line=1)
-    reqs = sum(round(_num(e, "num_requests") or 0) for e in doc)
-    fails = sum(round(_num(e, "num_failures") or 0) for e in doc)
-    d: dict = {"tool": "locust", "line": 1}
-    counts(d, reqs, fails, None)
-    starts = [v for e in doc if (v := _num(e, "start_time")) is not None]
-    ends = [v for e in doc if (v := _num(e, "last_request_timestamp")) is not None]
+    return doc
+
+
+def _values(doc: list[dict], key: str) -> list[float]:
+    """A key's numbers over the request names."""
+    return [v for e in doc if (v := _num(e, key)) is not None]
+
+
+def _span(d: dict, doc: list[dict]) -> None:
+    """Start time, and duration from the first start to the last request (and the rate over it)."""
+    starts, ends = _values(doc, "start_time"), _values(doc, "last_request_timestamp")
     if starts and 0 < min(starts) < 1e11:
         d["timestamp"] = datetime.fromtimestamp(min(starts), UTC).replace(tzinfo=None)
     if starts and ends and max(ends) > min(starts):
         d["duration_s"] = max(ends) - min(starts)
         if "requests" in d:
             d["requests_per_s"] = d["requests"] / d["duration_s"]
-    total_time = sum(_num(e, "total_response_time") or 0.0 for e in doc)
+
+
+def _times(d: dict, doc: list[dict], reqs: int, source: str) -> list[dict]:
+    """Mean, min and max response times (ms as written) and the percentiles of the merged histogram."""
+    d["latency_mean_s"] = sum(_num(e, "total_response_time") or 0.0 for e in doc) / reqs / 1e3
+    lows, highs = _values(doc, "min_response_time"), _values(doc, "max_response_time")
+    if lows:
+        d["latency_min_s"] = min(lows) / 1e3
+    if highs:
+        d["latency_max_s"] = max(highs) / 1e3
+    hist = _histogram(doc, "response_times", source)
+    n = sum(hist.values())
+    return [{"percentile": p, "latency_s": percentile(hist, n, p) / 1e3} for p in PERCENTILES] if hist else []
+
+
+def _intervals(doc: list[dict], source: str) -> list[dict]:
+    """``num_reqs_per_sec`` and ``num_fail_per_sec`` summed over names: one Aggregated row a second."""
+    per_s, fail_s = _histogram(doc, "num_reqs_per_sec", source), _histogram(doc, "num_fail_per_sec", source)
+    if not per_s:
+        return []
+    first = min(per_s)
+    return [{"stream": "Aggregated", "start_s": t - first, "end_s": t - first + 1.0, "requests_per_s": float(per_s[t]),
+             "failures_per_s": float(fail_s.get(t, 0))} for t in sorted(per_s)]  # fmt: skip
+
+
+def parse(seg: Segment) -> Parsed:
+    """Read Locust's JSON statistics: one run, the names summed up."""
+    doc = _document(seg)
+    reqs = sum(round(_num(e, "num_requests") or 0) for e in doc)
+    fails = sum(round(_num(e, "num_failures") or 0) for e in doc)
+    d: dict = {"tool": "locust", "line": 1}
+    counts(d, reqs, fails, None)
+    _span(d, doc)
     percentiles = []
     if reqs and d.get("requests") != 0:  # (unknown when some failed: the times are known all the same)
-        d["latency_mean_s"] = total_time / reqs / 1e3
-        lows = [v for e in doc if (v := _num(e, "min_response_time")) is not None]
-        highs = [v for e in doc if (v := _num(e, "max_response_time")) is not None]
-        if lows:
-            d["latency_min_s"] = min(lows) / 1e3
-        if highs:
-            d["latency_max_s"] = max(highs) / 1e3
-        hist = _histogram(doc, "response_times", seg.source)
-        if hist:
-            n = sum(hist.values())
-            percentiles = [{"percentile": p, "latency_s": percentile(hist, n, p) / 1e3} for p in PERCENTILES]
-    size = sum(_num(e, "total_content_length") or 0.0 for e in doc)
+        percentiles = _times(d, doc, reqs, seg.source)
     if any("total_content_length" in e for e in doc):
-        d["bytes_total"] = size
+        d["bytes_total"] = size = sum(_num(e, "total_content_length") or 0.0 for e in doc)
         if reqs:
             d["bytes_per_request"] = size / reqs
-    per_s, fail_s = _histogram(doc, "num_reqs_per_sec", seg.source), _histogram(doc, "num_fail_per_sec", seg.source)
-    first = min(per_s) if per_s else None
-    intervals = [
-        {"stream": "Aggregated", "start_s": t - first, "end_s": t - first + 1.0, "requests_per_s": float(per_s[t]),
-         "failures_per_s": float(fail_s.get(t, 0))}
-        for t in sorted(per_s)
-    ] if first is not None else []  # fmt: skip
+    intervals = _intervals(doc, seg.source)
     if reqs == 0:
         d["error"], d["error_kind"] = "no request was made", NO_RESULT_SHOWN
     out = Parsed()
@@ -131,16 +151,22 @@ def parse(seg: Segment) -> Parsed:
     return out
 
 
-# per-name key -> (stat, unit, divisor) of the metrics table (times in ms)
-_NAME_STATS = {"num_requests": ("requests", "", 1.0), "num_failures": ("failures", "", 1.0),
-               "num_none_requests": ("none_requests", "", 1.0), "total_response_time": ("total_time", "s", 1e3),
-               "min_response_time": ("min", "s", 1e3), "max_response_time": ("max", "s", 1e3),
-               "total_content_length": ("size_total", "B", 1.0)}  # fmt: skip
+# One request name's figures: key -> stat of the metrics table, unit as written (times in ms)
+NAME_FIELDS = (
+    Field("num_requests", "requests"),
+    Field("num_failures", "failures"),
+    Field("num_none_requests", "none_requests"),
+    Field("total_response_time", "total_time", "ms"),
+    Field("min_response_time", "min", "ms"),
+    Field("max_response_time", "max", "ms"),
+    Field("total_content_length", "size_total", "B"),
+)
 
 
 def _name_metrics(e: dict) -> list[dict]:
     """One request name's figures as metrics rows (``GET /slow``: requests, failures, min, max …)."""
-    items = [(stat, v / div, unit) for key, (stat, unit, div) in _NAME_STATS.items() if (v := _num(e, key)) is not None]
+    values = walk(e, NAME_FIELDS)
+    items = [(f.column, values[f.column], si_unit(f.unit)) for f in NAME_FIELDS if f.column in values]
     return name_rows(f"{e.get('method') or ''} {e.get('name') or ''}".strip(), items)
 
 

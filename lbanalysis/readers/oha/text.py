@@ -313,30 +313,7 @@ def parse_command(command: str) -> dict:
     >>> parse_command("oha -z 2s -q 100 http://h/")["time_limit_s"], parse_command("oha -n 10k http://h/")["requests_planned"]
     (2.0, 10000)
     """
-    argv = ["oha", *command_argv(command)]  # the tool's arguments after its name, as the loop below counts them
-    opts: dict[str, str] = {}
-    url = None
-    i = 1
-    while i < len(argv):
-        tok = argv[i]
-        if tok.startswith("--"):
-            name, eq, val = tok[2:].partition("=")
-            nxt = argv[i + 1] if i + 1 < len(argv) else "-"
-            if not eq and not nxt.startswith("-") and "://" not in nxt:  # --output-format json
-                val, i = nxt, i + 1
-            opts[name] = val
-        elif tok.startswith("-") and len(tok) > 1:
-            if tok[1] in _VALUED:
-                if len(tok) > 2:
-                    opts[tok[1]] = tok[2:].lstrip("=")
-                elif i + 1 < len(argv):
-                    i += 1
-                    opts[tok[1]] = argv[i]
-            else:
-                opts[tok[1]] = ""
-        elif "://" in tok and url is None:
-            url = tok
-        i += 1
+    opts, url = _options(command)
     out: dict = {"method": opts.get("m", "GET").upper()}
     n = re.fullmatch(r"(\d+)([kKmM]?)", opts.get("n", ""))
     if n:
@@ -353,13 +330,57 @@ def parse_command(command: str) -> dict:
     if "disable-keepalive" in opts:
         out["keepalive"] = False
     if url:
-        parts = urlsplit(url)
-        out.update(url=url, host=parts.hostname, path=parts.path or "/")
-        try:
-            out["port"] = parts.port or (443 if parts.scheme == "https" else 80)
-        except ValueError:
-            pass
+        out.update(_target(url))
     return {k: v for k, v in out.items() if v is not None}
+
+
+def _options(command: str) -> tuple[dict[str, str], str | None]:
+    """An oha command's options (long names without ``--``, short letters) and its first URL.
+
+    >>> _options("oha -n200 -c 10 --output-format json --no-tui http://h/")
+    ({'n': '200', 'c': '10', 'output-format': 'json', 'no-tui': ''}, 'http://h/')
+    """
+    argv = ["oha", *command_argv(command)]  # the tool's arguments after its name, as the loop below counts them
+    opts: dict[str, str] = {}
+    url = None
+    i = 1
+    while i < len(argv):
+        tok = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if tok.startswith("--"):
+            name, eq, val = tok[2:].partition("=")
+            if not eq and nxt is not None and not nxt.startswith("-") and "://" not in nxt:  # --output-format json
+                val, i = nxt, i + 1
+            opts[name] = val
+        elif tok.startswith("-") and len(tok) > 1:
+            i += _short(opts, tok, nxt)
+        elif "://" in tok and url is None:
+            url = tok
+        i += 1
+    return opts, url
+
+
+def _short(opts: dict[str, str], tok: str, nxt: str | None) -> int:
+    """A short option into ``opts``; how many arguments after it it took (its value, when apart)."""
+    if tok[1] not in _VALUED:
+        opts[tok[1]] = ""
+    elif len(tok) > 2:
+        opts[tok[1]] = tok[2:].lstrip("=")
+    elif nxt is not None:
+        opts[tok[1]] = nxt
+        return 1
+    return 0
+
+
+def _target(url: str) -> dict:
+    """URL, host, path and port of a target URL (an impossible port left out)."""
+    parts = urlsplit(url)
+    out = {"url": url, "host": parts.hostname, "path": parts.path or "/"}
+    try:
+        out["port"] = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        pass
+    return out
 
 
 def parse(seg: Segment) -> Parsed:

@@ -44,6 +44,7 @@ import pandas as pd
 from ...errors import ParseError
 from ...text import Segment, split_transcript
 from ..base import NO_RESULT_SHOWN, Format, Parsed, error_row
+from ..fields import Field, walk
 from . import shared
 
 __all__ = ["FORMATS", "LATENCIES", "detect", "detect_results", "parse", "parse_results"]
@@ -106,54 +107,50 @@ def _num(d: dict, key: str) -> float | None:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
+# The report's figures (key path -> column, unit as written: vegeta writes times in ns). "latency": kept
+# only when some request was answered; "late": after the counts.
+FIELDS = (
+    Field("latencies.mean", "latency_mean_s", "ns", kind="latency"),
+    Field("latencies.min", "latency_min_s", "ns", kind="latency"),
+    Field("latencies.max", "latency_max_s", "ns", kind="latency"),
+    Field("bytes_in.total", "bytes_total", "B"),
+    Field("bytes_in.mean", "bytes_per_request", "B", kind="latency"),
+    Field("bytes_out.total", "bytes_sent", "B"),
+    Field("bytes_out.mean", "bytes_sent_per_request", "B"),
+    Field("duration", "send_duration_s", "ns"),
+    Field("wait", "wait_s", "ns"),
+    Field("success", "success_pct", "fraction", kind="late"),
+    Field("rate", "rate_sent_per_s", "req/s", kind="late"),
+    Field("throughput", "requests_ok_per_s", "req/s", kind="late"),
+)
+# latencies key -> percentile (ns as written)
+PERCENTILES = {key: p for key, p in LATENCIES.items() if isinstance(p, float)}
+
+
 def _report(obj: dict) -> tuple[dict, list[dict]]:
     """A run row and its percentiles from one report object."""
-    d: dict = {}
-    pct = []
-    lat = obj.get("latencies") if isinstance(obj.get("latencies"), dict) else {}
-    for key, target in LATENCIES.items():
-        v = _num(lat, key)
-        if v is None:
-            continue
-        if isinstance(target, float):
-            pct.append({"percentile": target, "latency_s": v / 1e9})
-        else:
-            d[target] = v / 1e9
-    for key, total, mean in (
-        ("bytes_in", "bytes_total", "bytes_per_request"),
-        ("bytes_out", "bytes_sent", "bytes_sent_per_request"),
-    ):
-        b = obj.get(key) if isinstance(obj.get(key), dict) else {}
-        if _num(b, "total") is not None:
-            d[total] = _num(b, "total")
-        if mean and _num(b, "mean") is not None:
-            d[mean] = _num(b, "mean")
+    d = walk(obj, FIELDS, "runs")
     send, wait = _num(obj, "duration"), _num(obj, "wait")
     if send is not None:
-        d["send_duration_s"] = send / 1e9
         d["duration_s"] = (send + (wait or 0.0)) / 1e9
-    if wait is not None:
-        d["wait_s"] = wait / 1e9
     codes_obj = obj.get("status_codes") if isinstance(obj.get("status_codes"), dict) else {}
     codes = {int(k): int(v) for k, v in codes_obj.items() if str(k).isdigit() and isinstance(v, int)}
     total = obj.get("requests") if isinstance(obj.get("requests"), int) else None
-    success = _num(obj, "success")
-    d.update(shared.count_fields(total, codes, success))
-    if success is not None:
-        d["success_pct"] = success * 100.0
-    if _num(obj, "rate") is not None:
-        d["rate_sent_per_s"] = _num(obj, "rate")
-    if _num(obj, "throughput") is not None:
-        d["requests_ok_per_s"] = _num(obj, "throughput")
+    d.update(shared.count_fields(total, codes, _num(obj, "success")))
+    d.update(walk(obj, FIELDS, "late"))
     shared.rates(d, _num(obj, "throughput"))
     if isinstance(obj.get("earliest"), str) and not obj["earliest"].startswith("0001-"):
         d["timestamp"] = pd.Timestamp(obj["earliest"]).tz_convert(None)
-    if d.get("requests") == 0:  # the times of attempts that got no answer
-        for k in ("bytes_per_request", "latency_mean_s", "latency_min_s", "latency_max_s"):
-            d.pop(k, None)
-        pct = []
-    errors = [e for e in obj.get("errors") or [] if isinstance(e, str)]
-    shared.messages(d, errors)
+    pct = []
+    if d.get("requests") != 0:  # else the times of attempts that got no answer
+        d.update(walk(obj, FIELDS, "latency"))
+        lat = obj.get("latencies") if isinstance(obj.get("latencies"), dict) else {}
+        pct = [
+            {"percentile": p, "latency_s": v / 1e9}
+            for key, p in PERCENTILES.items()
+            if (v := _num(lat, key)) is not None
+        ]
+    shared.messages(d, [e for e in obj.get("errors") or [] if isinstance(e, str)])
     return d, pct
 
 
