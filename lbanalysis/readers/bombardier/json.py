@@ -103,13 +103,14 @@ def _spec(spec: dict) -> dict:
 
 
 # The figures of "result" (key path -> column, unit as written); the counts go through count_fields.
+# "answered": kept only when some request got a response (else they are the failed attempts').
 RESULT_FIELDS = (
     Field("timeTakenSeconds", "duration_s", "s"),
     Field("bytesRead", "bytes_total", "B"),
     Field("bytesWritten", "bytes_sent", "B"),
-    Field("latency.mean", "latency_mean_s", "us", kind="latency"),
-    Field("latency.stddev", "latency_stdev_s", "us", kind="latency"),
-    Field("latency.max", "latency_max_s", "us", kind="latency"),
+    Field("latency.mean", "latency_mean_s", "us", kind="answered"),
+    Field("latency.stddev", "latency_stdev_s", "us", kind="answered"),
+    Field("latency.max", "latency_max_s", "us", kind="answered"),
     Field("rps.mean", "interval_requests_per_s_mean", "req/s"),
     Field("rps.stddev", "interval_requests_per_s_stdev", "req/s"),
     Field("rps.max", "interval_requests_per_s_max", "req/s"),
@@ -143,7 +144,7 @@ def _result(res: dict) -> tuple[dict, list[dict]]:
     if d.get("requests") == 0:  # the times of attempts that got no answer
         d.setdefault("requests_per_s", 0.0)
         return d, []
-    return {**d, **walk(res, RESULT_FIELDS, "latency")}, _latency_percentiles(res)
+    return {**d, **walk(res, RESULT_FIELDS, "answered")}, _latency_percentiles(res)
 
 
 def parse(seg: Segment) -> Parsed:

@@ -56,12 +56,27 @@ import re
 from ...errors import ParseError
 from ...text import Segment
 from ..base import NO_ANSWER, NO_RESULT_SHOWN, Format, Parsed, error_row
+from ..fields import Field, walk
 from .text import count_fields, parse_command
 
 __all__ = ["CSV_COLUMNS", "CSV_HEADER", "FORMATS", "detect", "detect_csv", "parse", "parse_csv"]
 
-SUMMARY = {"total": "duration_s", "slowest": "latency_max_s", "fastest": "latency_min_s", "average": "latency_mean_s",
-           "totalData": "bytes_total", "sizePerRequest": "bytes_per_request", "sizePerSec": "bytes_per_s"}  # fmt: skip
+# The run's figures (key path -> column, unit as written: oha writes seconds and bytes). "answered": kept only
+# when some request got a response (else they are the failed attempts').
+FIELDS = (
+    Field("summary.total", "duration_s", "s"),
+    Field("summary.slowest", "latency_max_s", "s", kind="answered"),
+    Field("summary.fastest", "latency_min_s", "s", kind="answered"),
+    Field("summary.average", "latency_mean_s", "s", kind="answered"),
+    Field("summary.totalData", "bytes_total", "B"),
+    Field("summary.sizePerRequest", "bytes_per_request", "B", kind="answered"),
+    Field("summary.sizePerSec", "bytes_per_s", "B/s"),
+    Field("summary.successRate", "success_pct", "fraction"),
+    Field("rps.mean", "interval_requests_per_s_mean", "req/s", kind="rps"),
+    Field("rps.stddev", "interval_requests_per_s_stdev", "req/s", kind="rps"),
+    Field("rps.max", "interval_requests_per_s_max", "req/s", kind="rps"),
+    Field("rps.min", "interval_requests_per_s_min", "req/s", kind="rps"),
+)
 DETAILS = {"DNSDialup": "dns+dialup", "DNSLookup": "dns", "firstByte": "first byte"}
 # percentile objects -> their kind in the percentiles table (None: the latency)
 PERCENTILES = {
@@ -70,8 +85,6 @@ PERCENTILES = {
     "latencyPercentilesSuccessful": "2xx only",
     "latencyPercentilesNotSuccessful": "4xx + 5xx only",
 }
-# rps key -> interval_requests_per_s_<suffix>
-RPS = {"mean": "mean", "stddev": "stdev", "max": "max", "min": "min"}
 CSV_HEADER = "request-start,DNS,DNS+dialup,Response-delay,request-duration,bytes,status"
 CSV_COLUMNS: dict[str, str | None] = {"request-start": "start_s", "DNS": "dns_s", "DNS+dialup": "connect_s",
                                       "Response-delay": "waiting_s", "request-duration": "latency_s",
@@ -107,7 +120,7 @@ def _percentiles(doc: dict) -> list[dict]:
 def _rps(doc: dict) -> dict:
     """``interval_requests_per_s_*`` from the ``rps`` object (rates over short windows)."""
     rps = doc.get("rps") if isinstance(doc.get("rps"), dict) else {}
-    d = {f"interval_requests_per_s_{col}": _num(rps, key) for key, col in RPS.items() if _num(rps, key) is not None}
+    d = walk(doc, FIELDS, "rps")
     pct = rps.get("percentiles") if isinstance(rps.get("percentiles"), dict) else {}
     for k, v in pct.items():
         if re.fullmatch(r"p\d+(?:\.\d+)?", k) and _num(pct, k) is not None:
@@ -124,9 +137,7 @@ def _histogram(doc: dict) -> list[dict]:
 
 def _document(doc: dict) -> tuple[dict, list[dict], list[dict], list[dict]]:
     summary = doc.get("summary") if isinstance(doc.get("summary"), dict) else {}
-    d: dict = {col: _num(summary, key) for key, col in SUMMARY.items() if _num(summary, key) is not None}
-    if _num(summary, "successRate") is not None:
-        d["success_pct"] = _num(summary, "successRate") * 100.0
+    d = walk(doc, FIELDS, "runs")
     codes = doc.get("statusCodeDistribution") if isinstance(doc.get("statusCodeDistribution"), dict) else {}
     statuses = {int(k): v for k, v in codes.items() if str(k).isdigit() and isinstance(v, int)}
     errs = doc.get("errorDistribution") if isinstance(doc.get("errorDistribution"), dict) else {}
@@ -149,10 +160,8 @@ def _document(doc: dict) -> tuple[dict, list[dict], list[dict], list[dict]]:
             phases.append({"phase": phase, "mean_s": _num(t, "average"), "min_s": _num(t, "fastest"),
                            "max_s": _num(t, "slowest")})  # fmt: skip
     if d["requests"] == 0:
-        for k in ("latency_mean_s", "latency_min_s", "latency_max_s", "bytes_per_request"):
-            d.pop(k, None)
-        pct, phases, hist = [], [], []
-    return d, pct, phases, hist
+        return d, [], [], []
+    return {**d, **walk(doc, FIELDS, "answered")}, pct, phases, hist
 
 
 def parse(seg: Segment) -> Parsed:

@@ -107,14 +107,14 @@ def _num(d: dict, key: str) -> float | None:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
-# The report's figures (key path -> column, unit as written: vegeta writes times in ns). "latency": kept
-# only when some request was answered; "late": after the counts.
+# The report's figures (key path -> column, unit as written: vegeta writes times in ns). "answered": kept
+# only when some request got a response (else they are the failed attempts'); "late": set after the counts.
 FIELDS = (
-    Field("latencies.mean", "latency_mean_s", "ns", kind="latency"),
-    Field("latencies.min", "latency_min_s", "ns", kind="latency"),
-    Field("latencies.max", "latency_max_s", "ns", kind="latency"),
+    Field("latencies.mean", "latency_mean_s", "ns", kind="answered"),
+    Field("latencies.min", "latency_min_s", "ns", kind="answered"),
+    Field("latencies.max", "latency_max_s", "ns", kind="answered"),
     Field("bytes_in.total", "bytes_total", "B"),
-    Field("bytes_in.mean", "bytes_per_request", "B", kind="latency"),
+    Field("bytes_in.mean", "bytes_per_request", "B", kind="answered"),
     Field("bytes_out.total", "bytes_sent", "B"),
     Field("bytes_out.mean", "bytes_sent_per_request", "B"),
     Field("duration", "send_duration_s", "ns"),
@@ -143,7 +143,7 @@ def _report(obj: dict) -> tuple[dict, list[dict]]:
         d["timestamp"] = pd.Timestamp(obj["earliest"]).tz_convert(None)
     pct = []
     if d.get("requests") != 0:  # else the times of attempts that got no answer
-        d.update(walk(obj, FIELDS, "latency"))
+        d.update(walk(obj, FIELDS, "answered"))
         lat = obj.get("latencies") if isinstance(obj.get("latencies"), dict) else {}
         pct = [
             {"percentile": p, "latency_s": v / 1e9}
