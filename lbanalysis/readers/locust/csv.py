@@ -173,15 +173,15 @@ def _siblings(seg: Segment, d: dict, reqs: int, fails: int) -> list[dict]:
 
 # _stats.csv column -> stat of the metrics table, unit as written (times in ms); the percent columns give p(50) … in s
 NAME_FIELDS = (
-    Field("Request Count", "requests"),
-    Field("Failure Count", "failures"),
-    Field("Median Response Time", "med", "ms"),
-    Field("Average Response Time", "avg", "ms"),
-    Field("Min Response Time", "min", "ms"),
-    Field("Max Response Time", "max", "ms"),
-    Field("Average Content Size", "size", "B"),
-    Field("Requests/s", "rate", "req/s"),
-    Field("Failures/s", "failures_rate", "req/s"),
+    Field("Request Count", "requests", "", kind="metrics"),
+    Field("Failure Count", "failures", "", kind="metrics"),
+    Field("Median Response Time", "med", "ms", kind="metrics"),
+    Field("Average Response Time", "avg", "ms", kind="metrics"),
+    Field("Min Response Time", "min", "ms", kind="metrics"),
+    Field("Max Response Time", "max", "ms", kind="metrics"),
+    Field("Average Content Size", "size", "B", kind="metrics"),
+    Field("Requests/s", "rate", "req/s", kind="metrics"),
+    Field("Failures/s", "failures_rate", "req/s", kind="metrics"),
 )
 
 
