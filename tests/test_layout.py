@@ -280,7 +280,6 @@ ALLOWED_COMPLEX = {
     "lbanalysis/report/page.py:standalone",
     "lbanalysis/sweep.py:_one_run",
     "lbanalysis/sweep.py:_settings",
-    "lbanalysis/tables.py:read_table",
 }
 ALLOWED_LONG = {
     "lbanalysis/report/explore.py",
@@ -290,10 +289,7 @@ ALLOWED_LONG = {
     "lbanalysis/analysis/engine.py",
 }
 ALLOWED_PRIVATE: set[str] = set()
-ALLOWED_CYCLES: set[str] = {
-    "articles.haproxy_apache_siege -> lbanalysis.tables -> articles.haproxy_apache_siege",
-    "lbanalysis.plots -> lbanalysis.analysis.fits -> lbanalysis.plots",
-}
+ALLOWED_CYCLES: set[str] = set()
 PACKAGES = ("lbanalysis", "articles")
 
 
