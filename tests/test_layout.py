@@ -285,7 +285,6 @@ ALLOWED_LONG = {
     "lbanalysis/report/explore.py",
     "lbanalysis/sweep.py",
     "lbanalysis/cli.py",
-    "lbanalysis/schema.py",
     "lbanalysis/analysis/engine.py",
 }
 ALLOWED_PRIVATE: set[str] = set()
