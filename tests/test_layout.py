@@ -284,7 +284,6 @@ ALLOWED_COMPLEX = {
 ALLOWED_LONG = {
     "lbanalysis/report/explore.py",
     "lbanalysis/sweep.py",
-    "lbanalysis/cli.py",
     "lbanalysis/analysis/engine.py",
 }
 ALLOWED_PRIVATE: set[str] = set()
