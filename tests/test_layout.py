@@ -278,12 +278,9 @@ ALLOWED_COMPLEX = {
     "lbanalysis/report/explore.py:network_section",
     "lbanalysis/report/explore.py:load_balancer_section",
     "lbanalysis/report/page.py:standalone",
-    "lbanalysis/sweep.py:_one_run",
-    "lbanalysis/sweep.py:_settings",
 }
 ALLOWED_LONG = {
     "lbanalysis/report/explore.py",
-    "lbanalysis/sweep.py",
     "lbanalysis/analysis/engine.py",
 }
 ALLOWED_PRIVATE: set[str] = set()
