@@ -44,6 +44,7 @@ ORDERS = {
     "alternate": "loads ascending in odd repeats, descending in even ones",
     "up": "loads ascending in every repeat",
 }
+#: iperf3's port when --iperf names none.
 IPERF_PORT = 5201
 _LABEL_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$", re.IGNORECASE)

@@ -22,7 +22,9 @@ from typing import Any, TextIO
 
 from .plan import seconds_text
 
+#: Seconds a process has to end after SIGINT (or SIGTERM) before it gets SIGKILL.
 STOP_SIGNAL_WAIT_S = 5.0
+#: Seconds between two readings of a running process's CPU limits.
 _SENSE_EVERY_S = 0.25
 
 
