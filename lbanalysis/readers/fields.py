@@ -30,6 +30,8 @@ __all__ = ["Field", "convert", "lookup", "number", "si_unit", "walk"]
 
 # Units a JSON field may hold that a printed table does not (a fraction, written as a percentage column).
 _EXTRA: dict[str, tuple[str, float]] = {"fraction": ("%", 100.0), "ns": ("s", 1e-9)}
+# units whose values are already in the column's SI unit
+_AS_WRITTEN = frozenset(["", *(unit for unit, (_, factor) in PRINTED.items() if factor == 1.0)])
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,7 @@ def convert(value: float, unit: str) -> float:
     >>> convert(250.0, "ms"), convert(1555.968, "us"), convert(0.25, "fraction"), convert(2.0, "KB")
     (0.25, 0.001555968, 25.0, 2048.0)
     """
-    if not unit:
+    if unit in _AS_WRITTEN:  # already the column's unit: a CSV of a million rows pays one set lookup a cell
         return value
     _, factor = PRINTED[unit] if unit in PRINTED else _EXTRA[unit]
     if factor < 1:

@@ -36,21 +36,24 @@ import io
 from ...errors import ParseError
 from ...text import Segment
 from ..base import NO_ANSWER, Format, Parsed
+from ..fields import Field, convert
 
-__all__ = ["COLUMNS", "FORMATS", "HEADER", "detect", "parse"]
+__all__ = ["COLUMNS", "FIELDS", "FORMATS", "HEADER", "detect", "parse"]
 
 HEADER = "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset"
-# CSV column -> requests column (None: not kept)
-COLUMNS: dict[str, str | None] = {
-    "response-time": "latency_s",
-    "DNS+dialup": "connect_s",
-    "DNS": "dns_s",
-    "Request-write": "write_s",
-    "Response-delay": "waiting_s",
-    "Response-read": "read_s",
-    "status-code": "status",
-    "offset": "start_s",
-}
+# CSV header -> requests column, unit as written (every time in seconds); in the CSV's order
+FIELDS = (
+    Field("response-time", "latency_s", "s", kind="requests"),
+    Field("DNS+dialup", "connect_s", "s", kind="requests"),
+    Field("DNS", "dns_s", "s", kind="requests"),
+    Field("Request-write", "write_s", "s", kind="requests"),
+    Field("Response-delay", "waiting_s", "s", kind="requests"),
+    Field("Response-read", "read_s", "s", kind="requests"),
+    Field("status-code", "status", kind="requests", cast=int),
+    Field("offset", "start_s", "s", kind="requests"),
+)
+# CSV column -> requests column (the table above, by header)
+COLUMNS: dict[str, str | None] = {f.source: f.column for f in FIELDS}
 
 
 def detect(text: str) -> bool:
@@ -62,9 +65,10 @@ def detect(text: str) -> bool:
     return text.lstrip("\ufeff").split("\n", 1)[0].strip() == HEADER
 
 
-def _value(col: str, raw: str, source: str, line: int) -> float | int:
+def _value(f: Field, raw: str, source: str, line: int) -> float | int:
+    col = f.column
     try:
-        return int(raw) if col == "status" else float(raw)
+        return f.cast(raw) if f.cast else convert(float(raw), f.unit)
     except ValueError:
         raise ParseError(f"not a number in column {col!r}: {raw!r}", source=source, line=line, text=raw) from None
 
@@ -77,11 +81,10 @@ def parse(seg: Segment) -> Parsed:
     for n, fields in enumerate(reader, 2):
         if not fields or not any(f.strip() for f in fields):
             continue
-        if len(fields) != len(COLUMNS):
-            raise ParseError(f"expected {len(COLUMNS)} fields, found {len(fields)}", source=seg.source, line=n,
+        if len(fields) != len(FIELDS):
+            raise ParseError(f"expected {len(FIELDS)} fields, found {len(fields)}", source=seg.source, line=n,
                              text=",".join(fields))  # fmt: skip
-        row = {col: _value(col, raw.strip(), seg.source, n) for (name, col), raw in zip(COLUMNS.items(), fields,
-               strict=True) if col is not None}  # fmt: skip
+        row = {f.column: _value(f, raw.strip(), seg.source, n) for f, raw in zip(FIELDS, fields, strict=True)}
         rows.append(row)
     rows.sort(key=lambda r: r["start_s"])
     for i, r in enumerate(rows):

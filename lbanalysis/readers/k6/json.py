@@ -219,10 +219,10 @@ FIELDS = (
 )
 # A phase's figures (a PHASES metric's stat -> phases column, ms as written)
 PHASE_FIELDS = (
-    Field("avg", "mean_s", "ms"),
-    Field("min", "min_s", "ms"),
-    Field("med", "median_s", "ms"),
-    Field("max", "max_s", "ms"),
+    Field("avg", "mean_s", "ms", kind="phases"),
+    Field("min", "min_s", "ms", kind="phases"),
+    Field("med", "median_s", "ms", kind="phases"),
+    Field("max", "max_s", "ms", kind="phases"),
 )
 
 

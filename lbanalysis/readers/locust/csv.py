@@ -52,6 +52,7 @@ from collections.abc import Callable
 from ...errors import ParseError
 from ...text import Segment
 from ..base import NO_ANSWER, NO_RESULT_SHOWN, Format, Parsed
+from ..fields import Field, convert, si_unit
 from .text import counts, name_rows
 
 __all__ = ["FORMATS", "HISTORY_HEADER", "STATS_HEADER", "parse_stats"]
@@ -170,20 +171,26 @@ def _siblings(seg: Segment, d: dict, reqs: int, fails: int) -> list[dict]:
     return []
 
 
-# _stats.csv column -> (stat, unit, divisor) of the metrics table; the percent columns give p(50) … in s
-_NAME_STATS = {"Request Count": ("requests", "", 1.0), "Failure Count": ("failures", "", 1.0),
-               "Median Response Time": ("med", "s", 1e3), "Average Response Time": ("avg", "s", 1e3),
-               "Min Response Time": ("min", "s", 1e3), "Max Response Time": ("max", "s", 1e3),
-               "Average Content Size": ("size", "B", 1.0), "Requests/s": ("rate", "1/s", 1.0),
-               "Failures/s": ("failures_rate", "1/s", 1.0)}  # fmt: skip
+# _stats.csv column -> stat of the metrics table, unit as written (times in ms); the percent columns give p(50) … in s
+NAME_FIELDS = (
+    Field("Request Count", "requests", "", kind="metrics"),
+    Field("Failure Count", "failures", "", kind="metrics"),
+    Field("Median Response Time", "med", "ms", kind="metrics"),
+    Field("Average Response Time", "avg", "ms", kind="metrics"),
+    Field("Min Response Time", "min", "ms", kind="metrics"),
+    Field("Max Response Time", "max", "ms", kind="metrics"),
+    Field("Average Content Size", "size", "B", kind="metrics"),
+    Field("Requests/s", "rate", "req/s", kind="metrics"),
+    Field("Failures/s", "failures_rate", "req/s", kind="metrics"),
+)
 
 
 def _name_metrics(header: list[str], rows: list[tuple[int, dict[str, str]]], seg: Segment) -> list[dict]:
     """The rows per request name and ``Aggregated`` as metrics rows (``GET /flaky``, ``avg``, …)."""
     out: list[dict] = []
     for n, r in rows:
-        items = [(stat, v / div, unit) for col, (stat, unit, div) in _NAME_STATS.items()
-                 if (v := _num(r, col, seg, n)) is not None]  # fmt: skip
+        items = [(f.column, convert(v, f.unit), si_unit(f.unit)) for f in NAME_FIELDS
+                 if (v := _num(r, f.source, seg, n)) is not None]  # fmt: skip
         items += [(f"p({float(m.group(1)):g})", v / 1e3, "s") for col in header
                   if (m := _PERCENT.match(col)) and (v := _num(r, col, seg, n)) is not None]  # fmt: skip
         out += name_rows(f"{r.get('Type', '')} {r.get('Name', '')}".strip(), items)

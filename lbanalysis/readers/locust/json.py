@@ -153,13 +153,13 @@ def parse(seg: Segment) -> Parsed:
 
 # One request name's figures: key -> stat of the metrics table, unit as written (times in ms)
 NAME_FIELDS = (
-    Field("num_requests", "requests"),
-    Field("num_failures", "failures"),
-    Field("num_none_requests", "none_requests"),
-    Field("total_response_time", "total_time", "ms"),
-    Field("min_response_time", "min", "ms"),
-    Field("max_response_time", "max", "ms"),
-    Field("total_content_length", "size_total", "B"),
+    Field("num_requests", "requests", "", kind="metrics"),
+    Field("num_failures", "failures", "", kind="metrics"),
+    Field("num_none_requests", "none_requests", "", kind="metrics"),
+    Field("total_response_time", "total_time", "ms", kind="metrics"),
+    Field("min_response_time", "min", "ms", kind="metrics"),
+    Field("max_response_time", "max", "ms", kind="metrics"),
+    Field("total_content_length", "size_total", "B", kind="metrics"),
 )
 
 
