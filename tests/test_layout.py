@@ -263,7 +263,6 @@ ALLOWED_COMPLEX = {
     "lbanalysis/capacity.py:link_capacity",
     "lbanalysis/capacity.py:capacity_per_run",
     "lbanalysis/pairing.py:pair_cpu",
-    "lbanalysis/readers/__init__.py:parse_text",
     "lbanalysis/readers/_iperf.py:flow_fields",
     "lbanalysis/readers/_jmeter.py:summarize",
     "lbanalysis/readers/bombardier_json.py:_result",
