@@ -853,7 +853,8 @@ CPU = _cols(
         "",
         "empty for a sample of one interval; 'since boot' (vmstat's and iostat's first figures, top's first"
         " snapshot: averages since the host started, no sample of any run), 'average' (the tool's own average"
-        " of the samples above it: mpstat, sar, pidstat)",
+        " of the samples above it: mpstat, sar, pidstat), 'warning' (a tool's own warning that its CPU passed a"
+        " threshold: Locust's 'CPU usage above 90%!'; cpu_pct is that threshold, a lower bound)",
     ),
     Column("run_queue", F, "", "runnable processes (vmstat r, sar -q runq-sz, HAProxy Run_queue: its tasks)"),
     Column("interrupts_per_s", F, "1/s", "interrupts per second (vmstat in, dstat int)"),

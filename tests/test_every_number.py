@@ -167,6 +167,7 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             r"(?<=\(exit code \d\)\n)^\[$[\s\S]*?^\]$",
             "--json printed after the log, before the tables: the run is the tables' (the JSON's per-name totals)",
         ),
+        (r"Starting web interface at \S+", "the web interface's address (not a figure of the run)"),
     ],
     "oha": [
         (

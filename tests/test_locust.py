@@ -220,3 +220,61 @@ def test_locust_0x_layout():
     assert pd.isna(r["latency_mean_s"])  # the Total row of Locust 0.x has no times
     assert ds.percentiles["percentile"].tolist() == [50.0, 66.0, 75.0, 80.0, 90.0, 95.0, 98.0, 99.0, 100.0]
     assert ds.percentiles["latency_s"].tolist() == [0.028, 0.030, 0.036, 0.037, 0.049, 0.062, 0.069, 0.072, 0.096]
+
+
+def _warnings(name: str) -> list[tuple[int, str]]:
+    """(line, text) of each WARNING line of a fixture (plain reading)."""
+    lines = (LOCUST / name).read_text().splitlines()
+    return [(i, line) for i, line in enumerate(lines, 1) if "/WARNING/" in line]
+
+
+def test_cpu_warning_is_a_sample_of_locusts_own_cpu():
+    """'CPU usage above 90%!' is Locust's own process at 90 % of its core or more: a cpu row of that run."""
+    ds = run("cpu/locust_cpu.txt")
+    (line, text), _end = _warnings("cpu/locust_cpu.txt")
+    assert "CPU usage above 90%!" in text and "was too high" in _end[1]
+    cpu = ds.cpu
+    assert len(cpu) == 1  # the end-of-test repeat is the same warning
+    row = cpu.iloc[0]
+    assert (row["line"], row["run"], row["run_source"], row["paired_by"]) == (
+        line,
+        0,
+        ds.runs["source"][0],
+        "same file",
+    )
+    assert (row["scope"], row["role"], row["command"], row["summary"], row["tool"]) == (
+        "process", "client", "locust", "warning", "locust"
+    )  # fmt: skip
+    assert (row["cpu_pct"], row["busy_pct"], row["cores"], row["host"]) == (90.0, 90.0, 1.0, "vm")
+    assert row["time"] == pd.Timestamp(re.match(r"^\[([\d-]+ [\d:]+)", text).group(1))
+
+
+def test_a_masters_log_names_the_worker_over_its_cpu():
+    ds = run("cpu/locust_master_cpu.txt")
+    [(line, text)] = _warnings("cpu/locust_master_cpu.txt")
+    worker = re.search(r"Worker (\S+) \(index", text).group(1)
+    row = ds.cpu.iloc[0]
+    assert len(ds.cpu) == 1 and row["line"] == line and row["command"] == "locust --worker"
+    assert row["host"] == worker.rsplit("_", 1)[0] and row["cpu_pct"] == 90.0
+    assert ds.runs["concurrency"][0] == 8  # 'All users spawned: ... (8 total users)'
+
+
+def test_the_end_of_test_warning_alone_gives_the_same_row():
+    """A log cut before the first warning still says the CPU was over Locust's threshold at some point."""
+    text = (LOCUST / "cpu/locust_cpu.txt").read_text()
+    cut = "\n".join(line for line in text.splitlines() if "CPU usage above" not in line) + "\n"
+    from lbanalysis.readers.locust import parse
+    from lbanalysis.text import Segment
+
+    rows = parse(Segment(cut, "cut.txt")).tables["cpu"]
+    [row] = rows
+    assert row["cpu_pct"] == 90.0 and row["summary"] == "warning"
+    assert "was too high" in cut.splitlines()[row["line"] - 1]
+
+
+def test_a_published_warning_with_no_statistics():
+    """Locust with its web interface (issue #2555): no table, so no result, but its CPU warning is still read."""
+    ds = run("published/locust_cpu_warning_issue2555.txt")
+    assert ds.runs["error"][0].startswith("no result") and ds.runs["tool_version"][0] == "2.20.1"
+    row = ds.cpu.iloc[0]
+    assert (row["host"], row["line"], row["cpu_pct"]) == ("Kim-PC-Win-11", 4, 90.0)

@@ -44,7 +44,19 @@ Error report rows                   ``failed_network`` (errors that are an
                                     failure), ``non_2xx_3xx`` (``HTTPError``:
                                     a status of 400 or more), ``warnings``
 ``ERROR/locust.user.task`` lines    ``exceptions`` (the script raised)
+``CPU usage above 90%!``            the ``cpu`` table: Locust's own process    % of one
+                                    (``cpu_pct`` 90, a lower bound: ``summary``  core
+                                    'warning'), its host and time
+``Worker W (index I) exceeded cpu   the same for worker W's process (its host
+threshold``                         from W's id)
 ==================================  =========================================  ==========
+
+Locust measures its own process every 10 s and logs ``CPU usage above
+90%!`` the first time it is over (:data:`CPU_WARNING`); at the end it
+repeats ``CPU usage was too high at some point during the test!``, which
+alone (a log cut before the first warning) gives the same row; a master
+logs each worker over the threshold once. These are the load generator's
+CPU evidence: the run's figures were bounded by the tool, not the server.
 
 Locust counts a request that got no response (refused, reset, timed out)
 in ``# reqs`` and ``# fails``; ``requests`` are responses, as for every
@@ -72,7 +84,17 @@ from urllib.parse import urlsplit
 from ..text import Segment, command_argv
 from .base import NO_ANSWER, NO_RESULT_SHOWN, Format, LineKind, Parsed, Runs, error_row, scan, to_float, to_int
 
-__all__ = ["FORMATS", "LINES", "LINE_KINDS", "detect", "error_kind", "name_rows", "parse", "parse_command"]
+__all__ = [
+    "CPU_WARNING",
+    "FORMATS",
+    "LINES",
+    "LINE_KINDS",
+    "detect",
+    "error_kind",
+    "name_rows",
+    "parse",
+    "parse_command",
+]
 
 # an error that is an exception of the connection: no response came (the others are responses)
 _RESPONSE_ERRORS = ("HTTPError", "CatchResponseError", "BadStatusCode")
@@ -112,6 +134,7 @@ class _Run:
     names: list[dict] = field(default_factory=list)  # the rows per request name of the last tables (metrics)
     name_percentiles: list[dict] = field(default_factory=list)
     line: int = 0  # the line of the segment it starts on
+    cpu: dict[str, dict] = field(default_factory=dict)  # the CPU warnings, one row per process ('' = this one)
 
 
 _STATS_HEADER_RE = re.compile(r"^\s*(?:Type\s+)?Name\s+# reqs\s+# fails\b")
@@ -189,6 +212,44 @@ def _shutting_down(rd: Runs[_Run], n: int, m: re.Match) -> None:
     if r is None:
         return
     r.shut_down = True
+
+
+#: Locust's CPU warning threshold (``runners.CPU_WARNING_THRESHOLD``, percent of one core; a constant since 0.14),
+#: for the warnings that do not print it
+CPU_WARNING = 90.0
+_CPU_WARNING_RE = re.compile(
+    r"^\[([\d-]+ [\d:]+)(?:,\d+)?\] (\S+)/WARNING/[\w.]+: (?:CPU usage above ([\d.]+)%!"
+    r"|Worker (\S+?)(?: \(index \d+\))? exceeded cpu threshold|CPU usage (?:was too high at some point"
+    r"|threshold was exceeded on (workers)))"
+)
+
+
+def _cpu_warning(rd: Runs[_Run], n: int, m: re.Match) -> None:
+    """A CPU warning: a row of the ``cpu`` table for the process it names (this one, or a worker), once each."""
+    r = rd.run_for("cpu_warning", n, m)
+    if r is None:
+        return
+    stamp, host, above, worker, workers = m.groups()
+    key = worker or ("worker" if workers else "")
+    if key in r.cpu or (workers and any(r.cpu)):
+        return
+    if worker:
+        host = worker.rsplit("_", 1)[0] if "_" in worker else None
+    elif workers:
+        host = None  # a master's summary: some worker, not named
+    pct = float(above) if above else CPU_WARNING
+    r.cpu[key] = {
+        "line": n, "host": host, "time": _time(stamp), "scope": "process", "role": "client", "cores": 1.0,
+        "cpu_pct": pct, "busy_pct": pct, "summary": "warning",
+        "command": "locust --worker" if key else "locust",
+    }  # fmt: skip
+
+
+def _time(stamp: str) -> datetime | None:
+    try:
+        return datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return None
 
 
 def _stats_header(rd: Runs[_Run], n: int, m: re.Match) -> None:
@@ -328,6 +389,7 @@ LINE_KINDS: list[LineKind] = [
              _exception),
     LineKind("shutting_down", "Shutting down (exit code ",
              re.compile(r"/INFO/locust\.main: Shutting down \(exit code (\d+)\)"), _shutting_down, search=True),
+    LineKind("cpu_warning", "/WARNING/", _CPU_WARNING_RE, _cpu_warning),
     LineKind("stats_header", "# fails", _STATS_HEADER_RE, _stats_header),
     LineKind("percentiles_header", "# reqs", _PERCENTILES_HEADER_RE, _percentiles_header),
     LineKind("old_percentiles_header", "# reqs", _OLD_PERCENTILES_HEADER_RE, _old_percentiles_header),
@@ -455,8 +517,9 @@ def parse(seg: Segment) -> Parsed:
     for run in scan(seg.text, LINE_KINDS, _reader()).runs:
         row = _row(run)
         answered = run.stats is not None and row.get("requests") != 0  # Locust times refusals too: not latencies
+        cpu = [{**c, "run_source": seg.source, "paired_by": "same file", "tool": "locust"} for c in run.cpu.values()]
         out.add_run({**cmd, **row, "line": run.line}, percentiles=run.percentiles if answered else [],
-                    metrics=run.names + run.name_percentiles)  # fmt: skip
+                    metrics=run.names + run.name_percentiles, cpu=cpu)  # fmt: skip
     if not out.runs and seg.command:
         out.add_run(error_row("locust", "no output after the command", **cmd))
     return out
