@@ -264,30 +264,11 @@ def link_capacity(
         ``spread``, ``consistent``, ``tests``; one row per path, sorted by the ``by`` columns. Empty (same columns) when no
         usable iperf run exists.
     """
-    if hasattr(runs, "runs") and not isinstance(runs, pd.DataFrame):
-        runs = runs.runs
-    if not isinstance(runs, pd.DataFrame):
-        raise LBAnalysisError(f"link_capacity needs a runs DataFrame, not {type(runs).__name__}")
+    runs = _runs_of(runs)
     by = [by] if isinstance(by, str) else list(by)
-    if not by:
-        raise LBAnalysisError("link_capacity needs at least one `by` column")
-    if callable(stat):
-        func: Callable[[pd.Series], float] = stat
-    elif stat in _STATS:
-        func = getattr(pd.Series, stat)
-    else:
-        raise LBAnalysisError(f"unknown stat {stat!r}; use one of {', '.join(_STATS)} or a function")
-    if symmetric and len(by) < 2:
-        raise LBAnalysisError("symmetric=True needs two `by` columns (the two ends of the path)")
-    if "bits_per_s" not in runs:
-        raise LBAnalysisError("runs has no bits_per_s column: read iperf outputs with lbanalysis.read()")
-    missing = [c for c in by if c not in runs]
-    if missing:
-        raise LBAnalysisError(
-            f"runs has no column {', '.join(map(repr, missing))} to group by; available: {', '.join(map(str, runs.columns))}"
-        )
-    columns = [*by, "capacity_bits_per_s", "n_runs", "direction_used", "min_bits_per_s", "max_bits_per_s",
-               "spread", "consistent", "tests"]  # fmt: skip
+    func = _stat_func(stat)
+    _check_paths_args(runs, by, symmetric)
+    columns = [*by, *_PATH_COLUMNS]
     df = _usable(runs)
     if protocol is not None and "protocol" in df:
         df = df[(df["protocol"].astype("string").str.lower() != "udp").fillna(True).to_numpy(bool)]
@@ -295,29 +276,9 @@ def link_capacity(
         df = _orient(df)
         df = _one_copy_per_test(df, by)
     if df.empty:
-        out = pd.DataFrame({c: pd.Series(dtype=runs[c].dtype) for c in by})
-        dtypes = ("float64", "int64", "string", "float64", "float64", "float64", "boolean", "string")
-        for c, dt in zip(columns[len(by) :], dtypes, strict=True):
-            out[c] = pd.Series(dtype=dt)
-        return out
+        return _no_paths(runs, by)
     df = _unordered(df.copy(), by[0], by[1]) if symmetric else df.copy()
-    rows = []
-    for key, g in df.groupby(by, dropna=False, sort=True):
-        key = key if isinstance(key, tuple) else (key,)
-        bps = g["bits_per_s"].astype("float64")
-        rows.append(
-            {
-                **dict(zip(by, key, strict=True)),
-                "capacity_bits_per_s": float(func(bps)),
-                "n_runs": len(g),
-                "direction_used": _direction_used(g["direction"]) if "direction" in g else pd.NA,
-                "min_bits_per_s": float(np.min(bps)),
-                "max_bits_per_s": float(np.max(bps)),
-                "spread": float(np.max(bps) / np.min(bps)) if np.min(bps) > 0 else np.inf,
-                "consistent": bool(np.min(bps) > 0 and np.max(bps) / np.min(bps) <= MAX_SPREAD),
-                "tests": _tests(g),
-            }
-        )
+    rows = [_path_row(by, key, g, func) for key, g in df.groupby(by, dropna=False, sort=True)]
     out = pd.DataFrame(rows, columns=columns)
     out["consistent"] = out["consistent"].astype("boolean")
     out["tests"] = out["tests"].astype("string")
@@ -327,6 +288,75 @@ def link_capacity(
         if c in runs and str(runs[c].dtype) in ("string", "Int64", "boolean"):
             out[c] = out[c].astype(runs[c].dtype)
     return out.reset_index(drop=True)
+
+
+#: The columns of :func:`link_capacity` after the ``by`` columns, and their dtypes.
+_PATH_COLUMNS = ("capacity_bits_per_s", "n_runs", "direction_used", "min_bits_per_s", "max_bits_per_s", "spread",
+                 "consistent", "tests")  # fmt: skip
+_PATH_DTYPES = ("float64", "int64", "string", "float64", "float64", "float64", "boolean", "string")
+
+
+def _runs_of(runs: object) -> pd.DataFrame:
+    """The runs frame of a Dataset or a frame (anything else: an error)."""
+    if hasattr(runs, "runs") and not isinstance(runs, pd.DataFrame):
+        runs = runs.runs
+    if not isinstance(runs, pd.DataFrame):
+        raise LBAnalysisError(f"link_capacity needs a runs DataFrame, not {type(runs).__name__}")
+    return runs
+
+
+def _stat_func(stat: str | Callable[[pd.Series], float]) -> Callable[[pd.Series], float]:
+    """The function of a group's ``bits_per_s`` that gives its capacity.
+
+    >>> _stat_func("max")(pd.Series([1.0, 3.0]))
+    3.0
+    """
+    if callable(stat):
+        return stat
+    if stat in _STATS:
+        return getattr(pd.Series, stat)
+    raise LBAnalysisError(f"unknown stat {stat!r}; use one of {', '.join(_STATS)} or a function")
+
+
+def _check_paths_args(runs: pd.DataFrame, by: list[str], symmetric: bool) -> None:
+    """An error naming what :func:`link_capacity` was asked that the runs cannot give."""
+    if not by:
+        raise LBAnalysisError("link_capacity needs at least one `by` column")
+    if symmetric and len(by) < 2:
+        raise LBAnalysisError("symmetric=True needs two `by` columns (the two ends of the path)")
+    if "bits_per_s" not in runs:
+        raise LBAnalysisError("runs has no bits_per_s column: read iperf outputs with lbanalysis.read()")
+    missing = [c for c in by if c not in runs]
+    if missing:
+        raise LBAnalysisError(
+            f"runs has no column {', '.join(map(repr, missing))} to group by; available: {', '.join(map(str, runs.columns))}"
+        )
+
+
+def _no_paths(runs: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """The empty frame of :func:`link_capacity` (its columns and dtypes)."""
+    out = pd.DataFrame({c: pd.Series(dtype=runs[c].dtype) for c in by})
+    for c, dt in zip(_PATH_COLUMNS, _PATH_DTYPES, strict=True):
+        out[c] = pd.Series(dtype=dt)
+    return out
+
+
+def _path_row(by: list[str], key: object, g: pd.DataFrame, func: Callable[[pd.Series], float]) -> dict[str, object]:
+    """One path of :func:`link_capacity`: its key, capacity, runs, spread and the tests behind it."""
+    key = key if isinstance(key, tuple) else (key,)
+    bps = g["bits_per_s"].astype("float64")
+    lo, hi = np.min(bps), np.max(bps)
+    return {
+        **dict(zip(by, key, strict=True)),
+        "capacity_bits_per_s": float(func(bps)),
+        "n_runs": len(g),
+        "direction_used": _direction_used(g["direction"]) if "direction" in g else pd.NA,
+        "min_bits_per_s": float(lo),
+        "max_bits_per_s": float(hi),
+        "spread": float(hi / lo) if lo > 0 else np.inf,
+        "consistent": bool(lo > 0 and hi / lo <= MAX_SPREAD),
+        "tests": _tests(g),
+    }
 
 
 # ------------------------------------------------------------ per run ---
@@ -436,48 +466,24 @@ def capacity_per_run(
     [50000000.0, nan]
     """
     idx = runs.index
-    bits = pd.Series(np.nan, index=idx, dtype=float)
-    src = pd.Series("", index=idx, dtype=object)
-    note = pd.Series("", index=idx, dtype=object)
-    paths = pd.DataFrame()
     given_basis = "wire" if basis == "auto" else basis
     host = runs["host"].map(_host_key) if "host" in runs else pd.Series("", index=idx)
     same_origin = run_origin is not None and iperf_origin is not None
-    by_files = False
+    paths, by_files = pd.DataFrame(), False
     if isinstance(capacity, pd.DataFrame):  # link_capacity() output: the paths that end at each run's host
         paths, capacity, iperf, same_origin = capacity, None, None, False
         by_files = "tests" in paths and "source" in runs  # the folders of its iperf files are its origin
-    if isinstance(capacity, (str, int, float)) and not isinstance(capacity, bool):
-        bits[:] = _rate(capacity)
-        src[:] = f"given: {capacity}"
-        return RunCapacity(bits, pd.Series(given_basis, index=idx, dtype=object), src, note, paths)
-    if isinstance(capacity, Mapping):
-        table = {_host_key(k): (_rate(v), str(v)) for k, v in capacity.items()}
-        for i, h in host.items():
-            if h in table:
-                bits[i], src[i] = table[h][0], f"given for {h}: {table[h][1]}"
-            else:
-                note[i] = f"no capacity given for host {h}"
-        return RunCapacity(bits, pd.Series(given_basis, index=idx, dtype=object), src, note, paths)
-    if capacity is None and "capacity" in runs and runs["capacity"].notna().any():  # a manifest column
-        for i, v in runs["capacity"].items():
-            if pd.notna(v):
-                bits[i], src[i] = _rate(v), f"manifest: {v}"
-        b = runs["capacity_basis"].astype("string").fillna(given_basis) if "capacity_basis" in runs else given_basis
-        return RunCapacity(bits, pd.Series(b, index=idx, dtype=object), src, note, paths)
-    if capacity is not None:
-        raise TypeError(f"capacity must be a number, a string like '94 Mbit/s', a mapping or a frame, not {capacity!r}")
+    given = _given_capacity(runs, capacity, given_basis, host)
+    if given is not None:
+        given.paths = paths
+        return given
     if not len(paths):
-        if iperf is None or not len(iperf):
-            return RunCapacity(bits, pd.Series("", index=idx, dtype=object), src, note, paths)
-        frame = iperf.assign(origin=iperf_origin.to_numpy()) if same_origin else iperf
-        try:
-            paths = link_capacity(frame, by=["origin", "local_host", "remote_host"] if same_origin else
-                                  ["local_host", "remote_host"])  # fmt: skip
-        except (LBAnalysisError, KeyError, ValueError):  # iperf rows without hosts: no path to match
-            return RunCapacity(bits, pd.Series("", index=idx, dtype=object), src, note, paths)
+        paths = _iperf_paths(iperf, iperf_origin if same_origin else None)
+        if paths is None:
+            return _no_capacity(idx, "")
     paths = paths.dropna(subset=[c for c in ("local_host", "remote_host") if c in paths])
     ends = paths.assign(_a=paths["local_host"].map(_host_key), _b=paths["remote_host"].map(_host_key))
+    out = _no_capacity(idx, "payload" if basis == "auto" else basis)
     found: dict[tuple[str, str], tuple[float, str, str]] = {}  # runs of one host and folder share their answer
     for i in idx:
         h = host[i]
@@ -486,6 +492,53 @@ def capacity_per_run(
         where = str(run_origin[i]) if same_origin else os.path.dirname(str(runs.at[i, "source"])) if by_files else ""
         if (h, where) not in found:
             found[h, where] = _path_capacity(ends, h, where, same_origin=same_origin, by_files=by_files)
-        bits[i], src[i], note[i] = found[h, where]
-    b = "payload" if basis == "auto" else basis
-    return RunCapacity(bits, pd.Series(b, index=idx, dtype=object), src, note, paths)
+        out.bits[i], out.source[i], out.note[i] = found[h, where]
+    out.paths = paths
+    return out
+
+
+def _no_capacity(idx: pd.Index, basis: str) -> RunCapacity:
+    """No capacity for any run yet (the basis each will have)."""
+    return RunCapacity(pd.Series(np.nan, index=idx, dtype=float), pd.Series(basis, index=idx, dtype=object),
+                       pd.Series("", index=idx, dtype=object), pd.Series("", index=idx, dtype=object),
+                       pd.DataFrame())  # fmt: skip
+
+
+def _given_capacity(runs: pd.DataFrame, capacity: object, given_basis: str, host: pd.Series) -> RunCapacity | None:
+    """The capacity given (a rate for every path, a mapping by host) or a manifest's column; None: the iperf runs."""
+    out = _no_capacity(runs.index, given_basis)
+    if isinstance(capacity, (str, int, float)) and not isinstance(capacity, bool):
+        out.bits[:] = _rate(capacity)
+        out.source[:] = f"given: {capacity}"
+        return out
+    if isinstance(capacity, Mapping):
+        table = {_host_key(k): (_rate(v), str(v)) for k, v in capacity.items()}
+        for i, h in host.items():
+            if h in table:
+                out.bits[i], out.source[i] = table[h][0], f"given for {h}: {table[h][1]}"
+            else:
+                out.note[i] = f"no capacity given for host {h}"
+        return out
+    if capacity is None and "capacity" in runs and runs["capacity"].notna().any():  # a manifest column
+        for i, v in runs["capacity"].items():
+            if pd.notna(v):
+                out.bits[i], out.source[i] = _rate(v), f"manifest: {v}"
+        if "capacity_basis" in runs:
+            out.basis = pd.Series(runs["capacity_basis"].astype("string").fillna(given_basis), index=runs.index,
+                                  dtype=object)  # fmt: skip
+        return out
+    if capacity is not None:
+        raise TypeError(f"capacity must be a number, a string like '94 Mbit/s', a mapping or a frame, not {capacity!r}")
+    return None
+
+
+def _iperf_paths(iperf: pd.DataFrame | None, origin: pd.Series | None) -> pd.DataFrame | None:
+    """The paths the iperf runs measured (per origin when ``origin`` is given); None: none usable."""
+    if iperf is None or not len(iperf):
+        return None
+    frame = iperf.assign(origin=origin.to_numpy()) if origin is not None else iperf
+    try:
+        return link_capacity(frame, by=["origin", "local_host", "remote_host"] if origin is not None else
+                             ["local_host", "remote_host"])  # fmt: skip
+    except (LBAnalysisError, KeyError, ValueError):  # iperf rows without hosts: no path to match
+        return None

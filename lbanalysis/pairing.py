@@ -166,74 +166,113 @@ def pair_cpu(data: Any, runs: pd.DataFrame | None = None) -> pd.DataFrame:
     if cpu.empty:
         return cpu
     cpu = cpu.copy()
-    source = cpu["source"].astype(str)
-    run = cpu["run"].astype("Int64").to_numpy(dtype=object, na_value=None)
-    run_source = cpu["run_source"].astype("string").to_numpy(dtype=object, na_value=None)
-    paired = cpu["paired_by"].astype("string").to_numpy(dtype=object, na_value=None)
-    host = cpu["host"].astype("string").to_numpy(dtype=object, na_value=None)
-    monitor: list[str | None] = [None] * len(cpu)  # the sweep's monitor name of each sample, where it has one
-    since_boot = (cpu["summary"].astype("string") == "since boot").fillna(False).to_numpy(bool)
-    times = pd.to_datetime(cpu["time"], errors="coerce")
-    same = pd.notna(cpu["run"]).to_numpy(bool) & pd.isna(cpu["run_source"]).to_numpy(bool)
-    for i in np.flatnonzero(same):  # the reader said which run of the file: 'same file'
-        run_source[i], paired[i] = source.iat[i], "same file"
-
+    p = _Pairing(cpu)
     tests = runs["tool"].isin(registry.names(kind="http-load") + registry.names(kind="network")) if len(runs) else None
-    runs = runs[tests.to_numpy(bool)] if tests is not None else runs  # samples belong to tests, not to snapshots
-    rsrc = runs["source"].astype(str) if len(runs) else pd.Series([], dtype=str)
-    folders = rsrc.map(os.path.dirname)
-    names = rsrc.map(os.path.basename)
-    start, end = _windows(runs) if len(runs) else (pd.Series([], dtype="datetime64[ns]"),) * 2
-    stems = names.map(stem_words)
-    for src, idx in pd.Series(range(len(cpu))).groupby(source.to_numpy()).groups.items():
-        todo = [i for i in idx if paired[i] is None and not since_boot[i]]
+    cand = _Candidates(runs[tests.to_numpy(bool)] if tests is not None else runs)  # tests, not snapshots
+    for src, idx in pd.Series(range(len(cpu))).groupby(p.source.to_numpy()).groups.items():
+        p.pair_file(str(src), list(idx), cand)
+    cpu["run"] = pd.array(p.run, dtype="Int64")
+    cpu["run_source"] = pd.array(p.run_source, dtype="string")
+    cpu["paired_by"] = pd.array(p.paired, dtype="string")
+    cpu["host"] = pd.array(p.host, dtype="string")
+    cpu["role"] = pd.array(_roles(cpu, p.host, p.monitor), dtype="string")
+    return cpu
+
+
+def _objects(s: pd.Series, dtype: str) -> np.ndarray:
+    """A column as an object array, missing values None."""
+    return s.astype(dtype).to_numpy(dtype=object, na_value=None)
+
+
+class _Candidates:
+    """The runs samples may be paired with: their file, folder, name, name stem and time window."""
+
+    def __init__(self, runs: pd.DataFrame) -> None:
+        self.runs = runs
+        self.source = runs["source"].astype(str) if len(runs) else pd.Series([], dtype=str)
+        self.folders = self.source.map(os.path.dirname)
+        self.names = self.source.map(os.path.basename)
+        self.start, self.end = _windows(runs) if len(runs) else (pd.Series([], dtype="datetime64[ns]"),) * 2
+        self.stems = self.names.map(stem_words)
+
+    def by_name(self, src: str, here: np.ndarray, mon: tuple[str, str, str] | None) -> np.ndarray:
+        """The runs of the folder whose name goes with the file ``src``: the sweep's run number of a monitor,
+        else the same name stem (several tools' runs at that load: the one the file's name names)."""
+        if mon:  # the sweep's run files begin with their number
+            return np.flatnonzero(here & self.names.str.startswith(f"{mon[2]}-").to_numpy(bool))
+        words = stem_words(os.path.basename(src))
+        found = np.flatnonzero(here & (self.stems.map(lambda s, w=words: bool(w) and s == w)).to_numpy(bool))
+        if len(found) > 1:
+            named = stem_words(os.path.basename(src), tools=True)
+            found = np.array([k for k in found if stem_words(self.names.iat[k], tools=True) == named])
+        return found
+
+    def by_time(self, t: Any, timed: np.ndarray) -> int | None:
+        """The one run of ``timed`` whose window holds the time ``t`` (half a second of slack at its end)."""
+        if not pd.notna(t) or not len(timed):
+            return None
+        inside = [k for k in timed if self.start.iat[k] < t <= self.end.iat[k] + pd.Timedelta(seconds=0.5)]
+        return inside[0] if len(inside) == 1 else None
+
+
+class _Pairing:
+    """Each sample's run, the run's file, how it was paired, its host and monitor, as they are found."""
+
+    def __init__(self, cpu: pd.DataFrame) -> None:
+        self.source = cpu["source"].astype(str)
+        self.run = _objects(cpu["run"], "Int64")
+        self.run_source = _objects(cpu["run_source"], "string")
+        self.paired = _objects(cpu["paired_by"], "string")
+        self.host = _objects(cpu["host"], "string")
+        self.monitor: list[str | None] = [None] * len(cpu)  # the sweep's monitor name of each sample, where it has one
+        self.since_boot = (cpu["summary"].astype("string") == "since boot").fillna(False).to_numpy(bool)
+        self.times = pd.to_datetime(cpu["time"], errors="coerce")
+        same = pd.notna(cpu["run"]).to_numpy(bool) & pd.isna(cpu["run_source"]).to_numpy(bool)
+        for i in np.flatnonzero(same):  # the reader said which run of the file: 'same file'
+            self.run_source[i], self.paired[i] = self.source.iat[i], "same file"
+
+    def pair_file(self, src: str, idx: list[int], cand: _Candidates) -> None:
+        """Pair the samples ``idx`` of the file ``src``: by name (same file or name stem), else by time, else
+        the folder."""
+        todo = [i for i in idx if self.paired[i] is None and not self.since_boot[i]]
         mon = _monitor(src)
-        folder = mon[0] if mon else os.path.dirname(src)
         if mon:
             for i in idx:
-                host[i] = host[i] or mon[1]
-                monitor[i] = mon[1]
+                self.host[i] = self.host[i] or mon[1]
+                self.monitor[i] = mon[1]
         if not todo:
-            continue
-        here = (folders == folder).to_numpy(bool)
-        if mon:  # the sweep's run files begin with their number
-            found = np.flatnonzero(here & names.str.startswith(f"{mon[2]}-").to_numpy(bool))
-        else:
-            words = stem_words(os.path.basename(src))
-            found = np.flatnonzero(here & (stems.map(lambda s, w=words: bool(w) and s == w)).to_numpy(bool))
-            if len(found) > 1:  # several tools' runs at that load: the one the monitor's name names
-                named = stem_words(os.path.basename(src), tools=True)
-                found = np.array([k for k in found if stem_words(names.iat[k], tools=True) == named])
+            return
+        here = (cand.folders == (mon[0] if mon else os.path.dirname(src))).to_numpy(bool)
+        found = cand.by_name(src, here, mon)
         if len(found) == 1:
             k = found[0]
-            how = "same file" if rsrc.iat[k] == src else "name stem"  # a monitor's output after the run's own
+            how = "same file" if cand.source.iat[k] == src else "name stem"  # a monitor's output after the run's own
             for i in todo:
-                run[i], run_source[i], paired[i] = int(runs["run"].iat[k]), rsrc.iat[k], how
-            continue
-        timed = np.flatnonzero(here & start.notna().to_numpy(bool) & end.notna().to_numpy(bool))
+                self.run[i], self.run_source[i], self.paired[i] = int(cand.runs["run"].iat[k]), cand.source.iat[k], how
+            return
+        timed = np.flatnonzero(here & cand.start.notna().to_numpy(bool) & cand.end.notna().to_numpy(bool))
         for i in todo:
-            t = times.iat[i]
-            if pd.notna(t) and len(timed):
-                inside = [k for k in timed if start.iat[k] < t <= end.iat[k] + pd.Timedelta(seconds=0.5)]
-                if len(inside) == 1:
-                    k = inside[0]
-                    run[i], run_source[i], paired[i] = int(runs["run"].iat[k]), rsrc.iat[k], "time"
-                    continue
-            if here.any():
-                paired[i] = "folder"
-    cpu["run"] = pd.array(run, dtype="Int64")
-    cpu["run_source"] = pd.array(run_source, dtype="string")
-    cpu["paired_by"] = pd.array(paired, dtype="string")
-    cpu["host"] = pd.array(host, dtype="string")
-    role = cpu["role"].astype("string").to_numpy(dtype=object, na_value=None)
-    command = cpu["command"].astype("string").to_numpy(dtype=object, na_value=None)
-    scope = cpu["scope"].astype("string").to_numpy(dtype=object, na_value=None)
+            k = cand.by_time(self.times.iat[i], timed)
+            if k is not None:
+                self.run[i], self.run_source[i], self.paired[i] = (
+                    int(cand.runs["run"].iat[k]),
+                    cand.source.iat[k],
+                    "time",
+                )
+            elif here.any():
+                self.paired[i] = "folder"
+
+
+def _roles(cpu: pd.DataFrame, host: np.ndarray, monitor: list[str | None]) -> np.ndarray:
+    """Each sample's role: the file's, else a process's command's, else its host's or monitor's name's."""
+    role = _objects(cpu["role"], "string")
+    command = _objects(cpu["command"], "string")
+    scope = _objects(cpu["scope"], "string")
     for i in range(len(cpu)):
         if not role[i]:
             guess = role_of_command(command[i]) if scope[i] == "process" else ""
             role[i] = guess or role_of_host(host[i]) or role_of_host(monitor[i]) or None  # --monitor lb=... on any host
-    cpu["role"] = pd.array(role, dtype="string")
-    return cpu
+    return role
 
 
 _MANIFEST_CPU_RE = re.compile(

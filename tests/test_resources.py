@@ -243,3 +243,70 @@ def test_a_tool_that_spins_shows_no_client_bound_by_its_own_cpu():
     assert ds.cpu["cpu_pct"].max() > 99
     assert cpu_by_run(ds.cpu, ds.runs)["client_busy"].isna().all()
     assert "httperf" in registry.cpu_spinners() and "ab" not in registry.cpu_spinners()
+
+
+def _lines(evidence: str) -> set[tuple[str, int]]:
+    """The ``(file, line)`` pairs of a ``file:3-5, file:9`` evidence text."""
+    out = set()
+    for part in evidence.split(", "):
+        name, _, span = part.rpartition(":")
+        lo, _, hi = span.partition("-")
+        out |= {(name, n) for n in range(int(lo), int(hi or lo) + 1)}
+    return out
+
+
+def test_the_rules_and_cpu_per_run_read_the_same_samples():
+    """One sample filter (analysis.cpu.samples): since-boot rows, a monitor's average beside its interval samples,
+    folder-paired rows and rows of no run count for neither; an average alone counts for both."""
+    from lbanalysis.analysis import cpu_per_run
+    from lbanalysis.analysis.resources import samples_by_run
+
+    runs = _series("ab", FLAT, FLAT_R, repeats=1)
+    base = {"scope": "all", "host": "web1", "role": "server", "cores": 4, "tool": "mpstat"}
+    rows = []
+    for k, (_, r) in enumerate(runs.iterrows()):
+        paired = {"run": r["run"], "run_source": r["source"], "paired_by": "name stem"}
+        src = f"lab/mpstat_c{r['concurrency']}.txt"
+        rows += [
+            {**base, **paired, "source": src, "line": 3, "busy_pct": 99.0, "summary": "since boot"},
+            {**base, **paired, "source": src, "line": 4, "busy_pct": 40.0 + k},
+            {**base, **paired, "source": src, "line": 5, "busy_pct": 50.0 + k},
+            {**base, **paired, "source": src, "line": 6, "busy_pct": 45.0 + k, "summary": "average"},
+            {**base, "source": src, "line": 7, "busy_pct": 100.0, "paired_by": "folder"},
+            # a pidstat that printed its average only: it counts
+            {**paired, "source": f"lab/pidstat_c{r['concurrency']}.txt", "line": 9, "scope": "process",
+             "role": "server", "command": "nginx", "cpu_pct": 30.0, "cores": 1, "summary": "average"},
+        ]  # fmt: skip
+    cpu = schema.conform(pd.DataFrame(rows), "cpu")
+    shown = set().union(*(_lines(e) for e in cpu_per_run(cpu)["evidence"]))
+    read = samples_by_run(cpu, runs)
+    assert set(zip(read["source"], read["line"].astype(int), strict=True)) == shown
+    assert {n for _, n in shown} == {4, 5, 9}
+    figures = cpu_by_run(cpu, runs)
+    assert figures["server_busy"].tolist() == pytest.approx([(40.0 + 50.0) / 2 / 100 + k / 100 for k in range(5)])
+
+
+def test_locusts_cpu_warning_names_the_load_generator_as_a_warning_not_a_measure():
+    """Locust's "CPU usage above 90%" (a cpu row: process, client, cpu_pct 90 as a lower bound) at the plateau."""
+    runs = _series("locust", FLAT, FLAT_R, url="http://10.0.0.5:8089/")
+    rows = [{"source": r["source"], "line": 12, "run": r["run"], "run_source": r["source"], "paired_by": "same file",
+             "scope": "process", "role": "client", "command": "locust", "cpu_pct": 90.0, "tool": "locust",
+             "summary": "Locust's warning"}
+            for _, r in runs.iterrows() if r["concurrency"] >= 8]  # fmt: skip
+    v = _verdict(runs, schema.conform(pd.DataFrame(rows), "cpu"))
+    assert (v["verdict"], v["resource"]) == ("load generator", "client CPU")
+    assert "Locust warned its CPU was above 90 % (lab/locust_c16_r0.txt:12)" in v["evidence"]
+    assert "used 90%" not in v["evidence"]
+    figures = cpu_by_run(schema.conform(pd.DataFrame(rows), "cpu"), runs)
+    assert figures["client_busy"].isna().all()  # a bound, not a measured share
+    assert figures["client_warned_pct"].dropna().tolist() == [90.0] * 4
+
+
+def test_locusts_cpu_warning_below_the_plateau_says_nothing_of_it():
+    runs = _series("locust", FLAT, FLAT_R, url="http://10.0.0.5:8089/")
+    rows = [{"source": r["source"], "line": 12, "run": r["run"], "run_source": r["source"], "paired_by": "same file",
+             "scope": "process", "role": "client", "command": "locust", "cpu_pct": 90.0, "tool": "locust",
+             "summary": "Locust's warning"}
+            for _, r in runs.iterrows() if r["concurrency"] == 1]  # fmt: skip
+    v = _verdict(runs, schema.conform(pd.DataFrame(rows), "cpu"))
+    assert v["verdict"] != "load generator"

@@ -57,7 +57,7 @@ import pandas as pd
 
 from .. import schema
 
-__all__ = ["COLUMNS", "PAIRED", "cpu_per_run", "evidence"]
+__all__ = ["COLUMNS", "PAIRED", "cpu_per_run", "evidence", "samples", "warnings_of"]
 
 #: how a sample may be paired to count for its run, strongest first
 PAIRED = ("same file", "name stem", "time")
@@ -115,18 +115,60 @@ def _kind(scope: pd.Series) -> pd.Series:
     return s.where(s.isin(["all", "process"]), "core")
 
 
-def _samples(cpu: pd.DataFrame) -> pd.DataFrame:
-    """The samples that count: paired with one run, of an interval (a tool's average only where no interval is)."""
-    c = cpu[cpu["run"].notna() & cpu["paired_by"].isin(PAIRED)].copy()
-    if c.empty:
+def warnings_of(cpu: pd.DataFrame) -> pd.Series:
+    """Which samples are a tool's warning, not a measure: ``summary`` says so (Locust's "CPU usage above 90%": its
+    ``cpu_pct`` is a lower bound).
+
+    >>> warnings_of(pd.DataFrame({"summary": [None, "average", "Locust's warning"]})).tolist()
+    [False, False, True]
+    """
+    if "summary" not in cpu:
+        return pd.Series(False, index=cpu.index)
+    return cpu["summary"].astype("string").str.contains("warn", case=False, regex=False).fillna(False).astype(bool)
+
+
+def samples(cpu: pd.DataFrame) -> pd.DataFrame:
+    """The samples that count for their run: the one filter of the CPU evidence (:func:`cpu_per_run` shows them,
+    and the verdict rules read them through :func:`lbanalysis.analysis.resources.cpu_by_run`).
+
+    Paired with one run (``run`` and ``run_source`` set; ``paired_by`` one of :data:`PAIRED`, or empty for
+    samples paired by hand; 'folder' samples name no run), and of an interval: a figure averaged since boot is
+    none, and a tool's own average ('average') counts only where no interval sample of the same run, host,
+    scope and process is read. A tool's warning (:func:`warnings_of`) always counts.
+
+    >>> cpu = pd.DataFrame({"run_source": "a", "run": [0, 0, 0, 0, None], "host": "h", "scope": "all",
+    ...     "command": None, "paired_by": ["time", "time", "name stem", "folder", "folder"],
+    ...     "summary": [None, "average", "since boot", None, None]})
+    >>> samples(cpu).index.tolist()
+    [0]
+    """
+    if not len(cpu) or "run" not in cpu or "run_source" not in cpu:
+        return cpu.iloc[0:0]
+    paired = _text(cpu, "paired_by", pd.NA)
+    c = cpu[(cpu["run"].notna() & cpu["run_source"].notna() & (paired.isin(PAIRED) | paired.isna())).to_numpy(bool)]
+    if "summary" not in c or c.empty:
         return c
     summary = c["summary"].astype("string").fillna("")
-    c = c[summary != "since boot"]
-    summary = summary[c.index]
-    c["kind"] = _kind(c["scope"])
-    key = ["run_source", "run", "host", "kind", "command"]
-    has_interval = (summary == "").groupby([c[k].astype("string").fillna("") for k in key]).transform("any")
-    return c[(summary == "") | ~has_interval]
+    keep = (summary != "since boot").to_numpy(bool)
+    c, summary = c[keep], summary[keep]
+    plain = (summary == "") | warnings_of(c)
+    key = [_text(c, k, "") for k in ("run_source", "run", "host", "command")] + [_kind(_text(c, "scope", pd.NA))]
+    has_interval = plain.groupby(key).transform("any")
+    return c[(plain | ~has_interval).to_numpy(bool)]
+
+
+def _text(cpu: pd.DataFrame, col: str, missing: object) -> pd.Series:
+    """A column as strings (a column the frame lacks: ``missing``; missing values: ``missing``)."""
+    if col not in cpu:
+        return pd.Series(missing, index=cpu.index, dtype="string")
+    s = cpu[col].astype("string")
+    return s if missing is pd.NA else s.fillna(missing)
+
+
+def _samples(cpu: pd.DataFrame) -> pd.DataFrame:
+    """:func:`samples`, with each sample's ``kind`` of scope ('all', 'core', 'process')."""
+    c = samples(cpu)
+    return c.assign(kind=_kind(c["scope"])) if len(c) else c
 
 
 def _busy(g: pd.DataFrame) -> pd.Series:

@@ -13,6 +13,8 @@ column                  meaning
                         use (its threads, a taskset, a cgroup quota)
 ``client_cpu_pct``      the load tool's process in percent of one core (its limit may be unknown)
 ``client_host_busy``    the client host's CPU, every core
+``client_warned_pct``   the CPU (percent of one core) above which the load tool warned its own CPU was
+                        (Locust's "CPU usage above 90%": a lower bound, not a measure)
 ``lb_busy``             the load balancer's CPU as busy as its busiest part: one
                         core, its process over its cores, or the host's total
                         over the cores HAProxy could use (``nbproc`` ×
@@ -23,8 +25,9 @@ column                  meaning
 ``server_kernel``       the kernel's part of it (system + softirq)
 ======================  ======================================================
 
-and ``client_at``, ``lb_at``, ``lb_idle_at``, ``server_at``: the file:line of
-each figure. A sample whose role is empty counts as the client's when it is a
+and ``client_at``, ``client_warned_at``, ``lb_at``, ``lb_idle_at``, ``server_at``: the file:line of
+each figure. The samples read are those :func:`lbanalysis.analysis.cpu.samples` keeps (the ones
+:func:`lbanalysis.analysis.cpu.cpu_per_run` shows). A sample whose role is empty counts as the client's when it is a
 process running the run's own tool, as the load balancer's when HAProxy printed
 it; other unnamed samples say nothing of a role and are left out. Where the runs declare the cores a role's
 process could use (:data:`DECLARED_CORES`: ``client_cores`` for a load tool under a CPU quota, ``lb_cores``,
@@ -50,13 +53,15 @@ import numpy as np
 import pandas as pd
 
 from .. import registry
+from .cpu import samples, warnings_of
 
-__all__ = ["COLUMNS", "DECLARED_CORES", "LB_PROGRAMS", "cpu_by_run", "per_load"]
+__all__ = ["COLUMNS", "DECLARED_CORES", "LB_PROGRAMS", "cpu_by_run", "per_load", "samples_by_run"]
 
 #: The figures :func:`cpu_by_run` gives per run (shares 0-1) and where each is read (``*_at``).
 COLUMNS: tuple[str, ...] = (
-    "client_busy", "client_at", "client_cpu_pct", "client_host_busy", "client_host_at", "lb_busy", "lb_at", "lb_cores_busy",
-    "lb_idle", "lb_idle_at", "server_busy", "server_kernel", "server_at",
+    "client_busy", "client_at", "client_cpu_pct", "client_host_busy", "client_host_at", "client_warned_pct",
+    "client_warned_at", "lb_busy", "lb_at", "lb_cores_busy", "lb_idle", "lb_idle_at", "server_busy", "server_kernel",
+    "server_at",
 )  # fmt: skip
 #: Programs whose samples are the load balancer's when the file names no role.
 LB_PROGRAMS: tuple[str, ...] = ("haproxy",)
@@ -100,24 +105,10 @@ def cpu_by_run(cpu: pd.DataFrame | None, runs: pd.DataFrame) -> pd.DataFrame:
     Samples are averaged per host (or process) and scope over the run, then the busiest is taken.
     """
     out = pd.DataFrame({c: (np.nan if not c.endswith("_at") else "") for c in COLUMNS}, index=runs.index)
-    if cpu is None or not len(cpu) or "run_source" not in cpu or "source" not in runs or "run" not in runs:
-        return out
-    paired = _intervals(cpu[cpu["run_source"].notna() & cpu["run"].notna()])
+    paired = samples_by_run(cpu, runs)
     if not len(paired):
         return out
-    key = pd.Series(range(len(runs)), index=pd.MultiIndex.from_arrays(
-        [runs["source"].astype(str).to_numpy(), pd.to_numeric(runs["run"], errors="coerce").fillna(-1).astype(int)]))  # fmt: skip
-    key = key[~key.index.duplicated()]
-    pos = key.reindex(pd.MultiIndex.from_arrays([paired["run_source"].astype(str).to_numpy(),
-                                                 paired["run"].astype(int).to_numpy()])).to_numpy()  # fmt: skip
-    paired = paired.assign(_pos=pos)
-    paired = paired[paired["_pos"].notna()]
-    if not len(paired):
-        return out
-    paired = paired.assign(_pos=paired["_pos"].astype(int))
     tool = runs["tool"].astype("string").to_numpy()[paired["_pos"]] if "tool" in runs else np.full(len(paired), "")
-    paired = paired.assign(_role=_roles(paired, pd.Series(tool, index=paired.index, dtype="string")).to_numpy(),
-                           _share=_share(paired).to_numpy())  # fmt: skip
     spins = (
         paired["_role"].eq("client").to_numpy(bool)
         & paired["scope"].astype("string").eq("process").fillna(False).to_numpy(bool)
@@ -134,20 +125,38 @@ def cpu_by_run(cpu: pd.DataFrame | None, runs: pd.DataFrame) -> pd.DataFrame:
          for c, v in cols.items()}, index=runs.index)  # fmt: skip
 
 
-def _intervals(cpu: pd.DataFrame) -> pd.DataFrame:
-    """The samples of an interval: a figure averaged since boot is none, and a monitor's own average (a
-    ``summary`` row) counts only for a file that shows no interval samples.
+def samples_by_run(cpu: pd.DataFrame | None, runs: pd.DataFrame) -> pd.DataFrame:
+    """The samples :func:`cpu_by_run` reads (:func:`lbanalysis.analysis.cpu.samples`, of the runs given), each with
+    ``_pos`` (its run's position in ``runs``), ``_role`` and ``_share`` (its busy share, 0-1; a tool's warning: none,
+    its ``cpu_pct`` is a lower bound).
 
-    >>> cpu = pd.DataFrame({"source": ["v", "v", "p", "p"], "summary": ["since boot", None, None, "average"]})
-    >>> _intervals(cpu).index.tolist()
-    [1, 2]
+    >>> from lbanalysis import schema
+    >>> cpu = schema.conform(pd.DataFrame({"source": ["v.txt", "v.txt"], "line": [3, 4], "run": [0, 0],
+    ...     "run_source": ["ab.txt"] * 2, "scope": ["all"] * 2, "role": ["server"] * 2, "busy_pct": [50.0, 70.0],
+    ...     "summary": ["since boot", None]}), "cpu")
+    >>> samples_by_run(cpu, pd.DataFrame({"source": ["ab.txt"], "run": [0]}))[["line", "_pos", "_share"]].values.tolist()
+    [[4, 0, 0.7]]
     """
-    if "summary" not in cpu or not len(cpu):
-        return cpu
-    summary = cpu["summary"].astype("string").fillna("")
-    keep = summary != "since boot"
-    has_interval = (summary == "").groupby(cpu["source"].astype(str)).transform("any")
-    return cpu[(keep & ((summary == "") | ~has_interval)).to_numpy(bool)]
+    none = pd.DataFrame(columns=[*(cpu.columns if cpu is not None else []), "_pos", "_role", "_share"])
+    if cpu is None or not len(cpu) or "source" not in runs or "run" not in runs:
+        return none
+    paired = samples(cpu)
+    if not len(paired):
+        return none
+    key = pd.Series(range(len(runs)), index=pd.MultiIndex.from_arrays(
+        [runs["source"].astype(str).to_numpy(), pd.to_numeric(runs["run"], errors="coerce").fillna(-1).astype(int)]))  # fmt: skip
+    key = key[~key.index.duplicated()]
+    pos = key.reindex(pd.MultiIndex.from_arrays([paired["run_source"].astype(str).to_numpy(),
+                                                 paired["run"].astype(int).to_numpy()])).to_numpy()  # fmt: skip
+    paired = paired.assign(_pos=pos)
+    paired = paired[paired["_pos"].notna()]
+    if not len(paired):
+        return none
+    paired = paired.assign(_pos=paired["_pos"].astype(int))
+    tool = runs["tool"].astype("string").to_numpy()[paired["_pos"]] if "tool" in runs else np.full(len(paired), "")
+    share = _share(paired).where(~warnings_of(paired))
+    return paired.assign(_role=_roles(paired, pd.Series(tool, index=paired.index, dtype="string")).to_numpy(),
+                         _share=share.to_numpy())  # fmt: skip
 
 
 def _declared(paired: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
@@ -158,6 +167,7 @@ def _declared(paired: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:
     share = paired["_share"].to_numpy(float).copy()
     role = paired["_role"].to_numpy(object).copy()
     process = (paired["scope"].astype("string") == "process").fillna(False).to_numpy(bool)
+    process &= ~warnings_of(paired).to_numpy(bool)  # a tool's warning is a bound, not a share
     cpu_pct = pd.to_numeric(paired["cpu_pct"], errors="coerce").to_numpy(float)
     pos = paired["_pos"].to_numpy(int)
     declared = {r: pd.to_numeric(runs[c], errors="coerce").to_numpy(float)[pos] for r, c in DECLARED_CORES.items()
@@ -202,6 +212,14 @@ def _groups(g: pd.DataFrame, role: str, scope: str | None) -> list[tuple[float, 
     return sorted(found, key=lambda x: -x[0])
 
 
+def _warned(rows: pd.DataFrame) -> dict[str, object]:
+    """The load tool's own warning that its CPU was used up (its threshold, percent of one core, and where)."""
+    pct = pd.to_numeric(rows["cpu_pct"], errors="coerce")
+    if not pct.notna().any():
+        return {}
+    return {"client_warned_pct": float(pct.max()), "client_warned_at": _where(rows[pct.notna()])}
+
+
 def _figures(g: pd.DataFrame, parallel: float) -> dict[str, object]:
     """The figures of one run's samples (see :data:`COLUMNS`)."""
     f: dict[str, object] = {}
@@ -210,6 +228,9 @@ def _figures(g: pd.DataFrame, parallel: float) -> dict[str, object]:
         if top:
             f[f"{name}_busy"], f[f"{name}_at"] = top[0][0], _where(top[0][1])
     mine = g[(g["_role"] == "client") & (g["scope"].astype("string") == "process").fillna(False).to_numpy(bool)]
+    warned = warnings_of(mine).to_numpy(bool)
+    f.update(_warned(mine[warned]))
+    mine = mine[~warned]
     pct = pd.to_numeric(mine["cpu_pct"], errors="coerce")
     if pct.notna().any():
         f["client_cpu_pct"] = float(pct.mean())

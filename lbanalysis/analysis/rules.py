@@ -470,6 +470,7 @@ def _cpu_over(e: Evidence, col: str, at: pd.Index) -> tuple[float, str]:
         .replace("_kernel", "_at")
         .replace("lb_idle", "lb_idle_at")
         .replace("_cpu_pct", "_at")
+        .replace("_warned_pct", "_warned_at")
     )
     where = ""
     if place is not None:
@@ -495,22 +496,43 @@ def _client_side(e: Evidence, t: dict[str, float], at: pd.Index) -> tuple[str, f
     return "", math.nan, ""
 
 
+#: The evidence of a load tool that warned its own CPU was used up (its warning, not a measure).
+WARNED = (
+    "{span} (the plateau), {warner} warned its CPU was above {warned:g} % ({where}): the load generator's CPU was "
+    "the bound"
+)
+
+
+def _tool_name(tool: str) -> str:
+    """A tool's name as people write it (the registry's description: ``Locust``), else as given."""
+    from .. import registry
+
+    return registry.get_tool(tool).description if tool in registry.names() else tool
+
+
 def _client_cpu(e: Evidence, t: dict[str, float]) -> Finding | None:
-    """The load generator's CPU was used up at the plateau: its process (over the cores it could use) or its host."""
+    """The load generator's CPU was used up at the plateau: its process (over the cores it could use) or its host,
+    or the load tool warned so itself (Locust's "CPU usage above 90%": a lower bound, not a measure)."""
     if e.cpu is None or not len(e.loads):
         return None
     at = _plateau(e, t)
     who, share, where = _client_side(e, t, at)
-    if not _busy(share, t):
-        return None
+    f: dict[str, Any] = {"span": _span(e, at), "who": who, "share": share, "where": where}
     notes = []
+    if not _busy(share, t):
+        warned, w_at = _cpu_over(e, "client_warned_pct", at)
+        if not pd.notna(warned):
+            return None
+        f.update(warner=_tool_name(e.tool), warned=warned, where=w_at)
+        notes.append(f"{f['warner']} warns once, when its CPU goes above {warned:g} % of one core at some time "
+                     "during the run: not for how long")  # fmt: skip
     server, s_at = _cpu_over(e, "server_busy", at)
     lb, lb_at = _cpu_over(e, "lb_busy", at)
     for other, place, name in ((server, s_at, "the server's"), (lb, lb_at, "the load balancer's")):
         if _busy(other, t):
             notes.append(f"{name} CPU was {other:.0%} busy too ({place}): either may have been the bound")
-    return Finding({"span": _span(e, at), "who": who, "share": share, "where": where},
-                   confidence="medium" if notes else "high", notes=notes)  # fmt: skip
+    return Finding(f, confidence="medium" if notes else "high", notes=notes,
+                   sentence=WARNED if "warned" in f else None)  # fmt: skip
 
 
 def _others_best(e: Evidence) -> pd.Series | None:
@@ -698,7 +720,7 @@ RULES: tuple[Rule, ...] = (
         "{span} (the plateau), {who} used {share:.0%} of the CPU it could use ({where}; threshold {cpu_busy:.0%}): "
         "the load generator's CPU was the bound",
         "the load tool's process used about all the CPU it could use (its threads, a taskset, a cgroup quota) at the "
-        "plateau, or its host was that busy",
+        "plateau, or its host was that busy, or the tool warned that it was (Locust's 'CPU usage above 90%')",
         "client CPU",
     ),
     Rule(

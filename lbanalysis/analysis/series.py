@@ -103,11 +103,8 @@ def _prose(values: pd.Series) -> bool:
     return bool(len(text)) and bool(text.str.split().str.len().max() >= 4)
 
 
-def _label(row: pd.Series, keys: list[str]) -> str:
-    """A readable series name: tool, host:port/path, then the settings that are set."""
-    parts = []
-    if "tool" in keys and pd.notna(row.get("tool")):
-        parts.append(str(row["tool"]))
+def _target_words(row: pd.Series, keys: list[str]) -> str:
+    """host:port/path?query of a run, as far as the series keys hold them (empty: not shown)."""
     target = ""
     if "host" in keys and pd.notna(row.get("host")):
         target = str(row["host"])
@@ -117,6 +114,38 @@ def _label(row: pd.Series, keys: list[str]) -> str:
         target += str(row["path"])
     if "_query" in keys and row.get("_query") and "?" not in target:
         target += "?" + str(row["_query"])
+    return target
+
+
+#: How a series name shows the keys it computes (None: not shown; a key set to a false value is not shown either).
+_KEY_WORDS = {
+    "_query": None,
+    "_origin_shown": None,
+    "_workload": None,
+    "_body": lambda v: f"sends ~{float(v):,.0f} B/request",
+    "_tls": lambda v: "TLS",
+    "_origin": lambda v: f"[{v}]",
+}
+
+
+def _setting_word(k: str, v: object, parts: list[str]) -> str:
+    """How a series name shows one setting (empty: not at all)."""
+    if k == "keepalive":
+        return "keep-alive" if bool(v) else ""
+    if k in _KEY_WORDS:
+        show = _KEY_WORDS[k]
+        return show(v) if show is not None and v else ""
+    if (k == "method" and str(v) == "GET") or str(v) in parts:
+        return ""
+    return str(v)
+
+
+def _label(row: pd.Series, keys: list[str]) -> str:
+    """A readable series name: tool, host:port/path, then the settings that are set."""
+    parts = []
+    if "tool" in keys and pd.notna(row.get("tool")):
+        parts.append(str(row["tool"]))
+    target = _target_words(row, keys)
     if target:
         parts.append(target)
     elif row.get("_workload"):
@@ -124,26 +153,12 @@ def _label(row: pd.Series, keys: list[str]) -> str:
     elif "source" in row and pd.notna(row.get("source")):
         parts.append(f"({os.path.basename(str(row['source']))})")  # target unknown: its own file
     for k in keys:
-        if k in ("tool", *_TARGET):
-            continue
         v = row.get(k)
-        if v is None or (not isinstance(v, str) and pd.isna(v)):
+        if k in ("tool", *_TARGET) or v is None or (not isinstance(v, str) and pd.isna(v)):
             continue
-        if k == "keepalive":
-            if bool(v):
-                parts.append("keep-alive")
-        elif k in ("_query", "_origin_shown", "_workload") or (k in ("_body", "_tls", "_origin") and not v):
-            continue
-        elif k == "_body":
-            parts.append(f"sends ~{float(v):,.0f} B/request")
-        elif k == "_tls":
-            parts.append("TLS")
-        elif k == "_origin":
-            parts.append(f"[{v}]")
-        elif k == "method" and str(v) == "GET":
-            continue
-        elif str(v) not in parts:
-            parts.append(str(v))
+        word = _setting_word(k, v, parts)
+        if word:
+            parts.append(word)
     return " ".join(parts) or "all runs"
 
 
@@ -388,6 +403,8 @@ def as_floats(df: pd.DataFrame, col: str) -> pd.Series:
     if col not in df:
         return pd.Series(np.nan, index=df.index, dtype=float)
     s = df[col]
+    if s.dtype == np.float64:  # already plain floats (most columns): no conversion to pay for
+        return s.copy()
     if isinstance(s.dtype, pd.BooleanDtype) or s.dtype == bool:
         s = s.astype("Float64")
     return pd.to_numeric(s, errors="coerce").astype("Float64").astype(float)

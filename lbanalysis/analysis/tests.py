@@ -458,12 +458,7 @@ def fold(
         return runs.copy(), runs.iloc[0:0].assign(test_row=None, process=None)
     twin = runs["twin_of"] if "twin_of" in runs else pd.Series(pd.NA, index=runs.index, dtype=object)
     is_log = twin.notna().to_numpy(bool)
-    logged = _logged_windows(requests) if is_log.any() and requests is not None and len(requests) else None
-    for i in runs.index[is_log] if logged else []:  # a summary's window from its own log
-        w = logged.get((str(runs.at[i, "source"]), int(runs.at[i, "run"])))
-        j = twin[i]
-        if w is not None and j in runs.index:
-            logged[(str(runs.at[j, "source"]), int(runs.at[j, "run"]))] = w
+    logged = _summary_windows(runs, twin, is_log, requests)
     ident = identify(runs[~is_log], requests, test=test, logged=logged)
     out = runs.copy()
     out["test"] = ident["test"].reindex(runs.index)
@@ -475,37 +470,73 @@ def fold(
     rows, drop, members = [], [], []
     starts = windows(runs[~is_log], logged=logged)["start"] if len(ident) and ident["test"].notna().any() else None
     for name, idx in out.loc[~is_log].dropna(subset=["test"]).groupby("test", sort=False).groups.items():
-        g = out.loc[idx]
-        if starts is not None:
-            g = g.assign(_s=starts.reindex(g.index)).sort_values(["_s", "source"], kind="stable").drop(columns="_s")
+        g = _in_order(out.loc[idx], starts)
         mixed = [c for c, v in (("tool", g.get("tool")), ("target", _target(g))) if v is not None and v.nunique() > 1]
         if mixed:
             out.loc[idx, "test_note"] = f"test {name}: its runs differ in {' and '.join(mixed)}: not summed"
             continue
         row, _ = _fold_one(g, str(name), str(g["test_basis"].iloc[0]))
-        head = g.index[0]
-        rows.append((head, row))
-        drop.extend(i for i in g.index if i != head)
-        per = _per_connection(g)
-        spread = float((per.max() - per.min()) / per.mean()) if per.notna().sum() >= 2 and per.mean() > 0 else math.nan
-        order = as_floats(g, "process").where(
-            as_floats(g, "process").notna(), pd.Series(range(1, len(g) + 1), index=g.index)
-        )
-        members.append(g.assign(test_row=head, process=order.astype(int), rate_per_connection=per, spread=spread))
+        rows.append((g.index[0], row))
+        drop.extend(g.index[1:])
+        members.append(_members(g))
     processes = pd.concat(members) if members else out.iloc[0:0].assign(test_row=None, process=None)
+    folded = _written(out, rows).drop(index=drop)
+    if is_log.any() and len(processes):
+        folded = _logs_to_tests(folded, processes)
+    return _typed(folded, runs), processes
+
+
+def _summary_windows(
+    runs: pd.DataFrame, twin: pd.Series, is_log: np.ndarray, requests: pd.DataFrame | None
+) -> dict[tuple[str, int], Any] | None:
+    """The windows of the runs' per-request logs (:func:`_logged_windows`), each also a window of the summary
+    the log belongs to (``twin_of``)."""
+    if not is_log.any() or requests is None or not len(requests):
+        return None
+    logged = _logged_windows(requests)
+    for i in runs.index[is_log] if logged else []:  # a summary's window from its own log
+        w = logged.get((str(runs.at[i, "source"]), int(runs.at[i, "run"])))
+        j = twin[i]
+        if w is not None and j in runs.index:
+            logged[(str(runs.at[j, "source"]), int(runs.at[j, "run"]))] = w
+    return logged
+
+
+def _in_order(g: pd.DataFrame, starts: pd.Series | None) -> pd.DataFrame:
+    """The processes of a test in the order of their start (then their files), where starts are known."""
+    if starts is None:
+        return g
+    return g.assign(_s=starts.reindex(g.index)).sort_values(["_s", "source"], kind="stable").drop(columns="_s")
+
+
+def _members(g: pd.DataFrame) -> pd.DataFrame:
+    """The processes of one test, with ``test_row`` (its first process's label), ``process`` (1-based),
+    ``rate_per_connection`` and the test's ``spread`` of it."""
+    per = _per_connection(g)
+    spread = float((per.max() - per.min()) / per.mean()) if per.notna().sum() >= 2 and per.mean() > 0 else math.nan
+    declared = as_floats(g, "process")
+    order = declared.where(declared.notna(), pd.Series(range(1, len(g) + 1), index=g.index))
+    return g.assign(test_row=g.index[0], process=order.astype(int), rate_per_connection=per, spread=spread)
+
+
+def _written(out: pd.DataFrame, rows: list[tuple[Any, dict[str, Any]]]) -> pd.DataFrame:
+    """``out`` with each test's row written over its first process's (new columns added)."""
     for head, row in rows:
         for c, v in row.items():
             if c not in out:
                 out[c] = None
             out.at[head, c] = v
-    folded = out.drop(index=drop)
-    if is_log.any() and len(processes):  # a process's own log now points at its test's row
-        where = dict(zip(processes.index, processes["test_row"], strict=True))
-        logs = folded.index[folded["twin_of"].notna().to_numpy(bool)]
-        folded["_log_of"] = folded["twin_of"]  # the process whose log it is (merged_percentiles)
-        for i in logs:
-            folded.at[i, "twin_of"] = where.get(folded.at[i, "twin_of"], folded.at[i, "twin_of"])
-    return _typed(folded, runs), processes
+    return out
+
+
+def _logs_to_tests(folded: pd.DataFrame, processes: pd.DataFrame) -> pd.DataFrame:
+    """A process's own log now points at its test's row (``twin_of``); ``_log_of`` keeps the process it is of."""
+    where = dict(zip(processes.index, processes["test_row"], strict=True))
+    logs = folded.index[folded["twin_of"].notna().to_numpy(bool)]
+    folded["_log_of"] = folded["twin_of"]  # the process whose log it is (merged_percentiles)
+    for i in logs:
+        folded.at[i, "twin_of"] = where.get(folded.at[i, "twin_of"], folded.at[i, "twin_of"])
+    return folded
 
 
 def _typed(folded: pd.DataFrame, runs: pd.DataFrame) -> pd.DataFrame:

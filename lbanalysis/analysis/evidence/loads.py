@@ -1,0 +1,100 @@
+"""The curve of a series: one row per load, as the rules read it (:class:`~lbanalysis.analysis.rules.Evidence`).
+
+>>> import pandas as pd
+>>> g = pd.DataFrame({"concurrency": [1, 1, 2], "requests_per_s": [100.0, 110, 190], "latency_used_s": 0.01})
+>>> per_load(g, "concurrency")[["runs", "x", "spread"]].round(3).values.tolist()
+[[2.0, 105.0, 0.095], [1.0, 190.0, 0.0]]
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..series import as_floats
+
+__all__ = ["LOAD_WORDS", "NO_LOADS", "per_load", "sent", "series_load"]
+
+#: How a sentence names a load other than the one asked for (:func:`series_load`).
+LOAD_WORDS = {"rate_target_per_s": "rate"}
+
+#: The columns of :func:`per_load`, for a series with no load.
+NO_LOADS = pd.DataFrame(
+    columns=["runs", "x", "r", "step", "util", "used_bits", "cap", "rate", "sent", "unconnected", "delay", "spread"],
+    dtype=float,
+)
+
+
+def series_load(runs: pd.DataFrame, load: str = "concurrency") -> str:
+    """The column a series' load is read from: ``load``, or for open-loop runs that show none, the rate asked.
+
+    vegeta (and k6's arrival-rate executors) set a rate, not a number of
+    clients: their series vary ``rate_target_per_s``.
+
+    >>> series_load(pd.DataFrame({"concurrency": [None, None], "rate_target_per_s": [100.0, 200.0]}))
+    'rate_target_per_s'
+    >>> series_load(pd.DataFrame({"concurrency": [4, 8], "rate_target_per_s": [100.0, 200.0]}))
+    'concurrency'
+    >>> series_load(pd.DataFrame({"concurrency": [10, 10], "rate_target_per_s": [100.0, 200.0]}))
+    'rate_target_per_s'
+
+    A series that sets a rate and varies it more than its clients (wrk2's ``-R`` over fixed
+    connections, k6's arrival rate over pre-allocated users) varies the rate.
+    """
+    rate = as_floats(runs, "rate_target_per_s") if load == "concurrency" else None
+    if rate is not None and rate.notna().all() and len(rate) and rate.nunique() > as_floats(runs, load).nunique():
+        return "rate_target_per_s"
+    if load in runs and as_floats(runs, load).notna().any():
+        return load
+    if load == "concurrency" and as_floats(runs, "rate_target_per_s").notna().any():
+        return "rate_target_per_s"
+    return load
+
+
+def sent(g: pd.DataFrame) -> pd.Series:
+    """The rate each run says it sent: printed (vegeta), else the rate asked less the iterations the tool
+    dropped, having no client free to start them (k6's arrival-rate executors).
+
+    >>> sent(pd.DataFrame({"rate_target_per_s": [50.0], "iterations": [73], "iterations_dropped": [77]})).tolist()
+    [24.333333333333332]
+    """
+    printed, rate = as_floats(g, "rate_sent_per_s"), as_floats(g, "rate_target_per_s")
+    started, dropped = as_floats(g, "iterations"), as_floats(g, "iterations_dropped")
+    return printed.fillna(rate * started / (started + dropped))
+
+
+def _delay(g: pd.DataFrame) -> pd.Series:
+    """The think time each run asked for (none in a benchmark mode that leaves it out)."""
+    if "benchmark_mode" not in g:
+        return as_floats(g, "delay_s")
+    return as_floats(g, "delay_s").where(~g["benchmark_mode"].astype("boolean").fillna(False).to_numpy(bool), 0.0)
+
+
+def per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
+    """One row per load of the runs ``g`` (index: the load, ascending), the columns of :data:`NO_LOADS`: means of
+    rates and latencies, maxima of steps, utilisation and think time, and the run-to-run ``spread`` of the rate.
+    Where a utilisation is known, ``used_bits`` and ``cap`` are those of the run of highest utilisation."""
+    frame = pd.DataFrame(
+        {
+            "load": as_floats(g, load),
+            "x": as_floats(g, "requests_per_s"),
+            "r": as_floats(g, "latency_used_s"),
+            "step": as_floats(g, "latency_step_s"),
+            "util": as_floats(g, "utilisation"),
+            "used_bits": as_floats(g, "used_bits_per_s"),
+            "cap": as_floats(g, "capacity_bits_per_s"),
+            "rate": as_floats(g, "rate_target_per_s"),
+            "sent": sent(g),
+            "unconnected": as_floats(g, "socket_errors_connect"),
+            "delay": _delay(g),
+        }
+    ).dropna(subset=["load"])
+    by = frame.groupby("load")
+    means = by[["x", "r", "rate", "sent", "unconnected"]].mean()
+    maxes = by[["step", "util", "used_bits", "cap", "delay"]].max()
+    spread = ((by["x"].max() - by["x"].min()) / means["x"].where(means["x"] > 0)).rename("spread")
+    out = pd.concat([by.size().rename("runs"), means, maxes, spread], axis=1)[list(NO_LOADS.columns)]
+    if out["util"].notna().any():  # the figures at the run of highest utilisation
+        at = frame.loc[frame["util"].idxmax()] if frame["util"].notna().any() else None
+        if at is not None:
+            out.loc[at["load"], ["used_bits", "cap"]] = [at["used_bits"], at["cap"]]
+    return out.sort_index()
