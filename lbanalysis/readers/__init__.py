@@ -293,15 +293,34 @@ def _info_kind(seg: Segment) -> tuple[str, str] | None:
     return None
 
 
+_UNQUOTED = str.maketrans("", "", "'\"\\")
+
+
+def _asks_info(command: str, tool: str) -> bool:
+    """Whether a command passes the tool one of its help or version options.
+
+    An option can be among the arguments only if it stands in the command
+    once quotes and backslashes are taken out (shell quoting only removes
+    characters): most commands are not split at all.
+
+    >>> _asks_info("ab -h", "ab"), _asks_info("ab -c 10 'http://h/-h'", "ab"), _asks_info("ab -c 10 http://h/", "ab")
+    (True, False, False)
+    """
+    options = registry.get_tool(tool).info_options
+    bare = command.translate(_UNQUOTED)
+    if not any(o in bare for o in options):
+        return False
+    return not set(command_argv(command)).isdisjoint(options)
+
+
 def _not_a_test(r: dict, seg: Segment) -> str | None:
     """Why a run row is not a test: help or version asked for, help printed, or a command with no output."""
     command = r.get("command") or seg.command
     tool = r.get("tool")
-    argv = command_argv(command) if command else []
-    if argv and tool in TOOLS and set(argv) & set(registry.get_tool(tool).info_options):
+    if command and tool in TOOLS and _asks_info(command, tool):
         return registry.info_kind(tool, seg.text[:4000]) or "help or version output"
     error = str(r.get("error") or "")
-    if error.startswith("usage error") and not argv:
+    if error.startswith("usage error") and not (command and command_argv(command)):
         return "help text"
     if error == "no output after the command":  # nothing of the tool's output follows (maybe notes)
         return "bare command (no output)"
