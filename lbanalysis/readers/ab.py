@@ -160,14 +160,15 @@ _OPTS_WITH_ARG = set("ncstbBpuTvxyzCHAPXgemZfE")
 _BREAKDOWN_COLS = ("failed_connect", "failed_receive", "failed_length", "failed_exceptions")
 # Tables and blocks, matched at a line's start and spanning the lines they hold.
 # Connection Times: the title (the misspelling of some 2.3 builds too), then its rows and header lines.
+# Rows repeated possessively (`*+`): the same match, and no copy of the groups' marks at each row inside _PLAIN_RE.
 _PHASES_BLOCK_RE = re.compile(
-    r"Connn?ection Times \(ms\)[^\n]*(?:\n(?:(?:Connect|Processing|Waiting|Total):[ \t]+\S[^\n]*|[ \t]*(?:min|avg)[^\n]*))*"
+    r"Connn?ection Times \(ms\)[^\n]*(?:\n(?:(?:Connect|Processing|Waiting|Total):[ \t]+\S[^\n]*|[ \t]*(?:min|avg)[^\n]*))*+"
 )
 _PHASE_ROW_RE = re.compile(r"^(Connect|Processing|Waiting|Total):[ \t]+(\S[^\n]*)", re.MULTILINE)
 _TOTAL_ROW_RE = re.compile(r"^(Total):[ \t]+(\S[^\n]*)", re.MULTILINE)
 # The percentages: the title, then rows and blank lines.
 _PCTS_BLOCK_RE = re.compile(
-    r"Percentage of the requests served[^\n]*(?:\n(?:[ \t]*\d+(?:\.\d+)?%[ \t]+\d+(?:\.\d+)?[^\n]*|[ \t]*(?=\n|$)))*"
+    r"Percentage of the requests served[^\n]*(?:\n(?:[ \t]*\d+(?:\.\d+)?%[ \t]+\d+(?:\.\d+)?[^\n]*|[ \t]*(?=\n|$)))*+"
 )
 _PCT_ROW_RE = re.compile(r"^[ \t]*(\d+(?:\.\d+)?)%[ \t]+(\d+(?:\.\d+)?)", re.MULTILINE)
 # The usage text: every line up to the next banner.
@@ -231,7 +232,7 @@ _PLAIN_RE = re.compile(
     "".join(
         (
             r"(?>" + _HEADER_RE.pattern + r")",
-            r"(?>(?:\n(?:Completed|Finished) [^\n]*)*)",
+            r"(?:\n(?:Completed|Finished) [^\n]*+)*+",
             r"\n++(?>(?x:" + _RESULTS_RE.pattern + r"))",
             r"\n++(?P<phases>(?>" + _PHASES_BLOCK_RE.pattern + r"))",
             r"\n++(?P<pcts>(?>" + _PCTS_BLOCK_RE.pattern + r"))\n*",
