@@ -3,7 +3,7 @@
 The French blog post prints its siege results as a table with decimal
 commas, one server and two servers side by side; :data:`TABLE` says how to
 read ``data/raw/haproxy-apache-siege/results.csv`` with
-:class:`lbanalysis.tables.TableSpec`.
+:class:`lbanalysis.tables.TableSpec` (from :mod:`lbanalysis.tables.layout`, which imports no article).
 
 >>> TABLE.block_column, TABLE.decimal
 ('servers', ',')
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from lbanalysis.tables import ColumnTarget, TableSpec
+from lbanalysis.tables.layout import ColumnTarget, TableSpec
 
 __all__ = ["CLIENT_LINK", "FRAMING", "HEADERS", "SERVER_LINKS", "TABLE", "VALUE_COLUMNS", "link_loads", "repeated_runs"]
 

@@ -482,19 +482,33 @@ def capacity_per_run(
         if paths is None:
             return _no_capacity(idx, "")
     paths = paths.dropna(subset=[c for c in ("local_host", "remote_host") if c in paths])
-    ends = paths.assign(_a=paths["local_host"].map(_host_key), _b=paths["remote_host"].map(_host_key))
     out = _no_capacity(idx, "payload" if basis == "auto" else basis)
+    if same_origin:
+        where = run_origin.astype(str)
+    elif by_files:
+        where = runs["source"].astype(str).map(os.path.dirname)
+    else:
+        where = pd.Series("", index=idx)
+    _match_paths(out, paths, host, where, same_origin=same_origin, by_files=by_files)
+    out.paths = paths
+    return out
+
+
+def _match_paths(
+    out: RunCapacity, paths: pd.DataFrame, host: pd.Series, where: pd.Series, *, same_origin: bool, by_files: bool
+) -> None:
+    """Fill each run's capacity from the paths that end at its host (``host``), measured from its folder
+    (``where``): :func:`_path_capacity`, asked once per host and folder."""
+    ends = paths.assign(_a=paths["local_host"].map(_host_key), _b=paths["remote_host"].map(_host_key))
     found: dict[tuple[str, str], tuple[float, str, str]] = {}  # runs of one host and folder share their answer
-    for i in idx:
+    for i in host.index:
         h = host[i]
         if not isinstance(h, str) or not h or h == "nan":
             continue
-        where = str(run_origin[i]) if same_origin else os.path.dirname(str(runs.at[i, "source"])) if by_files else ""
-        if (h, where) not in found:
-            found[h, where] = _path_capacity(ends, h, where, same_origin=same_origin, by_files=by_files)
-        out.bits[i], out.source[i], out.note[i] = found[h, where]
-    out.paths = paths
-    return out
+        key = (h, where[i])
+        if key not in found:
+            found[key] = _path_capacity(ends, h, where[i], same_origin=same_origin, by_files=by_files)
+        out.bits[i], out.source[i], out.note[i] = found[key]
 
 
 def _no_capacity(idx: pd.Index, basis: str) -> RunCapacity:

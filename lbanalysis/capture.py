@@ -15,7 +15,7 @@ left out, never guessed.
   (:func:`cgroup_cpu_limit`: ``cpu.cfs_quota_us``/``cpu.cfs_period_us`` in
   cgroup v1, ``cpu.max`` in v2, the smallest along the path up).
 * :func:`write_csv` writes them in the columns of
-  :data:`lbanalysis.readers.cpu_csv.COLUMNS`, which read into ``Dataset.cpu``.
+  :data:`lbanalysis.readers.cpu.capture_csv.COLUMNS`, which read into ``Dataset.cpu``.
 
 >>> before = {"all": [100, 0, 50, 800, 50, 0, 0, 0], "0": [100, 0, 50, 800, 50, 0, 0, 0]}
 >>> after = {"all": [400, 0, 150, 1100, 50, 0, 100, 0], "0": [400, 0, 150, 1100, 50, 0, 100, 0]}
@@ -31,7 +31,7 @@ import resource
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from .readers.cpu_csv import COLUMNS
+from .readers.cpu.capture_csv import COLUMNS
 
 __all__ = ["CGROUP_ROOT", "cgroup_cpu_limit", "cpu_limit", "host_rows", "proc_stat", "process_row", "write_csv"]
 

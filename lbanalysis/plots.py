@@ -40,6 +40,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.ticker import LogFormatter, PercentFormatter
 
+from .drawing import plain_ticks, scaling_fit, thousands_ticks, tick_label
 from .formatting import header
 
 __all__ = [
@@ -77,49 +78,9 @@ def _xy(rows: pd.DataFrame, x: str, y: str) -> pd.DataFrame:
 def _finish(ax: Axes, x: str, y: str, hue: str | None) -> Axes:
     ax.set_xlabel(header(x))
     ax.set_ylabel(header(y))
-    _thousands(ax)
+    thousands_ticks(ax)
     if hue is not None and ax.get_legend_handles_labels()[0]:
         ax.legend(title=header(hue))
-    return ax
-
-
-def _tick(value: float, _pos: Any = None) -> str:
-    """An axis tick in plain numbers: thousands separators, no e-notation.
-
-    >>> _tick(100000.0), _tick(2500.0), _tick(0.5), _tick(0.000125)
-    ('100,000', '2,500', '0.5', '0.000125')
-    """
-    if value == 0:
-        return "0"
-    if abs(value) >= 1000 or float(value).is_integer():
-        return f"{value:,.0f}"
-    return f"{value:,.6f}".rstrip("0").rstrip(".")
-
-
-def _thousands(ax: Axes, which: str = "xy") -> None:
-    """Plain-number ticks (``100,000``, not ``1e5``) on the linear axes of ``ax`` named in ``which``."""
-    from matplotlib.ticker import FuncFormatter, ScalarFormatter
-
-    for name, axis, scale in (("x", ax.xaxis, ax.get_xscale()), ("y", ax.yaxis, ax.get_yscale())):
-        if name in which and scale == "linear" and isinstance(axis.get_major_formatter(), ScalarFormatter):
-            axis.set_major_formatter(FuncFormatter(_tick))
-
-
-def plain_ticks(ax: Axes | None = None) -> Axes:
-    """Tick labels in plain numbers with thousands separators (``20,000``, never ``2e4``) on the
-    linear numeric axes of ``ax``; category, log and fixed labels are left as they are.
-
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> import matplotlib.pyplot as plt
-    >>> fig, ax = plt.subplots()
-    >>> _ = ax.plot([0, 1], [0, 120000])
-    >>> plain_ticks(ax).yaxis.get_major_formatter()(120000.0)
-    '120,000'
-    >>> plt.close(fig)
-    """
-    ax = ax or plt.gca()
-    _thousands(ax)
     return ax
 
 
@@ -129,74 +90,6 @@ def _log_y(ax: Axes) -> None:
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(LogFormatter())
     ax.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 0.5)))
-
-
-# ------------------------------------------------------------------ fits ---
-def _plain(x: float) -> str:
-    """A number for a chart label, three significant digits, never in e-notation.
-
-    >>> _plain(22070.28), _plain(49.739), _plain(0.01234)
-    ('22,100', '49.7', '0.0123')
-    """
-    if x == 0 or not np.isfinite(x):
-        return f"{x:g}"
-    digits = max(0, 2 - int(np.floor(np.log10(abs(x)))))
-    return f"{round(x, digits - 0 if digits else -(int(np.floor(np.log10(abs(x)))) - 2)):,.{digits}f}"
-
-
-def scaling_fit(
-    fit: Any,
-    *,
-    band: bool = True,
-    points: bool = True,
-    peak: bool = True,
-    color: str | None = None,
-    label: str | None = None,
-    num: int = 200,
-    ax: Axes | None = None,
-) -> Axes:
-    """Draw one scaling fit: its runs (if ``points``), the curve, the band, the peak.
-
-    Lines are added in that order: the runs (markers only), the curve, and
-    (USL with a finite peak inside the drawn range) a star at ``(n_peak,
-    x_peak)``; the 95% confidence band is a filled area in ``ax.collections``.
-    The curve spans the measured loads only, smallest to largest: a model
-    says nothing a run did not measure (a peak outside them is not drawn).
-    Axis labels are the columns in words.
-
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
-    >>> import matplotlib.pyplot as plt, pandas as pd
-    >>> from lbanalysis.analysis import fit_scaling, usl_throughput
-    >>> n = [1, 4, 8, 16, 32, 64]
-    >>> fit = fit_scaling(pd.DataFrame({"concurrency": n, "requests_per_s": usl_throughput(n, 10, 0.02, 0.0005)}))
-    >>> fig, ax = plt.subplots()
-    >>> ax = scaling_fit(fit, ax=ax)
-    >>> len(ax.lines), len(ax.collections)
-    (3, 1)
-    >>> plt.close(fig)
-    """
-    ax = ax or plt.gca()
-    color = color or f"C{len(ax.lines) % 10}"
-    data = fit.data
-    if points:
-        ax.plot(data[fit.x], data[fit.y], "o", color=color, label=label if label else None, alpha=0.8)
-    left, right = float(data[fit.x].min()), float(data[fit.x].max())
-    n_peak = fit.n_peak if fit.model.name == "usl" else np.inf
-    grid = np.linspace(left, right, num)
-    curve = fit.predict(grid, interval=True)
-    curve_label = label if label and not points else None
-    ax.plot(grid, curve["predicted"], "-", color=color, label=curve_label)
-    if band:
-        ax.fill_between(grid, curve["lower"], curve["upper"], color=color, alpha=0.2, linewidth=0)
-    if peak and np.isfinite(n_peak) and left <= n_peak <= right:
-        ax.plot([n_peak], [fit.x_peak], "*", color=color, markersize=14, markeredgecolor="black")
-        ax.annotate(f"peak {_plain(fit.x_peak)} at {_plain(n_peak)}", (n_peak, fit.x_peak), textcoords="offset points",
-                    xytext=(5, 8), fontsize="small")  # fmt: skip
-    ax.set_xlabel(header(fit.x))
-    ax.set_ylabel(header(fit.y))
-    _thousands(ax)
-    return ax
 
 
 def throughput_vs_load(
@@ -421,7 +314,7 @@ def throughput_bars(
     ax.set_xticks(range(len(levels)), [str(v) for v in levels])
     ax.set_xlabel(header(x))
     ax.set_ylabel(header(y))
-    _thousands(ax, "y")
+    thousands_ticks(ax, "y")
     return ax
 
 
@@ -510,7 +403,7 @@ def plot_rates(
     ax.set_xscale("log")
     from matplotlib.ticker import FuncFormatter, NullFormatter
 
-    ax.xaxis.set_major_formatter(FuncFormatter(_tick))  # 1,000 and 100,000, not 10³ and 10⁵
+    ax.xaxis.set_major_formatter(FuncFormatter(tick_label))  # 1,000 and 100,000, not 10³ and 10⁵
     ax.xaxis.set_minor_formatter(NullFormatter())
     for i, (_, row) in enumerate(measured.iterrows() if measured is not None else []):
         ax.axvline(float(row[measured_value]), color=f"C{(i + 1) % 10}", linestyle="--", label=str(row[measured_label]))

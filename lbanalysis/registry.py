@@ -7,8 +7,10 @@ mean. Everything else derives from this table: the formats tried and their
 detection order, the transcript splitter's command pattern, the CLI's
 ``--tool`` choices, and which runs the analysis treats as link measurements.
 
-Adding a reader is one module in ``lbanalysis/readers/``, one fixture folder
-in ``tests/fixtures/``, and one line here (see ``docs/architecture.md``).
+Adding a reader is one module in the tool's folder ``lbanalysis/readers/<tool>/``,
+one fixture folder in ``tests/fixtures/``, and one line here (see
+``docs/architecture.md``); a tool's ``readers`` name those modules as
+``"<folder>.<module>"`` (``"k6.json"``: ``lbanalysis/readers/k6/json.py``).
 
 Detection order: formats of ``whole_file`` readers (CSV logs, TSV, JSON) are
 tried first, in the order of this table and of each tool's ``readers``; then
@@ -244,7 +246,7 @@ class Tool:
     tool's own CPU figure shows no client bound (httperf polls its sockets
     in a loop: near 100 % of a core at any load), empty when it can.
 
-    >>> Tool("ab", "http-load", ("ab",), ("ab",)).kind
+    >>> Tool("ab", "http-load", ("ab",), ("ab.text",)).kind
     'http-load'
     """
 
@@ -281,7 +283,7 @@ TOOLS: tuple[Tool, ...] = (
         "ab",
         "http-load",
         ("ab", "ab2"),
-        ("ab_gnuplot", "ab_csv", "ab"),
+        ("ab.gnuplot", "ab.csv", "ab.text"),
         "ApacheBench",
         "ab: bytes received incl. HTTP headers",
         closed_loop=True,
@@ -308,7 +310,7 @@ TOOLS: tuple[Tool, ...] = (
         "siege",
         "http-load",
         ("siege",),
-        ("siege_log", "siege_json", "siege"),
+        ("siege.log", "siege.json", "siege.text"),
         "siege",
         "siege: response bodies only (HTTP headers not counted)",
         closed_loop=True,
@@ -334,7 +336,7 @@ TOOLS: tuple[Tool, ...] = (
         "gobench",
         "http-load",
         ("gobench",),
-        ("gobench",),
+        ("gobench.text",),
         "gobench",
         "gobench: bytes read as the tool counts them",
         closed_loop=True,
@@ -354,7 +356,7 @@ TOOLS: tuple[Tool, ...] = (
         "wrk",
         "http-load",
         ("wrk", "wrk2"),
-        ("wrk",),
+        ("wrk.text",),
         "wrk 4.x and wrk2",
         "wrk: bytes read incl. HTTP headers",
         closed_loop=True,
@@ -386,7 +388,7 @@ TOOLS: tuple[Tool, ...] = (
         "hey",
         "http-load",
         ("hey", "hey_linux_amd64", "hey_darwin_amd64", "hey_windows_amd64"),  # and its release binaries' names
-        ("hey_csv", "hey"),
+        ("hey.csv", "hey.text"),
         "hey",
         "hey: response bodies only (HTTP headers not counted)",
         closed_loop=True,
@@ -406,7 +408,7 @@ TOOLS: tuple[Tool, ...] = (
         "k6",
         "http-load",
         ("k6",),
-        ("k6_json", "k6_points", "k6"),
+        ("k6.json", "k6.points", "k6.text"),
         "Grafana k6",
         "k6: bytes received incl. HTTP headers (data_received)",
         closed_loop=True,  # VUs; an arrival-rate executor's runs carry rate_target_per_s (open loop)
@@ -450,7 +452,7 @@ TOOLS: tuple[Tool, ...] = (
         "locust",
         "http-load",
         ("locust",),
-        ("locust_csv", "locust_json", "locust"),
+        ("locust.csv", "locust.json", "locust.text"),
         "Locust",
         "locust: response bodies only (Average Content Size)",
         closed_loop=True,
@@ -499,7 +501,7 @@ TOOLS: tuple[Tool, ...] = (
         "haproxy",
         "lb-stats",
         ("haproxy",),
-        ("haproxy_stat", "haproxy_info"),
+        ("haproxy.stat", "haproxy.info"),
         "HAProxy statistics",
         # a stats-socket command piped to socat / nc, as tutorials and notes show it
         command_patterns=(
@@ -513,7 +515,7 @@ TOOLS: tuple[Tool, ...] = (
         "iperf3",
         "network",
         ("iperf3",),
-        ("iperf3_json", "iperf3"),
+        ("iperf.iperf3_json", "iperf.iperf3"),
         "iperf3",
         "iperf: payload rate (bits_per_s)",
         info_options=("-h", "--help", "-v", "--version"),
@@ -526,7 +528,7 @@ TOOLS: tuple[Tool, ...] = (
         "iperf",
         "network",
         ("iperf",),
-        ("iperf2_csv", "iperf2"),
+        ("iperf.iperf2_csv", "iperf.iperf2"),
         "iperf 2",
         "iperf: payload rate (bits_per_s)",
         info_options=("-h", "--help", "-v", "--version"),
@@ -536,7 +538,7 @@ TOOLS: tuple[Tool, ...] = (
         "vegeta",
         "http-load",
         ("vegeta",),
-        ("vegeta_csv", "vegeta_json", "vegeta"),
+        ("vegeta.csv", "vegeta.json", "vegeta.text"),
         "vegeta (open loop: -rate requests per second)",
         "vegeta: response bodies only, at most -max-body each",
         # `echo 'GET url' | vegeta attack ... | vegeta report`, and vegeta's subcommands
@@ -564,7 +566,7 @@ TOOLS: tuple[Tool, ...] = (
         "gatling",
         "http-load",
         ("gatling.sh", "gatling"),
-        ("gatling_log", "gatling"),
+        ("gatling.log", "gatling.text"),
         "Gatling (console and simulation.log; open injection by default)",
         "gatling: no bytes in its console or simulation.log",
     ),
@@ -572,7 +574,7 @@ TOOLS: tuple[Tool, ...] = (
         "httperf",
         "http-load",
         ("httperf",),
-        ("httperf",),
+        ("httperf.text",),
         "httperf (open loop: --rate connections per second)",
         "httperf: replies, headers and bodies (Reply size total x replies); Net I/O adds the bytes sent",
         info_options=("-h", "--help", "-V", "--version"),
@@ -598,7 +600,7 @@ TOOLS: tuple[Tool, ...] = (
         "oha",
         "http-load",
         ("oha",),
-        ("oha_json", "oha"),
+        ("oha.json", "oha.text"),
         "oha",
         "oha: response bodies only (HTTP headers not counted)",
         closed_loop=True,
@@ -619,7 +621,7 @@ TOOLS: tuple[Tool, ...] = (
         "bombardier",
         "http-load",
         ("bombardier",),
-        ("bombardier_json", "bombardier"),
+        ("bombardier.json", "bombardier.text"),
         "bombardier (codesenberg/bombardier)",
         "bombardier: bytes read incl. HTTP headers; Throughput adds the bytes written",
         closed_loop=True,
@@ -643,7 +645,7 @@ TOOLS: tuple[Tool, ...] = (
         "jmeter",
         "http-load",
         ("jmeter", "jmeter.sh"),
-        ("jmeter_csv", "jmeter_xml", "jmeter_json", "jmeter"),
+        ("jmeter.csv", "jmeter.xml", "jmeter.json", "jmeter.text"),
         "Apache JMeter (non-GUI)",
         "jmeter: bytes received incl. HTTP headers (bytes)",
         closed_loop=True,
@@ -679,16 +681,16 @@ TOOLS: tuple[Tool, ...] = (
     ),
     # host and process resource monitors: no runs of their own, CPU samples into the cpu table (paired with runs
     # by lbanalysis.pairing); no executables: their command lines do not start a transcript segment
-    Tool("time", "resources", (), ("gnu_time",), "GNU time -v and default, the shells' time (bash, zsh, -p)"),
-    Tool("vmstat", "resources", (), ("vmstat",), "procps vmstat (plain, -t, -w)"),
-    Tool("mpstat", "resources", (), ("mpstat",), "sysstat mpstat (-P ALL)"),
-    Tool("sar", "resources", (), ("sar",), "sysstat sar -u and -P ALL"),
-    Tool("iostat", "resources", (), ("iostat",), "sysstat iostat -c"),
-    Tool("pidstat", "resources", (), ("pidstat",), "sysstat pidstat -u"),
-    Tool("dstat", "resources", (), ("dstat",), "dstat and dool (screen and --output CSV)"),
-    Tool("top", "resources", (), ("top",), "procps top -b snapshots"),
+    Tool("time", "resources", (), ("cpu.gnu_time",), "GNU time -v and default, the shells' time (bash, zsh, -p)"),
+    Tool("vmstat", "resources", (), ("cpu.vmstat",), "procps vmstat (plain, -t, -w)"),
+    Tool("mpstat", "resources", (), ("cpu.mpstat",), "sysstat mpstat (-P ALL)"),
+    Tool("sar", "resources", (), ("cpu.sar",), "sysstat sar -u and -P ALL"),
+    Tool("iostat", "resources", (), ("cpu.iostat",), "sysstat iostat -c"),
+    Tool("pidstat", "resources", (), ("cpu.pidstat",), "sysstat pidstat -u"),
+    Tool("dstat", "resources", (), ("cpu.dstat",), "dstat and dool (screen and --output CSV)"),
+    Tool("top", "resources", (), ("cpu.top",), "procps top -b snapshots"),
     # what `lbanalysis sweep` measured of each run's CPU (cpu/NNN.csv): the load tool's process, this host's cores
-    Tool("sweep", "resources", (), ("cpu_csv",), "lbanalysis sweep's CPU capture (os.wait4, /proc/stat)"),
+    Tool("sweep", "resources", (), ("cpu.capture_csv",), "lbanalysis sweep's CPU capture (os.wait4, /proc/stat)"),
 )
 
 

@@ -1,4 +1,4 @@
-"""Regenerate the data-model tables in README.md and docs/schema.md from lbanalysis/schema.py (and the verdict
+"""Regenerate the data-model tables in README.md and docs/schema.md from lbanalysis/schema/ (and the verdict
 rules' table from lbanalysis/analysis/rules.py).
 
 Run: ``.venv/bin/python scripts/update_docs.py``. tests/test_docs.py fails

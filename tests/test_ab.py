@@ -11,7 +11,7 @@ from pandas.testing import assert_frame_equal
 
 import lbanalysis
 from lbanalysis import schema
-from lbanalysis.readers.ab import parse_command
+from lbanalysis.readers.ab.text import parse_command
 
 from .conftest import FIXTURES, corpus, expect
 
@@ -305,7 +305,7 @@ def test_every_corpus_file_reads_or_fails_clearly():
 
 def _agree(paths) -> int:
     """The runs read do not depend on the detail tables asked for (a lean read builds no detail rows)."""
-    from lbanalysis.readers import ab
+    from lbanalysis.readers.ab import text as ab
     from lbanalysis.text import Segment, normalize
 
     checked = 0
@@ -323,7 +323,7 @@ def _agree(paths) -> int:
 
 def _label_by_label(text: str) -> list:
     """The runs of ``text`` read without the results block's line kind: every label on its own line."""
-    from lbanalysis.readers import ab
+    from lbanalysis.readers.ab import text as ab
     from lbanalysis.readers.base import scan
 
     kinds = [k for k in ab.LINE_KINDS if k.name != "results"]
@@ -337,7 +337,7 @@ def test_lean_and_full_reads_agree_on_every_fixture():
 
 def test_results_block_and_labels_read_alike_on_every_fixture():
     """The results block read in one match gives exactly what reading it label by label gives."""
-    from lbanalysis.readers import ab
+    from lbanalysis.readers.ab import text as ab
     from lbanalysis.text import normalize
 
     for path in [*AB.glob("*.txt"), *(FIXTURES / "ab-quoted").glob("*")]:
@@ -378,7 +378,7 @@ def test_lean_and_full_reads_agree_on_the_public_corpus():
 )
 def test_results_block_template_matches_real_captures(name):
     """The one-match results block must match ab 2.3's own output (else every file is read label by label)."""
-    from lbanalysis.readers import ab
+    from lbanalysis.readers.ab import text as ab
     from lbanalysis.text import normalize
 
     text = normalize((AB / name).read_text())
@@ -420,7 +420,7 @@ def test_a_results_block_cut_off_anywhere_is_read_label_by_label():
 
 
 def test_results_block_template_steps_aside_for_a_second_pasted_result():
-    from lbanalysis.readers import ab
+    from lbanalysis.readers.ab import text as ab
     from lbanalysis.text import normalize
 
     text = normalize((AB / "ab_c10.txt").read_text())

@@ -13,7 +13,7 @@ from pandas.testing import assert_frame_equal
 
 import lbanalysis
 from lbanalysis.errors import ParseError
-from lbanalysis.readers import ab_gnuplot
+from lbanalysis.readers.ab import gnuplot as ab_gnuplot
 
 from .conftest import FIXTURES
 

@@ -94,7 +94,7 @@ def test_sweep_transcript_takes_the_concurrency_from_each_command():
 
 
 def test_command_line_fields():
-    from lbanalysis.readers.bombardier import parse_command
+    from lbanalysis.readers.bombardier.text import parse_command
 
     d = parse_command("bombardier -c 4 -n 400 -l -p r -o plain-text -a http://127.0.0.1:18882/")
     assert (d["concurrency"], d["requests_planned"], d["keepalive"]) == (4, 400, False)
@@ -121,7 +121,7 @@ def test_an_older_layout_in_markdown_fences():
 
 
 def test_a_second_distribution_of_2xx_only_is_not_kept():
-    from lbanalysis.readers.bombardier import parse
+    from lbanalysis.readers.bombardier.text import parse
     from lbanalysis.text import Segment
 
     text = (BOMB / "bombardier_404.txt").read_text()

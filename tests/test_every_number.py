@@ -32,7 +32,7 @@ import pandas as pd
 import pytest
 
 import lbanalysis
-from lbanalysis.readers.haproxy_stat import FIELDS as STAT_FIELDS
+from lbanalysis.readers.haproxy.stat import FIELDS as STAT_FIELDS
 from lbanalysis.text import normalize
 
 from .conftest import FIXTURES, corpus
@@ -277,7 +277,7 @@ def _json_fields_modelled(text: str) -> str:
     """``show stat json`` / ``show info json``: only the values of fields a column models (the rest: ids, positions)."""
     import json
 
-    from lbanalysis.readers.haproxy_info import INFO
+    from lbanalysis.readers.haproxy.info import INFO
 
     stripped = text.strip()
     if not stripped.startswith("[") or '"field"' not in stripped:
@@ -293,7 +293,7 @@ def _json_fields_modelled(text: str) -> str:
 
 def _info_lines_not_modelled(text: str) -> str:
     """``show info`` text (from its ``Name: HAProxy`` line to the next empty line): fields beyond the six kept."""
-    from lbanalysis.readers.haproxy_info import INFO
+    from lbanalysis.readers.haproxy.info import INFO
 
     out, inside = [], False
     for line in text.split("\n"):

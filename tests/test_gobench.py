@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import lbanalysis
-from lbanalysis.readers.gobench import parse_command
+from lbanalysis.readers.gobench.text import parse_command
 
 from .conftest import ROOT, corpus, expect
 

@@ -158,7 +158,7 @@ def test_snapshots_join_to_runs_by_time_from_a_manifest(tmp_path):
 
 def _absent(version: str) -> list[str]:
     """Columns whose HAProxy field the version's show stat lacks (scripts/make_haproxy_shapes.py builds the shapes)."""
-    from lbanalysis.readers.haproxy_stat import FIELDS
+    from lbanalysis.readers.haproxy.stat import FIELDS
 
     header = (HAP / "shapes" / f"show_stat_{version}.csv").read_text().split("\n", 1)[0].lstrip("# ").split(",")
     absent = [col for name, (col, _) in FIELDS.items() if name not in header]

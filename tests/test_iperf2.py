@@ -10,7 +10,7 @@ import pytest
 import lbanalysis
 from lbanalysis.errors import ParseError
 from lbanalysis.readers import detect
-from lbanalysis.readers._iperf import parse_command
+from lbanalysis.readers.iperf.shared import parse_command
 
 from .conftest import FIXTURES, corpus, expect
 

@@ -12,7 +12,8 @@ from pandas.testing import assert_frame_equal
 
 import lbanalysis
 from lbanalysis.errors import ParseError, UnknownFormatError
-from lbanalysis.readers import detect, iperf3, iperf3_json
+from lbanalysis.readers import detect
+from lbanalysis.readers.iperf import iperf3, iperf3_json
 from lbanalysis.text import Segment
 
 from .conftest import FIXTURES, corpus, expect

@@ -12,7 +12,7 @@ import pytest
 import lbanalysis
 from lbanalysis.analysis.latency import is_closed_loop
 from lbanalysis.readers import detect
-from lbanalysis.readers.locust import error_kind
+from lbanalysis.readers.locust.text import error_kind
 
 LOCUST = Path(__file__).resolve().parent / "fixtures" / "locust"
 TEXTS = sorted(
@@ -263,7 +263,7 @@ def test_the_end_of_test_warning_alone_gives_the_same_row():
     """A log cut before the first warning still says the CPU was over Locust's threshold at some point."""
     text = (LOCUST / "cpu/locust_cpu.txt").read_text()
     cut = "\n".join(line for line in text.splitlines() if "CPU usage above" not in line) + "\n"
-    from lbanalysis.readers.locust import parse
+    from lbanalysis.readers.locust.text import parse
     from lbanalysis.text import Segment
 
     rows = parse(Segment(cut, "cut.txt")).tables["cpu"]

@@ -310,3 +310,20 @@ def test_locusts_cpu_warning_below_the_plateau_says_nothing_of_it():
             for _, r in runs.iterrows() if r["concurrency"] == 1]  # fmt: skip
     v = _verdict(runs, schema.conform(pd.DataFrame(rows), "cpu"))
     assert v["verdict"] != "load generator"
+
+
+def test_locusts_cpu_warning_beside_a_measured_share_says_both():
+    """A measured share below the threshold does not hide the warning, and the verdict states the measure too."""
+    runs = _series("locust", FLAT, FLAT_R, url="http://10.0.0.5:8089/")
+    warned = [{"source": r["source"], "line": 12, "run": r["run"], "run_source": r["source"], "paired_by": "same file",
+               "scope": "process", "role": "client", "command": "locust", "cpu_pct": 90.0, "tool": "locust",
+               "summary": "warning"}
+              for _, r in runs.iterrows() if r["concurrency"] >= 8]  # fmt: skip
+    cpu = pd.concat([_cpu(runs, client=(50.0, 1.0)), schema.conform(pd.DataFrame(warned), "cpu")], ignore_index=True)
+    v = _verdict(runs, cpu)
+    assert (v["verdict"], v["resource"], v["confidence"]) == ("load generator", "client CPU", "medium")
+    assert "Locust warned its CPU was above 90 %" in v["evidence"]
+    assert (
+        "the load tool's process used 50% of the CPU it could use over the run (lab/locust_c16_r0.txt:3)"
+        in v["evidence"]
+    )

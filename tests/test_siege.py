@@ -17,7 +17,7 @@ import pytest
 
 import lbanalysis
 from lbanalysis.errors import ParseError, UnknownFormatError
-from lbanalysis.readers.siege import parse_command, siege_time
+from lbanalysis.readers.siege.text import parse_command, siege_time
 
 from .conftest import FIXTURES, ROOT, corpus, expect
 

@@ -195,7 +195,7 @@ def test_zsh_prompts_before_the_pipeline():
 
 def test_a_result_without_a_usable_latency_gives_no_end_time():
     """A NaN or absurd latency (a damaged results file) leaves the wait and duration empty, not a wrapped integer."""
-    from lbanalysis.readers._vegeta import Results, summarize
+    from lbanalysis.readers.vegeta.shared import Results, summarize
 
     res = Results()
     res.add(0, float("nan"), 200, 10, 0, url="http://h:81/x")

@@ -35,7 +35,6 @@ Example: data made from known USL parameters are recovered exactly.
 from __future__ import annotations
 
 import html
-import importlib
 import json
 import math
 import warnings
@@ -779,11 +778,13 @@ class ScalingFit:
     def plot(self, *, band: bool = True, points: bool = True, peak: bool = True, ax: Any = None, **kwargs: Any) -> Any:
         """Draw the runs, the fitted curve, its confidence band and the peak; returns the Axes.
 
-        The same as :func:`lbanalysis.plots.scaling_fit` (the plotting layer is
-        looked up when called, as pandas' ``.plot`` does: analysis does not
-        import plots).
+        The same as :func:`lbanalysis.plots.scaling_fit`, drawn by
+        :mod:`lbanalysis.drawing` (below the analysis, imported when called so
+        that matplotlib loads only to draw; analysis never imports plots).
         """
-        return _plotting().scaling_fit(self, band=band, points=points, peak=peak, ax=ax, **kwargs)
+        from lbanalysis.drawing import scaling_fit
+
+        return scaling_fit(self, band=band, points=points, peak=peak, ax=ax, **kwargs)
 
     def __repr__(self) -> str:
         p = ", ".join(f"{k}={v:.4g}" for k, v in self.params.items())
@@ -792,11 +793,6 @@ class ScalingFit:
 
     def _repr_html_(self) -> str:
         return self.summary().as_html()
-
-
-def _plotting() -> Any:
-    """The plotting layer (:mod:`lbanalysis.plots`), imported on first use."""
-    return importlib.import_module("lbanalysis.plots")
 
 
 def _n_peak(p: np.ndarray) -> float:
@@ -926,7 +922,8 @@ class ScalingFits(Mapping):
 
     def plot(self, *, band: bool = True, points: bool = True, peak: bool = True, ax: Any = None) -> Any:
         """Every group's runs and curve on one Axes, one colour per group."""
-        scaling_fit = _plotting().scaling_fit
+        from lbanalysis.drawing import scaling_fit
+
         for i, (key, fit) in enumerate(self._fits.items()):
             ax = scaling_fit(fit, band=band, points=points, peak=peak, color=f"C{i % 10}", label=str(key), ax=ax)
         return ax

@@ -220,8 +220,9 @@ def _warned(rows: pd.DataFrame) -> dict[str, object]:
     return {"client_warned_pct": float(pct.max()), "client_warned_at": _where(rows[pct.notna()])}
 
 
-def _figures(g: pd.DataFrame, parallel: float) -> dict[str, object]:
-    """The figures of one run's samples (see :data:`COLUMNS`)."""
+def _client_figures(g: pd.DataFrame) -> dict[str, object]:
+    """The client's figures of one run's samples: its process, its host, its CPU in percent of one core, and the
+    load tool's own warning (a bound, apart from the measures)."""
     f: dict[str, object] = {}
     for name, scope in (("client", "process"), ("client_host", "all")):
         top = _groups(g, "client", scope)
@@ -235,12 +236,18 @@ def _figures(g: pd.DataFrame, parallel: float) -> dict[str, object]:
     if pct.notna().any():
         f["client_cpu_pct"] = float(pct.mean())
         f.setdefault("client_at", _where(mine[pct.notna()]))
+    return f
+
+
+def _lb_figures(g: pd.DataFrame, parallel: float) -> dict[str, object]:
+    """The load balancer's figures of one run's samples: its busiest core, process or host (over the cores HAProxy
+    could use), the cores its host used, HAProxy's lowest ``Idle_pct``."""
+    f: dict[str, object] = {}
     lb: list[tuple[float, pd.DataFrame]] = []
     lb += _groups(g, "load balancer", "core")
     own = g[g["tool"].astype("string").isin(LB_PROGRAMS).fillna(False).to_numpy(bool)]
     lb += [x for x in _groups(g.drop(index=own.index), "load balancer", "process")]
-    hosts = _groups(g, "load balancer", "all")
-    for share, rows in hosts:
+    for share, rows in _groups(g, "load balancer", "all"):
         cores = pd.to_numeric(rows["cores"], errors="coerce").max()
         if pd.notna(cores) and cores > 0:
             f["lb_cores_busy"] = max(float(f.get("lb_cores_busy", 0.0)), share * cores)  # type: ignore[arg-type]
@@ -251,19 +258,28 @@ def _figures(g: pd.DataFrame, parallel: float) -> dict[str, object]:
     if lb:
         best = max(lb, key=lambda x: x[0])
         f["lb_busy"], f["lb_at"] = best[0], _where(best[1])
-    if len(own):
-        idle = pd.to_numeric(own["idle_pct"], errors="coerce")
-        if idle.notna().any():
-            at = idle.idxmin()
-            f["lb_idle"], f["lb_idle_at"] = float(idle[at]) / 100, _where(own.loc[[at]])
-    server = _groups(g, "server", "all") or _groups(g, "server", "process")
-    if server:
-        share, rows = server[0]
-        f["server_busy"], f["server_at"] = share, _where(rows)
-        kernel = sum(pd.to_numeric(rows[c], errors="coerce").fillna(0.0) for c in ("system_pct", "softirq_pct"))
-        has = rows[["system_pct", "softirq_pct"]].notna().any(axis=1)
-        f["server_kernel"] = float(kernel[has].mean()) / 100 if has.any() else math.nan
+    idle = pd.to_numeric(own["idle_pct"], errors="coerce") if len(own) else pd.Series(dtype=float)
+    if idle.notna().any():
+        at = idle.idxmin()
+        f["lb_idle"], f["lb_idle_at"] = float(idle[at]) / 100, _where(own.loc[[at]])
     return f
+
+
+def _server_figures(g: pd.DataFrame) -> dict[str, object]:
+    """The server's figures of one run's samples: its host (else its process) and the kernel's share."""
+    server = _groups(g, "server", "all") or _groups(g, "server", "process")
+    if not server:
+        return {}
+    share, rows = server[0]
+    kernel = sum(pd.to_numeric(rows[c], errors="coerce").fillna(0.0) for c in ("system_pct", "softirq_pct"))
+    has = rows[["system_pct", "softirq_pct"]].notna().any(axis=1)
+    return {"server_busy": share, "server_at": _where(rows),
+            "server_kernel": float(kernel[has].mean()) / 100 if has.any() else math.nan}  # fmt: skip
+
+
+def _figures(g: pd.DataFrame, parallel: float) -> dict[str, object]:
+    """The figures of one run's samples (see :data:`COLUMNS`)."""
+    return {**_client_figures(g), **_lb_figures(g, parallel), **_server_figures(g)}
 
 
 def per_load(by_run: pd.DataFrame, load: pd.Series) -> pd.DataFrame:

@@ -526,6 +526,8 @@ def _client_cpu(e: Evidence, t: dict[str, float]) -> Finding | None:
         f.update(warner=_tool_name(e.tool), warned=warned, where=w_at)
         notes.append(f"{f['warner']} warns once, when its CPU goes above {warned:g} % of one core at some time "
                      "during the run: not for how long")  # fmt: skip
+        if pd.notna(share):
+            notes.append(f"{who} used {share:.0%} of the CPU it could use over the run ({where})")
     server, s_at = _cpu_over(e, "server_busy", at)
     lb, lb_at = _cpu_over(e, "lb_busy", at)
     for other, place, name in ((server, s_at, "the server's"), (lb, lb_at, "the load balancer's")):

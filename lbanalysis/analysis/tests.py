@@ -343,34 +343,41 @@ def _same(values: pd.Series) -> Any:
     return first if (kept.astype(str) == str(first)).all() else None
 
 
+def _extreme(g: pd.DataFrame, c: str, how: str) -> Any:
+    """The earliest or latest of a column of the processes (times: only when every process shows one)."""
+    if c not in ("timestamp", "end_time"):
+        return _all_or_nothing(as_floats(g, c), how)
+    times = _times(g, c)
+    found = (times.min() if how == "min" else times.max()) if times.notna().all() else None
+    return str(found) if c == "end_time" and found is not None else found
+
+
+def _folded_value(g: pd.DataFrame, c: str) -> Any:
+    """A test's value of one column from its processes': the first, a sum, the texts joined, an extreme, or the
+    value they share (else none)."""
+    if c in FIRST:
+        return g[c].iloc[0]
+    if c in SUMMED or c in RATES:
+        return _all_or_nothing(as_floats(g, c), "sum")
+    if c in JOINED:
+        texts = [str(v) for v in g[c] if isinstance(v, str) and v.strip()]
+        return "; ".join(dict.fromkeys(texts)) if texts else g[c].iloc[0]
+    if c in dict(EXTREMES):
+        return _extreme(g, c, dict(EXTREMES)[c])
+    return _same(g[c])
+
+
+def _weighted(g: pd.DataFrame, c: str) -> float:
+    """A mean of the processes weighted by their requests (NaN unless every process shows both)."""
+    v, req = as_floats(g, c), as_floats(g, "requests")
+    ok = v.notna() & req.notna() & (req > 0)
+    return float((v[ok] * req[ok]).sum() / req[ok].sum()) if ok.all() and ok.any() else math.nan
+
+
 def _fold_one(g: pd.DataFrame, name: str, basis: str) -> tuple[dict[str, Any], list[str]]:
     """One test's row from its processes' rows, and its notes."""
-    row: dict[str, Any] = {}
-    for c in g.columns:
-        if c in FIRST:
-            row[c] = g[c].iloc[0]
-        elif c in SUMMED or c in RATES:
-            row[c] = _all_or_nothing(as_floats(g, c), "sum")
-        elif c in JOINED:
-            texts = [str(v) for v in g[c] if isinstance(v, str) and v.strip()]
-            row[c] = "; ".join(dict.fromkeys(texts)) if texts else g[c].iloc[0]
-        elif c in dict(EXTREMES):
-            how = dict(EXTREMES)[c]
-            if c in ("timestamp", "end_time"):
-                times = _times(g, c)
-                row[c] = (times.min() if how == "min" else times.max()) if times.notna().all() else None
-                if c == "end_time" and row[c] is not None:
-                    row[c] = str(row[c])
-            else:
-                row[c] = _all_or_nothing(as_floats(g, c), how)
-        elif c not in WEIGHTED:
-            row[c] = _same(g[c])
-    req = as_floats(g, "requests")
-    for c in WEIGHTED:
-        if c in g:
-            v = as_floats(g, c)
-            ok = v.notna() & req.notna() & (req > 0)
-            row[c] = float((v[ok] * req[ok]).sum() / req[ok].sum()) if ok.all() and ok.any() else math.nan
+    row: dict[str, Any] = {c: _folded_value(g, c) for c in g.columns if c not in WEIGHTED}
+    row.update({c: _weighted(g, c) for c in WEIGHTED if c in g})
     if "latency_mean_all_s" in g and row.get("requests_per_s", math.nan) > 0:
         row["latency_mean_all_s"] = 1.0 / row["requests_per_s"]  # time per request across all connections
     row["test"], row["test_basis"], row["processes"], row["_folded"] = name, basis, len(g), True

@@ -27,10 +27,13 @@ import pandas as pd
 from ..errors import LBAnalysisError, ParseError, UnknownFormatError
 from ..text import Segment, command_argv, normalize, split_transcript
 from .base import Format, Parsed
+from .moved import install
 
 __all__ = ["FORMATS", "TOOLS", "Format", "Parsed", "all_formats", "detect", "formats", "get_format", "parse_text"]
 
 from .. import registry
+
+install()  # old module paths (lbanalysis.readers.k6_json) still import, with a DeprecationWarning
 
 
 @cache

@@ -1,0 +1,1 @@
+"""CPU monitors (resources tools): gnu_time.py, vmstat.py, mpstat.py, sar.py, iostat.py, pidstat.py, dstat.py, top.py, and the sweep's CPU capture (capture_csv.py); shared.py: a CPU row, sysstat headers; sysstat.py: the sysstat tables."""

@@ -1,0 +1,1 @@
+"""HAProxy: ``show stat`` CSV and ``show stat typed`` (stat.py), ``show info`` (info.py)."""

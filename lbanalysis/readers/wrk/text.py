@@ -1,0 +1,482 @@
+"""wrk 4.x and wrk2 text output.
+
+wrk 4.1.0 (Debian 12) prints, with ``--latency``::
+
+    Running 2s test @ http://127.0.0.1:18080/missing
+      1 threads and 5 connections
+      Thread Stats   Avg      Stdev     Max   +/- Stdev
+        Latency    16.44ms   25.19ms 131.06ms   87.14%
+        Req/Sec   704.75    522.90     1.77k    55.00%
+      Latency Distribution
+         50%    3.82ms
+         99%  110.36ms
+      1453 requests in 2.11s, 737.85KB read
+      Non-2xx or 3xx responses: 1453
+    Requests/sec:    689.02
+    Transfer/sec:    349.90KB
+
+=====================================  ==============================  ===================
+line                                   column                          unit as printed
+=====================================  ==============================  ===================
+``Running 2s test @ URL``              ``time_limit_s``, ``url``       s, m, h
+``N threads and M connections``        ``threads``, ``concurrency``    count (connections
+                                                                       are the concurrency)
+``Latency avg stdev max +/-``          ``latency_mean_s``,             us, ms, s, m
+                                       ``latency_stdev_s``,
+                                       ``latency_max_s``,
+                                       ``latency_within_stdev_pct``
+``Req/Sec avg stdev max +/-``          ``thread_requests_per_s_*``     k, M (decimal), %
+``N% value`` (Latency Distribution)    percentiles table               us, ms, s
+``N requests in T, B read``            ``requests``, ``duration_s``,   B, KB, MB, GB
+                                       ``bytes_total``                 (binary: 1 KB = 1024 B)
+``Socket errors: connect, read, …``    ``socket_errors_*``             count (0 when absent
+                                                                       between the summary and
+                                                                       ``Requests/sec``: wrk
+                                                                       prints it only when
+                                                                       non-zero)
+``Non-2xx or 3xx responses: N``        ``non_2xx_3xx``                 count (status >= 400;
+                                                                       0 when absent, as above)
+``Requests/sec:``, ``Transfer/sec:``   ``requests_per_s``,             1/s, B/s (binary)
+                                       ``bytes_per_s``
+``unable to connect to H:P reason``    ``error``
+=====================================  ==============================  ===================
+
+wrk2 (giltene/wrk2, not packaged: shapes from its README and published
+outputs) runs at a fixed rate (``-R``, into ``rate_target_per_s``), prints
+``Thread calibration`` lines, ``Latency Distribution (HdrHistogram -
+Recorded Latency)``, a ``Detailed Percentile spectrum`` (value in ms,
+percentile as a fraction, total count: into the percentiles table at full
+resolution, ``kind`` ``recorded``) closed by ``#[Mean = …, StdDeviation =
+…]``, ``#[Max = …, Total count = …]`` and ``#[Buckets …]`` lines (into
+``hdr_latency_*``), and with ``--u_latency`` the same for the
+``Uncorrected Latency`` (``kind`` ``uncorrected``, ``hdr_uncorrected_*``). The 50 ... 100 % lines
+wrk2 prints above a spectrum are kept beside it with ``kind`` ``recorded
+printed`` (``uncorrected printed``): 99 %, 99.9 % ... are not ticks of the
+spectrum, and one distribution per run is ``kind`` ``recorded`` (see
+:func:`lbanalysis.analysis.latency.recorded_percentiles`). wrk2's latency is
+corrected for coordinated omission (measured from when each request should
+have been sent); wrk 4.x's is not.
+
+Known defects: when no request completed wrk prints ``0.00us`` and
+``-nan%`` (stored as NaN); with ``Connection: close`` every close counts as
+a read error. ``requests`` counts responses, including error statuses.
+
+>>> p = parse(Segment("Running 1s test @ http://h:81/x\\n  2 threads and 10 connections\\n"
+...                   "  445 requests in 1.12s, 272.63KB read\\nRequests/sec:    396.33\\nTransfer/sec:    242.81KB\\n"))
+>>> r = p.runs[0]
+>>> r["concurrency"], r["threads"], r["requests"], r["bytes_total"], r["port"], r["path"]
+(10, 2, 445, 279173.12, 81, '/x')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from ...text import Segment, command_argv, getopt
+from ...units import BINARY, DECIMAL
+from ..base import NO_ANSWER, NO_RESULT_SHOWN, Format, LineKind, Parsed, error_row, scan, to_float, to_int
+
+__all__ = ["FORMATS", "LINES", "LINE_KINDS", "detect", "parse", "parse_command", "wrk_bytes", "wrk_rate", "wrk_time"]
+
+# ------------------------------------------------------------ the format ---
+# unit -> (multiply, divide): dividing keeps printed decimals exact (16.44ms -> 0.01644 s)
+_TIME_UNITS = {"us": (1.0, 1e6), "ms": (1.0, 1e3), "s": (1.0, 1.0), "m": (60.0, 1.0), "h": (3600.0, 1.0)}
+_NUM = r"(-?[\d.]+|-?nan|inf)"
+
+
+def wrk_time(text: str) -> float | None:
+    """Seconds from wrk's time units (``us``, ``ms``, ``s``, ``m``, ``h``).
+
+    >>> wrk_time("16.44ms"), wrk_time("2.05s"), wrk_time("1.00m"), wrk_time("0.00us")
+    (0.01644, 2.05, 60.0, 0.0)
+    """
+    m = re.fullmatch(r"\s*" + _NUM + r"\s*(us|ms|s|m|h)?\s*", text)
+    if not m:
+        return None
+    v = to_float(m.group(1))
+    if v is None:
+        return None
+    mul, div = _TIME_UNITS[m.group(2) or "s"]
+    return v * mul / div
+
+
+def wrk_rate(text: str) -> float | None:
+    """A count or rate with wrk's decimal suffixes (``k``, ``M``).
+
+    >>> wrk_rate("1.18k"), wrk_rate("478.33"), wrk_rate("2.5M")
+    (1180.0, 478.33, 2500000.0)
+    """
+    m = re.fullmatch(r"\s*" + _NUM + r"\s*([kKMG]?)\s*", text)
+    if not m:
+        return None
+    v = to_float(m.group(1))
+    return None if v is None else v * DECIMAL[m.group(2).upper()]
+
+
+def wrk_bytes(text: str) -> float | None:
+    """Bytes from wrk's binary units (``B``, ``KB``, ``MB``, ``GB``: 1 KB = 1024 B).
+
+    >>> wrk_bytes("559.33KB"), wrk_bytes("0.00B"), wrk_bytes("376.50MB")
+    (572753.92, 0.0, 394788864.0)
+    """
+    m = re.fullmatch(r"\s*" + _NUM + r"\s*([KMGT]?)B\s*", text)
+    if not m:
+        return None
+    v = to_float(m.group(1))
+    return None if v is None else v * BINARY[m.group(2)]
+
+
+@dataclass
+class _Run:
+    """One wrk run being read: where it starts, its row, percentile rows and which list they go to."""
+
+    line: int
+    first: str  # the line that starts it
+    d: dict = field(default_factory=dict)
+    percentiles: list[dict] = field(default_factory=list)
+    kind: str | None = None  # the latency distribution being read ('recorded', 'uncorrected', None for wrk 4)
+    spectrum: bool = False  # inside a Detailed Percentile spectrum
+    spectra: set[str] = field(default_factory=set)  # kinds that have a full spectrum
+
+
+#: counters wrk prints (after the ``N requests in`` line, before ``Requests/sec``) only when non-zero
+_COUNTERS = ("socket_errors_connect", "socket_errors_read", "socket_errors_write", "socket_errors_timeout",
+             "non_2xx_3xx")  # fmt: skip
+
+_RUNNING_RE = re.compile(r"^\s*Running (\S+) test @ (\S+)")
+_THREADS_RE = re.compile(r"^\s*(\d+) threads and (\d+) connections")
+_REFUSED_LINE_RE = re.compile(r"^\s*unable to connect to (\S+) (.+?)\s*$")
+
+
+@dataclass
+class _Reader:
+    """The runs of one segment; lines before the first run belong to none."""
+
+    runs: list[_Run] = field(default_factory=list)
+    awaits_threads: bool = False  # the current run began with a Running line and has no threads line yet
+
+    def run_for(self, kind: str, n: int, m: re.Match) -> _Run | None:
+        """The run a line of this kind belongs to, started here when :func:`_starts_run` says so."""
+        if _starts_run(kind, self):
+            self.runs.append(_Run(n, m.string))
+        if kind in ("running", "threads"):
+            self.awaits_threads = kind == "running"
+        return self.runs[-1] if self.runs else None
+
+
+def _starts_run(kind: str, rd: _Reader) -> bool:
+    """The one place that decides where a run starts: a ``Running`` line, a threads line outside a run
+    begun by one that has none yet (an output pasted without its first line), or an ``unable to connect``
+    line before any run.
+
+    >>> rd = _Reader()
+    >>> _starts_run("refused", rd), _starts_run("threads", rd), _starts_run("summary", rd)
+    (True, True, False)
+    >>> rd.awaits_threads = True
+    >>> _starts_run("threads", rd), _starts_run("running", rd)
+    (False, True)
+    """
+    if kind == "running":
+        return True
+    if kind == "threads":
+        return not rd.awaits_threads
+    return kind == "refused" and not rd.runs
+
+
+def _running(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("running", n, m)
+    if r is None:
+        return
+    r.d["time_limit_s"] = wrk_time(m.group(1))
+    r.d.update(_target(m.group(2)))
+
+
+def _threads(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("threads", n, m)
+    if r is None:
+        return
+    r.d["threads"], r.d["concurrency"] = int(m.group(1)), int(m.group(2))
+
+
+def _latency_stats(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("latency_stats", n, m)
+    if r is None:
+        return
+    mean, sd, top = (wrk_time(m.group(i)) for i in (1, 2, 3))
+    done = (r.d.get("requests") or 0) > 0 or m.group(4) not in ("-nan", "nan")
+    r.d["latency_mean_s"] = mean if done else None  # '0.00us ... -nan%': nothing was measured
+    r.d["latency_stdev_s"] = sd if done else None
+    r.d["latency_max_s"] = top if done else None
+    r.d["latency_within_stdev_pct"] = to_float(m.group(4))
+
+
+def _reqsec_stats(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("reqsec_stats", n, m)
+    if r is None:
+        return
+    r.d["thread_requests_per_s_mean"] = wrk_rate(m.group(1))
+    r.d["thread_requests_per_s_stdev"] = wrk_rate(m.group(2))
+    r.d["thread_requests_per_s_max"] = wrk_rate(m.group(3))
+    r.d["thread_requests_per_s_within_stdev_pct"] = to_float(m.group(4))
+
+
+def _distribution(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("distribution", n, m)
+    if r is None:
+        return
+    uncorrected = m.group(1).startswith("Uncorrected") or "Uncorrected" in m.group(2)
+    r.kind = "uncorrected" if uncorrected else ("recorded" if "HdrHistogram" in m.group(2) else None)
+    r.spectrum = False
+
+
+def _spectrum(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("spectrum", n, m)
+    if r is None:
+        return
+    r.spectrum = True
+    kind = r.kind or "recorded"
+    r.spectra.add(kind)
+    # the spectrum is this distribution at full resolution; the lines printed above it stay, told apart
+    for p in r.percentiles:
+        if p.get("kind") == kind:
+            p["kind"] = f"{kind} printed"
+
+
+def _spectrum_row(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("spectrum_row", n, m)
+    if r is None:
+        return
+    if not r.spectrum:
+        return
+    r.percentiles.append(
+        {
+            "percentile": float(m.group(2)) * 100.0,
+            "latency_s": float(m.group(1)) / 1e3,  # wrk2 prints the spectrum in ms
+            "kind": r.kind or "recorded",
+            "count": int(m.group(3)),
+        }
+    )
+
+
+def _hdr(r: _Run) -> str:
+    """Column prefix of the HdrHistogram summary being read: recorded, or wrk2 -U's uncorrected one."""
+    return "hdr_" if (r.kind or "recorded") == "recorded" else "hdr_uncorrected_"
+
+
+def _hdr_mean(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("hdr_mean", n, m)
+    if r is None:
+        return
+    r.d[_hdr(r) + "latency_mean_s"] = float(m.group(1)) / 1e3
+    r.d[_hdr(r) + "latency_stdev_s"] = float(m.group(2)) / 1e3
+
+
+def _hdr_max(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("hdr_max", n, m)
+    if r is None:
+        return
+    r.d[_hdr(r) + "latency_max_s"] = float(m.group(1)) / 1e3
+    r.d[_hdr(r) + "count"] = int(m.group(2))
+    r.spectrum = False
+
+
+def _percentile(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("percentile", n, m)
+    if r is None:
+        return
+    if r.spectrum:
+        return
+    kind = f"{r.kind or 'recorded'} printed" if (r.kind or "recorded") in r.spectra else r.kind
+    r.percentiles.append({"percentile": float(m.group(1)), "latency_s": wrk_time(m.group(2)), "kind": kind})
+
+
+def _summary(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("summary", n, m)
+    if r is None:
+        return
+    r.d["requests"], r.d["duration_s"], r.d["bytes_total"] = (
+        int(m.group(1)),
+        wrk_time(m.group(2)),
+        wrk_bytes(m.group(3)),
+    )
+    r.spectrum = False
+
+
+def _socket_errors(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("socket_errors", n, m)
+    if r is None:
+        return
+    for i, name in enumerate(("connect", "read", "write", "timeout"), 1):
+        r.d[f"socket_errors_{name}"] = int(m.group(i))
+
+
+def _non_2xx(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("non_2xx", n, m)
+    if r is None:
+        return
+    r.d["non_2xx_3xx"] = int(m.group(1))
+
+
+def _rps(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("rps", n, m)
+    if r is None:
+        return
+    r.d["requests_per_s"] = wrk_rate(m.group(1))
+    if "requests" in r.d:  # between the summary and this line wrk prints these counters only when non-zero
+        for name in _COUNTERS:
+            r.d.setdefault(name, 0)
+
+
+def _transfer(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("transfer", n, m)
+    if r is None:
+        return
+    r.d["bytes_per_s"] = wrk_bytes(m.group(1).removesuffix("/s"))
+
+
+def _refused(rd: _Reader, n: int, m: re.Match) -> None:
+    r = rd.run_for("refused", n, m)
+    if r is None:
+        return
+    r.d["error"], r.d["error_kind"] = f"unable to connect to {m.group(1)}: {m.group(2)}", NO_ANSWER
+    host, _, port = m.group(1).rpartition(":")
+    if host and port.isdigit():
+        r.d.setdefault("host", host.strip("[]"))
+        r.d.setdefault("port", int(port))
+
+
+#: The lines wrk and wrk2 print, in the order they are tried (first match wins; see :class:`LineKind`).
+LINE_KINDS: list[LineKind] = [
+    LineKind("running", "Running ", _RUNNING_RE, _running),
+    LineKind("threads", " threads and ", _THREADS_RE, _threads),
+    LineKind("latency_stats", "Latency", re.compile(r"^\s*Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)%\s*$"), _latency_stats),
+    LineKind("reqsec_stats", "Req/Sec", re.compile(r"^\s*Req/Sec\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)%\s*$"), _reqsec_stats),
+    LineKind("distribution", "Latency", re.compile(r"^\s*(Latency Distribution|Uncorrected Latency)\b(.*)$"), _distribution),
+    LineKind("spectrum", "Detailed Percentile spectrum", re.compile(r"^\s*Detailed Percentile spectrum"), _spectrum),
+    LineKind("spectrum_row", ".", re.compile(r"^\s*([\d.]+)\s+([01]\.\d+)\s+(\d+)\s+(?:[\d.]+|inf)\s*$"), _spectrum_row),
+    LineKind("hdr_mean", "#[Mean", re.compile(r"^\s*#\[Mean\s*=\s*([\d.]+),\s*StdDeviation\s*=\s*([\d.]+)\]"), _hdr_mean),
+    LineKind("hdr_max", "#[Max", re.compile(r"^\s*#\[Max\s*=\s*([\d.]+),\s*Total count\s*=\s*(\d+)\]"), _hdr_max),
+    LineKind("percentile", "%", re.compile(r"^\s*([\d.]+)%\s+(\S+)\s*$"), _percentile),
+    LineKind("summary", " requests in ", re.compile(r"^\s*(\d+) requests in (\S+), (\S+) read"), _summary),
+    LineKind("socket_errors", "Socket errors: connect ",
+             re.compile(r"^\s*Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)"), _socket_errors),
+    LineKind("non_2xx", "Non-2xx or 3xx responses: ", re.compile(r"^\s*Non-2xx or 3xx responses: (\d+)"), _non_2xx),
+    LineKind("rps", "Requests/sec:", re.compile(r"^\s*Requests/sec:\s+(\S+)"), _rps),
+    LineKind("transfer", "Transfer/sec:", re.compile(r"^\s*Transfer/sec:\s+(\S+)"), _transfer),
+    LineKind("refused", "unable to connect to ", _REFUSED_LINE_RE, _refused),
+]  # fmt: skip
+#: Line kind -> pattern (kept for code that reads it; the grammar is :data:`LINE_KINDS`).
+LINES: dict[str, re.Pattern] = {k.name: k.pattern for k in LINE_KINDS}
+
+
+# ----------------------------------------------------------------- reader ---
+def _target(url: str) -> dict:
+    parts = urlsplit(url)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        port = None
+    return {"url": url, "host": parts.hostname, "port": port, "path": parts.path or "/"}
+
+
+def parse_command(command: str) -> dict:
+    """Run fields from a wrk or wrk2 command line.
+
+    >>> d = parse_command("wrk -t2 -c100 -d30s -R2000 --latency http://127.0.0.1:8080/index.html")
+    >>> d["threads"], d["concurrency"], d["time_limit_s"], d["rate_target_per_s"], d["path"]
+    (2, 100, 30.0, 2000.0, '/index.html')
+    """
+    long = {
+        "threads": "t", "connections": "c", "duration": "d", "rate": "R", "timeout": "T", "header": "H",
+        "script": "s", "latency": "L", "u_latency": "U",
+    }  # fmt: skip
+    opts, positional = getopt(command_argv(command), "tcdRTHs", long)
+    out: dict = {"method": "GET"}
+    if isinstance(opts.get("t"), str):
+        out["threads"] = to_int(opts["t"])
+    connections = wrk_rate(opts["c"]) if isinstance(opts.get("c"), str) else None
+    if connections is not None:
+        out["concurrency"] = int(connections)
+    if isinstance(opts.get("d"), str):
+        out["time_limit_s"] = wrk_time(opts["d"])
+    if isinstance(opts.get("R"), str):
+        out["rate_target_per_s"] = wrk_rate(opts["R"])
+    url = next((p for p in positional if "://" in p), None)
+    if url:
+        out.update(_target(url))
+    return out
+
+
+# wrk's options and URL without the program name, on the line above a run (notes that keep only the flags)
+_FLAGS_RE = re.compile(r"^\s*(?:-{1,2}[A-Za-z][\w-]*(?:[ =][^\s-]\S*)?\s+)+(https?://\S+)\s*$")
+
+
+def _flags_above(text_lines: list[str], start: int, first: str) -> tuple[int, str] | None:
+    """(line, flags) when the line above a run's Running line holds wrk's options and the run's URL.
+
+    >>> _flags_above(["-t1 -c64 -R2000 --latency http://h:81", "Running 1m test @ http://h:81"], 2,
+    ...              "Running 1m test @ http://h:81")
+    (1, '-t1 -c64 -R2000 --latency http://h:81')
+    """
+    running = _RUNNING_RE.match(first)
+    if running is None or start < 2:
+        return None
+    m = _FLAGS_RE.match(text_lines[start - 2])
+    if m is None or m.group(1) != running.group(2):
+        return None
+    return start - 1, text_lines[start - 2].strip()
+
+
+def parse(seg: Segment) -> Parsed:
+    """Read every wrk/wrk2 run in a segment (one output, or several after each other)."""
+    cmd = parse_command(seg.command) if seg.command else {}
+    out = Parsed()
+    text_lines = seg.text.split("\n")
+    for r in scan(seg.text, LINE_KINDS, _Reader()).runs:
+        start = r.line
+        flags = None if seg.command else _flags_above(text_lines, start, r.first)
+        own = parse_command(flags[1]) if flags else cmd
+        row = {**{k: v for k, v in own.items() if v is not None}, **{k: v for k, v in r.d.items() if v is not None}}
+        row["line"] = start
+        if flags:
+            row["line"], row["command"] = flags
+        if "requests" not in row and "error" not in row:
+            row["error"], row["error_kind"] = "no result: the output stops before wrk's summary", NO_RESULT_SHOWN
+        elif row.get("requests") == 0 and "error" not in row:
+            row["error"], row["error_kind"] = "no response: every request timed out or none was answered", NO_ANSWER
+        out.add_run(row, percentiles=r.percentiles)
+    if not out.runs and seg.command:
+        out.add_run(error_row("wrk", "no output after the command", **cmd))
+    return out
+
+
+_REFUSED_RE = re.compile(r"^unable to connect to [^\s:]+:\d+ \S")
+_DETECT_RE = re.compile(r"^\s*Running \S+ test @ \S+\n\s*\d+ threads and \d+ connections", re.M)
+# pasted from the threads line on: that line, then the Thread Stats table's header
+_DETECT_THREADS_RE = re.compile(r"^\s*\d+ threads and \d+ connections\s*\n\s*Thread Stats\s+Avg\s", re.M)
+
+
+def detect(text: str) -> bool:
+    """True for wrk output: a ``Running … test @`` line followed by wrk's thread line, or
+    the threads line followed by the ``Thread Stats`` header (an output pasted without its first line).
+
+    >>> detect("Running 2s test @ http://127.0.0.1:18080/\\n  2 threads and 10 connections\\n")
+    True
+    >>> detect("  2 threads and 10 connections\\n  Thread Stats   Avg      Stdev     Max   +/- Stdev\\n")
+    True
+    >>> detect("Running tests...\\n")
+    False
+    """
+    if "test @" in text and _DETECT_RE.search(text):
+        return True
+    if "connections" in text and _DETECT_THREADS_RE.search(text):
+        return True
+    first = next((ln for ln in text.split("\n") if ln.strip()), "")
+    return bool(_REFUSED_RE.match(first))  # wrk's own wording for a run that could not start
+
+
+FORMATS = [
+    Format("wrk", "wrk", detect, parse, description="wrk 4.x and wrk2 text output (Thread Stats, --latency, spectrum)")
+]
