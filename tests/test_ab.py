@@ -399,7 +399,8 @@ def test_a_results_block_cut_off_anywhere_is_read_label_by_label():
     the run has no rate (its line was not printed) and no error. Cut inside the first label, the file holds
     no result: a ParseError names it."""
     from lbanalysis.errors import ParseError
-    from lbanalysis.readers import ab, parse_text
+    from lbanalysis.readers import parse_text
+    from lbanalysis.readers.ab import text as ab
     from lbanalysis.text import normalize
 
     text = normalize((AB / "ab_https_sni_localhost.txt").read_text())
