@@ -46,11 +46,13 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check lbanalysis articles tests bench scripts
 	$(VENV)/bin/ruff format --check lbanalysis articles tests bench scripts
 
-## bench: speed and memory benchmarks (ratios against baselines measured in the same run)
+## bench: speed and memory benchmarks (ratios against baselines measured in the same run; each target OK or MISSED)
 bench: $(STAMP)
-	$(PY) bench/bench_read.py
-	$(PY) bench/bench_reports.py
-	$(PY) bench/bench_explore.py
+	@status=0; \
+	$(PY) bench/bench_read.py || status=1; \
+	$(PY) bench/bench_reports.py || status=1; \
+	$(PY) bench/bench_explore.py || status=1; \
+	exit $$status
 
 ## clean: remove the virtual environment, reports and caches
 clean:

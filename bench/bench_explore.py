@@ -55,7 +55,7 @@ def _time(logs: list[str] | str, out: Path) -> float:
     return time.perf_counter() - t0
 
 
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args()
@@ -73,10 +73,12 @@ def main() -> None:
     print(f"explore over {_count(paths)} files in {len(paths)} folders against explore over an empty folder")
     print(f"  empty folder   best {b:6.1f} s   (all: {', '.join(f'{x:.1f}' for x in base)})")
     print(f"  mixed folders  best {o:6.1f} s   (all: {', '.join(f'{x:.1f}' for x in ours)})")
-    print(f"  ratio          {o / b:6.2f}x   (target: at most 2x)")
+    fast, small = o / b <= 2, len(text) < 600_000
+    print(f"  ratio          {o / b:6.2f}x   (target: at most 2x) {'OK' if fast else 'MISSED'}")
     print(f"  page           {len(text) / 1e3:6.0f} KB of HTML before images, {len(page) / 1e3:.0f} KB with them "
-          f"(target: under 600 KB before images)")  # fmt: skip
+          f"(target: under 600 KB before images) {'OK' if small else 'MISSED'}")  # fmt: skip
+    return 0 if fast and small else 1
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

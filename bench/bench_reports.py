@@ -54,7 +54,7 @@ def _time(cmd: list[str]) -> float:
     return time.perf_counter() - t0
 
 
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
@@ -70,8 +70,10 @@ def main() -> None:
     print("five article reports (execute + HTML + index) against papermill running five import-and-chart notebooks")
     print(f"  papermill floor    best {b:6.1f} s   (all: {', '.join(f'{x:.1f}' for x in base)})")
     print(f"  lbanalysis report  best {o:6.1f} s   (all: {', '.join(f'{x:.1f}' for x in ours)})")
-    print(f"  ratio              {o / b:6.2f}x   (target: at most 3x)")
+    ok = o / b <= 3
+    print(f"  ratio              {o / b:6.2f}x   (target: at most 3x) {'OK' if ok else 'MISSED'}")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

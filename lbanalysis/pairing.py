@@ -47,6 +47,7 @@ import pandas as pd
 
 from . import registry
 from .text import WRAPPERS
+from .units import end_times
 
 __all__ = [
     "HOST_ROLES",
@@ -139,8 +140,8 @@ def _windows(runs: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     if "end_time" in runs:
         end = pd.to_datetime(runs["end_time"].astype("string"), errors="coerce")
     if "duration_s" in runs:
-        by_duration = start + pd.to_timedelta(pd.to_numeric(runs["duration_s"], errors="coerce"), unit="s")
-        end = end.astype("datetime64[ns]").where(end.notna(), by_duration.astype("datetime64[ns]"))
+        by_duration = end_times(start, runs["duration_s"])
+        end = end.astype("datetime64[ns]").where(end.notna(), by_duration)
     return start.astype("datetime64[ns]"), end.astype("datetime64[ns]")
 
 

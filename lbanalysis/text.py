@@ -14,6 +14,7 @@ into :class:`Segment` objects, one per command shown.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shlex
@@ -255,29 +256,34 @@ def _strip_log_prefixes(text: str) -> str:
     return "\n".join(lines) if changed else text
 
 
-def _blocks(lines: list[str], carries) -> list[tuple[int, int]]:
+def _blocks(lines: list[str], carries, lead: str | tuple[str, ...] = "") -> list[tuple[int, int]]:
     """(start, end) of runs of >= 2 non-empty lines for which ``carries(line)`` holds (empty lines may sit inside).
 
     A single carrying line counts when it is the only non-empty line of the text (a one-line output pasted).
+    ``lead``: what every carrying line starts with (only those lines are asked; the others end a block
+    unless empty).
+
+    >>> _blocks(["  x", "    a", "", "\\tb", "c", "    d", "    e"], _INDENT_RE.match, ("\\t", "    "))
+    [(1, 4), (5, 7)]
     """
-    nonempty = [ln for ln in lines if ln.strip()]
-    if len(nonempty) == 1 and carries(nonempty[0]):
-        i = lines.index(nonempty[0])
-        return [(i, i + 1)]
+    nonempty = list(itertools.islice((i for i, ln in enumerate(lines) if ln.strip()), 2))  # the first two
+    if len(nonempty) == 1 and carries(lines[nonempty[0]]):
+        return [(nonempty[0], nonempty[0] + 1)]
     out = []
-    i, n = 0, len(lines)
-    while i < n:
-        if not (lines[i].strip() and carries(lines[i])):
-            i += 1
+    first = last = -1  # the block being read: its first and last carrying lines
+    count = 0
+    for i, ln in enumerate(lines):
+        if not ln.startswith(lead) or not ln.strip() or not carries(ln):
             continue
-        j, last, count = i, i, 0
-        while j < n and (not lines[j].strip() or carries(lines[j])):
-            if lines[j].strip():
-                last, count = j, count + 1
-            j += 1
-        if count >= 2:
-            out.append((i, last + 1))
-        i = j
+        if count and any(lines[k].strip() for k in range(last + 1, i)):  # a line between ends the block
+            if count >= 2:
+                out.append((first, last + 1))
+            count = 0
+        if not count:
+            first = i
+        last, count = i, count + 1
+    if count >= 2:
+        out.append((first, last + 1))
     return out
 
 
@@ -294,7 +300,7 @@ def _dedent(lines: list[str]) -> str:
     ('mixed', ['Summary:', '  Total:\\t0.03 secs'])
     """
     done = ""
-    for a, b in _blocks(lines, _INDENT_RE.match):
+    for a, b in _blocks(lines, _INDENT_RE.match, ("\t", "    ")):
         body = [ln for ln in lines[a:b] if ln.strip()]
         width = min(len(ln) - len(ln.lstrip(" \t")) for ln in body)
         if all(ln.startswith("\t") for ln in body):

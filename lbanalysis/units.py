@@ -21,10 +21,14 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+import pandas as pd
+
 __all__ = [
     "BINARY",
     "DECIMAL",
     "PRINTED",
+    "end_times",
     "parse_bits_per_s",
     "parse_bytes",
     "parse_capacity",
@@ -170,3 +174,21 @@ def parse_duration(text: str) -> float:
         raise ValueError(f"not a duration: {text!r}")
     mult = {"": 1, "S": 1, "M": 60, "H": 3600}[m.group(2).upper()]
     return float(m.group(1)) * mult
+
+
+def end_times(start: pd.Series, seconds: pd.Series | float) -> pd.Series:
+    """``start`` plus ``seconds``, NaT where either is missing or the end falls outside the times pandas can hold
+    (a duration of thousands of years is a misprint, not a run's window).
+
+    >>> t = pd.Series(pd.to_datetime(["2026-11-27 10:00:00", "2026-11-27 10:00:00", None]))
+    >>> end_times(t, pd.Series([1.5, 2.3e10, 1.0])).tolist()
+    [Timestamp('2026-11-27 10:00:01.500000'), NaT, NaT]
+    """
+    start = pd.to_datetime(start, errors="coerce").astype("datetime64[ns]")
+    secs = pd.to_numeric(pd.Series(seconds, index=start.index), errors="coerce").astype(float)
+    end_ns = start.to_numpy().astype("int64").astype(float) + secs.to_numpy() * 1e9
+    ok = start.notna().to_numpy(bool) & np.isfinite(end_ns)
+    ok &= (end_ns > pd.Timestamp.min.value) & (end_ns < pd.Timestamp.max.value)
+    out = pd.Series(pd.NaT, index=start.index, dtype="datetime64[ns]")
+    out[ok] = start[ok] + pd.to_timedelta(secs[ok], unit="s")
+    return out

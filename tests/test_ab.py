@@ -393,6 +393,33 @@ def test_results_block_template_matches_real_captures(name):
     assert [(run.d, run.phases, run.pcts) for run in _label_by_label(text)] == [(whole.d, whole.phases, whole.pcts)]
 
 
+def test_a_results_block_cut_off_anywhere_is_read_label_by_label():
+    """An output cut inside its results block (a copy stopped early, the TLS lines present): the one-match
+    pattern does not match, and the labels printed before the cut are read one by one, as if it were not there;
+    the run has no rate (its line was not printed) and no error. Cut inside the first label, the file holds
+    no result: a ParseError names it."""
+    from lbanalysis.errors import ParseError
+    from lbanalysis.readers import parse_text
+    from lbanalysis.readers.ab import text as ab
+    from lbanalysis.text import normalize
+
+    text = normalize((AB / "ab_https_sni_localhost.txt").read_text())
+    start, stop = text.index("Server Software:"), text.index("Requests per second:")
+    for cut in range(start, stop):
+        part = text[:cut]
+        assert ab._RESULTS_RE.match(part, start) is None, cut
+        whole, labels = ab._scan(part), _label_by_label(part)
+        assert [(r.d, r.phases, r.pcts) for r in whole] == [(r.d, r.phases, r.pcts) for r in labels], cut
+        if cut < start + len("Server Software:"):
+            with pytest.raises(ParseError, match=r"^cut\.txt: recognised the format but found no run in it"):
+                parse_text(part, "cut.txt")
+            continue
+        (run,) = parse_text(part, "cut.txt").runs
+        assert "requests_per_s" not in run and "error" not in run and run["tool_version"] == "2.3", cut
+    (run,) = parse_text(text[: text.index("Failed requests:")], "cut.txt").runs
+    assert run["requests"] == 100 and "failed" not in run and "bytes_total" not in run
+
+
 def test_results_block_template_steps_aside_for_a_second_pasted_result():
     from lbanalysis.readers.ab import text as ab
     from lbanalysis.text import normalize

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import signal
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import lbanalysis  # noqa: E402
+from lbanalysis.analysis.tests import windows  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 TEXTS = sorted(
@@ -122,3 +124,14 @@ def test_a_stray_reader_exception_becomes_a_parse_error():
     lines.insert(1, "x" * (1 << 20))
     with pytest.raises(lbanalysis.ParseError, match="could not read this haproxy-stat-csv output"):
         lbanalysis.read(io.StringIO("\n".join(lines)), table="all")
+
+
+def test_a_duration_of_thousands_of_years_leaves_the_runs_window_empty():
+    """A mutated rate makes a run last 15,000 years: its window is unknown (NaT), not a pandas overflow."""
+    text = (Path(__file__).parent / "fixtures/locust/cpu/locust_cpu.txt").read_text()
+    text = re.sub(r"(Aggregated\s.*\|\s+)[\d.]+(\s+[\d.]+\s*)$", r"\g<1>0.0000001\2", text, flags=re.M)
+    ds = lbanalysis.read(io.StringIO(text), table="all")
+    assert ds.runs["duration_s"][0] > 1e11 and ds.cpu["paired_by"].tolist() == ["same file"]
+    w = windows(ds.runs)
+    assert w["end"].isna().all() and w["start"].notna().all()
+    assert lbanalysis.study(ds).verdicts["verdict"].notna().all()

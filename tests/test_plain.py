@@ -68,3 +68,19 @@ def test_plain_reads_as_the_full_dispatch(name: str, fmt: str, text: str, monkey
         assert short.runs == full.runs
         assert short.tables == full.tables
         assert short.not_runs == full.not_runs
+
+
+def test_outputs_cut_off_in_their_tables_read_as_the_full_dispatch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clean output cut anywhere after its results block (a copy stopped early): the pattern, tried
+    whatever the text's last line, reads what the full dispatch reads of it (the rows printed before the cut)."""
+    text = normalize((FIXTURES / "ab" / "ab_post_json.txt").read_text(encoding="utf-8"))
+    plain = readers.get_format("ab").plain
+    assert plain is not None
+    short_ways = 0
+    for cut in range(text.index("Connection Times"), len(text) + 1):
+        part = text[:cut]
+        short_ways += plain.fullmatch(part) is not None
+        for tables in (None, frozenset()):
+            short, full = parse_text(part, "f.txt", tables=tables), _full(part, tables, monkeypatch)
+            assert (short.runs, short.tables, short.not_runs) == (full.runs, full.tables, full.not_runs), cut
+    assert short_ways > 50

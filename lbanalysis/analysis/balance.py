@@ -34,6 +34,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..units import end_times
+
 __all__ = ["balance", "balance_per_run", "diff_snapshots", "jain_index"]
 
 _COUNTERS = (
@@ -158,7 +160,9 @@ def pair_by_time(r: pd.Series, stats: pd.DataFrame) -> tuple[pd.Series, pd.Serie
         return None
     timed = stats.dropna(subset=["timestamp"]).sort_values("timestamp")
     start = pd.Timestamp(r["timestamp"])
-    end = start + pd.to_timedelta(float(r["duration_s"]) if pd.notna(r.get("duration_s")) else 0.0, unit="s")
+    end = end_times(pd.Series([start]), float(r["duration_s"]) if pd.notna(r.get("duration_s")) else 0.0).iat[0]
+    if pd.isna(end):
+        return None
     before = timed[timed["timestamp"] <= start]
     after = timed[timed["timestamp"] >= end]
     return None if before.empty or after.empty else (before.iloc[-1], after.iloc[0])

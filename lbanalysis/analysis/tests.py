@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..units import end_times
 from .series import as_floats
 
 __all__ = [
@@ -177,7 +178,7 @@ def windows(
     dur = as_floats(runs, "duration_s")
     shown = todo & start.notna().to_numpy(bool) & dur.notna().to_numpy(bool)
     out_start[shown] = start[shown]
-    out_end[shown] = start[shown] + pd.to_timedelta(dur[shown], unit="s")
+    out_end[shown] = end_times(start[shown], dur[shown])
     basis[shown] = "start time shown and duration"
     return pd.DataFrame({"start": out_start, "end": out_end, "window_basis": basis}, index=runs.index)
 
@@ -189,9 +190,9 @@ def _logged_windows(requests: pd.DataFrame) -> dict[tuple[str, int], tuple[pd.Ti
     start = pd.to_datetime(requests["start"], errors="coerce")
     if getattr(start.dt, "tz", None) is not None:
         start = start.dt.tz_localize(None)
-    lat = pd.to_timedelta(as_floats(requests, "latency_s").fillna(0.0), unit="s")
+    end = end_times(start, as_floats(requests, "latency_s").fillna(0.0))
     frame = pd.DataFrame({"source": requests["source"].astype(str), "run": requests["run"].astype("Int64"),
-                          "start": start, "end": start + lat}).dropna(subset=["start"])  # fmt: skip
+                          "start": start, "end": end}).dropna(subset=["start", "end"])  # fmt: skip
     if not len(frame):
         return {}
     g = frame.groupby(["source", "run"], observed=True)

@@ -296,15 +296,34 @@ def _info_kind(seg: Segment) -> tuple[str, str] | None:
     return None
 
 
+_UNQUOTED = str.maketrans("", "", "'\"\\")
+
+
+def _asks_info(command: str, tool: str) -> bool:
+    """Whether a command passes the tool one of its help or version options.
+
+    An option can be among the arguments only if it stands in the command
+    once quotes and backslashes are taken out (shell quoting only removes
+    characters): most commands are not split at all.
+
+    >>> _asks_info("ab -h", "ab"), _asks_info("ab -c 10 'http://h/-h'", "ab"), _asks_info("ab -c 10 http://h/", "ab")
+    (True, False, False)
+    """
+    options = registry.get_tool(tool).info_options
+    bare = command.translate(_UNQUOTED)
+    if not any(o in bare for o in options):
+        return False
+    return not set(command_argv(command)).isdisjoint(options)
+
+
 def _not_a_test(r: dict, seg: Segment) -> str | None:
     """Why a run row is not a test: help or version asked for, help printed, or a command with no output."""
     command = r.get("command") or seg.command
     tool = r.get("tool")
-    argv = command_argv(command) if command else []
-    if argv and tool in TOOLS and set(argv) & set(registry.get_tool(tool).info_options):
+    if command and tool in TOOLS and _asks_info(command, tool):
         return registry.info_kind(tool, seg.text[:4000]) or "help or version output"
     error = str(r.get("error") or "")
-    if error.startswith("usage error") and not argv:
+    if error.startswith("usage error") and not (command and command_argv(command)):
         return "help text"
     if error == "no output after the command":  # nothing of the tool's output follows (maybe notes)
         return "bare command (no output)"
@@ -400,57 +419,106 @@ def parse_text(
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
         return _finish(_parse(cands[0], seg), cands[0], seg)
+    done = _read_plain(text, source, tool, tables)
+    if done is None:
+        done = _read_whole(text, source, tool, tables)
+    if done is None:
+        done = _read_segments(text, source, tool, cands, tables)
+    return done
+
+
+def _read_plain(text: str, source: str, tool: str | None, tables: frozenset[str] | None) -> Parsed | None:
+    """A text that is one clean output (:attr:`Format.plain`) read straight away, else None.
+
+    What the steps after it would find is what this finds: no whole-file format,
+    one segment without a command, no report appended (``tests/test_plain.py``).
+    """
     for f in _plain(tool):
-        if f.plain.fullmatch(text):  # type: ignore[union-attr]  # one clean output: what the steps below would find
-            seg = Segment(text, source, 1, tables=tables)
-            part = _set_aside(_scoped(f, seg), seg)
-            if part.runs and not part.not_runs:
-                return part
-            break
-    whole, texts = _by_kind(tool)
-    for f in whole:
+        m = f.plain.fullmatch(text)  # type: ignore[union-attr]
+        if m is None:
+            continue
+        seg = Segment(text, source, 1, tables=tables)
+        part = _parse_plain(f, m, seg) if f.read_plain is not None else _parse(f, seg)
+        part = _set_aside(_finish(part, f, seg), seg)
+        return part if part.runs and not part.not_runs else None
+    return None
+
+
+def _parse_plain(f: Format, m: re.Match, seg: Segment) -> Parsed:
+    """``f.read_plain(m, seg)``, under the same net as :func:`_parse`."""
+    try:
+        return f.read_plain(m, seg)  # type: ignore[misc]
+    except LBAnalysisError:
+        raise
+    except Exception as e:
+        raise ParseError(
+            f"could not read this {f.name} output ({type(e).__name__}: {e})", source=seg.source, line=seg.line
+        ) from e
+
+
+def _read_whole(text: str, source: str, tool: str | None, tables: frozenset[str] | None) -> Parsed | None:
+    """The text read with the first whole-file format (CSV log, TSV, JSON) that recognises it, else None."""
+    for f in _by_kind(tool)[0]:
         if f.detect(text):
             seg = Segment(text, source, 1, tables=tables)
             return _finish(_parse(f, seg), f, seg)
-    out = Parsed()
-    seen_any = False
+    return None
+
+
+def _read_segments(
+    text: str, source: str, tool: str | None, cands: list[Format], tables: frozenset[str] | None
+) -> Parsed:
+    """The text cut into one segment per command shown, each read with the format that recognises it."""
     segments = split_transcript(text, source)
     for seg in segments:
         seg.tables = tables
     if len(segments) == 1 and segments[0].command is None:
-        seg_cands = texts  # the whole text again: its whole-file formats were just tried
+        seg_cands = _by_kind(tool)[1]  # the whole text again: its whole-file formats were just tried
     else:
         seg_cands = cands
     trailers = _trailers(tool)
+    out = Parsed()
+    seen_any = False
     for seg in segments:
-        seg, tail = _cut_trailer(seg, trailers)
-        f = _format_of(seg, seg_cands, cands, tool)
-        if f is None and tail is not None:  # no tool's output before the reports (notes, a monitor's command)
-            out.extend(tail)
-            continue
-        if f is None:
-            info = _info_kind(seg) if seg.text.strip() else None
-            if info:
-                out.not_runs.append({"line": seg.line, "tool": info[0], "command": seg.command, "kind": info[1]})
-            continue
-        seen_any = True
-        part = _set_aside(_scoped(f, seg), seg)
-        if tail is not None:
-            _append_trailer(part, tail)
-        if not part.runs and not part.not_runs and (info := _info_kind(seg)):
-            part.not_runs.append({"line": seg.line, "tool": info[0], "command": seg.command, "kind": info[1]})
-        if len(segments) == 1 and part.runs and not part.not_runs:
+        part, recognised = _read_segment(seg, seg_cands, cands, tool, trailers)
+        seen_any = seen_any or recognised
+        if len(segments) == 1 and recognised and part.runs and not part.not_runs:
             return part  # the common case: nothing to renumber
         out.extend(part)
-    if not out.runs and (out.not_runs or out.tables.get("cpu")):
+    return _checked(out, seen_any, text, source)
+
+
+def _read_segment(
+    seg: Segment, seg_cands: list[Format], cands: list[Format], tool: str | None, trailers: list[Format]
+) -> tuple[Parsed, bool]:
+    """One segment's runs (and the reports appended to it), and whether some format recognised it."""
+    seg, tail = _cut_trailer(seg, trailers)
+    f = _format_of(seg, seg_cands, cands, tool)
+    if f is None:
+        if tail is not None:  # no tool's output before the reports (notes, a monitor's command)
+            return tail, False
+        part = Parsed()
+        info = _info_kind(seg) if seg.text.strip() else None
+        if info:
+            part.not_runs.append({"line": seg.line, "tool": info[0], "command": seg.command, "kind": info[1]})
+        return part, False
+    part = _set_aside(_scoped(f, seg), seg)
+    if tail is not None:
+        _append_trailer(part, tail)
+    if not part.runs and not part.not_runs and (info := _info_kind(seg)):
+        part.not_runs.append({"line": seg.line, "tool": info[0], "command": seg.command, "kind": info[1]})
+    return part, True
+
+
+def _checked(out: Parsed, seen_any: bool, text: str, source: str) -> Parsed:
+    """What was read of a text; when nothing was, the error that says why."""
+    if out.runs or out.not_runs or out.tables.get("cpu"):
         return out
-    if not out.runs:
-        if seen_any:
-            raise ParseError("recognised the format but found no run in it", source=source)
-        if not text.strip():
-            raise UnknownFormatError("the file is empty (no tool output)", source=source)
-        first = next((ln for ln in text.split("\n") if ln.strip()), "")
-        raise UnknownFormatError(
-            f"no known format recognised; known formats: {_known()}", source=source, line=1, text=first
-        )
-    return out
+    if seen_any:
+        raise ParseError("recognised the format but found no run in it", source=source)
+    if not text.strip():
+        raise UnknownFormatError("the file is empty (no tool output)", source=source)
+    first = next((ln for ln in text.split("\n") if ln.strip()), "")
+    raise UnknownFormatError(
+        f"no known format recognised; known formats: {_known()}", source=source, line=1, text=first
+    )

@@ -129,6 +129,8 @@ class Format:
     appended report, quoting or other format in it); the dispatcher reads
     such a text with this format straight away, skipping detection and
     transcript splitting (ab's summaries: most files read in bulk).
+    ``read_plain(match, segment)``: how such a text is read from the
+    pattern's match, giving what ``parse`` gives (default: ``parse``).
     """
 
     name: str
@@ -141,6 +143,7 @@ class Format:
     ranges: ByteRanges | None = None
     trailer: Callable[[str], int | None] | None = None
     plain: re.Pattern[str] | None = None
+    read_plain: Callable[[re.Match[str], Segment], Parsed] | None = None
 
 
 @dataclass(frozen=True)

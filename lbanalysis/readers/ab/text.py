@@ -49,7 +49,6 @@ pasted outputs): a repeated label starts a new run. Versions checked: ab 2.3
 from __future__ import annotations
 
 import html
-import operator
 import re
 from collections.abc import Collection
 
@@ -161,14 +160,15 @@ _OPTS_WITH_ARG = set("ncstbBpuTvxyzCHAPXgemZfE")
 _BREAKDOWN_COLS = ("failed_connect", "failed_receive", "failed_length", "failed_exceptions")
 # Tables and blocks, matched at a line's start and spanning the lines they hold.
 # Connection Times: the title (the misspelling of some 2.3 builds too), then its rows and header lines.
+# Rows repeated possessively (`*+`): the same match, and no copy of the groups' marks at each row inside _PLAIN_RE.
 _PHASES_BLOCK_RE = re.compile(
-    r"Connn?ection Times \(ms\)[^\n]*(?:\n(?:(?:Connect|Processing|Waiting|Total):[ \t]+\S[^\n]*|[ \t]*(?:min|avg)[^\n]*))*"
+    r"Connn?ection Times \(ms\)[^\n]*(?:\n(?:(?:Connect|Processing|Waiting|Total):[ \t]+\S[^\n]*|[ \t]*(?:min|avg)[^\n]*))*+"
 )
 _PHASE_ROW_RE = re.compile(r"^(Connect|Processing|Waiting|Total):[ \t]+(\S[^\n]*)", re.MULTILINE)
 _TOTAL_ROW_RE = re.compile(r"^(Total):[ \t]+(\S[^\n]*)", re.MULTILINE)
 # The percentages: the title, then rows and blank lines.
 _PCTS_BLOCK_RE = re.compile(
-    r"Percentage of the requests served[^\n]*(?:\n(?:[ \t]*\d+(?:\.\d+)?%[ \t]+\d+(?:\.\d+)?[^\n]*|[ \t]*(?=\n|$)))*"
+    r"Percentage of the requests served[^\n]*(?:\n(?:[ \t]*\d+(?:\.\d+)?%[ \t]+\d+(?:\.\d+)?[^\n]*|[ \t]*(?=\n|$)))*+"
 )
 _PCT_ROW_RE = re.compile(r"^[ \t]*(\d+(?:\.\d+)?)%[ \t]+(\d+(?:\.\d+)?)", re.MULTILINE)
 # The usage text: every line up to the next banner.
@@ -187,37 +187,39 @@ _BOILERPLATE_RE = re.compile(r"(?:Copyright |Licensed to |This is ApacheBench)")
 _KEYS: dict[str, str] = {}
 # The results block exactly as ab 2.x prints it (ab.c output_results, in its
 # order; optional lines optional): one line kind spanning the block, so that almost
-# every real file is read in a few matches; anything else is read label by label.
+# every real file is read in a few matches; anything else is read label by label. Possessive quantifiers
+# (`*+`): a block cut off or changed fails at once, without trying every way to split its lines' spaces
+# between label and value (a TLS output cut in its last line took 5 s to fail); the match is the same.
 _RESULTS_RE = re.compile(
     r"""
-    Server\ Software:[ \t]*(?P<server_software>[^\n]*)
-    \nServer\ Hostname:[ \t]*(?P<server_hostname>[^\n]*)
-    \nServer\ Port:[ \t]*(?P<port>\d+)[ \t]*
-    (?:\nSSL/TLS\ Protocol:[ \t]*(?P<tls>[^\n]*))?
-    (?:\nServer\ Temp\ Key:[ \t]*(?P<tls_temp_key>[^\n]*))?
-    (?:\nTLS\ Server\ Name:[ \t]*(?P<tls_server_name>[^\n]*))?
+    Server\ Software:[ \t]*+(?P<server_software>[^\n]*+)
+    \nServer\ Hostname:[ \t]*+(?P<server_hostname>[^\n]*+)
+    \nServer\ Port:[ \t]*+(?P<port>\d+)[ \t]*+
+    (?:\nSSL/TLS\ Protocol:[ \t]*+(?P<tls>[^\n]*+))?
+    (?:\nServer\ Temp\ Key:[ \t]*+(?P<tls_temp_key>[^\n]*+))?
+    (?:\nTLS\ Server\ Name:[ \t]*+(?P<tls_server_name>[^\n]*+))?
     \n
-    \nDocument\ Path:[ \t]*(?P<path>[^\n]*)
-    \nDocument\ Length:[ \t]*(?:(?P<doclen>\d+)\ bytes|(?P<variable>Variable))[ \t]*
+    \nDocument\ Path:[ \t]*+(?P<path>[^\n]*+)
+    \nDocument\ Length:[ \t]*+(?:(?P<doclen>\d+)\ bytes|(?P<variable>Variable))[ \t]*+
     \n
-    \nConcurrency\ Level:[ \t]*(?P<concurrency>\d+)[ \t]*
-    \nTime\ taken\ for\ tests:[ \t]*(?P<duration_s>\d+\.\d+)\ seconds[ \t]*
-    \nComplete\ requests:[ \t]*(?P<requests>\d+)[ \t]*
-    \nFailed\ requests:[ \t]*(?P<failed>\d+)[ \t]*
+    \nConcurrency\ Level:[ \t]*+(?P<concurrency>\d+)[ \t]*+
+    \nTime\ taken\ for\ tests:[ \t]*+(?P<duration_s>\d+\.\d+)\ seconds[ \t]*+
+    \nComplete\ requests:[ \t]*+(?P<requests>\d+)[ \t]*+
+    \nFailed\ requests:[ \t]*+(?P<failed>\d+)[ \t]*+
     (?:\n[ \t]+\(Connect:\ (?P<failed_connect>\d+),\ Receive:\ (?P<failed_receive>\d+),
-        \ Length:\ (?P<failed_length>\d+),\ Exceptions:\ (?P<failed_exceptions>\d+)\)[ \t]*)?
-    (?:\nWrite\ errors:[ \t]*(?P<write_errors>\d+)[ \t]*)?
-    (?:\nNon-2xx\ responses:[ \t]*(?P<non_2xx>\d+)[ \t]*)?
-    (?:\nKeep-Alive\ requests:[ \t]*(?P<keepalive_requests>\d+)[ \t]*)?
-    \nTotal\ transferred:[ \t]*(?P<bytes_total>\d+)\ bytes[ \t]*
-    (?:\nTotal\ body\ sent:[ \t]*(?P<bytes_sent>\d+)[ \t]*)?
-    \nHTML\ transferred:[ \t]*(?P<bytes_html>\d+)\ bytes[ \t]*
-    (?:\nRequests\ per\ second:[ \t]*(?P<requests_per_s>\d+\.\d+)\ \[\#/sec\]\ \(mean\)[ \t]*
-    \nTime\ per\ request:[ \t]*(?P<latency>\d+\.\d+)\ \[ms\]\ \(mean\)[ \t]*
-    \nTime\ per\ request:[ \t]*(?P<latency_all>\d+\.\d+)\ \[ms\]\ \(mean,\ across\ all\ concurrent\ requests\)[ \t]*
-    \nTransfer\ rate:[ \t]*(?P<rate>\d+\.\d+)\ \[Kbytes/sec\]\ received[ \t]*
-    (?:\n[ \t]*(?P<rate_sent>\d+\.\d+)\ kb/s\ sent[ \t]*
-    \n[ \t]*(?P<rate_total>\d+\.\d+)\ kb/s\ total[ \t]*)?)?
+        \ Length:\ (?P<failed_length>\d+),\ Exceptions:\ (?P<failed_exceptions>\d+)\)[ \t]*+)?
+    (?:\nWrite\ errors:[ \t]*+(?P<write_errors>\d+)[ \t]*+)?
+    (?:\nNon-2xx\ responses:[ \t]*+(?P<non_2xx>\d+)[ \t]*+)?
+    (?:\nKeep-Alive\ requests:[ \t]*+(?P<keepalive_requests>\d+)[ \t]*+)?
+    \nTotal\ transferred:[ \t]*+(?P<bytes_total>\d+)\ bytes[ \t]*+
+    (?:\nTotal\ body\ sent:[ \t]*+(?P<bytes_sent>\d+)[ \t]*+)?
+    \nHTML\ transferred:[ \t]*+(?P<bytes_html>\d+)\ bytes[ \t]*+
+    (?:\nRequests\ per\ second:[ \t]*+(?P<requests_per_s>\d+\.\d+)\ \[\#/sec\]\ \(mean\)[ \t]*+
+    \nTime\ per\ request:[ \t]*+(?P<latency>\d+\.\d+)\ \[ms\]\ \(mean\)[ \t]*+
+    \nTime\ per\ request:[ \t]*+(?P<latency_all>\d+\.\d+)\ \[ms\]\ \(mean,\ across\ all\ concurrent\ requests\)[ \t]*+
+    \nTransfer\ rate:[ \t]*+(?P<rate>\d+\.\d+)\ \[Kbytes/sec\]\ received[ \t]*+
+    (?:\n[ \t]*+(?P<rate_sent>\d+\.\d+)\ kb/s\ sent[ \t]*+
+    \n[ \t]*+(?P<rate_total>\d+\.\d+)\ kb/s\ total[ \t]*+)?)?
     (?=\n)
     """,
     re.VERBOSE,
@@ -225,14 +227,17 @@ _RESULTS_RE = re.compile(
 # One clean ab 2.x output and nothing else (:attr:`Format.plain`): the banner, progress lines, the results
 # block and the two tables, only as ab prints them, so that no command, report, quoting or other format
 # can hide in the text; such a file is read with this format straight away (no detection, no splitting).
-# Its last line first (a truncated output is not tried), then atomic groups (no backtracking through every part).
+# Atomic groups and possessive quantifiers: a text that is not one (cut off, a line missing) fails at once.
 _PLAIN_RE = re.compile(
-    r"(?=[\s\S]*\(longest request\)\n*\Z)(?>"
-    + _HEADER_RE.pattern
-    + r")(?>(?:\n(?:Completed|Finished) [^\n]*)*)\n++(?>(?x:"
-    + _RESULTS_RE.pattern
-    + r"))"
-    r"\n++(?>" + _PHASES_BLOCK_RE.pattern + r")\n++(?>" + _PCTS_BLOCK_RE.pattern + r")\n*"
+    "".join(
+        (
+            r"(?>" + _HEADER_RE.pattern + r")",
+            r"(?:\n(?:Completed|Finished) [^\n]*+)*+",
+            r"\n++(?>(?x:" + _RESULTS_RE.pattern + r"))",
+            r"\n++(?P<phases>(?>" + _PHASES_BLOCK_RE.pattern + r"))",
+            r"\n++(?P<pcts>(?>" + _PCTS_BLOCK_RE.pattern + r"))\n*",
+        )
+    )
 )
 _RESULTS_INT = (
     "port", "concurrency", "requests", "failed", "failed_connect", "failed_receive", "failed_length",
@@ -268,28 +273,41 @@ def _pct(text: str) -> float:
     return float(text) if v is None else v
 
 
-_GROUP = _RESULTS_RE.groupindex
-_INT_AT = operator.itemgetter(*(_GROUP[n] - 1 for n in _RESULTS_INT))
-_FLOAT_AT = operator.itemgetter(*(_GROUP[n] - 1 for n in _RESULTS_FLOAT))
-_TEXT_AT = operator.itemgetter(*(_GROUP[n] - 1 for n in ("tls_temp_key", "tls_server_name", "path")))
+_RESULTS_TEXT = ("tls_temp_key", "tls_server_name", "path")
 
 
-def _fill_results(m: re.Match, r: _Run) -> None:
-    """Store the values of a :data:`_RESULTS_RE` match in ``r``."""
+def _spec(pattern: re.Pattern) -> tuple[tuple[tuple[str, int, type], ...], tuple[tuple[str, int], ...]]:
+    """Where the results block's values sit in ``m.groups()`` of a pattern holding it: (column, index,
+    int or float) of the numbers, (column, index) of the texts.
+
+    >>> _spec(_RESULTS_RE)[0][:2]
+    (('port', 2, <class 'int'>), ('concurrency', 9, <class 'int'>))
+    """
+    at = pattern.groupindex
+    numbers = [(n, at[n] - 1, int) for n in _RESULTS_INT] + [(n, at[n] - 1, float) for n in _RESULTS_FLOAT]
+    return tuple(numbers), tuple((n, at[n] - 1) for n in _RESULTS_TEXT)
+
+
+_RESULTS_AT = _spec(_RESULTS_RE)
+_PLAIN_AT = _spec(_PLAIN_RE)
+
+
+def _fill_results(m: re.Match, r: _Run, at: tuple = _RESULTS_AT) -> None:
+    """Store the values of a match of the results block in ``r`` (``at``: :func:`_spec` of its pattern)."""
     g = m.groups()
     d = r.d
+    numbers, texts = at
     d["server_software"] = _text(m.group("server_software"))
     d["server_hostname"] = _text(m.group("server_hostname"))
-    for name, v in zip(_RESULTS_INT, _INT_AT(g), strict=True):
+    for name, i, conv in numbers:
+        v = g[i]
         if v is not None:
-            d[name] = int(v)
-    for name, v in zip(_RESULTS_FLOAT, _FLOAT_AT(g), strict=True):
-        if v is not None:
-            d[name] = float(v)
+            d[name] = conv(v)
     tls = m.group("tls")
     if tls is not None:
         _set(r, "ssl/tls protocol", "ssl/tls protocol", tls.strip())
-    for name, v in zip(("tls_temp_key", "tls_server_name", "path"), _TEXT_AT(g), strict=True):
+    for name, i in texts:
+        v = g[i]
         if v is not None:
             d[name] = _text(v)
     if m.group("variable") is not None:
@@ -469,22 +487,39 @@ def _results(rd: _Reader, n: int, m: re.Match) -> Step:
     return None
 
 
+def _phase_rows(block: str, every: bool) -> list[dict]:
+    """The rows of a Connection Times block; ``every=False``: only the Total row (the run's latency min and max).
+
+    >>> [r["phase"] for r in _phase_rows("Connection Times (ms)\\nConnect:  0 0 0.1 0 1\\nTotal:  1 2 0.3 2 5", False)]
+    ['total']
+    """
+    if every:
+        rows = _PHASE_ROW_RE.findall(block)
+    else:  # the first row at a line's start: looked for with str.find (a third of the search's time)
+        at = block.find("\nTotal:") + 1
+        total = (_TOTAL_ROW_RE.match(block, at) or _TOTAL_ROW_RE.search(block, at)) if at else None
+        rows = [total.groups()] if total else []
+    return [_phase_row(name, rest) for name, rest in rows]
+
+
+def _pct_rows(block: str) -> list[dict]:
+    """The rows of a percentages block.
+
+    >>> _pct_rows("Percentage of the requests served within a certain time (ms)\\n  50%      3\\n 100%      6")[1]
+    {'percentile': 100.0, 'latency_s': 0.006}
+    """
+    return [{"percentile": _pct(p), "latency_s": float(v) * _MS} for p, v in _PCT_ROW_RE.findall(block)]
+
+
 def _phase_table(rd: _Reader, n: int, m: re.Match) -> None:
     rd.cur.has_result = True
-    if rd.phases:
-        rows = _PHASE_ROW_RE.findall(m.group(0))
-    else:  # only the Total row (the run's latency min and max)
-        total = _TOTAL_ROW_RE.search(m.group(0))
-        rows = [total.groups()] if total else []
-    rd.cur.phases.extend(_phase_row(name, rest) for name, rest in rows)
+    rd.cur.phases.extend(_phase_rows(m.group(0), rd.phases))
 
 
 def _pct_table(rd: _Reader, n: int, m: re.Match) -> None:
     rd.cur.has_result = True
     if rd.percentiles:
-        rd.cur.pcts.extend(
-            {"percentile": _pct(p), "latency_s": float(v) * _MS} for p, v in _PCT_ROW_RE.findall(m.group(0))
-        )
+        rd.cur.pcts.extend(_pct_rows(m.group(0)))
 
 
 def _ignored(rd: _Reader, n: int, m: re.Match) -> None:
@@ -691,6 +726,43 @@ def parse(seg: Segment) -> Parsed:
     if not runs and seg.command:
         runs.append(_Run(1))
         runs[0].d["error"] = "no output after the command"
+    return _parsed(runs, cmd, want)
+
+
+def read_plain(m: re.Match, seg: Segment) -> Parsed:
+    """One clean ab 2.x output from its :data:`_PLAIN_RE` match (:attr:`Format.read_plain`): the run
+    :func:`parse` reads in it, without scanning it again.
+
+    The match holds every value: the banner's groups, the results block's and
+    the two tables' text. A text the line scan would read otherwise (a second
+    banner inside a value, ``-w``'s HTML cells) is left to :func:`parse`.
+
+    >>> from pathlib import Path
+    >>> import lbanalysis
+    >>> text = (Path(lbanalysis.__file__).parents[1] / "tests/fixtures/ab/ab_c10.txt").read_text()
+    >>> read_plain(_PLAIN_RE.fullmatch(text), Segment(text)).runs == parse(Segment(text)).runs
+    True
+    """
+    text = seg.text
+    if text.find("This is ApacheBench", 1) >= 0 or "</th>" in text:
+        return parse(seg)
+    want = {"phases": seg.wants("phases"), "percentiles": seg.wants("percentiles")}
+    r = _Run(1)
+    d = r.d
+    d["tool_version"] = m.group(1)
+    if m.group(2):
+        d["tool_build"] = m.group(2)
+    d["host"] = m.group(3)
+    r.has_result = True
+    _fill_results(m, r, _PLAIN_AT)
+    r.phases = _phase_rows(m.group("phases"), want["phases"])
+    if want["percentiles"]:
+        r.pcts = _pct_rows(m.group("pcts"))
+    return _parsed([r], parse_command(seg.command) if seg.command else {}, want)
+
+
+def _parsed(runs: list[_Run], cmd: dict, want: dict[str, bool]) -> Parsed:
+    """The scanned runs as runs rows (with the command's fields) and the detail rows asked for."""
     out = Parsed()
     for i, r in enumerate(runs):
         out.runs.append(_run_row(r, cmd))
@@ -709,8 +781,9 @@ FORMATS = [
         detect,
         parse,
         plain=_PLAIN_RE,
+        read_plain=read_plain,
         description="ApacheBench summary (ab 2.3, 2.2, 2.0.x, 1.3), whole, several pasted, or excerpts; -w HTML tables; stderr alone",
     )
 ]
 
-__all__ = ["FORMATS", "detect", "error_row", "from_html", "parse", "parse_command"]
+__all__ = ["FORMATS", "detect", "error_row", "from_html", "parse", "parse_command", "read_plain"]
