@@ -394,3 +394,17 @@ def test_no_module_above_the_line_limit():
         if len(p.read_text(encoding="utf-8").splitlines()) > MAX_LINES
     }
     assert found <= ALLOWED_LONG
+
+
+def test_a_function_named_as_its_module_stays_the_function():
+    """``lbanalysis.analysis.balance`` is the function even after its module was imported by name."""
+    import subprocess
+
+    code = (
+        "import importlib\n"
+        "m = importlib.import_module('lbanalysis.analysis.balance')\n"
+        "from lbanalysis.analysis import balance\n"
+        "print(callable(balance), balance is m.balance)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["True", "True"]

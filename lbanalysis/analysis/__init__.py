@@ -74,6 +74,11 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS)
 
+# `balance` is both a submodule and a function of it: importing the submodule (as any `from
+# lbanalysis.analysis.balance import ...` does) would set the package's `balance` to the module. Loaded here
+# once, the name stays the function whatever is imported later.
+from .balance import balance as balance  # noqa: E402
+
 
 def __getattr__(name: str) -> Any:
     try:
