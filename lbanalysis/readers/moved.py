@@ -9,9 +9,10 @@ object), warning once. An old name that is now a tool's folder
 (``lbanalysis.readers.ab``) keeps its attributes through :func:`forward`.
 
 >>> import warnings
+>>> _ = sys.modules.pop("lbanalysis.readers.k6_json", None)  # as in a fresh process (a test may have imported it)
 >>> with warnings.catch_warnings(record=True) as caught:
 ...     warnings.simplefilter("always")
-...     from lbanalysis.readers import k6_json
+...     k6_json = importlib.import_module("lbanalysis.readers.k6_json")
 >>> k6_json.__name__, str(caught[0].message)
 ('lbanalysis.readers.k6.json', 'lbanalysis.readers.k6_json moved to lbanalysis.readers.k6.json')
 """
