@@ -168,15 +168,22 @@ def _opens(line: str) -> bool:
     return any(p.match(line) for p in (_STATS_HEADER_RE, _PERCENTILES_HEADER_RE, _OLD_PERCENTILES_HEADER_RE))
 
 
+def _time(stamp: str) -> datetime | None:
+    """A log line's time (``2026-11-25 18:44:44``), None where it is not one."""
+    try:
+        return datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return None
+
+
 def _starting(rd: Runs[_Run], n: int, m: re.Match) -> None:
     r = rd.run_for("starting", n, m)
     if r is None:
         return
     r.d["tool_version"] = m.group(2)
-    try:
-        r.d["timestamp"] = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S")
-    except ValueError:
-        pass
+    stamp = _time(m.group(1))
+    if stamp is not None:
+        r.d["timestamp"] = stamp
 
 
 def _time_limit(rd: Runs[_Run], n: int, m: re.Match) -> None:
@@ -243,13 +250,6 @@ def _cpu_warning(rd: Runs[_Run], n: int, m: re.Match) -> None:
         "cpu_pct": pct, "busy_pct": pct, "summary": "warning",
         "command": "locust --worker" if key else "locust",
     }  # fmt: skip
-
-
-def _time(stamp: str) -> datetime | None:
-    try:
-        return datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S")
-    except ValueError:
-        return None
 
 
 def _stats_header(rd: Runs[_Run], n: int, m: re.Match) -> None:
