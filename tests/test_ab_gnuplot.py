@@ -220,7 +220,6 @@ def test_no_reader_threads_are_kept_between_files(tmp_path):
     runs = lbanalysis.read(paths, workers=2)
     assert forked and set(forked) == {0}
     assert runs["requests"].tolist() == [1000] * 3
-    assert ab_gnuplot._parallel_map(abs, [-3, 4]) == [3, 4]
     assert not _reader_threads()
 
 
@@ -229,3 +228,80 @@ def test_run_row_only_when_no_requests_table_is_asked_for(tmp_path):
     lean = ab_gnuplot.parse_path(path, "g.tsv", frozenset(), chunks=2)
     full = ab_gnuplot.parse_path(path, "g.tsv", None, chunks=2)
     assert lean.runs == full.runs and "requests" not in lean.tables and len(full.tables["requests"]) == 500
+
+
+def _large(tmp_path, name="big.tsv", rows=None, span=97):
+    """A -g file above the split threshold (the reader's large-file path)."""
+    path = write(tmp_path / name, (1_795_352_000 + np.arange(110_000) % span).tolist(), rows=rows)
+    assert path.stat().st_size > ab_gnuplot._CHUNK_MIN_BYTES
+    return path
+
+
+def test_large_file_read_whole_by_arrow_is_the_same_frame(tmp_path):
+    path = _large(tmp_path)
+    assert ab_gnuplot._read_arrow(path) is not None  # pyarrow (a dev dependency) reads it
+    whole = ab_gnuplot.parse_path(path, "big.tsv")
+    for chunks in (1, 2):
+        ranged = ab_gnuplot.parse_path(path, "big.tsv", chunks=chunks)
+        assert_frame_equal(whole.tables["requests"], ranged.tables["requests"])
+        assert whole.runs == ranged.runs
+    assert_frame_equal(whole.tables["requests"][list(expected(path).columns)], expected(path))
+
+
+@pytest.mark.parametrize(
+    "row, named",
+    [
+        ("Sun Nov 22 12:53:44 2026\t1795352000\t0\tx\t1\t1", "whole numbers"),
+        ("Sun Nov 22 12:53:44 2026\t1795352000\t0", "found 3"),
+        ("Sun Nov 22 12:53:44 2026\t1795352000\t0\t\t1\t1", "whole numbers"),
+    ],
+)
+def test_large_file_bad_line_is_still_named(tmp_path, row, named):
+    # Arrow refuses the line; the pandas path then reads the file and names the line
+    path = _large(tmp_path, rows=[row])
+    assert ab_gnuplot._read_arrow(path) is None
+    with pytest.raises(ParseError, match=named) as e:
+        ab_gnuplot.parse_path(path, "big.tsv")
+    assert e.value.line == 110_002
+
+
+def test_large_file_times_beyond_int32_are_read(tmp_path):
+    path = _large(tmp_path, rows=["Sun Nov 22 12:53:44 2026\t1795352001\t0\t3000000000\t3000000000\t0"])
+    req = ab_gnuplot.parse_path(path, "big.tsv").tables["requests"]
+    assert req["latency_s"].max() == 3_000_000.0 and len(req) == 110_001
+
+
+def test_large_file_without_pyarrow_reads_the_same(tmp_path, monkeypatch):
+    import builtins
+
+    path = _large(tmp_path)
+    with_arrow = ab_gnuplot.parse_path(path, "big.tsv")
+    real_import = builtins.__import__
+
+    def no_arrow(name, *args, **kwargs):
+        if name.startswith("pyarrow"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_arrow)
+    assert ab_gnuplot._read_arrow(path) is None
+    assert_frame_equal(ab_gnuplot.parse_path(path, "big.tsv").tables["requests"], with_arrow.tables["requests"])
+
+
+def _read_large_in_child(path) -> None:
+    os._exit(0 if len(ab_gnuplot.parse_path(path, "big.tsv").tables["requests"]) == 110_000 else 1)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_forked_child_reads_a_large_file_after_its_parent(tmp_path):
+    # Arrow keeps its own threads after a read; a child forked after one reads again and does not hang
+    path = _large(tmp_path)
+    assert len(ab_gnuplot.parse_path(path, "big.tsv").tables["requests"]) == 110_000
+    child = multiprocessing.get_context("fork").Process(target=_read_large_in_child, args=(path,))
+    child.start()
+    child.join(timeout=60)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        pytest.fail("the forked child hung reading a large ab -g file")
+    assert child.exitcode == 0

@@ -7,7 +7,8 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -17,7 +18,7 @@ from .cpu import CPU
 from .detail import HISTOGRAM, INTERVALS, METRICS, PERCENTILES, PHASES, REQUESTS, SERVERS, STREAMS
 from .runs import RUNS
 
-__all__ = ["TABLES", "conform", "describe", "empty", "markdown", "missing_array"]
+__all__ = ["TABLES", "absent_columns", "conform", "describe", "empty", "markdown", "missing_array"]
 
 
 TABLES: dict[str, dict[str, Column]] = {
@@ -102,6 +103,52 @@ def missing_array(dtype: str, n: int):
     if dtype == "category":
         return pd.Categorical.from_codes(np.full(n, -1, dtype=np.int8), categories=[])
     return _null_strings(n, dtype) if n else pd.array([], dtype=dtype)
+
+
+def absent_columns(
+    table: str | Mapping[str, Column], present: Iterable[str], n: int
+) -> tuple[dict[str, object], list[Callable[[], object]]]:
+    """All-missing arrays of ``n`` values for the table's columns not in ``present``, and the tasks that fill them.
+
+    For a reader of millions of rows: the float and datetime columns are rows
+    of one block (one allocation takes far fewer page faults than one per
+    column), left to be filled by the tasks, which may run on several
+    threads (NumPy releases the GIL while filling). Run every task before
+    using the arrays. One all-missing string array serves every string
+    column (Arrow arrays are immutable).
+
+    >>> cols, fills = absent_columns("percentiles", ["source", "run", "percentile"], 2)
+    >>> for fill in fills:
+    ...     _ = fill()
+    >>> sorted(cols), cols["latency_s"].tolist(), bool(cols["count"].isna().all())
+    (['count', 'kind', 'latency_s'], [nan, nan], True)
+    """
+    cols = _table(table)
+    have = set(present)
+    absent = {name: col.dtype for name, col in cols.items() if name not in have}
+    wide = [name for name, dtype in absent.items() if dtype in (F, T)]
+    block = np.empty((len(wide), n))
+    out: dict[str, object] = {}
+    fills: list[Callable[[], object]] = []
+    for name, row in zip(wide, block, strict=True):
+        if absent[name] == T:
+            ints = row.view(np.int64)
+            fills.append(partial(ints.fill, np.iinfo(np.int64).min))  # NaT
+            out[name] = ints.view("datetime64[ns]")
+        else:
+            fills.append(partial(row.fill, np.nan))
+            out[name] = row
+    strings: dict[str, object] = {}
+    for name, dtype in absent.items():
+        if name in out:
+            continue
+        if dtype == S:
+            if dtype not in strings:
+                strings[dtype] = missing_array(dtype, n)
+            out[name] = strings[dtype]
+        else:
+            out[name] = missing_array(dtype, n)
+    return {name: out[name] for name in absent}, fills
 
 
 def _arrow_strings(values) -> pd.api.extensions.ExtensionArray | None:

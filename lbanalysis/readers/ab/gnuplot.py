@@ -14,16 +14,21 @@ The run row gets ``requests`` (lines), ``timestamp`` (first start) and
 latency min/mean/max computed from ``ttime``; when no caller wants the
 requests table (``read(path)``), the run row is all that is built.
 
-Files on disk are cut into byte ranges at line ends, one per core (above 4
-MiB), and each range is parsed by pandas' C parser in its own thread (it
+A file on disk above 4 MiB is parsed whole by pyarrow's CSV reader when
+pyarrow is installed (Arrow's own threads and memory pool, kept by Arrow
+between reads: threads started for one file would map their memory afresh),
+skipping the human-readable date column. Without pyarrow, or for a line
+Arrow does not take, the file is cut into byte ranges at line ends, one per
+core, and each range is parsed by pandas' C parser in its own thread (it
 releases the GIL; threads started for the file, or the caller's pool:
-``read(..., executor=pool)``), skipping the
-human-readable date column. Each thread then orders its rows by second: the
+``read(..., executor=pool)``). Each part is then ordered by second: the
 second and the row number are packed into one integer and sorted as values,
-which is stable and several times faster than a stable argsort. The ranges
-are merged second by second into the output columns, one thread per range. A
-line pandas cannot read is then found by a plain scan, so the error names
-it. ``bench/bench_read.py`` measures this against a bare
+which is stable and several times faster than a stable argsort. The parts
+are merged second by second into the output columns, one thread per part,
+and every column of the requests table ab does not fill is built there too
+(:func:`lbanalysis.schema.absent_columns`), so that nothing is left to fill
+afterwards. A line pandas cannot read is then found by a plain scan, so the
+error names it. ``bench/bench_read.py`` measures this against a bare
 ``pandas.read_csv``.
 """
 
@@ -42,7 +47,6 @@ import pandas as pd
 
 from ... import schema
 from ...errors import ParseError
-from ...schema import missing_array
 from ...text import Segment
 from ..base import ByteRanges, Format, Parsed
 
@@ -67,20 +71,6 @@ def _cores() -> int:
     except AttributeError:  # pragma: no cover - not Linux
         n = os.cpu_count() or 1
     return max(1, min(n, 8))
-
-
-def _parallel_map(fn: Callable, items: list) -> list:
-    """``list(map(fn, items))`` on threads started for this call and stopped after it.
-
-    Only large files are cut into several ranges (see :data:`_CHUNK_MIN_BYTES`),
-    where starting the threads is a small part of the read; nothing is kept
-    between calls, so a process may fork at any time.
-
-    >>> _parallel_map(abs, [-1, 2])
-    [1, 2]
-    """
-    with ThreadPoolExecutor(min(len(items), _cores()), thread_name_prefix="lbanalysis-ab-g") as pool:
-        return list(pool.map(fn, items))
 
 
 def _map_on(executor: Executor, fn: Callable, items: list) -> list:
@@ -355,34 +345,34 @@ def _frame(chunks: list[_Chunk], run_map: Callable = map, *, with_rows: bool = T
         return Parsed([run])
     keys, total, dest = _destinations(chunks)
     low = int(keys[0]) if n else 0
-    # All 8-byte columns are rows of one block: one large allocation takes
-    # far fewer page faults (and transparent huge pages) than ten.
-    block = np.empty((10, n))
+    # The columns read from the file are rows of one block: one large
+    # allocation takes far fewer page faults (and transparent huge pages) than seven.
+    block = np.empty((7, n))
     out = dict(zip(_COLS, block[:4], strict=True))
     start_ns, start_s, seq = block[4].view(np.int64), block[5], block[6].view(np.int64)
-    absent = dict(zip(("bytes", "write_s", "read_s"), block[7:], strict=True))  # ab prints none of these
     flags = np.zeros((2, n), dtype=bool)  # "missing" masks of the run and seq columns (all False)
+    made = {"run", "seq", "start", "start_s", *_COLS.values()}
+    # Every other column of the requests table, all missing (ab prints none of them), filled here.
+    absent, fill_absent = schema.absent_columns("requests", made | {"source"}, n)
 
-    fills = {  # separate tasks, so that the two threads share them evenly
+    fills = {  # separate tasks, so that the threads share them evenly
         "start": lambda: _by_second(start_ns, keys * 1_000_000_000, total),
         "start_s": lambda: _by_second(start_s, (keys - low).astype(np.float64), total),
-        **{name: partial(column.fill, np.nan) for name, column in absent.items()},
+        **{f"absent {i}": f for i, f in enumerate(fill_absent)},
         "seq": lambda: np.copyto(seq, np.arange(n)),
     }
 
     # Every column of the requests table, already in its schema dtype, so
-    # conform() has nothing to convert (this file can hold millions of rows).
+    # conform() has nothing to convert or fill (this file can hold millions of rows).
     # One batch of tasks: the chunks' placements (the longest) first.
     single = len(chunks) == 1
     tasks: dict[object, Callable[[], object]] = {
         i: partial(_place, c, d, out, single) for i, (c, d) in enumerate(zip(chunks, dest, strict=True))
     }
-    tasks |= {f"fill {name}": f for name, f in fills.items()}
-    tasks["status"] = partial(missing_array, schema.REQUESTS["status"].dtype, n)
-    tasks["method"] = partial(missing_array, schema.REQUESTS["method"].dtype, n)
-    data = dict(zip(tasks, run_map(lambda f: f(), tasks.values()), strict=True))
-    data["url"] = data["method"]  # all missing, immutable (Arrow): one array serves both
-    data |= {name: out[raw] for raw, name in _COLS.items()}
+    tasks |= fills
+    for _ in run_map(lambda f: f(), tasks.values()):
+        pass
+    data: dict[str, object] = {name: out[raw] for raw, name in _COLS.items()}
     data |= {
         "run": pd.arrays.IntegerArray(np.zeros(n, dtype=np.int64), flags[0]),
         "seq": pd.arrays.IntegerArray(seq, flags[1]),
@@ -412,6 +402,42 @@ def parse(seg: Segment) -> Parsed:
     except Exception:  # pandas raises several types for broken CSV
         raise _bad_line(lambda: io.StringIO(text), seg.source) from None
     return _frame([chunk], with_rows=seg.wants("requests"))
+
+
+_ARROW_BLOCK = 4 << 20  # bytes per block of pyarrow's CSV reader (its threads share the blocks)
+
+
+def _read_arrow(path: Path) -> _Chunk | None:
+    """A large -g file parsed whole by pyarrow's CSV reader, on Arrow's own threads; None without pyarrow.
+
+    Arrow keeps its threads and its memory pool between reads, so a read
+    does not pay for fresh threads and freshly mapped memory as pandas'
+    parser does in threads started for one file. Any line Arrow does not take
+    (or a time beyond int32) gives None too: the pandas path then reads the
+    file, with its own rules, and names the line.
+    """
+    try:
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+    except ImportError:  # pragma: no cover - pyarrow is optional
+        return None
+    try:
+        table = pacsv.read_csv(
+            path,
+            read_options=pacsv.ReadOptions(skip_rows=1, column_names=HEADER, block_size=_ARROW_BLOCK),
+            parse_options=pacsv.ParseOptions(delimiter="\t"),
+            convert_options=pacsv.ConvertOptions(
+                include_columns=HEADER[1:],
+                column_types={"seconds": pa.int64(), **dict.fromkeys(_COLS, pa.int32())},
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
+    except (pa.ArrowException, OSError):
+        return None
+    if any(table.column(c).null_count for c in HEADER[1:]):  # an empty field: pandas' rules decide
+        return None
+    return _Chunk({c: table.column(c).to_numpy() for c in HEADER[1:]})
 
 
 def _bounds(path: Path, size: int, start: int, parts: int) -> list[tuple[int, int]]:
@@ -449,23 +475,35 @@ def parse_path(
     _check_header(first.decode("utf-8", "replace"), source)
     cores = _cores()
     ranges = _bounds(path, size, start, chunks or (cores if size >= _CHUNK_MIN_BYTES else 1))
+    with_rows = tables is None or "requests" in tables
+    whole = _read_arrow(path) if chunks is None and size >= _CHUNK_MIN_BYTES else None
+    if whole is not None:
+        if executor is not None:
+            return _frame([whole], partial(_map_on, executor), with_rows=with_rows)
+        with ThreadPoolExecutor(cores, thread_name_prefix="lbanalysis-ab-g") as pool:
+            return _frame([whole], partial(_map_on, pool), with_rows=with_rows)
+    if len(ranges) < 2:
+        return _read_ranges(path, source, ranges, map, with_rows)
+    if executor is not None:
+        return _read_ranges(path, source, ranges, partial(_map_on, executor), with_rows)
+    # One pool for both steps: threads started for this file and stopped after it.
+    with ThreadPoolExecutor(min(len(ranges), _cores()), thread_name_prefix="lbanalysis-ab-g") as pool:
+        return _read_ranges(path, source, ranges, partial(_map_on, pool), with_rows)
+
+
+def _read_ranges(path: Path, source: str, ranges: list[tuple[int, int]], run_map: Callable, with_rows: bool) -> Parsed:
+    """Parse the byte ranges of a -g file (through ``run_map``) and build its frame."""
 
     def one(r: tuple[int, int]) -> _Chunk:
         return _read_chunk(lambda: io.BufferedReader(_Range(path, *r), 1 << 20))
 
-    if len(ranges) < 2:
-        run_map: Callable = map
-    elif executor is not None:
-        run_map = partial(_map_on, executor)
-    else:
-        run_map = _parallel_map
     try:
         parsed = list(run_map(one, ranges)) or [_Chunk(_empty())]
     except OSError as e:
         raise ParseError(f"cannot read file ({e.strerror or e})", source=source) from None
     except Exception:  # pandas raises several types for broken CSV
         raise _bad_line(lambda: open(path, "rb"), source) from None
-    return _frame(parsed, run_map, with_rows=tables is None or "requests" in tables)
+    return _frame(parsed, run_map, with_rows=with_rows)
 
 
 def _data_start(path: Path) -> int | None:
