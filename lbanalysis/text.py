@@ -272,8 +272,11 @@ def _blocks(lines: list[str], carries, lead: str | tuple[str, ...] = "") -> list
     out = []
     first = last = -1  # the block being read: its first and last carrying lines
     count = 0
-    for i, ln in enumerate(lines):
-        if not ln.startswith(lead) or not ln.strip() or not carries(ln):
+    # only lines starting with ``lead`` are asked (a list comprehension finds them at C speed)
+    candidates = [i for i, ln in enumerate(lines) if ln.startswith(lead)] if lead else range(len(lines))
+    for i in candidates:
+        ln = lines[i]
+        if not ln.strip() or not carries(ln):
             continue
         if count and any(lines[k].strip() for k in range(last + 1, i)):  # a line between ends the block
             if count >= 2:
