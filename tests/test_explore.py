@@ -381,6 +381,10 @@ def test_network_section_with_a_given_capacity(tmp_path):
     assert "Mbit/s (wire) against 100 Mbit/s for its path (given: 100 Mbit/s)" in big["why"]
     rest = table[table["source"] != "ab_10k_body.txt"]
     assert (rest["bound by"] == "network").tolist() == (rest["utilisation (%)"] >= 80).tolist()
+    # the labels are the study's own (one judgement, shown here)
+    from lbanalysis.report.explore.study import study_of
+
+    assert table["bound by"].tolist() == study_of(ds, "100 Mbit/s", threshold=0.8).runs["path_bound"].tolist()
     assert "capacity mismatch, not a verdict" in s.text[1]
     assert (tmp_path / "utilisation.png").exists()
 

@@ -185,6 +185,15 @@ def test_a_shaped_50_mbit_path_is_network_on_the_payload_basis():
     )  # the iperf run behind it, named from
     # the folder read (lab/): a page sent elsewhere names no folder of the machine that made it
     assert s.runs["capacity_bits_per_s"].dropna().unique().tolist() == [46.8e6]  # the UDP test is no capacity
+    # each run's own reading of its path, made once here (explore's network table shows this column)
+    by_load = s.runs.set_index("concurrency")
+    assert by_load["path_bound"].to_dict() == {
+        c: "network" if u >= 0.8 else "" for c, u in by_load["utilisation"].items()
+    }
+    assert (by_load["path_bound"] == "network").any()
+    mismatched = study(runs, mismatch_above=0.9).runs
+    assert set(mismatched["path_bound"]) >= {"capacity mismatch"}
+    assert study(runs, mismatch_above=0.9).verdicts.iloc[0]["verdict"] == "capacity mismatch"
     # network_utilisation gives the same numbers from the same capacity
     paths = link_capacity(iperf)
     util = network_utilisation(http.assign(local_host="127.0.0.1", remote_host="127.0.0.1"), paths, saturated=False)

@@ -56,7 +56,7 @@ import numpy as np
 import pandas as pd
 
 from .. import registry
-from .evidence.capacity import with_capacity, with_utilisation
+from .evidence.capacity import with_capacity, with_path_bound, with_utilisation
 from .evidence.cpu import cpu_at_loads, cpu_of_runs
 from .evidence.errors import ERROR_COUNTERS, count_of, error_shares, errors_per_load
 from .evidence.latency import with_latency
@@ -94,7 +94,8 @@ class Study:
     ``series``, ``used``, ``left_out``, ``twin_of``, ``errors``, ``attempts``,
     ``error_share``, ``error_basis``, ``latency_used_s``, ``latency_basis``,
     ``capacity_bits_per_s``, ``capacity_basis``, ``capacity_source``,
-    ``capacity_note``, ``used_bits_per_s``, ``utilisation``). ``series``: one
+    ``capacity_note``, ``used_bits_per_s``, ``utilisation``, ``path_bound``: "network", "capacity mismatch"
+    or empty, what the run's utilisation says against the thresholds). ``series``: one
     row per series (its key). ``verdicts``: one row per series (verdict,
     confidence, evidence, notes, figures). ``knees``, ``fits``: per series.
     ``paths``: the iperf paths measured. ``thresholds``: the values used.
@@ -305,7 +306,7 @@ def study(
     http, processes = fold(http, requests, test=test)  # the processes of one test: one row, judged as one run
     http = left_out(pd.concat([http, error_shares(http)], axis=1), t)
     http, paths = with_capacity(http, capacity, capacity_basis, iperf_runs, explicit=iperf is not None)
-    http = _named(with_utilisation(http), own, by if by is not None else group, exclude)
+    http = _named(with_path_bound(with_utilisation(http), t), own, by if by is not None else group, exclude)
     cpu_runs = cpu_of_runs(cpu, processes, http)  # a test's CPU: every process's samples, paired with the test's row
     verdicts, knees, fits = _judge_all(http, load, t, servers, root=common_folder(runs), cpu=cpu_runs)
     if len(processes):  # each process with its own error share, in its test's series

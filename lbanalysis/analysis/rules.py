@@ -38,6 +38,8 @@ from typing import Any
 
 import pandas as pd
 
+from .evidence.capacity import path_bound
+
 __all__ = [
     "NOT_RULED_OUT",
     "RESOURCES",
@@ -154,7 +156,7 @@ def _util_at(e: Evidence) -> tuple[Any, float] | None:
 
 def _mismatch(e: Evidence, t: dict[str, float]) -> Finding | None:
     found = _util_at(e)
-    if found is None or not found[1] > t["mismatch_above"]:
+    if found is None or path_bound(found[1], t) != "capacity mismatch":
         return None
     at, util = found
     row = _net(e).loc[at]
@@ -172,8 +174,8 @@ def _mismatch(e: Evidence, t: dict[str, float]) -> Finding | None:
 
 
 def _network(e: Evidence, t: dict[str, float]) -> Finding | None:
-    found = _util_at(e)
-    if found is None or not found[1] >= t["network_threshold"]:
+    found = _util_at(e)  # above mismatch_above, the rule before this one has decided
+    if found is None or path_bound(found[1], t) != "network":
         return None
     at, util = found
     row = _net(e).loc[at]

@@ -9,6 +9,7 @@ a link's rate).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ import pandas as pd
 from ...capacity import capacity_per_run
 from ..network import bits_used
 
-__all__ = ["with_capacity", "with_utilisation"]
+__all__ = ["path_bound", "with_capacity", "with_path_bound", "with_utilisation"]
 
 
 def with_capacity(
@@ -50,4 +51,32 @@ def with_utilisation(http: pd.DataFrame) -> pd.DataFrame:
             used[mine] = bits_used(http[mine.to_numpy(bool)], basis)["wire_bits_per_s"]
     http["used_bits_per_s"] = used
     http["utilisation"] = used / http["capacity_bits_per_s"].where(http["capacity_bits_per_s"] > 0)
+    return http
+
+
+def path_bound(utilisation: float, t: Mapping[str, float]) -> str:
+    """What a utilisation of a path says: ``"capacity mismatch"`` above ``t["mismatch_above"]`` (more than a
+    run can carry: the capacity belongs to another path), ``"network"`` from ``t["network_threshold"]``, else
+    ``""`` (also when there is no utilisation).
+
+    >>> t = {"network_threshold": 0.8, "mismatch_above": 1.1}
+    >>> path_bound(0.93, t), path_bound(1.3, t), path_bound(0.5, t), path_bound(float("nan"), t)
+    ('network', 'capacity mismatch', '', '')
+    """
+    if not utilisation == utilisation:  # NaN or NA: no capacity matched
+        return ""
+    if utilisation > t["mismatch_above"]:
+        return "capacity mismatch"
+    return "network" if utilisation >= t["network_threshold"] else ""
+
+
+def with_path_bound(http: pd.DataFrame, t: Mapping[str, float]) -> pd.DataFrame:
+    """The runs with ``path_bound``: what each run's ``utilisation`` says of its path (:func:`path_bound`).
+
+    >>> http = pd.DataFrame({"utilisation": [0.9, 1.2, None]})
+    >>> with_path_bound(http, {"network_threshold": 0.8, "mismatch_above": 1.1})["path_bound"].tolist()
+    ['network', 'capacity mismatch', '']
+    """
+    util = pd.to_numeric(http["utilisation"], errors="coerce")
+    http["path_bound"] = [path_bound(u, t) for u in util.to_numpy(dtype=float, na_value=np.nan)]
     return http

@@ -116,10 +116,10 @@ def network_section(
     for part in _paths_part(st.paths, http) if len(st.paths) else []:
         s.add(part)
     u = pd.to_numeric(http["utilisation"], errors="coerce")
-    mismatch, unmatched = (u > over).to_numpy(bool), u.isna().to_numpy(bool)
-    bound = (u >= threshold) & ~(u > over)
+    bound_by = http["path_bound"].tolist()  # the study's reading of each run's utilisation
+    mismatch, unmatched = (http["path_bound"] == "capacity mismatch").to_numpy(bool), u.isna().to_numpy(bool)
+    bound = (http["path_bound"] == "network").to_numpy(bool)
     s.add(_bound_sentence(len(http), bound, mismatch, unmatched, threshold))
-    bound_by = ["capacity mismatch" if m else "network" if b else "" for m, b in zip(mismatch, bound, strict=True)]
     root = common_folder(ds.runs)  # iperf files named from the folder read, as the verdicts name them
     shown = _utilisation_table(http, load, u, bound_by, root)[~unmatched]
     if len(shown):
