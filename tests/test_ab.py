@@ -397,7 +397,8 @@ def test_a_results_block_cut_off_anywhere_is_read_label_by_label():
     """An output cut inside its results block (a copy stopped early, the TLS lines present): the one-match
     pattern does not match, and the labels printed before the cut are read one by one, as if it were not there;
     the run has no rate (its line was not printed) and no error. Cut inside the first label, the file holds
-    no result: a ParseError names it."""
+    no result: a ParseError names it. Cut after a number (no newline after it: the number may be cut short),
+    the last line is left unread and the run says so."""
     from lbanalysis.errors import ParseError
     from lbanalysis.readers import parse_text
     from lbanalysis.readers.ab import text as ab
@@ -410,12 +411,15 @@ def test_a_results_block_cut_off_anywhere_is_read_label_by_label():
         assert ab._RESULTS_RE.match(part, start) is None, cut
         whole, labels = ab._scan(part), _label_by_label(part)
         assert [(r.d, r.phases, r.pcts) for r in whole] == [(r.d, r.phases, r.pcts) for r in labels], cut
-        if cut < start + len("Server Software:"):
+        dropped = ab.cut_line(part)
+        kept = part[: len(part) - len(dropped or "")]
+        if len(kept) < start + len("Server Software:"):
             with pytest.raises(ParseError, match=r"^cut\.txt: recognised the format but found no run in it"):
                 parse_text(part, "cut.txt")
             continue
         (run,) = parse_text(part, "cut.txt").runs
         assert "requests_per_s" not in run and "error" not in run and run["tool_version"] == "2.3", cut
+        assert ("ends inside its last line" in run.get("warnings", "")) == (dropped is not None), cut
     (run,) = parse_text(text[: text.index("Failed requests:")], "cut.txt").runs
     assert run["requests"] == 100 and "failed" not in run and "bytes_total" not in run
 
@@ -455,3 +459,30 @@ def test_ab13_output_quoted_in_the_modperl_guide():
     phases = lbanalysis.read(FIXTURES / "ab-quoted" / "modperl-guide-ab13.txt", table="phases")
     assert phases["phase"].tolist() == ["connect", "processing", "total"]
     assert phases["mean_s"].tolist() == [0.029, 0.124, 0.153]
+
+
+def test_a_full_output_cut_inside_a_number_leaves_it_empty_and_says_so():
+    # a copy stopped mid-line: "Requests per second:    46" was 4638.30; never read as a smaller number
+    import io
+    import re
+
+    text = (FIXTURES / "ab" / "ab_c10.txt").read_text()
+    for label, column in [
+        ("Requests per second:", "requests_per_s"),
+        ("Complete requests:", "requests"),
+        ("Time per request:", "latency_mean_s"),
+        ("Total:", "latency_min_s"),
+    ]:
+        at = text.index(label)
+        line = text[at : text.index("\n", at)]
+        digits = re.search(r"\d+", line)
+        cut = text[: at + digits.end()]  # the line's first number, no newline after it: maybe cut
+        row = lbanalysis.read(io.StringIO(cut)).iloc[0]
+        assert pd.isna(row[column]), (label, row[column])
+        assert "ends inside its last line" in row["warnings"] and line[:12] in row["warnings"]
+    # the whole output without its final newline ends in "(longest request)": nothing is cut
+    whole = lbanalysis.read(io.StringIO(text.rstrip("\n"))).iloc[0]
+    assert whole["requests_per_s"] == 4638.30 and pd.isna(whole["warnings"])
+    # an excerpt pasted without the banner is read as it stands
+    excerpt = lbanalysis.read(io.StringIO("Complete requests:      100\nRequests per second:    37.04")).iloc[0]
+    assert excerpt["requests_per_s"] == 37.04 and pd.isna(excerpt["warnings"])

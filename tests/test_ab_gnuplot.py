@@ -192,14 +192,19 @@ def test_forked_child_starts_its_own_threads(tmp_path):
     # Nothing is kept between reads: a child forked after one starts threads of its own and does not hang.
     path = write(tmp_path / "g.tsv", (1_795_352_000 + np.arange(2000) % 5).tolist())
     assert len(ab_gnuplot.parse_path(path, "g.tsv", chunks=2).tables["requests"]) == 2000
-    child = multiprocessing.get_context("fork").Process(target=_read_in_child, args=(path,))
+    assert _exit_of_forked(_read_in_child, path) == 0
+
+
+def _exit_of_forked(target, path) -> int:
+    """The exit code of ``target(path)`` in a forked child; the test fails if the child hangs."""
+    child = multiprocessing.get_context("fork").Process(target=target, args=(path,))
     child.start()
     child.join(timeout=60)
     if child.is_alive():
         child.kill()
         child.join()
-        pytest.fail("the forked child hung reading an ab -g file")
-    assert child.exitcode == 0
+        pytest.fail(f"the forked child hung reading {path.name}")
+    return child.exitcode
 
 
 def _reader_threads() -> list:
@@ -297,11 +302,4 @@ def test_forked_child_reads_a_large_file_after_its_parent(tmp_path):
     # Arrow keeps its own threads after a read; a child forked after one reads again and does not hang
     path = _large(tmp_path)
     assert len(ab_gnuplot.parse_path(path, "big.tsv").tables["requests"]) == 110_000
-    child = multiprocessing.get_context("fork").Process(target=_read_large_in_child, args=(path,))
-    child.start()
-    child.join(timeout=60)
-    if child.is_alive():
-        child.kill()
-        child.join()
-        pytest.fail("the forked child hung reading a large ab -g file")
-    assert child.exitcode == 0
+    assert _exit_of_forked(_read_large_in_child, path) == 0

@@ -143,7 +143,9 @@ def write_table(df: pd.DataFrame, dest: str, fmt: str | None = None) -> None:
         try:
             import pyarrow  # noqa: F401
         except ImportError:
-            raise CLIError("writing .parquet needs pyarrow (a dependency of lbanalysis): pip install pyarrow", 1) from None
+            raise CLIError(
+                "writing .parquet needs pyarrow (a dependency of lbanalysis): pip install pyarrow", 1
+            ) from None
         _for_parquet(df).to_parquet(dest, index=False)
     else:  # pragma: no cover - output_format guards this
         raise CLIError(f"unknown format {fmt!r}", 2)

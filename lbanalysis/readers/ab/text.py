@@ -717,15 +717,53 @@ def from_html(text: str) -> str:
     return "\n".join(out)
 
 
+_ENDS_IN_NUMBER_RE = re.compile(r"\d\.?[ \t]*\Z")
+
+
+def cut_line(text: str) -> str | None:
+    """The last line of an ab output that ends inside it, where a number may be cut; else None.
+
+    ab ends every line it prints with a newline. A full output (its banner
+    shown) whose text stops after a number with no newline was cut there:
+    ``Requests per second:    46`` may have been 4638.30. An excerpt without
+    the banner (a line pasted in notes) is not judged.
+
+    >>> cut_line("This is ApacheBench, Version 2.3\\nComplete requests:      10")
+    'Complete requests:      10'
+    >>> cut_line("This is ApacheBench, Version 2.3\\nComplete requests:      10\\n") is None
+    True
+    >>> cut_line("Requests per second:    37.04") is None
+    True
+    """
+    if not text or text.endswith("\n") or not _ENDS_IN_NUMBER_RE.search(text):
+        return None
+    if "This is ApacheBench" not in text:
+        return None
+    return text.rsplit("\n", 1)[-1]
+
+
 def parse(seg: Segment) -> Parsed:
-    """Read every ab result in a segment (one run, several pasted ones, or an excerpt)."""
+    """Read every ab result in a segment (one run, several pasted ones, or an excerpt).
+
+    A full output cut inside its last line (:func:`cut_line`) is read without
+    that line, and its run says so in ``warnings``: a number cut short is
+    left empty, not read as a smaller one.
+    """
     cmd = parse_command(seg.command) if seg.command else {}
     want = {"phases": seg.wants("phases"), "percentiles": seg.wants("percentiles")}
     text = from_html(seg.text) if "</th>" in seg.text else seg.text
+    cut = cut_line(text)
+    if cut is not None:
+        text = text[: len(text) - len(cut)]
     runs = _scan(text, want["phases"], want["percentiles"])
     if not runs and seg.command:
         runs.append(_Run(1))
         runs[0].d["error"] = "no output after the command"
+    if cut is not None and runs:
+        runs[-1].warnings.append(
+            f"the output ends inside its last line ({cut.strip()!r}, no newline after it): that line was not "
+            "read, its number may be cut short"
+        )
     return _parsed(runs, cmd, want)
 
 
@@ -744,7 +782,7 @@ def read_plain(m: re.Match, seg: Segment) -> Parsed:
     True
     """
     text = seg.text
-    if text.find("This is ApacheBench", 1) >= 0 or "</th>" in text:
+    if text.find("This is ApacheBench", 1) >= 0 or "</th>" in text or cut_line(text) is not None:
         return parse(seg)
     want = {"phases": seg.wants("phases"), "percentiles": seg.wants("percentiles")}
     r = _Run(1)
