@@ -270,6 +270,17 @@ def test_large_file_bad_line_is_still_named(tmp_path, row, named):
     assert e.value.line == 110_002
 
 
+def test_large_file_with_crlf_and_byte_order_mark_reads_the_same(tmp_path):
+    plain = _large(tmp_path)
+    path = write(tmp_path / "crlf.tsv", (1_795_352_000 + np.arange(110_000) % 97).tolist(), newline="\r\n")
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert ab_gnuplot._read_arrow(path) is not None
+    assert_frame_equal(
+        ab_gnuplot.parse_path(path, "crlf.tsv").tables["requests"],
+        ab_gnuplot.parse_path(plain, "big.tsv").tables["requests"],
+    )
+
+
 def test_large_file_times_beyond_int32_are_read(tmp_path):
     path = _large(tmp_path, rows=["Sun Nov 22 12:53:44 2026\t1795352001\t0\t3000000000\t3000000000\t0"])
     req = ab_gnuplot.parse_path(path, "big.tsv").tables["requests"]
