@@ -15,23 +15,26 @@ that reads back (see :mod:`lbanalysis.sweep`).
 Analysis (fits, Little's law, saturation, network flags, comparisons) and
 charts live in :mod:`lbanalysis.analysis` and :mod:`lbanalysis.plots`; they
 are imported on first use, so ``import lbanalysis`` stays light (no
-matplotlib, seaborn or scipy).
+matplotlib, seaborn or scipy). So are the reader and the names it brings
+(``read``, ``Dataset``, ``parse_text``, ``fmt``, ...): see ``_LAZY_NAMES``.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import schema
 from .errors import FitError, LBAnalysisError, ParseError, SkippedFileWarning, UnknownFormatError
-from .formatting import fmt, humanize, style
-from .pairing import pair_cpu
-from .reader import Dataset, read
-from .readers import detect, formats, parse_text
 from .schema import describe
 from .sweep import sweep  # the function: `from lbanalysis.sweep import ...` still reaches the module
-from .units import parse_capacity
+
+if TYPE_CHECKING:
+    from .formatting import fmt, humanize, style
+    from .pairing import pair_cpu
+    from .reader import Dataset, read
+    from .readers import detect, formats, parse_text
+    from .units import parse_capacity
 
 __version__ = "0.1.0"
 
@@ -60,8 +63,27 @@ __all__ = [
 # Heavy submodules and their public names, imported on first use.
 _LAZY_MODULES = {"analysis", "plots", "capacity", "report", "cli", "explore", "paths"}
 
+#: Public names of the package and the module each comes from, imported on first use (the reader, the
+#: text rules and the patterns they compile load with the first ``lbanalysis.read``, not at import).
+_LAZY_NAMES = {
+    "Dataset": "reader",
+    "read": "reader",
+    "detect": "readers",
+    "formats": "readers",
+    "parse_text": "readers",
+    "fmt": "formatting",
+    "humanize": "formatting",
+    "style": "formatting",
+    "pair_cpu": "pairing",
+    "parse_capacity": "units",
+}
+
 
 def __getattr__(name: str) -> Any:
+    if name in _LAZY_NAMES:
+        value = getattr(importlib.import_module(f".{_LAZY_NAMES[name]}", __name__), name)
+        globals()[name] = value  # found directly from now on
+        return value
     if name in _LAZY_MODULES:
         return importlib.import_module(f".{name}", __name__)
     for mod in ("analysis", "capacity"):
@@ -72,3 +94,8 @@ def __getattr__(name: str) -> Any:
         if name in getattr(m, "__all__", ()):
             return getattr(m, name)
     raise AttributeError(f"module 'lbanalysis' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The package's names, the ones imported on first use among them (for tab completion)."""
+    return sorted(set(globals()) | set(__all__))

@@ -275,6 +275,23 @@ def test_import_loads_no_reader_module_until_one_is_needed():
     assert out[:3] == ["0 False False", "0 True", "ab True"]
 
 
+def test_import_loads_the_reader_on_first_use_and_every_public_name_answers():
+    """`import lbanalysis` leaves the reader, the text rules and the formatting unloaded; each public name still
+    answers (``lbanalysis.read``, ``from lbanalysis import read``), and tab completion lists it."""
+    import subprocess
+
+    code = (
+        "import sys, lbanalysis\n"
+        "print(sorted(m for m in ('lbanalysis.reader', 'lbanalysis.text', 'lbanalysis.formatting',"
+        " 'lbanalysis.pairing') if m in sys.modules))\n"
+        "from lbanalysis import read\n"
+        "print(read is lbanalysis.read, 'lbanalysis.reader' in sys.modules, set(lbanalysis.__all__) <= set(dir(lbanalysis)))\n"
+        "print(all(callable(getattr(lbanalysis, n)) for n in lbanalysis.__all__ if n not in ('schema', '__version__')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[:3] == ["[]", "True True True", "True"]
+
+
 # --- Rooms a newcomer can live in (issue 33) -------------------------------------------------------------------------
 # What is still above a limit while the rooms are being rebuilt. Each list only shrinks: a new entry fails the test.
 MAX_COMPLEXITY = 25  # cyclomatic complexity of one function, as radon counts it
