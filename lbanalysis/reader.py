@@ -599,11 +599,12 @@ def read(
         one); the others stay empty. ``tables=[]`` builds the runs table only.
     executor
         A thread pool you keep open (``concurrent.futures.ThreadPoolExecutor``)
-        on which a large ab ``-g`` file is parsed in byte ranges. By default
-        each such file starts and stops threads of its own; reading many
-        large files, a kept pool is faster (its threads' memory is already
-        mapped: ``make bench`` measures both). Not used with ``workers > 1``,
-        where each process reads its files alone. Same result either way.
+        on which a large ab ``-g`` file is ordered and its frame built (and
+        parsed in byte ranges, when pyarrow does not parse it whole on
+        Arrow's own threads). By default each such file starts and stops
+        threads of its own. Not used with ``workers > 1``, where each process
+        reads its files alone. Same result either way (``make bench``
+        measures both).
     """
     eng = engine_named(engine)
     from .parquet import is_dataset
