@@ -259,8 +259,6 @@ def test_readers_share_one_line_grammar():
 
 def test_import_loads_no_reader_module_until_one_is_needed():
     """`import lbanalysis` imports no reader (nor compiles their patterns): the registry's modules load on first use."""
-    import subprocess
-
     code = (
         "import sys, lbanalysis\n"
         "from lbanalysis import registry\n"
@@ -271,15 +269,19 @@ def test_import_loads_no_reader_module_until_one_is_needed():
         "import lbanalysis.readers as r\n"
         "print(r.ab.text.FORMATS[0].name, r.all_formats() is FORMATS)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
-    assert out[:3] == ["0 False False", "0 True", "ab True"]
+    assert _printed_by_fresh_python(code)[:3] == ["0 False False", "0 True", "ab True"]
+
+
+def _printed_by_fresh_python(code: str) -> list[str]:
+    """The lines ``code`` prints in a fresh interpreter (nothing of this process imported)."""
+    import subprocess
+
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
 
 
 def test_import_loads_the_reader_on_first_use_and_every_public_name_answers():
     """`import lbanalysis` leaves the reader, the text rules and the formatting unloaded; each public name still
     answers (``lbanalysis.read``, ``from lbanalysis import read``), and tab completion lists it."""
-    import subprocess
-
     code = (
         "import sys, lbanalysis\n"
         "print(sorted(m for m in ('lbanalysis.reader', 'lbanalysis.text', 'lbanalysis.formatting',"
@@ -288,8 +290,7 @@ def test_import_loads_the_reader_on_first_use_and_every_public_name_answers():
         "print(read is lbanalysis.read, 'lbanalysis.reader' in sys.modules, set(lbanalysis.__all__) <= set(dir(lbanalysis)))\n"
         "print(all(callable(getattr(lbanalysis, n)) for n in lbanalysis.__all__ if n not in ('schema', '__version__')))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
-    assert out[:3] == ["[]", "True True True", "True"]
+    assert _printed_by_fresh_python(code)[:3] == ["[]", "True True True", "True"]
 
 
 # --- Rooms a newcomer can live in (issue 33) -------------------------------------------------------------------------
