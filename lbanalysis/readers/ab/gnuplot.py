@@ -419,7 +419,7 @@ def _read_arrow(path: Path) -> _Chunk | None:
     try:
         import pyarrow as pa
         import pyarrow.csv as pacsv
-    except ImportError:  # pragma: no cover - pyarrow is optional
+    except ImportError:  # pragma: no cover - a dependency, but an install without its dependencies may lack it
         return None
     try:
         table = pacsv.read_csv(
