@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -276,8 +277,13 @@ def _parse(f: Format, seg: Segment) -> Parsed:
     ``OverflowError`` from deep inside a reader (the original is kept as
     ``__cause__``).
     """
+    return _netted(f, seg, f.parse, seg)
+
+
+def _netted(f: Format, seg: Segment, read: Callable[..., Parsed], *args: Any) -> Parsed:
+    """``read(*args)``, a reader of ``f`` on ``seg``: an exception not the package's own becomes a ParseError."""
     try:
-        return f.parse(seg)
+        return read(*args)
     except LBAnalysisError:
         raise
     except Exception as e:
@@ -446,14 +452,7 @@ def _read_plain(text: str, source: str, tool: str | None, tables: frozenset[str]
 
 def _parse_plain(f: Format, m: re.Match, seg: Segment) -> Parsed:
     """``f.read_plain(m, seg)``, under the same net as :func:`_parse`."""
-    try:
-        return f.read_plain(m, seg)  # type: ignore[misc]
-    except LBAnalysisError:
-        raise
-    except Exception as e:
-        raise ParseError(
-            f"could not read this {f.name} output ({type(e).__name__}: {e})", source=seg.source, line=seg.line
-        ) from e
+    return _netted(f, seg, f.read_plain, m, seg)  # type: ignore[arg-type]
 
 
 def _read_whole(text: str, source: str, tool: str | None, tables: frozenset[str] | None) -> Parsed | None:

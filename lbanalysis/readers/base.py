@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
+from urllib.parse import urlsplit
 
 import pandas as pd
 
@@ -45,6 +46,7 @@ __all__ = [
     "error_kind",
     "error_row",
     "scan",
+    "target",
     "to_float",
     "to_int",
 ]
@@ -391,6 +393,22 @@ class Runs(Generic[R]):
         if self.starts(kind, m, self.runs[-1] if self.runs else None):
             self.runs.append(self.new(n))
         return self.runs[-1] if self.runs else None
+
+
+def target(url: str) -> dict:
+    """Run fields of a target URL: ``url``, ``host``, ``path`` and ``port`` (the scheme's own when none is
+    given; left out when the port is not a number).
+
+    >>> target("http://127.0.0.1:18880/x")["port"], target("https://h/slow?ms=50")["path"], target("https://h")["port"]
+    (18880, '/slow', 443)
+    """
+    parts = urlsplit(url)
+    out: dict = {"url": url, "host": parts.hostname, "path": parts.path or "/"}
+    try:
+        out["port"] = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        pass
+    return out
 
 
 def error_row(tool: str, message: str, kind: str | None = None, **extra) -> dict:

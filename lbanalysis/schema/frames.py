@@ -114,8 +114,7 @@ def absent_columns(
     of one block (one allocation takes far fewer page faults than one per
     column), left to be filled by the tasks, which may run on several
     threads (NumPy releases the GIL while filling). Run every task before
-    using the arrays. One all-missing string array serves every string
-    column (Arrow arrays are immutable).
+    using the arrays.
 
     >>> cols, fills = absent_columns("percentiles", ["source", "run", "percentile"], 2)
     >>> for fill in fills:
@@ -138,16 +137,9 @@ def absent_columns(
         else:
             fills.append(partial(row.fill, np.nan))
             out[name] = row
-    strings: dict[str, object] = {}
     for name, dtype in absent.items():
-        if name in out:
-            continue
-        if dtype == S:
-            if dtype not in strings:
-                strings[dtype] = missing_array(dtype, n)
-            out[name] = strings[dtype]
-        else:
-            out[name] = missing_array(dtype, n)
+        if name not in out:
+            out[name] = missing_array(dtype, n)  # one array per column: none is written through another
     return {name: out[name] for name in absent}, fills
 
 
@@ -191,11 +183,6 @@ def _strings(vals: list):
     return arr if arr is not None else pd.array(vals, dtype=S)
 
 
-def _missing(dtype: str, index: pd.Index) -> pd.Series:
-    """An all-missing column, built without per-element Python objects."""
-    return pd.Series(missing_array(dtype, len(index)), index=index, copy=False)
-
-
 def conform(rows: Iterable[Mapping] | pd.DataFrame, table: str | Mapping[str, Column]) -> pd.DataFrame:
     """Build a frame from rows (or a frame) with the table's dtypes and order.
 
@@ -215,18 +202,16 @@ def conform(rows: Iterable[Mapping] | pd.DataFrame, table: str | Mapping[str, Co
         df = df.reset_index(drop=True)
     present = set(df.columns)
     absent = [name for name in cols if name not in present]
-    filler = None
     if absent and len(df) < 1000 and isinstance(table, str) and table in TABLES:
         # few rows, many absent columns (a runs table): reindex the cached empty frame once
         filler = _template(table)[absent].reindex(df.index)
+    else:  # many rows: the absent columns built as a large reader builds them (one block, filled once)
+        filler, fills = absent_columns(cols, present, len(df))
+        for fill in fills:
+            fill()
     out = {}
     for name, col in cols.items():
-        if name in present:
-            out[name] = _cast(df[name], col.dtype)
-        elif filler is not None:
-            out[name] = filler[name]
-        else:
-            out[name] = _missing(col.dtype, df.index)
+        out[name] = _cast(df[name], col.dtype) if name in present else filler[name]
     extra = [c for c in df.columns if c not in cols]
     result = pd.DataFrame(out, index=df.index, copy=False)
     for c in extra:
@@ -281,10 +266,13 @@ def _from_rows(rows: list[Mapping], cols: Mapping[str, Column]) -> pd.DataFrame:
     """conform() for a list of dicts: one array per column, no intermediate frame."""
     n = len(rows)
     columns = _columns(rows)
+    absent, fills = absent_columns(cols, columns, n)
+    for fill in fills:
+        fill()
     out = {}
     for name, col in cols.items():
         vals = columns.get(name)
-        out[name] = missing_array(col.dtype, n) if vals is None else _values_as(vals, col.dtype)
+        out[name] = absent[name] if vals is None else _values_as(vals, col.dtype)
     for k, vals in columns.items():
         if k not in cols:
             out[k] = pd.Series(vals, dtype=object).infer_objects().array

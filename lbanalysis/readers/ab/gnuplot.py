@@ -41,6 +41,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -53,6 +54,7 @@ from ..base import ByteRanges, Format, Parsed
 HEADER = ["starttime", "seconds", "ctime", "dtime", "ttime", "wait"]
 _COLS = {"ctime": "connect_s", "dtime": "processing_s", "wait": "waiting_s", "ttime": "latency_s"}
 _CHUNK_MIN_BYTES = 4 << 20  # smaller files are parsed in one piece
+_T = TypeVar("_T")
 
 
 def detect(text: str) -> bool:
@@ -463,10 +465,9 @@ def parse_path(
 
     ``tables`` names the detail tables the caller wants (None: all): without
     ``requests`` only the run row is built. ``executor``: a thread pool the
-    caller keeps open, on which the ranges are parsed and placed (default:
-    threads started for this file and stopped after it). Reading many large
-    files, a kept pool is faster: its threads' memory is already mapped
-    (``bench/bench_read.py`` measures both).
+    caller keeps open, on which the rows are ordered and placed (and the
+    ranges parsed, when Arrow does not parse the file whole); by default,
+    threads started for this file and stopped after it.
     """
     size = path.stat().st_size
     with open(path, "rb") as fh:
@@ -474,21 +475,29 @@ def parse_path(
         start = fh.tell()
     _check_header(first.decode("utf-8", "replace"), source)
     cores = _cores()
-    ranges = _bounds(path, size, start, chunks or (cores if size >= _CHUNK_MIN_BYTES else 1))
     with_rows = tables is None or "requests" in tables
     whole = _read_arrow(path) if chunks is None and size >= _CHUNK_MIN_BYTES else None
     if whole is not None:
-        if executor is not None:
-            return _frame([whole], partial(_map_on, executor), with_rows=with_rows)
-        with ThreadPoolExecutor(cores, thread_name_prefix="lbanalysis-ab-g") as pool:
-            return _frame([whole], partial(_map_on, pool), with_rows=with_rows)
+        return _with_threads(cores, executor, lambda run_map: _frame([whole], run_map, with_rows=with_rows))
+    ranges = _bounds(path, size, start, chunks or (cores if size >= _CHUNK_MIN_BYTES else 1))
     if len(ranges) < 2:
         return _read_ranges(path, source, ranges, map, with_rows)
+    return _with_threads(
+        min(len(ranges), cores), executor, lambda run_map: _read_ranges(path, source, ranges, run_map, with_rows)
+    )
+
+
+def _with_threads(n: int, executor: Executor | None, work: Callable[[Callable], _T]) -> _T:
+    """``work(run_map)``, ``run_map`` mapping on the caller's pool, else on ``n`` threads started for this file
+    (one pool for every step) and stopped after it.
+
+    >>> _with_threads(2, None, lambda run_map: list(run_map(abs, [-1, 2])))
+    [1, 2]
+    """
     if executor is not None:
-        return _read_ranges(path, source, ranges, partial(_map_on, executor), with_rows)
-    # One pool for both steps: threads started for this file and stopped after it.
-    with ThreadPoolExecutor(min(len(ranges), _cores()), thread_name_prefix="lbanalysis-ab-g") as pool:
-        return _read_ranges(path, source, ranges, partial(_map_on, pool), with_rows)
+        return work(partial(_map_on, executor))
+    with ThreadPoolExecutor(n, thread_name_prefix="lbanalysis-ab-g") as pool:
+        return work(partial(_map_on, pool))
 
 
 def _read_ranges(path: Path, source: str, ranges: list[tuple[int, int]], run_map: Callable, with_rows: bool) -> Parsed:

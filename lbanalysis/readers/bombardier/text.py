@@ -61,10 +61,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 from ...text import Segment, command_argv
-from ..base import NO_RESULT_SHOWN, Format, LineKind, Parsed, Runs, error_row, scan, to_float, to_int
+from ..base import NO_RESULT_SHOWN, Format, LineKind, Parsed, Runs, error_row, scan, target, to_float, to_int
 from ..wrk.text import wrk_bytes, wrk_time
 
 __all__ = [
@@ -236,21 +235,6 @@ def _go_seconds(text: str) -> float | None:
         return None
     return sum(wrk_time(num + ("us" if unit == "µs" else unit)) or 0.0 if unit != "ns" else float(num) / 1e9
                for num, unit in parts)  # fmt: skip
-
-
-def target(url: str) -> dict:
-    """Run fields of a target URL.
-
-    >>> target("http://127.0.0.1:18880/x")["port"]
-    18880
-    """
-    parts = urlsplit(url)
-    out: dict = {"url": url, "host": parts.hostname, "path": parts.path or "/"}
-    try:
-        out["port"] = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError:
-        pass
-    return out
 
 
 # bombardier's options that take a value (kingpin: -c 10, -c10, --connections=10)

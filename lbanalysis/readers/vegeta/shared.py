@@ -40,12 +40,11 @@ import math
 import re
 import shlex
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 import numpy as np
 import pandas as pd
 
-from ..base import NO_ANSWER, NO_RESULT_SHOWN, to_float
+from ..base import NO_ANSWER, NO_RESULT_SHOWN, target, to_float
 
 __all__ = [
     "GO_UNITS", "Results", "count_fields", "go_duration", "messages", "parse_command", "rate_per_s", "rates",
@@ -92,21 +91,6 @@ def rate_per_s(text: str) -> float | None:
     per = per or "1s"
     seconds = go_duration("1" + per if per in GO_UNITS else per)
     return n / seconds if seconds else None
-
-
-def target(url: str) -> dict:
-    """Run fields of a target URL.
-
-    >>> target("http://127.0.0.1:18881/slow?ms=50")["path"]
-    '/slow'
-    """
-    parts = urlsplit(url)
-    out: dict = {"url": url, "host": parts.hostname, "path": parts.path or "/"}
-    try:
-        out["port"] = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError:
-        pass
-    return out
 
 
 _BOOL_FLAGS = {"keepalive", "http2", "h2c", "insecure", "lazy", "chunked", "session-tickets", "every", "version"}
