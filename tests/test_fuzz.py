@@ -135,3 +135,15 @@ def test_a_duration_of_thousands_of_years_leaves_the_runs_window_empty():
     w = windows(ds.runs)
     assert w["end"].isna().all() and w["start"].notna().all()
     assert lbanalysis.study(ds).verdicts["verdict"].notna().all()
+
+
+def test_a_time_with_a_damaged_year_is_empty_not_a_pandas_overflow():
+    """A CPU sample stamped in year -5 (a mutated sweep CSV): that time is NaT, the others are read, in ns."""
+    header = "time,host,role,scope,cores,interval_s,busy_pct,tool,run_source,run,paired_by\n"
+    rows = [
+        "-5-11-27 15:28:30.932741,vm,client,all,2.0,0.7,100.0,proc-stat,../001-ab-c1-r1.txt,0,name stem\n",
+        "2026-11-27 15:28:30.932897,vm,client,all,2.0,0.7,100.0,proc-stat,../001-ab-c1-r1.txt,0,name stem\n",
+    ]
+    cpu = lbanalysis.read(io.StringIO(header + "".join(rows)), table="cpu")
+    assert str(cpu["time"].dtype) == "datetime64[ns]"
+    assert cpu["time"].isna().tolist() == [True, False]

@@ -68,13 +68,26 @@ def _template(table: str) -> pd.DataFrame:
     return t
 
 
+def _nanoseconds(times: pd.Series) -> pd.Series:
+    """Times in the schema's unit (nanoseconds, naive UTC); a time beyond what that unit holds (before 1677 or after
+    2262: a damaged year) is NaT, as a time that cannot be read is.
+
+    >>> times = pd.Series(pd.to_datetime(["2026-11-27 15:28:30", "-5-11-27 15:28:30"], format="mixed"))
+    >>> _nanoseconds(times).isna().tolist(), str(_nanoseconds(times).dtype)
+    ([False, True], 'datetime64[ns]')
+    """
+    if str(times.dtype) == T:
+        return times
+    if getattr(times.dtype, "tz", None) is not None:
+        times = times.dt.tz_convert("UTC").dt.tz_localize(None)
+    return times.where(times.between(pd.Timestamp.min, pd.Timestamp.max)).astype(T)
+
+
 def _cast(s: pd.Series, dtype: str) -> pd.Series:
     if str(s.dtype) == dtype:
         return s
     if dtype == T:
-        if s.dtype.kind == "M":
-            return s.astype(T)
-        return pd.to_datetime(s, errors="coerce")
+        return _nanoseconds(s if s.dtype.kind == "M" else pd.to_datetime(s, errors="coerce"))
     if dtype == I:
         return pd.to_numeric(s, errors="raise").round().astype("Int64") if s.dtype == object else s.astype("Int64")
     if dtype == F:
