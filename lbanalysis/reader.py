@@ -34,6 +34,7 @@ from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manife
 from .pairing import manifest_cpu, pair_cpu, pattern_cpu
 from .readers import Parsed, all_formats, parse_text
 from .text import decode, normalize
+from .schema.design import DESIGN
 
 __all__ = ["DEFAULT_IGNORE", "ENGINES", "Dataset", "Engine", "engine_named", "expand", "read"]
 
@@ -83,7 +84,10 @@ class Dataset:
     tests (a help text, a version banner, a command shown without output:
     source, line, tool, command, kind), which are not counted as runs;
     ``ignored`` files that a folder walk passed over by name; ``notes``
-    remarks such as manifest conflicts.
+    remarks such as manifest conflicts. ``design``: the experiment's
+    factors (one row each: ``factor``, ``source``, ``role``, ``values``,
+    ``evidence``; :mod:`lbanalysis.design`), as read from the folder and
+    file names, lines inside the files, a pattern or a manifest.
     """
 
     runs: pd.DataFrame
@@ -101,6 +105,7 @@ class Dataset:
     ignored: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    design: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(DESIGN)))
 
     @property
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -524,6 +529,26 @@ def _with_manifests(
     return runs.drop(columns=[c for c in ("_abs", "_path", "_rel") if c in runs.columns])
 
 
+def _with_sections(runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """The settings that lines between the runs of a file name (``podnum=4``), as columns (see
+    :mod:`lbanalysis.design.sections`), and their names."""
+    from .design.sections import with_sections
+
+    paths = runs["_path"] if "_path" in runs else pd.Series(None, index=runs.index, dtype=object)
+    return with_sections(runs, paths)
+
+
+def _design_of(
+    runs: pd.DataFrame, pattern: str | None, manifest_names: list[str], section_keys: list[str], design: object
+) -> pd.DataFrame:
+    """The design table of what was read (:func:`lbanalysis.design.infer`)."""
+    from .design import infer
+
+    fields = re.findall(r"\{(\w+)", pattern) if pattern else []
+    return infer(runs, pattern_fields=fields, manifest_columns=manifest_names, section_keys=section_keys,
+                 overrides=design).table  # fmt: skip
+
+
 def _requests_of(path: str, tool: str | None) -> pd.DataFrame:
     """One file's requests table by the pandas path (what a Dask worker runs per file)."""
     return read(path, table="requests", tool=tool, manifest=False)
@@ -545,6 +570,7 @@ def read(
     blocksize: int | None = None,
     tables: Sequence[str] | None = None,
     executor: Executor | None = None,
+    design: dict[str, str] | None = None,
 ) -> pd.DataFrame | Dataset:
     """Read benchmark outputs into tidy frames.
 
@@ -625,6 +651,7 @@ def read(
         blocksize=blocksize,
         tables=tables,
         executor=executor,
+        design=design,
     )
 
 
@@ -665,6 +692,7 @@ def _read_pandas(
     progress: bool | None,
     tables: Sequence[str] | None,
     executor: Executor | None,
+    design: dict[str, str] | None = None,
     **_: object,
 ) -> pd.DataFrame | Dataset:
     """The ``pandas`` engine: pandas frames (a :class:`Dataset` with ``table="all"``)."""
@@ -696,12 +724,13 @@ def _read_pandas(
 
     notes: list[str] = []
     runs = _with_pattern(_runs_frame(runs_rows), pattern, notes)
+    runs, section_keys = _with_sections(runs)
     from_manifests: list[dict] = []
     if pattern and (want is None or "cpu" in want):
         from_manifests.extend(pattern_cpu(runs, re.findall(r"\{(\w+)", pattern)))
-    runs = _with_manifests(
-        runs, _manifests(manifest, paths), notes, from_manifests if want is None or "cpu" in want else None
-    )
+    manifests = _manifests(manifest, paths)
+    manifest_names = [c for m in manifests for c in m.columns]
+    runs = _with_manifests(runs, manifests, notes, from_manifests if want is None or "cpu" in want else None)
     if from_manifests:
         tables["cpu"].append(schema.conform(from_manifests, "cpu"))
     skipped_df = pd.DataFrame(skipped, columns=["source", "reason"])
@@ -722,6 +751,7 @@ def _read_pandas(
         return detail[table]
     return Dataset(
         runs=runs,
+        design=_design_of(runs, pattern, manifest_names, section_keys, design),
         skipped=skipped_df,
         not_runs=not_runs_df,
         ignored=ignored,

@@ -48,9 +48,9 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -70,6 +70,9 @@ from .rules import RULES, THRESHOLDS, Evidence, count_reasons, judge, kept_up, k
 from .series import as_floats, common_folder, origins_of
 from .tests import fold, series_notes
 from .tests import table as tests_table
+
+if TYPE_CHECKING:
+    from ..design import Design
 
 __all__ = [
     "ERROR_COUNTERS",
@@ -115,6 +118,7 @@ class Study:
     thresholds: dict[str, float] = field(default_factory=dict)
     tests: pd.DataFrame = field(default_factory=pd.DataFrame)
     processes: pd.DataFrame = field(default_factory=pd.DataFrame)
+    design: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def summary_frame(self) -> pd.DataFrame:
         """One row per series: ``series``, ``runs``, ``used``, ``loads``, ``verdict``, ``resource`` (what was used
@@ -243,14 +247,38 @@ def _by_kind(runs: pd.DataFrame, iperf: Any) -> tuple[pd.DataFrame, pd.DataFrame
     return runs[(kind == "http-load").to_numpy(bool)].copy(), iperf_runs
 
 
-def _named(http: pd.DataFrame, own: list[str], by: Any, exclude: Sequence[str]) -> pd.DataFrame:
-    """The runs with their ``series``: a log joins its summary's series (one run seen in two files)."""
+def _named(http: pd.DataFrame, own: list[str], by: Any, exclude: Sequence[str], design: Design | None = None
+           ) -> pd.DataFrame:  # fmt: skip
+    """The runs with their ``series`` and ``axis`` (empty: the load; else the scale factor the series runs
+    along): a log joins its summary's series (one run seen in two files)."""
     from .series import assign_series
 
-    http["series"] = assign_series(http[own], by, exclude) if len(http) else pd.Series(dtype="string")
+    http["series"] = assign_series(http[own], by, exclude, design) if len(http) else pd.Series(dtype="string")
+    http["axis"] = ""
+    if design is not None and design.scale_columns and len(http):
+        http = _along_scale(http, design.scale_columns[0])
     twin = http["twin_of"].notna().to_numpy(bool)
     if twin.any():
         http.loc[twin, "series"] = http.loc[http.loc[twin, "twin_of"].to_numpy(), "series"].to_numpy()
+        http.loc[twin, "axis"] = http.loc[http.loc[twin, "twin_of"].to_numpy(), "axis"].to_numpy()
+    return http
+
+
+def _along_scale(http: pd.DataFrame, scale: str) -> pd.DataFrame:
+    """Each series whose runs vary the scale factor at one load runs along it (``axis`` = its name); one that
+    varies the load too is split by the scale factor's values (a curve per number of servers)."""
+    from .series import _setting_word
+
+    values = as_floats(http, scale)
+    for name, idx in http.groupby("series", sort=False).groups.items():
+        v = values.loc[idx]
+        if v.nunique() < 2:
+            continue
+        g = http.loc[idx]
+        if any(as_floats(g, c).nunique() > 1 for c in ("concurrency", "rate_target_per_s")):
+            http.loc[idx, "series"] = [f"{name} {_setting_word(scale, x, [])}" if pd.notna(x) else name for x in v]
+        else:
+            http.loc[idx, "axis"] = scale
     return http
 
 
@@ -269,6 +297,7 @@ def study(
     exclude: Sequence[str] = (),
     cpu: pd.DataFrame | None = None,
     test: str | Sequence[str] = "test",
+    design: Mapping[str, str] | None = None,
     **thresholds: float,
 ) -> Study:
     """Study a folder's runs once: series, errors, capacity, fits, knees and a verdict per series.
@@ -291,14 +320,22 @@ def study(
     (or columns) declaring which runs are processes of one test (runs that
     declare none and overlap in time against one target are one test too):
     each test is judged as one run, its load and rate the sums of its
-    processes' (:mod:`lbanalysis.analysis.tests`). Other keywords: thresholds
-    of :data:`~lbanalysis.analysis.rules.THRESHOLDS`.
+    processes' (:mod:`lbanalysis.analysis.tests`). ``design``: roles of the
+    experiment's factors (``{"path[0]": "repeat"}``) over those inferred
+    (:mod:`lbanalysis.design`; the Dataset's own ``design`` is the start):
+    a series is the runs of one tool, target and workload and of every
+    ``setup`` factor, never split by a load, repeat or scale value; a series
+    that varies a ``scale`` factor at one load runs along it (``axis``).
+    Other keywords: thresholds of :data:`~lbanalysis.analysis.rules.THRESHOLDS`.
     """
     t = _thresholds(capacity_basis, thresholds)
     runs, cpu, servers, phases, requests = _given(data, cpu, phases, requests)
     runs = runs.copy() if runs.index.is_unique else runs.reset_index(drop=True)  # rows are named by their label
     runs["_origin"] = origins_of(runs, origin)
     http, iperf_runs = _by_kind(runs, iperf)
+    plan = _design(data, http, design) if by is None and group is None else None
+    if plan is not None:
+        http = http.join(plan.columns[[c for c in plan.columns.columns if c not in http.columns]])
     own = list(http.columns)
     http["_target"] = target(http)
     http = with_latency(http, phases, requests)
@@ -306,7 +343,7 @@ def study(
     http, processes = fold(http, requests, test=test)  # the processes of one test: one row, judged as one run
     http = left_out(pd.concat([http, error_shares(http)], axis=1), t)
     http, paths = with_capacity(http, capacity, capacity_basis, iperf_runs, explicit=iperf is not None)
-    http = _named(with_path_bound(with_utilisation(http), t), own, by if by is not None else group, exclude)
+    http = _named(with_path_bound(with_utilisation(http), t), own, by if by is not None else group, exclude, plan)
     cpu_runs = cpu_of_runs(cpu, processes, http)  # a test's CPU: every process's samples, paired with the test's row
     verdicts, knees, fits = _judge_all(http, load, t, servers, root=common_folder(runs), cpu=cpu_runs)
     if len(processes):  # each process with its own error share, in its test's series
@@ -316,7 +353,33 @@ def study(
     http = http.drop(columns=["origin", "_target", "_total_mean_s", "_log_of"], errors="ignore").rename(
         columns={"_origin": "origin"}
     )
-    return Study(http, _series_rows(http, load), verdicts, knees, fits, paths, load, t, tests, processes)
+    design_table = plan.table if plan is not None else pd.DataFrame(columns=["factor", "source", "role", "values",
+                                                                              "evidence"])  # fmt: skip
+    return Study(http, _series_rows(http, load), verdicts, knees, fits, paths, load, t, tests, processes,
+                 design=design_table)  # fmt: skip
+
+
+def _design(data: Any, http: pd.DataFrame, overrides: Mapping[str, str] | None) -> Design | None:
+    """The design of the HTTP runs: as the read found it (its sources and the roles given then), over which
+    ``overrides`` set roles; None for no runs."""
+    from ..design import infer
+
+    if not len(http):
+        return None
+    table = getattr(data, "design", None)
+    given: dict[str, str] = {}
+    fields: list[str] = []
+    manifest: list[str] = []
+    sections: list[str] = []
+    if isinstance(table, pd.DataFrame) and len(table) and "source" in table:
+        src = dict(zip(table["factor"], table["source"], strict=True))
+        fields = [f for f, s in src.items() if s == "path pattern"]
+        manifest = [f for f, s in src.items() if s == "manifest"]
+        sections = [f for f, s in src.items() if s == "a line inside the file"]
+        given = {f: r for f, r, e in zip(table["factor"], table["role"], table["evidence"], strict=True)
+                 if str(e).startswith("given:")}  # fmt: skip
+    return infer(http, pattern_fields=fields, manifest_columns=manifest, section_keys=sections,
+                 overrides={**given, **dict(overrides or {})})  # fmt: skip
 
 
 # ------------------------------------------------------------------ judging ---
@@ -473,13 +536,24 @@ def _judge_all(
     from .series import MIN_LOADS, fit_series
 
     data = http.dropna(subset=["series"])
+    axes = [a for a in data["axis"].unique() if a] if "axis" in data else []
     # the loop reads these columns only: a narrow frame is far cheaper to cut per series than the whole runs table
-    narrow = data[[c for c in dict.fromkeys((load, *_JUDGED)) if c in data]]
+    narrow = data[[c for c in dict.fromkeys((load, *_JUDGED, "axis", *axes)) if c in data]]
     # numbers converted once here, not once per series (``as_floats`` takes plain floats as they are)
     narrow = narrow.assign(**{c: as_floats(narrow, c) for c in (load, *_NUMBERS) if c in narrow})
     ctx = _Context(load, t, root, cpu, peers(narrow, load, servers), Queues(snapshots(servers)))
     rows, knee_rows = [], []
+    scale_fits = []
     for name, g in narrow.groupby("series", sort=True):
+        axis = str(g["axis"].iloc[0]) if "axis" in g else ""
+        if axis:  # along a scale factor at one load: the curve over it, and the bound at its top by the rules
+            row, curve = _judge_scale(name, g, axis, ctx)
+            rows.append(row)
+            used_g = g[g["used"]]
+            if len(curve) >= MIN_LOADS["knee"]:
+                knee_rows.append(_knee(name, used_g, curve, axis, t, closed=False))
+            scale_fits.append(fit_series(used_g.assign(series=name), load=axis, by="series")[0])
+            continue
         s = _Series(name, g, load)
         e = _evidence(s, ctx)
         out = judge(e, **t)
@@ -487,8 +561,34 @@ def _judge_all(
         if len(s.loads) >= MIN_LOADS["knee"]:
             knee_rows.append(_knee(name, s.used, s.loads, s.load, t, closed=s.closed))
     used = data[data["used"]]
+    if axes:
+        used = used[used["axis"] == ""]
     fits = fit_series(used, load=load, by="series")[0] if len(used) and load in used else pd.DataFrame()
+    if scale_fits:
+        fits = pd.concat([f for f in (fits, *scale_fits) if len(f)], ignore_index=True)
     return pd.DataFrame(rows), pd.DataFrame(knee_rows), fits
+
+
+def _judge_scale(name: str, g: pd.DataFrame, axis: str, ctx: _Context) -> tuple[dict[str, Any], pd.DataFrame]:
+    """The verdict row of a series along a scale factor: the throughput per value (what each added unit gave,
+    where adding stops paying), then the bound at the top value by the same rules as a series of its own."""
+    from .scaling import along
+
+    used = g[g["used"]]
+    curve = per_load(used.assign(**{axis: as_floats(used, axis)}), axis) if len(used) else NO_LOADS
+    top_value = curve.index.max() if len(curve) else as_floats(g, axis).max()
+    at_top = g[as_floats(g, axis).eq(top_value).to_numpy(bool)]
+    s = _Series(name, at_top, ctx.load)
+    e = _evidence(s, ctx)
+    out = judge(e, **ctx.t)
+    row = _verdict_row(s, e, out, _notes(s, e, out), ctx.load)
+    said = along(curve, axis, ctx.t["flat_gain"])
+    row.update(
+        runs=int(g["twin_of"].isna().sum()), used=len(used), loads=len(curve), load=axis,
+        evidence=f"{said.sentence}; at {axis} {top_value:g}: {row['evidence']}", scaling=said.sentence,
+        figures={**row["figures"], **said.figures},
+    )  # fmt: skip
+    return row, curve
 
 
 def _knee(

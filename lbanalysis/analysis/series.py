@@ -30,11 +30,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from .. import registry, schema
+
+if TYPE_CHECKING:
+    from ..design import Design
 
 __all__ = [
     "LOAD_COLUMNS",
@@ -68,7 +72,9 @@ _NOT_LABELS = frozenset(
 )  # fmt: skip
 
 
-def series_keys(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exclude: Sequence[str] = ()) -> list[str]:
+def series_keys(
+    runs: pd.DataFrame, by: str | Sequence[str] | None = None, exclude: Sequence[str] = (), design: Design | None = None
+) -> list[str]:
     """The columns that define a series: ``by`` if given, else tool, target, settings and your labels.
 
     Labels are the columns a path pattern or a manifest added that hold text
@@ -84,6 +90,11 @@ def series_keys(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exclu
             raise KeyError(f"series key column(s) not in the runs table: {', '.join(missing)}")
         return keys
     keys = [c for c in ("tool", *_TARGET, *_DERIVED, *SETTING_COLUMNS) if c in runs.columns and c not in exclude]
+    if design is not None:  # the experiment's design says what sets runs apart: its setups and kept-apart scales
+        if not design.declared:
+            keys = [k for k in keys if k != "_origin"]  # the folders are read as factors instead
+        split = [c for c in (*design.setup_columns, *design.scale_columns[1:]) if c in runs.columns]
+        return keys + [c for c in split if c not in exclude and c not in keys]
     labels = [
         c
         for c in runs.columns
@@ -135,13 +146,23 @@ def _setting_word(k: str, v: object, parts: list[str]) -> str:
     if k in _KEY_WORDS:
         show = _KEY_WORDS[k]
         return show(v) if show is not None and v else ""
-    if (k == "method" and str(v) == "GET") or str(v) in parts:
+    if (k == "method" and str(v) == "GET") or str(v) in parts or str(v) == "":
         return ""
+    if isinstance(v, (int, float, np.number)) and not isinstance(v, bool) and k not in schema.RUNS:
+        return f"{_short(k)}={v:g}"  # a number of the design: its name beside it (cpu=16, try=2)
     return str(v)
 
 
-def _label(row: pd.Series, keys: list[str]) -> str:
-    """A readable series name: tool, host:port/path, then the settings that are set."""
+def _short(k: str) -> str:
+    """A factor's name as a series name shows it (``cpu (file)`` -> ``cpu``; ``path[1]#1`` -> ``path[1]``)."""
+    import re
+
+    return re.sub(r"\s*\(.*\)$|#\d+$", "", k)
+
+
+def _label(row: pd.Series, keys: list[str], by_design: bool = False) -> str:
+    """A readable series name: tool, host:port/path, then the settings that are set (``by_design``: the files'
+    names were read as the design, so a run without a target is not a series of its own file)."""
     parts = []
     if "tool" in keys and pd.notna(row.get("tool")):
         parts.append(str(row["tool"]))
@@ -150,6 +171,8 @@ def _label(row: pd.Series, keys: list[str]) -> str:
         parts.append(target)
     elif row.get("_workload"):
         parts.append(f"({row['_workload']})")  # target in a script: the command without its load
+    elif by_design:
+        parts.append("(target not shown)")
     elif "source" in row and pd.notna(row.get("source")):
         parts.append(f"({os.path.basename(str(row['source']))})")  # target unknown: its own file
     for k in keys:
@@ -162,7 +185,9 @@ def _label(row: pd.Series, keys: list[str]) -> str:
     return " ".join(parts) or "all runs"
 
 
-def assign_series(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exclude: Sequence[str] = ()) -> pd.Series:
+def assign_series(
+    runs: pd.DataFrame, by: str | Sequence[str] | None = None, exclude: Sequence[str] = (), design: Design | None = None
+) -> pd.Series:
     """Each HTTP load-test run's series name (``<NA>`` for link tests and statistics snapshots).
 
     ``exclude`` names columns left out of the automatic key (the column two
@@ -176,7 +201,7 @@ def assign_series(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exc
     """
     if by is None:
         runs = with_identity(runs, exclude)
-    keys = series_keys(runs, by, exclude)
+    keys = series_keys(runs, by, exclude, design)
     http = runs["tool"].isin(registry.names(kind="http-load")) if "tool" in runs else pd.Series(True, runs.index)
     out = pd.Series(pd.NA, index=runs.index, dtype="string", name="series")
     if not http.any():
@@ -185,7 +210,8 @@ def assign_series(runs: pd.DataFrame, by: str | Sequence[str] | None = None, exc
         sub = runs.loc[http, keys].astype("string").fillna("")
         out[http] = sub.agg(" ".join, axis=1).str.strip().replace("", "all runs")
         return out
-    out[http] = [_label(row, keys) for _, row in runs.loc[http].iterrows()]
+    by_design = design is not None and not design.declared
+    out[http] = [_label(row, keys, by_design) for _, row in runs.loc[http].iterrows()]
     return out
 
 

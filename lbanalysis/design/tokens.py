@@ -1,0 +1,209 @@
+"""The tokens of an experiment's design: what a path, a file name or a line inside a file says of a run.
+
+Authors name their experiments in folder and file names (``bc0/n1-highcpu-8-haproxy/c6000.json``,
+``9000-conc-300/ab_report.txt``, ``2nd_try/rss_rps_rfs_0_1_0/ipvs_cpu16_3.log``) and in lines between the runs
+of a file (``podnum=4``, ``1000 concurrent``, ``iteration 3``). :func:`path_tokens` cuts a path into
+:class:`Token` s (a name and a value: ``c`` = 6000, ``try`` = 2, and the words left: ``haproxy``);
+:func:`section_lines` finds the lines that name a setting inside a transcript.
+
+Rules, as data below: a segment is split on ``_ - . /`` and at letter-digit boundaries; a number joins the word
+it touches (``c6000``, ``cpu16``, ``node05``), a unit word after it (``8cpu``, ``16cores``), the word after an
+ordinal (``2nd_try``), or a known name across a separator (``conc-3000``, ``haproxy-4``, ``run_2``);
+``key=value`` is a name and its value; ``1K``, ``10k``, ``2M`` are numbers; a date or time stamp is dropped (it
+says when, not what); several numbers in a row (``0_1_0``, ``1.2.3``) stay one word (a setting or a version).
+
+>>> [(t.key, t.value) for t in path_tokens("bc0/benchmark-result/n1-highcpu-8-haproxy/c6000.json")]
+[(None, 'bc0'), (None, 'benchmark-result'), ('n', 1.0), (None, 'highcpu-haproxy'), (None, 8.0), ('c', 6000.0)]
+>>> [(t.position, t.key, t.value) for t in path_tokens("2nd_try/rss_rps_rfs_0_1_0/ipvs_cpu16_3.log")]
+[('path[0]', 'try', 2.0), ('path[1]', None, 'rss_rps_rfs_0_1_0'), ('file', None, 'ipvs'), ('file', 'cpu', 16.0), ('file', None, 3.0)]
+>>> [(t.key, t.value) for t in path_tokens("tests/suite-root-url-test/9000-conc-300/ab_report.txt")][2:]
+[(None, 9000.0), ('conc', 300.0), (None, 'ab-report')]
+>>> section_lines("podnum=4\\nStart time: 1505447679\\nwrk -c800 http://h/\\n  Requests/sec: 1.0\\n1000 concurrent\\n")
+[(1, 'podnum', 4.0), (5, 'concurrent', 1000.0)]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["KNOWN_NAMES", "LOAD_NAMES", "REPEAT_NAMES", "SCALE_NAMES", "Token", "number", "path_tokens",
+           "section_lines"]  # fmt: skip
+
+#: Names that read as the load (a token that equals the load the tool printed is a load whatever its name).
+LOAD_NAMES = frozenset(
+    {"c", "conc", "concurrency", "concurrent", "connections", "conn", "conns", "con", "users", "user", "vus", "vu",
+     "clients", "client", "rate", "qps", "rps", "r", "load", "n", "requests", "reqs", "threads", "t"}
+)  # fmt: skip
+#: Names that read as a repeat of the same test.
+REPEAT_NAMES = frozenset(
+    {"run", "runs", "rep", "reps", "repeat", "repetition", "try", "trial", "iteration", "iter", "attempt", "round",
+     "pass", "take", "sample", "measurement", "times", "r"}
+)  # fmt: skip
+#: Names that read as a numeric setup parameter: what is scaled.
+SCALE_NAMES = frozenset(
+    {"server", "servers", "backend", "backends", "node", "nodes", "pod", "pods", "podnum", "replica", "replicas",
+     "instance", "instances", "worker", "workers", "process", "processes", "proc", "procs", "core", "cores", "cpu",
+     "cpus", "vcpu", "vcpus", "maxconn", "front", "fronts", "frontend", "frontends", "shard", "shards", "haproxy",
+     "nginx", "envoy", "lb", "lbs", "upstream", "upstreams", "app", "apps", "container", "containers", "vm", "vms"}
+)  # fmt: skip
+#: Every name a number joins across a separator (``conc-3000``): the names above, whose meaning is known.
+KNOWN_NAMES = LOAD_NAMES | REPEAT_NAMES | SCALE_NAMES
+#: Words that name a count when they follow the number (``8cpu``, ``16cores``, ``8instances``, ``10times``).
+_UNIT_AFTER = frozenset(
+    {"cpu", "cpus", "core", "cores", "vcpu", "vcpus", "instances", "nodes", "pods", "servers", "backends", "workers",
+     "procs", "threads", "conns", "users", "times", "clients", "connections", "replicas", "c", "vu", "vus"}
+)  # fmt: skip
+_ORDINAL = frozenset({"st", "nd", "rd", "th"})
+#: Stamps of date and time (dropped: they say when a run ran, not what it was).
+_STAMP_RE = re.compile(
+    r"(?<![0-9])(?:(?:19|20)\d\d-?[01]\d-?[0-3]\d(?:[-_T ]?[0-2]\d:?[0-5]\d(?::?[0-5]\d)?(?:\.\d+)?Z?)?"
+    r"|1[0-9]{9}(?:\.\d+)?)(?![0-9])"
+)
+_SEP_RE = re.compile(r"[_\-./\s,+]+")
+_PIECE_RE = re.compile(r"\d+(?:\.\d+)?[kKmM]?(?![a-zA-Z0-9])|\d+|[^\W\d_]+", re.UNICODE)
+_KV_RE = re.compile(r"(?<![\w.])([A-Za-z][\w]*)=([\w.:-]+)")
+_NUM_RE = re.compile(r"^(\d+(?:\.\d+)?)([kKmM]?)$")
+_EXTENSIONS = re.compile(r"\.(?:txt|log|out|json|csv|tsv|jtl|xml|md|html?|dat|res|result|results|ndjson|gz)$", re.I)
+
+
+@dataclass(frozen=True)
+class Token:
+    """One thing a path or a line says: a ``key`` (None: an unnamed number or the words of a segment) and a
+    ``value`` (a float for numbers, else text), where it was read (``position``: ``path[0]``, ``file``, or
+    ``line``) and ``source`` (``path segment``, ``file-name token``, ``a line inside the file``)."""
+
+    position: str
+    key: str | None
+    value: float | str
+    source: str
+
+
+def number(text: str) -> float | None:
+    """A number as authors write it in names: ``6000``, ``1K`` (1,000), ``2m`` (2,000,000), ``05`` (5).
+
+    >>> number("10k"), number("05"), number("x")
+    (10000.0, 5.0, None)
+    """
+    m = _NUM_RE.match(text)
+    if not m:
+        return None
+    return float(m.group(1)) * {"": 1, "k": 1e3, "m": 1e6}[m.group(2).lower()]
+
+
+def _segment_tokens(segment: str, position: str, source: str) -> list[Token]:
+    """The tokens of one path segment (a folder or the file's stem)."""
+    out: list[Token] = []
+    for m in _KV_RE.finditer(segment):
+        v = number(m.group(2))
+        out.append(Token(position, m.group(1).lower(), v if v is not None else m.group(2), source))
+    rest = _KV_RE.sub(" ", segment)
+    rest = _STAMP_RE.sub(" ", rest)
+    parts = [p for p in _SEP_RE.split(rest) if p]
+    # several numbers in a row (0_1_0, a version 1.2.3): the segment is one word, not numbers to pair
+    if re.search(r"(?:^|[_\-.])\d+[_\-.]\d+(?:[_\-.]\d+)+(?:$|[_\-.])", rest) or re.search(r"\d+\.\d+\.\d+", rest):
+        word = "_".join(parts) if len(parts) > 1 else rest.strip()
+        return out + ([Token(position, None, word, source)] if word else [])
+    pieces: list[tuple[str, int]] = []  # (piece, index of its part)
+    for i, part in enumerate(parts):
+        pieces += [(p, i) for p in _PIECE_RE.findall(part)]
+    used = [False] * len(pieces)
+    last = -1
+    for j, (p, part) in enumerate(pieces):
+        v = number(p)
+        if v is None or used[j]:
+            continue
+        nxt = pieces[j + 1] if j + 1 < len(pieces) else None
+        prev = pieces[j - 1] if j > 0 else None
+        key = None
+        if nxt and nxt[0].lower() in _ORDINAL and nxt[1] == part:  # 2nd_try: the word after the ordinal
+            used[j + 1] = True
+            after = pieces[j + 2] if j + 2 < len(pieces) else None
+            if after and number(after[0]) is None:
+                key, used[j + 2] = after[0].lower(), True
+        elif nxt and nxt[1] == part and nxt[0].lower() in _UNIT_AFTER:
+            key, used[j + 1] = nxt[0].lower(), True  # 8cpu, 16cores
+        elif prev and number(prev[0]) is None and not used[j - 1] and prev[0].lower() in KNOWN_NAMES:
+            key, used[j - 1] = prev[0].lower(), True  # c6000, cpu16, conc-3000
+        elif prev and number(prev[0]) is None and prev[1] == part:
+            continue  # h3, bc0, lv02: a name with a number in it, a word (what it counts is not known)
+        used[j] = True
+        out.append(Token(position, key, v, source))
+    words: list[str] = []
+    for (p, part), u in zip(pieces, used, strict=True):
+        if u:
+            continue
+        if words and number(p) is not None and part == last:
+            words[-1] += p  # the digits of a word such as h3 or bc0
+        else:
+            words.append(p)
+        last = part
+    if words:
+        out.append(Token(position, None, "-".join(words), source))
+    return sorted(out, key=lambda t: _order(segment, t))
+
+
+def _order(segment: str, t: Token) -> int:
+    """Where a token stands in its segment (tokens are returned in reading order)."""
+    text = t.value if isinstance(t.value, str) else (t.key or f"{t.value:g}")
+    i = segment.lower().find(str(text).split("-")[0].lower())
+    return i if i >= 0 else len(segment)
+
+
+def path_tokens(rel_path: str) -> list[Token]:
+    """The tokens of a file's path relative to the folder read: each folder (``path[0]``, ``path[1]``, …) and the
+    file's stem (``file``), in reading order (see the module text for the rules)."""
+    parts = [p for p in re.split(r"[\\/]+", rel_path) if p and p != "."]
+    if not parts:
+        return []
+    stem = _EXTENSIONS.sub("", parts[-1])
+    out: list[Token] = []
+    for i, seg in enumerate(parts[:-1]):
+        out += _segment_tokens(seg, f"path[{i}]", "path segment")
+    out += _segment_tokens(stem, "file", "file-name token")
+    return out
+
+
+#: A line inside a file that names a setting of the runs after it: ``podnum=4`` (one or more ``key=value``
+#: alone on the line), ``1000 concurrent`` / ``concurrency 1000``, ``iteration 3``, ``run 2 of 5``,
+#: ``=== servers: 4 ===``. Keys that are times (``start``, ``end``, ``date``) are not settings.
+_SECTION_RES = (
+    re.compile(r"^[#=\-*\s\[]*((?:[A-Za-z][\w]*\s*=\s*[\w.]+[\s,;]*)+)[#=\-*\s\]]*$"),
+    re.compile(r"^[#=\-*\s\[]*(\d+(?:\.\d+)?[kK]?)\s+(concurrent|connections|clients|users|servers|backends|pods"
+               r"|nodes|workers|processes|threads)\b[\w\s]*?[#=\-*\s\]]*$", re.I),
+    re.compile(r"^[#=\-*\s\[]*(iteration|run|round|try|trial|repeat|attempt|pass|concurrency|connections|clients"
+               r"|users|servers|backends|pods|nodes|workers|processes)\s*[:#]?\s*(\d+)(?:\s+of\s+\d+)?[#=\-*\s\]]*$",
+               re.I),
+)  # fmt: skip
+_NOT_SETTINGS = frozenset({"start", "end", "date", "time", "timestamp", "elapsed", "started", "ended", "now"})
+
+
+def section_lines(text: str) -> list[tuple[int, str, float | str]]:
+    """The lines of ``text`` that name a setting (line number from 1, key, value), in order.
+
+    >>> section_lines("=== run 2 of 5 ===\\nservers=4 cpu=8\\nRequests/sec: 9\\nStart=1\\n")
+    [(1, 'run', 2.0), (2, 'servers', 4.0), (2, 'cpu', 8.0)]
+    """
+    out: list[tuple[int, str, float | str]] = []
+    if "=" not in text and not re.search(r"\d \w|\w \d", text):
+        return out
+    for i, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if not s or len(s) > 80:
+            continue
+        m = _SECTION_RES[0].match(s)
+        if m:
+            for k, v in re.findall(r"([A-Za-z][\w]*)\s*=\s*([\w.]+)", m.group(1)):
+                if k.lower() in _NOT_SETTINGS:
+                    continue
+                n = number(v)
+                out.append((i, k.lower(), n if n is not None else v))
+            continue
+        m = _SECTION_RES[1].match(s)
+        if m:
+            out.append((i, m.group(2).lower(), number(m.group(1)) or 0.0))
+            continue
+        m = _SECTION_RES[2].match(s)
+        if m:
+            out.append((i, m.group(1).lower(), float(m.group(2))))
+    return out
