@@ -129,6 +129,14 @@ class Study:
             return pd.DataFrame(columns=cols)
         return self.verdicts[cols].reset_index(drop=True)
 
+    def ranking(self, n_boot: int = 2000, seed: int = 0) -> pd.DataFrame:
+        """Setups compared where they ran at one load: per workload and load, the setups ordered by requests/s
+        with the interval from their repeats, latency, whether each differs from the next beyond noise, and a
+        caveat (:func:`lbanalysis.analysis.ranking.ranking`; columns :data:`~lbanalysis.schema.design.RANKING`)."""
+        from .ranking import ranking
+
+        return ranking(self.runs, n_boot=n_boot, seed=seed)
+
     def verdict_of(self, series: str) -> dict[str, Any]:
         """The verdict row of one series, as a dict."""
         return self.verdicts.set_index("series").loc[series].to_dict()
@@ -255,6 +263,10 @@ def _named(http: pd.DataFrame, own: list[str], by: Any, exclude: Sequence[str], 
 
     http["series"] = assign_series(http[own], by, exclude, design) if len(http) else pd.Series(dtype="string")
     http["axis"] = ""
+    if design is not None and len(http):  # what was sent, and the setup compared: for the ranking of setups
+        setups = [c for c in design.setup_columns if c in http.columns]
+        http["workload"] = assign_series(http[own], by, [*exclude, *setups], design)
+        http["setup"] = _setup_words(http, setups)
     if design is not None and design.scale_columns and len(http):
         http = _along_scale(http, design.scale_columns[0])
     twin = http["twin_of"].notna().to_numpy(bool)
@@ -262,6 +274,18 @@ def _named(http: pd.DataFrame, own: list[str], by: Any, exclude: Sequence[str], 
         http.loc[twin, "series"] = http.loc[http.loc[twin, "twin_of"].to_numpy(), "series"].to_numpy()
         http.loc[twin, "axis"] = http.loc[http.loc[twin, "twin_of"].to_numpy(), "axis"].to_numpy()
     return http
+
+
+def _setup_words(http: pd.DataFrame, setups: list[str]) -> pd.Series:
+    """Each run's setup as words: the values of the setup factors (``bun elysia``, ``lb=haproxy``)."""
+    from .series import _setting_word
+
+    if not setups:
+        return pd.Series("", index=http.index, dtype=object)
+    return pd.Series([" ".join(w for k, v in zip(setups, vals, strict=True)
+                               if (w := _setting_word(k, v, []) if not (not isinstance(v, str) and pd.isna(v))
+                                   else "")) for vals in http[setups].itertuples(index=False)],
+                     index=http.index, dtype=object)  # fmt: skip
 
 
 def _along_scale(http: pd.DataFrame, scale: str) -> pd.DataFrame:
@@ -552,7 +576,7 @@ def _judge_all(
             used_g = g[g["used"]]
             if len(curve) >= MIN_LOADS["knee"]:
                 knee_rows.append(_knee(name, used_g, curve, axis, t, closed=False))
-            scale_fits.append(fit_series(used_g.assign(series=name), load=axis, by="series")[0])
+            scale_fits.append(used_g[["series", "requests_per_s"]].assign(_along=as_floats(used_g, axis)))
             continue
         s = _Series(name, g, load)
         e = _evidence(s, ctx)
@@ -564,8 +588,9 @@ def _judge_all(
     if axes:
         used = used[used["axis"] == ""]
     fits = fit_series(used, load=load, by="series")[0] if len(used) and load in used else pd.DataFrame()
-    if scale_fits:
-        fits = pd.concat([f for f in (fits, *scale_fits) if len(f)], ignore_index=True)
+    if scale_fits:  # along each one's scale factor, fitted in one pass
+        along = fit_series(pd.concat(scale_fits, ignore_index=True), load="_along", by="series")[0]
+        fits = pd.concat([f for f in (fits, along) if len(f)], ignore_index=True)
     return pd.DataFrame(rows), pd.DataFrame(knee_rows), fits
 
 
