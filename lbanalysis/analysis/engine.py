@@ -357,13 +357,16 @@ def study(
     runs = runs.copy() if runs.index.is_unique else runs.reset_index(drop=True)  # rows are named by their label
     runs["_origin"] = origins_of(runs, origin)
     http, iperf_runs = _by_kind(runs, iperf)
-    plan = _design(data, http, design) if by is None and group is None else None
+    # the folders are read as the design unless the runs are grouped by hand or the folders pooled (origin=)
+    plan = _design(data, http, design) if by is None and group is None and origin == "folder" else None
     if plan is not None:
         http = http.join(plan.columns[[c for c in plan.columns.columns if c not in http.columns]])
     own = list(http.columns)
     http["_target"] = target(http)
     http = with_latency(http, phases, requests)
     http["twin_of"] = twins(http, requests)
+    if plan is not None:  # after the twins: a per-request log shows no load, and keeps none
+        http = _with_loads(http, plan)
     http, processes = fold(http, requests, test=test)  # the processes of one test: one row, judged as one run
     http = left_out(pd.concat([http, error_shares(http)], axis=1), t)
     http, paths = with_capacity(http, capacity, capacity_basis, iperf_runs, explicit=iperf is not None)
@@ -381,6 +384,22 @@ def study(
                                                                               "evidence"])  # fmt: skip
     return Study(http, _series_rows(http, load), verdicts, knees, fits, paths, load, t, tests, processes,
                  design=design_table)  # fmt: skip
+
+
+def _with_loads(http: pd.DataFrame, plan: Design) -> pd.DataFrame:
+    """A run whose output shows no load (ab that printed nothing after its banner) takes it from its own name,
+    where the design reads a factor of the names as that load (``9000-conc-300/``): a value the file's own path
+    states, as a pattern would, never a neighbour's. ``load_from`` says which runs took it."""
+    for factor, col in plan.load_of.items():
+        if factor not in http or col not in ("concurrency", "rate_target_per_s") or factor == col:
+            continue
+        shown = as_floats(http, col)
+        named = pd.to_numeric(http[factor], errors="coerce")
+        fill = (shown.isna() & named.notna() & http["twin_of"].isna()).to_numpy(bool)
+        if fill.any():
+            http[col] = shown.where(~fill, named)
+            http.loc[fill, "load_from"] = f"{col} from the name ({factor})"
+    return http
 
 
 def _design(data: Any, http: pd.DataFrame, overrides: Mapping[str, str] | None) -> Design | None:

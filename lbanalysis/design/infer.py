@@ -53,6 +53,7 @@ BOOKKEEPING = frozenset(
      "timestamp", "end_time", "start_time", "start", "end", "exit_code", "returncode", "test", "process",
      "test_basis", "test_note", "origin", "duration", "pid", "command", "cmd", "host", "hostname"}
 )  # fmt: skip
+_RATE_NAMES = frozenset({"rate", "qps", "rps", "r"})
 #: Relative spread under which runs differing in one factor only are its repeats (when no repeat noise is known).
 SAME_WITHIN = 0.10
 #: How many times the repeat noise runs must differ by, for a repeat-like factor to be a setup.
@@ -65,13 +66,15 @@ class Design:
     """An inferred design: ``table`` (one row per factor, :data:`~lbanalysis.schema.design.DESIGN`) and
     ``columns`` (the values of the factors read from paths and lines, one column per factor, aligned with the
     runs). ``setup_columns``: what sets series apart; ``scale_columns``: the scale factors (the first is the
-    axis where the load is constant); ``declared``: whether a pattern or manifest stated it."""
+    axis where the load is constant); ``declared``: whether a pattern or manifest stated it; ``load_of``: each load factor's column
+    of the runs (``concurrency``, ``rate_target_per_s``, ``requests``: the one it equals)."""
 
     table: pd.DataFrame
     columns: pd.DataFrame
     setup_columns: list[str] = field(default_factory=list)
     scale_columns: list[str] = field(default_factory=list)
     declared: bool = False
+    load_of: dict[str, str] = field(default_factory=dict)
 
     def role_of(self, factor: str) -> str:
         """The role of one factor ('' when unknown)."""
@@ -178,7 +181,7 @@ def _differs(runs: pd.DataFrame, factor: pd.Series, others: list[pd.Series]) -> 
     y = pd.to_numeric(runs["requests_per_s"], errors="coerce")
     cell = pd.Series("", index=runs.index)
     for o in others:
-        cell = cell + "|" + o.astype(str)
+        cell = cell + "|" + o.astype(object).where(o.notna(), "").astype(str)
     d = pd.DataFrame({"cell": cell, "level": factor.astype(str), "y": y}).dropna()
     d = d[factor.loc[d.index].notna() & (d["y"] > 0)]
     if not len(d):
@@ -245,6 +248,7 @@ def infer(
     rows, roles = [], {}
     repeat_like: list[str] = []
     covered: set[str] = set()  # the printed load columns a factor of the names equals
+    load_of: dict[str, str] = {}
     for name, s in factors.items():
         levels = int(s.dropna().astype(str).nunique())
         num = _numeric(s)
@@ -259,12 +263,13 @@ def infer(
         if role == "load" and num is not None:
             eq = _equals_load(num, runs)
             covered.update([eq[0]] if eq else [])
+            load_of[name] = eq[0] if eq else ("rate_target_per_s" if _base(name) in _RATE_NAMES else "concurrency")
         rows.append({"factor": name, "source": where.get(name, "given"), "role": role, "values": _values_text(s),
                      "evidence": evidence, "column": name, "levels": levels})  # fmt: skip
     kept = [n for n, r in roles.items() if r in ("setup", "scale", "load") and n not in repeat_like]
     for name in repeat_like:  # a repeat by name or a small index: unless the runs differ beyond their noise
-        others = [factors[n].fillna("") for n in kept] + [_target_of(runs)]
-        for load in PRINTED_LOADS:
+        others = [factors[n].astype(object).fillna("") for n in kept] + [_target_of(runs)]
+        for load in ("concurrency", "rate_target_per_s", "threads"):  # the load a run ran at (not its length)
             if load in runs:
                 others.append(runs[load].astype(str))
         differs, figures = _differs(runs, factors[name], others)
@@ -288,13 +293,19 @@ def infer(
         order = {r: i for i, r in enumerate(("setup", "workload", "scale", "load", "repeat", "constant"))}
         table = table.sort_values("role", key=lambda r: r.map(order), kind="stable").reset_index(drop=True)
     setups = [r["factor"] for r in rows if r["role"] == "setup" and r["factor"] in factors]
+    # a workload named by a column given (a pattern, a manifest, a frame's own column) keeps its name in the series
+    setups += [r["factor"] for r in rows if r["role"] == "workload" and r["factor"] in extra]
     scales = sorted((r["factor"] for r in rows if r["role"] == "scale" and r["factor"] in factors),
                     key=lambda n: (where.get(n) != "a line inside the file", -factors[n].nunique()))  # fmt: skip
     table["axis"] = False
     if scales:
         table.loc[table["factor"] == scales[0], "axis"] = True
+        for other in scales[1:]:  # one axis at a time: a second scale factor sets series apart
+            at = table["factor"] == other
+            table.loc[at, "evidence"] = table.loc[at, "evidence"] + f"; kept apart: the series run along {scales[0]}"
     table.loc[table["role"] == "load", "axis"] = True
-    return Design(table, cols, setups, scales, declared=bool(declared))
+    return Design(table, cols, setups, scales, declared=bool(declared),
+                  load_of={k: v for k, v in load_of.items() if roles.get(k) == "load"})  # fmt: skip
 
 
 def _base(name: str) -> str:

@@ -62,7 +62,7 @@ _STAMP_RE = re.compile(
 )
 _SEP_RE = re.compile(r"[_\-./\s,+]+")
 _PIECE_RE = re.compile(r"\d+(?:\.\d+)?[kKmM]?(?![a-zA-Z0-9])|\d+|[^\W\d_]+", re.UNICODE)
-_KV_RE = re.compile(r"(?<![\w.])([A-Za-z][\w]*)=([\w.:-]+)")
+_KV_RE = re.compile(r"(?<![\w.])([A-Za-z][\w]*)=([A-Za-z0-9.:]+)")
 _NUM_RE = re.compile(r"^(\d+(?:\.\d+)?)([kKmM]?)$")
 _EXTENSIONS = re.compile(r"\.(?:txt|log|out|json|csv|tsv|jtl|xml|md|html?|dat|res|result|results|ndjson|gz)$", re.I)
 
@@ -127,6 +127,8 @@ def _segment_tokens(segment: str, position: str, source: str) -> list[Token]:
             key, used[j - 1] = prev[0].lower(), True  # c6000, cpu16, conc-3000
         elif prev and number(prev[0]) is None and prev[1] == part:
             continue  # h3, bc0, lv02: a name with a number in it, a word (what it counts is not known)
+        elif nxt and nxt[0].lower() in _UNIT_AFTER:
+            key, used[j + 1] = nxt[0].lower(), True  # 10k-users
         used[j] = True
         out.append(Token(position, key, v, source))
     words: list[str] = []
@@ -170,7 +172,7 @@ def path_tokens(rel_path: str) -> list[Token]:
 _SECTION_RES = (
     re.compile(r"^[#=\-*\s\[]*((?:[A-Za-z][\w]*\s*=\s*[\w.]+[\s,;]*)+)[#=\-*\s\]]*$"),
     re.compile(r"^[#=\-*\s\[]*(\d+(?:\.\d+)?[kK]?)\s+(concurrent|connections|clients|users|servers|backends|pods"
-               r"|nodes|workers|processes|threads)\b[\w\s]*?[#=\-*\s\]]*$", re.I),
+               r"|nodes|workers|processes)(?:\s+(?:users|connections|clients|requests))?\s*:?[#=\-*\s\]]*$", re.I),
     re.compile(r"^[#=\-*\s\[]*(iteration|run|round|try|trial|repeat|attempt|pass|concurrency|connections|clients"
                r"|users|servers|backends|pods|nodes|workers|processes)\s*[:#]?\s*(\d+)(?:\s+of\s+\d+)?[#=\-*\s\]]*$",
                re.I),
