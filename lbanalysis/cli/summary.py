@@ -261,15 +261,24 @@ def cmd_summary(args: argparse.Namespace) -> int:
     elif args.format == "markdown":
         if len(ds.runs):
             print(format_markdown(table))
+            print("\n" + _design_line(st))
         print("\n" + _footer(ds))
     else:
         if len(ds.runs):
             print(format_table(table))
+            print(_design_line(st))
         print(_footer(ds))
     report_skipped(ds, "warn")
     if not len(ds.runs):
         raise CLIError(f"no runs found in {', '.join(args.paths)}" + skipped_note(ds), 1)
     return 0
+
+
+def _design_line(st: Any) -> str:
+    """The experiment's design in one line (:func:`lbanalysis.design.sentence`), as the study reads it."""
+    from ..design import sentence
+
+    return f"Design: {sentence(st.design)}." if len(st.runs) else "Design: no HTTP load-test runs."
 
 
 EPILOG = """\
@@ -281,7 +290,9 @@ One line per run: source, run, tool, label or command (tells runs of one
 file apart), concurrency (iperf: streams), requests, failed, req/s, mean,
 p50 and p99 latency in ms (where the tool printed percentiles), HTTP
 transfer in bytes/s (MB/s), a link test's rate in bits/s (Mbit/s), error.
-Empty columns are left out. The last line counts runs per tool, skipped
+Empty columns are left out. A line says the experiment's design (what was
+compared, the load, the repeats: read from the folder and file names, lines
+inside the files, a pattern or a manifest). The last line counts runs per tool, skipped
 files and outputs that are not tests; every skipped file is then listed with
 its reason on stderr (the same policy as read).
   lbanalysis summary logs/ --where "tool == 'ab'" --format markdown

@@ -405,10 +405,11 @@ def _printed(runs: pd.DataFrame, covered: set[str]) -> list[dict]:
 
 
 def sentence(design: Design | pd.DataFrame, how: str = "") -> str:
-    """The design in one sentence: '6 path[2] × c 1,000–10,000 × 2 bc; read from the folder names'.
+    """The design in one sentence: '6 path[2] (…) × 2 path[0] (bc0, bc1) × c 1,000–10,000; read from the folder
+    and file names'.
 
     >>> t = pd.DataFrame({"factor": ["lb", "c"], "role": ["setup", "load"], "values": ["a, b", "1, 2"],
-    ...                   "levels": [2, 2], "source": ["path segment", "file-name token"]})
+    ...                   "levels": [2, 2], "source": ["path segment", "file-name token"], "evidence": ""})
     >>> sentence(t)
     '2 lb (a, b) × c 1, 2; read from the folder and file names'
     """
@@ -416,16 +417,24 @@ def sentence(design: Design | pd.DataFrame, how: str = "") -> str:
     if not len(t):
         return "No factor varies between the runs: one setup, one load."
     parts = []
-    for _, r in t.iterrows():
-        if r["role"] in ("setup", "workload", "scale"):
-            n = int(r["levels"]) if pd.notna(r["levels"]) else 0
-            parts.append(f"{n} {r['factor']} ({r['values']})" if r["role"] != "scale" else f"{r['factor']} "
-                         f"{r['values']}")  # fmt: skip
-        elif r["role"] == "load" and r["source"] != "the tool's own output":
-            parts.append(f"{r['factor']} {r['values']}")
-        elif r["role"] == "load" and not (t["role"] == "load").iloc[: _pos(t, r)].any():
-            parts.append(f"{r['factor']} {r['values']}")
+    for _, r in t[t["role"] == "setup"].iterrows():
+        parts.append(f"{int(r['levels'])} {r['factor']} ({r['values']})")
+    work = t[t["role"] == "workload"]
+    work = work[work["factor"] == "target"] if (work["factor"] == "target").any() else work
+    parts += [f"{int(r['levels'])} targets ({r['values']})" if r["factor"] == "target" else
+              f"{int(r['levels'])} {r['factor']} ({r['values']})" for _, r in work.iterrows()]  # fmt: skip
+    parts += [f"{r['factor']} {r['values']}" for _, r in t[t["role"] == "scale"].iterrows()]
+    loads = t[t["role"] == "load"]
+    if len(loads):  # one load named: the one that is the connections or the rate, when several say the same
+        main = loads[loads["evidence"].str.contains("connections|rate", regex=True)]
+        r = (main if len(main) else loads).iloc[0]
+        parts.append(f"{r['factor']} {r['values']}")
     reps = t[t["role"] == "repeat"]
+    if not parts:
+        const = t[t["role"] == "constant"]
+        at = ", ".join(f"{r['factor']} {r['values']}" for _, r in const.iterrows())
+        return "No factor varies between the runs: one setup, one load" + (f" ({at})" if at else "") + (
+            f", {' and '.join(f'{int(r.levels)} repeats ({r.factor})' for r in reps.itertuples())}" if len(reps) else "")
     if len(reps):
         parts.append(" and ".join(f"{int(r['levels'])} repeats ({r['factor']})" for _, r in reps.iterrows()))
     sources = set(t["source"])

@@ -20,6 +20,9 @@ module              what it holds
                     study of the folder the sections show), ``http_runs``
 ``opening.py``      ``opening_section``: what was read and where the page and
                     its files are written (``tool_counts``)
+``design.py``       ``design_section``: what was compared (the design in a
+                    sentence and a table), setups ranked where they ran at
+                    one load, series along a scale factor
 ``conclusion.py``   ``conclusion_section``: one line per series: verdict,
                     confidence, best rate, p99 there, errors
                     (``conclusion_table``); ``verdict_section``: what bounded
@@ -70,6 +73,7 @@ from .balancer import load_balancer_section
 from .charts import figure as _figure  # noqa: F401  (the name it had before the package, kept for code that used it)
 from .compare import compare_section
 from .conclusion import conclusion_section, conclusion_table, verdict_section
+from .design import design_section
 from .latency import percentile_table, percentiles_section, tail_section, tail_table
 from .network import network_section
 from .opening import opening_section, tool_counts
@@ -88,6 +92,7 @@ __all__ = [
     "compare_section",
     "conclusion_section",
     "conclusion_table",
+    "design_section",
     "headline",
     "http_runs",
     "in_appendix",
