@@ -395,7 +395,9 @@ def _with_loads(http: pd.DataFrame, plan: Design) -> pd.DataFrame:
             continue
         shown = as_floats(http, col)
         named = pd.to_numeric(http[factor], errors="coerce")
-        fill = (shown.isna() & named.notna() & http["twin_of"].isna()).to_numpy(bool)
+        # only a run that shows no load at all (a rate shown is its load: vegeta's manifest load is its rate)
+        none = as_floats(http, "concurrency").isna() & as_floats(http, "rate_target_per_s").isna()
+        fill = (none & named.notna() & http["twin_of"].isna()).to_numpy(bool)
         if fill.any():
             http[col] = shown.where(~fill, named)
             http.loc[fill, "load_from"] = f"{col} from the name ({factor})"

@@ -232,7 +232,7 @@ def infer(
     if bad:
         raise ValueError(f"design: unknown role(s) {bad}; roles are: {', '.join(DESIGN_ROLES)}")
     runs = runs if runs.index.is_unique else runs.reset_index(drop=True)
-    extra = [c for c in runs.columns if c not in RUNS and not str(c).startswith("_") and c.lower() not in BOOKKEEPING
+    extra = [c for c in runs.columns if c not in RUNS and not str(c).startswith("_") and not _bookkeeping(c)
              and not _prose(runs[c])]  # fmt: skip
     declared = [c for c in extra if c not in section_keys]
     cols = pd.DataFrame(index=runs.index)
@@ -252,12 +252,14 @@ def infer(
     for name, s in factors.items():
         levels = int(s.dropna().astype(str).nunique())
         num = _numeric(s)
-        role, evidence = _role(name, s, num, levels, runs)
+        role, evidence = _role(name, s, num, levels, runs, declared=name in extra)
         if name in overrides:
             role, evidence = overrides[name], f"given: design={{{name!r}: {overrides[name]!r}}}"
         elif role == "repeat?":
             repeat_like.append(name)
-        if role == "constant" and not (num is not None and not name.startswith(("path[", "file"))):
+        if role == "constant" and not (num is not None and not name.startswith(("path[", "file"))) or (
+            role == "measured" and name not in overrides
+        ):
             continue  # a constant word of the path says nothing
         roles[name] = role
         if role == "load" and num is not None:
@@ -275,6 +277,8 @@ def infer(
         differs, figures = _differs(runs, factors[name], others)
         row = next(r for r in rows if r["factor"] == name)
         named = _base(name) in REPEAT_NAMES
+        if named and (name in declared or "no repeat noise" in figures):
+            differs = None  # stated by a pattern or manifest, or no other repeats to measure the noise by
         if differs:
             row["role"], row["evidence"] = "setup", (
                 f"{'named as a repeat' if named else 'a small index'}, but {figures}: kept apart")
@@ -308,6 +312,20 @@ def infer(
                   load_of={k: v for k, v in load_of.items() if roles.get(k) == "load"})  # fmt: skip
 
 
+_TIME_WORDS = re.compile(r"(?:^|_)(?:start|started|end|ended|time|timestamp|date|when|elapsed|finished|begin|t0|t1)"
+                         r"(?:_s|_ms|_ns|_at)?$|_at$", re.I)  # fmt: skip
+
+
+def _bookkeeping(column: str) -> bool:
+    """Whether a column records a run (a note, a file, a time: ``started_s``, ``end_time``) rather than sets it.
+
+    >>> _bookkeeping("started_s"), _bookkeeping("note"), _bookkeeping("servers")
+    (True, True, False)
+    """
+    name = str(column).lower()
+    return name in BOOKKEEPING or bool(_TIME_WORDS.search(name))
+
+
 def _base(name: str) -> str:
     """A factor's name without the position it was read at (``cpu (file)`` -> ``cpu``)."""
     return re.sub(r"\s*\(.*\)$", "", name).lower()
@@ -330,8 +348,11 @@ def _target_of(runs: pd.DataFrame) -> pd.Series:
     return out.astype(str)
 
 
-def _role(name: str, s: pd.Series, num: pd.Series | None, levels: int, runs: pd.DataFrame) -> tuple[str, str]:
-    """A factor's role from its values, what the tool printed and its name (``repeat?``: decided by the noise)."""
+def _role(name: str, s: pd.Series, num: pd.Series | None, levels: int, runs: pd.DataFrame, *,
+          declared: bool = False) -> tuple[str, str]:  # fmt: skip
+    """A factor's role from its values, what the tool printed and its name (``repeat?``: decided by the noise).
+    A number a column gives (a manifest's, a pattern's) is a setting only when named as one: a manifest also
+    records what each run measured (``cpu_pct``, ``free_mem_mb``)."""
     base = _base(name)
     if levels <= 1:
         return "constant", "one value in every run"
@@ -340,7 +361,8 @@ def _role(name: str, s: pd.Series, num: pd.Series | None, levels: int, runs: pd.
     eq = _equals_load(num, runs)
     if eq:
         col, agree, known = eq
-        tools = ", ".join(dict.fromkeys(runs.loc[num.index, "tool"].dropna().astype(str))) if "tool" in runs else ""
+        both = num.index[pd.to_numeric(runs.loc[num.index, col], errors="coerce").notna().to_numpy(bool)]
+        tools = ", ".join(dict.fromkeys(runs.loc[both, "tool"].dropna().astype(str))) if "tool" in runs else ""
         shown = f"{name}{num.iloc[0]:g}" if "#" not in name and "[" not in name else f"{num.iloc[0]:g} ({name})"
         return "load", (f"{shown} equals the {PRINTED_LOADS[col]} {tools or 'the tool'} printed in {agree} of "
                         f"{known} runs")  # fmt: skip
@@ -352,6 +374,9 @@ def _role(name: str, s: pd.Series, num: pd.Series | None, levels: int, runs: pd.
         return "load", f"named as a load ({base}); the outputs do not show their load"
     if base in SCALE_NAMES or base.startswith("pod"):
         return "scale", f"a number of {base}: a numeric setup parameter"
+    if declared:
+        return "measured", ("a number recorded per run, neither the load printed nor named as a setting: read as "
+                            f"a measurement, not a factor (design={{{name!r}: 'setup'}} compares by it)")
     if base in LOAD_NAMES:
         return "setup", f"named as a load ({base}), but its values are not the load the tool printed: kept apart"
     if _small_index(num):
@@ -398,7 +423,8 @@ def _printed(runs: pd.DataFrame, covered: set[str]) -> list[dict]:
         from ..analysis.evidence.runs import target as target_text
 
         t = target_text(runs)
-        rows.append({"factor": "target", "source": "the tool's own output", "role": "workload",
+        rows.append({"factor": "target" if "target" not in runs else "url", "source": "the tool's own output",
+                     "role": "workload",
                      "values": _values_text(t[t != ""]), "evidence": "the URLs (and methods) the tools printed: each "
                      "is its own workload", "column": "", "levels": int(t[t != ""].nunique())})  # fmt: skip
     return rows

@@ -3,7 +3,7 @@
 >>> list(DESIGN)[:5]
 ['factor', 'source', 'role', 'values', 'evidence']
 >>> DESIGN_ROLES
-('setup', 'scale', 'load', 'repeat', 'workload', 'constant')
+('setup', 'scale', 'load', 'repeat', 'workload', 'constant', 'measured')
 >>> RANKING["requests_per_s"].unit
 '1/s'
 """
@@ -17,8 +17,9 @@ __all__ = ["DESIGN", "DESIGN_ROLES", "DESIGN_SOURCES", "RANKING"]
 #: What a factor is in the experiment: ``setup`` (what is compared: a server, a load balancer, a framework),
 #: ``scale`` (a numeric setup parameter such as servers, pods, processes, cores, maxconn), ``load`` (agrees with
 #: the load the tool printed or ran with), ``repeat`` (the same test again), ``workload`` (the request sent: the
-#: URL, method, body), ``constant`` (one value in every run).
-DESIGN_ROLES = ("setup", "scale", "load", "repeat", "workload", "constant")
+#: URL, method, body), ``constant`` (one value in every run), ``measured`` (a number a manifest or pattern records
+#: per run that no name or evidence makes a setting: a CPU share, a memory figure; not a factor).
+DESIGN_ROLES = ("setup", "scale", "load", "repeat", "workload", "constant", "measured")
 #: Where a factor was read.
 DESIGN_SOURCES = ("path segment", "file-name token", "a line inside the file", "manifest", "path pattern",
                   "the tool's own output", "given")  # fmt: skip

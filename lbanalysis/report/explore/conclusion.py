@@ -58,7 +58,9 @@ def conclusion_section(
         return s.add(table.reset_index(drop=True))
     unsure = (table["verdict"] == "cannot tell").to_numpy(bool)
     no_rate = table["best requests/s"].isna().to_numpy(bool) & ~unsure
-    s.add(table[~unsure & ~no_rate].reset_index(drop=True))
+    sure = table[~unsure & ~no_rate].reset_index(drop=True)
+    if len(sure):  # no empty table when every series is too little to tell
+        s.add(sure)
     if no_rate.any():
         s.add(f"{plural(int(no_rate.sum()), 'series')} measured no throughput (every run failed, was refused "
               "or printed no rate):")  # fmt: skip

@@ -60,6 +60,8 @@ def design_section(
         s.add(Collapsed(design[[c for c in _DESIGN_COLUMNS if c in design]].reset_index(drop=True)))
     ranking = st.ranking()
     if len(ranking):
+        first = ranking.groupby(["workload", "load"], sort=False).size().iloc[0]
+        s.open_rows = max(s.open_rows, int(first) + 1)  # the first ranking open, however many setups
         _add_ranking(s, ranking)
     along = st.verdicts[st.verdicts["load"].isin(design.loc[design["role"] == "scale", "factor"])] if len(
         design) and len(st.verdicts) else pd.DataFrame()  # fmt: skip
