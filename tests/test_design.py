@@ -145,8 +145,10 @@ def test_kube_lb_pods_are_the_axis_and_tries_repeat():
     runs = s.runs[s.runs["series"] == top.name]
     flat = runs[runs["podnum"] >= 8].groupby("podnum")["requests_per_s"].mean()
     assert flat.between(85_000, 100_000).all()
-    fit = s.fits.set_index("series").loc[top.name]
-    assert fit["loads"] == 15  # fitted along the pods, not "1 load only"
+    fits = s.fits[s.fits["series"] == top.name].set_index("model")
+    assert sorted(fits.index) == ["amdahl", "linear", "usl"]
+    assert (fits["loads"] == 15).all()  # fitted along the pods, not "1 load only"
+    assert fits.loc["usl", "fitted"] and 8 <= fits.loc["usl", "peak load"] <= 40
 
 
 def test_kube_lb_types_in_file_names_are_never_pooled():

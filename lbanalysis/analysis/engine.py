@@ -609,9 +609,10 @@ def _judge_all(
     if axes:
         used = used[used["axis"] == ""]
     fits = fit_series(used, load=load, by="series")[0] if len(used) and load in used else pd.DataFrame()
-    if scale_fits:  # along each one's scale factor, fitted in one pass
-        along = fit_series(pd.concat(scale_fits, ignore_index=True), load="_along", by="series")[0]
-        fits = pd.concat([f for f in (fits, along) if len(f)], ignore_index=True)
+    if scale_fits:  # along each one's scale factor: a line, Amdahl and the USL over N, each in one pass
+        both = pd.concat(scale_fits, ignore_index=True)
+        along = [fit_series(both, load="_along", by="series", model=m)[0] for m in ("linear", "amdahl", "usl")]
+        fits = pd.concat([f for f in (fits, *along) if len(f)], ignore_index=True)
     return pd.DataFrame(rows), pd.DataFrame(knee_rows), fits
 
 

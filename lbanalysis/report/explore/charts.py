@@ -238,3 +238,22 @@ def compare_chart(http: pd.DataFrame, group: str, y: str, n_levels: int) -> Any:
     fig, (ax,) = figure(width=max(5.0, 1.2 * n_levels))
     plots.throughput_bars(http, x=group, y=y, ax=ax)
     return fig
+
+
+# ------------------------------------------------------------------ design ---
+def along_chart(runs: pd.DataFrame, axis: str, shown: Sequence[Any]) -> Any:
+    """Throughput against a scale factor (servers, pods) at one load: each series' runs as points and its
+    means joined, the series ``shown`` of the study's runs (``axis``: the factor's column)."""
+    from ... import plots
+
+    fig, (ax,) = figure(height=4.0 + 0.22 * ((len(shown) + 1) // 2))
+    data = runs[runs["series"].isin(list(shown)) & runs["used"].astype(bool)]
+    data = data.assign(_along=pd.to_numeric(data[axis], errors="coerce"))
+    plots.throughput_vs_load(data, x="_along", hue="series", ax=ax)
+    ax.set_xlabel(axis)
+    ax.set_title(f"Throughput against {axis}, at one load")
+    if ax.get_legend() is not None:
+        ax.get_legend().remove()
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=2 if len(shown) > 1 else 1,
+               fontsize="small", frameon=False)  # fmt: skip
+    return fig

@@ -11,12 +11,15 @@ from typing import Any
 import pandas as pd
 
 from ...design import sentence
+from .charts import along_chart
 from .render import Collapsed, Section
 from .study import http_runs, study_of
 from .words import plural
 
 #: The design table as the page shows it.
 _DESIGN_COLUMNS = ["factor", "role", "values", "source", "evidence"]
+#: Most series drawn in one chart along a scale factor.
+_MOST_DRAWN = 8
 #: The ranking as the page shows it.
 _RANKING_COLUMNS = ["rank", "setup", "runs", "requests_per_s", "lower", "upper", "latency_mean_s",
                     "differs_from_next", "note"]  # fmt: skip
@@ -69,6 +72,11 @@ def design_section(
         s.add(f"{plural(len(along), 'series')} run along a scale factor at one load: what each added unit gave, "
               "and the bound at its top value by the same rules as any series.")  # fmt: skip
         s.add(along[["series", "load", "loads", "runs", "scaling", "verdict", "resource"]].reset_index(drop=True))
+        for axis, g in along.groupby("load", sort=False):
+            shown = g.sort_values("requests_per_s", ascending=False)["series"].head(_MOST_DRAWN).tolist()
+            if len(g) > len(shown):
+                s.add(f"The chart draws the {len(shown)} series along {axis} of highest throughput, of {len(g)}.")
+            s.add(along_chart(st.runs, str(axis), shown))
     return s
 
 
