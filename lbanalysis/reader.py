@@ -33,8 +33,8 @@ from .errors import LBAnalysisError, ParseError, SkippedFileWarning
 from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manifest
 from .pairing import manifest_cpu, pair_cpu, pattern_cpu
 from .readers import Parsed, all_formats, parse_text
-from .text import decode, normalize
 from .schema.design import DESIGN
+from .text import decode, normalize
 
 __all__ = ["DEFAULT_IGNORE", "ENGINES", "Dataset", "Engine", "engine_named", "expand", "read"]
 
@@ -529,6 +529,11 @@ def _with_manifests(
     return runs.drop(columns=[c for c in ("_abs", "_path", "_rel") if c in runs.columns])
 
 
+def _columns_of(frames: list[pd.DataFrame]) -> list[str]:
+    """The columns of the manifests read (what they state of the design)."""
+    return [str(c) for m in frames for c in m.columns]
+
+
 def _with_sections(runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """The settings that lines between the runs of a file name (``podnum=4``), as columns (see
     :mod:`lbanalysis.design.sections`), and their names."""
@@ -729,7 +734,7 @@ def _read_pandas(
     if pattern and (want is None or "cpu" in want):
         from_manifests.extend(pattern_cpu(runs, re.findall(r"\{(\w+)", pattern)))
     manifests = _manifests(manifest, paths)
-    manifest_names = [c for m in manifests for c in m.columns]
+    manifest_names = _columns_of(manifests)
     runs = _with_manifests(runs, manifests, notes, from_manifests if want is None or "cpu" in want else None)
     if from_manifests:
         tables["cpu"].append(schema.conform(from_manifests, "cpu"))

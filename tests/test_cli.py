@@ -324,8 +324,9 @@ def test_summary_lines_and_footer(good_and_junk, capsys):
     header = lines[0].split()
     assert header[:4] == ["source", "run", "tool", "conc"]
     assert "req/s" in header and "mean" in header and "transfer" in header
-    rows = {ln.split()[0]: ln.split() for ln in lines[1:-1]}
+    rows = {ln.split()[0]: ln.split() for ln in lines[1:-2]}
     assert set(rows) == {"ab_c1.txt", "ab_c10.txt", "ab_c50.txt"}
+    assert lines[-2] == "Design: c 1, 10, 50; read from the folder and file names."  # c equals the concurrency
     assert rows["ab_c50.txt"][3] == "50"
     assert f"{printed_rps(good_and_junk / 'ab_c50.txt'):.1f}" in rows["ab_c50.txt"]
     assert lines[-1] == "3 run(s) from 3 file(s): ab 3. Skipped 1: zz_junk.txt."
@@ -337,8 +338,9 @@ def test_summary_lines_and_footer(good_and_junk, capsys):
 def test_summary_article_data(capsys):
     status, out, _ = run(["summary", WORDPRESS], capsys)
     assert status == 0
-    rows = [ln for ln in out.splitlines()[1:-1]]
+    rows = [ln for ln in out.splitlines()[1:-2]]
     assert len(rows) == 8
+    assert out.splitlines()[-2].startswith("Design: 2 targets (")  # Apache direct, HAProxy in front
     assert all(r.startswith("test-") for r in rows)
     assert out.splitlines()[-1].startswith("8 run(s) from 8 file(s): ab 8")
 

@@ -278,12 +278,12 @@ def _named(http: pd.DataFrame, own: list[str], by: Any, exclude: Sequence[str], 
 
 def _setup_words(http: pd.DataFrame, setups: list[str]) -> pd.Series:
     """Each run's setup as words: the values of the setup factors (``bun elysia``, ``lb=haproxy``)."""
-    from .series import _setting_word
+    from .series import setting_word
 
     if not setups:
         return pd.Series("", index=http.index, dtype=object)
     return pd.Series([" ".join(w for k, v in zip(setups, vals, strict=True)
-                               if (w := _setting_word(k, v, []) if not (not isinstance(v, str) and pd.isna(v))
+                               if (w := setting_word(k, v, []) if not (not isinstance(v, str) and pd.isna(v))
                                    else "")) for vals in http[setups].itertuples(index=False)],
                      index=http.index, dtype=object)  # fmt: skip
 
@@ -291,7 +291,7 @@ def _setup_words(http: pd.DataFrame, setups: list[str]) -> pd.Series:
 def _along_scale(http: pd.DataFrame, scale: str) -> pd.DataFrame:
     """Each series whose runs vary the scale factor at one load runs along it (``axis`` = its name); one that
     varies the load too is split by the scale factor's values (a curve per number of servers)."""
-    from .series import _setting_word
+    from .series import setting_word
 
     values = as_floats(http, scale)
     for name, idx in http.groupby("series", sort=False).groups.items():
@@ -300,7 +300,7 @@ def _along_scale(http: pd.DataFrame, scale: str) -> pd.DataFrame:
             continue
         g = http.loc[idx]
         if any(as_floats(g, c).nunique() > 1 for c in ("concurrency", "rate_target_per_s")):
-            http.loc[idx, "series"] = [f"{name} {_setting_word(scale, x, [])}" if pd.notna(x) else name for x in v]
+            http.loc[idx, "series"] = [f"{name} {setting_word(scale, x, [])}" if pd.notna(x) else name for x in v]
         else:
             http.loc[idx, "axis"] = scale
     return http

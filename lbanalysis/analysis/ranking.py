@@ -20,6 +20,8 @@ caveat where the evidence has one (errors, client and server on one host).
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pandas as pd
 
@@ -74,7 +76,9 @@ def ranking(runs: pd.DataFrame, *, n_boot: int = 2000, seed: int = 0) -> pd.Data
         data = data[data["used"].astype("boolean").fillna(False).to_numpy(bool)]
     if "axis" in data:
         data = data[data["axis"].fillna("").eq("").to_numpy(bool)]
-    data = data[data["setup"].fillna("").ne("").to_numpy(bool) & as_floats(data, "requests_per_s").notna().to_numpy(bool)]
+    data = data[
+        data["setup"].fillna("").ne("").to_numpy(bool) & as_floats(data, "requests_per_s").notna().to_numpy(bool)
+    ]
     rng = np.random.default_rng(seed)
     rows: list[dict] = []
     for workload, w in data.groupby("workload", sort=True):
@@ -103,7 +107,7 @@ def _rank_one(workload: str, load: str, g: pd.DataFrame, n_boot: int, rng: np.ra
                      "latency_mean_s": float(lat[mine.index].mean()) if lat[mine.index].notna().any() else np.nan,
                      "error_share": as_floats(mine, "error_share").mean(), "note": _note(mine),
                      "differs_from_next": ""})  # fmt: skip
-    for a, b in zip(rows, rows[1:], strict=False):
+    for a, b in pairwise(rows):
         pair = g[g["setup"].isin([a["setup"], b["setup"]])].assign(_y=y)
         res = compare(pair, by="setup", a=b["setup"], b=a["setup"], y="_y", n_boot=n_boot, seed=int(rng.integers(1e9)))
         sig = res.loc["overall", "significant"]

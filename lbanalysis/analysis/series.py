@@ -51,6 +51,7 @@ __all__ = [
     "fit_series",
     "series_keys",
     "series_table",
+    "setting_word",
 ]
 
 #: Columns that are the load of a run: they vary within a series.
@@ -139,8 +140,12 @@ _KEY_WORDS = {
 }
 
 
-def _setting_word(k: str, v: object, parts: list[str]) -> str:
-    """How a series name shows one setting (empty: not at all)."""
+def setting_word(k: str, v: object, parts: list[str]) -> str:
+    """How a series name shows one setting (empty: not at all; ``parts``: the words of the name so far).
+
+    >>> setting_word("keepalive", True, []), setting_word("cpu", 16.0, []), setting_word("path[0]", "bun", [])
+    ('keep-alive', 'cpu=16', 'bun')
+    """
     if k == "keepalive":
         return "keep-alive" if bool(v) else ""
     if k in _KEY_WORDS:
@@ -179,7 +184,7 @@ def _label(row: pd.Series, keys: list[str], by_design: bool = False) -> str:
         v = row.get(k)
         if k in ("tool", *_TARGET) or v is None or (not isinstance(v, str) and pd.isna(v)):
             continue
-        word = _setting_word(k, v, parts)
+        word = setting_word(k, v, parts)
         if word:
             parts.append(word)
     return " ".join(parts) or "all runs"

@@ -211,6 +211,110 @@ def _declared_source(col: str, pattern_fields: Sequence[str], manifest_columns: 
     return "given"
 
 
+@dataclass
+class _Found:
+    """The factors being classified: their values, where each was read, the rows of the table so far."""
+
+    runs: pd.DataFrame
+    factors: dict[str, pd.Series]
+    where: dict[str, str]
+    given: list[str]  # columns a pattern, a manifest or the frame gave
+    declared: list[str]  # of those, the ones a pattern or manifest stated (not lines inside the files)
+    rows: list[dict] = field(default_factory=list)
+    roles: dict[str, str] = field(default_factory=dict)
+    repeat_like: list[str] = field(default_factory=list)
+    covered: set[str] = field(default_factory=set)  # the printed load columns a factor of the names equals
+    load_of: dict[str, str] = field(default_factory=dict)
+
+
+def _found(runs: pd.DataFrame, pattern_fields: Sequence[str], manifest_columns: Sequence[str],
+           section_keys: Sequence[str]) -> _Found:  # fmt: skip
+    """The candidate factors: the columns given, and the path's tokens when no pattern or manifest states it."""
+    from ..schema import RUNS
+
+    given = [c for c in runs.columns if c not in RUNS and not str(c).startswith("_") and not _bookkeeping(c)
+             and not _prose(runs[c])]  # fmt: skip
+    declared = [c for c in given if c not in section_keys]
+    where = {c: _declared_source(c, pattern_fields, manifest_columns, section_keys) for c in given}
+    factors: dict[str, pd.Series] = {c: runs[c] for c in given}
+    if not declared:  # no pattern or manifest: the path says it
+        cols, path_where = _path_factors(runs)
+        renamed = {c: f"{c} (path)" for c in cols if c in runs.columns}
+        factors.update({renamed.get(c, c): cols[c] for c in cols})
+        where.update({renamed.get(k, k): v for k, v in path_where.items()})
+    return _Found(runs, factors, where, given, declared)
+
+
+def _classify(f: _Found, overrides: dict[str, str]) -> None:
+    """Each factor's first role (a repeat-like one is settled by :func:`_settle`), into ``f.rows``."""
+    for name, s in f.factors.items():
+        levels = int(s.dropna().astype(str).nunique())
+        num = _numeric(s)
+        role, evidence = _role(name, s, num, levels, f.runs, declared=name in f.given)
+        if name in overrides:
+            role, evidence = overrides[name], f"given: design={{{name!r}: {overrides[name]!r}}}"
+        elif role == "repeat?":
+            f.repeat_like.append(name)
+        quiet = role == "constant" and (num is None or name.startswith(("path[", "file")))
+        if quiet or (role == "measured" and name not in overrides):
+            continue  # a constant word of the path says nothing; a measurement is no factor
+        f.roles[name] = role
+        if role == "load" and num is not None:
+            eq = _equals_load(num, f.runs)
+            f.covered.update([eq[0]] if eq else [])
+            f.load_of[name] = eq[0] if eq else ("rate_target_per_s" if _base(name) in _RATE_NAMES else "concurrency")
+        f.rows.append({"factor": name, "source": f.where.get(name, "given"), "role": role, "values": _values_text(s),
+                       "evidence": evidence, "column": name, "levels": levels})  # fmt: skip
+
+
+def _settle(f: _Found) -> None:
+    """A repeat by name or a small index is a repeat, unless the runs that differ only in it differ beyond their
+    repeat noise (then a setup, kept apart), or, for an index, nothing can tell (kept apart too)."""
+    kept = [n for n, r in f.roles.items() if r in ("setup", "scale", "load") and n not in f.repeat_like]
+    for name in f.repeat_like:
+        others = [f.factors[n].astype(object).fillna("") for n in kept] + [_target_of(f.runs)]
+        others += [f.runs[c].astype(str) for c in ("concurrency", "rate_target_per_s", "threads") if c in f.runs]
+        differs, figures = _differs(f.runs, f.factors[name], others)
+        row = next(r for r in f.rows if r["factor"] == name)
+        named = _base(name) in REPEAT_NAMES
+        if named and (name in f.declared or "no repeat noise" in figures):
+            differs = None  # stated by a pattern or manifest, or no other repeats to measure the noise by
+        if differs:
+            row["role"] = "setup"
+            row["evidence"] = f"{'named as a repeat' if named else 'a small index'}, but {figures}: kept apart"
+        elif differs is None and not named:
+            row["role"] = "setup"
+            row["evidence"] = ("a small index that may number repeats, but no runs differ only in it: cannot tell a "
+                               "setup from a repeat, kept apart")  # fmt: skip
+        else:
+            why = f"named as a repeat ({_base(name)})" if named else "a small index"
+            row["role"], row["evidence"] = "repeat", why + (f"; {figures}" if figures else "")
+        f.roles[name] = row["role"]
+
+
+def _table(f: _Found) -> tuple[pd.DataFrame, list[str], list[str]]:
+    """The design table (roles in order, the axis marked), the setup columns and the scale columns (axis first)."""
+    rows = f.rows + _printed(f.runs, f.covered)
+    table = pd.DataFrame(rows, columns=list(DESIGN))
+    if len(table):
+        table["levels"] = table["levels"].astype("Int64")
+        order = {r: i for i, r in enumerate(("setup", "workload", "scale", "load", "repeat", "constant"))}
+        table = table.sort_values("role", key=lambda r: r.map(order), kind="stable").reset_index(drop=True)
+    setups = [r["factor"] for r in rows if r["role"] == "setup" and r["factor"] in f.factors]
+    # a workload named by a column given (a pattern, a manifest, a frame's own column) keeps its name in the series
+    setups += [r["factor"] for r in rows if r["role"] == "workload" and r["factor"] in f.given]
+    scales = sorted((r["factor"] for r in rows if r["role"] == "scale" and r["factor"] in f.factors),
+                    key=lambda n: (f.where.get(n) != "a line inside the file", -f.factors[n].nunique()))  # fmt: skip
+    table["axis"] = False
+    if scales:
+        table.loc[table["factor"] == scales[0], "axis"] = True
+        for other in scales[1:]:  # one axis at a time: a second scale factor sets series apart
+            at = table["factor"] == other
+            table.loc[at, "evidence"] = table.loc[at, "evidence"] + f"; kept apart: the series run along {scales[0]}"
+    table.loc[table["role"] == "load", "axis"] = True
+    return table, setups, scales
+
+
 def infer(
     runs: pd.DataFrame,
     *,
@@ -225,91 +329,18 @@ def infer(
     a manifest and lines inside the files gave (any other column outside the schema counts as given).
     ``overrides``: factor -> role.
     """
-    from ..schema import RUNS
-
     overrides = dict(overrides or {})
     bad = {k: v for k, v in overrides.items() if v not in DESIGN_ROLES}
     if bad:
         raise ValueError(f"design: unknown role(s) {bad}; roles are: {', '.join(DESIGN_ROLES)}")
     runs = runs if runs.index.is_unique else runs.reset_index(drop=True)
-    extra = [c for c in runs.columns if c not in RUNS and not str(c).startswith("_") and not _bookkeeping(c)
-             and not _prose(runs[c])]  # fmt: skip
-    declared = [c for c in extra if c not in section_keys]
-    cols = pd.DataFrame(index=runs.index)
-    where: dict[str, str] = {c: _declared_source(c, pattern_fields, manifest_columns, section_keys) for c in extra}
-    if not declared:  # no pattern or manifest: the path says it
-        path_cols, path_where = _path_factors(runs)
-        path_cols = path_cols.rename(columns={c: f"{c} (path)" for c in path_cols if c in runs.columns})
-        path_where = {(f"{k} (path)" if k in runs.columns else k): v for k, v in path_where.items()}
-        cols = path_cols
-        where.update(path_where)
-    factors: dict[str, pd.Series] = {c: runs[c] for c in extra}
-    factors.update({c: cols[c] for c in cols})
-    rows, roles = [], {}
-    repeat_like: list[str] = []
-    covered: set[str] = set()  # the printed load columns a factor of the names equals
-    load_of: dict[str, str] = {}
-    for name, s in factors.items():
-        levels = int(s.dropna().astype(str).nunique())
-        num = _numeric(s)
-        role, evidence = _role(name, s, num, levels, runs, declared=name in extra)
-        if name in overrides:
-            role, evidence = overrides[name], f"given: design={{{name!r}: {overrides[name]!r}}}"
-        elif role == "repeat?":
-            repeat_like.append(name)
-        if role == "constant" and not (num is not None and not name.startswith(("path[", "file"))) or (
-            role == "measured" and name not in overrides
-        ):
-            continue  # a constant word of the path says nothing
-        roles[name] = role
-        if role == "load" and num is not None:
-            eq = _equals_load(num, runs)
-            covered.update([eq[0]] if eq else [])
-            load_of[name] = eq[0] if eq else ("rate_target_per_s" if _base(name) in _RATE_NAMES else "concurrency")
-        rows.append({"factor": name, "source": where.get(name, "given"), "role": role, "values": _values_text(s),
-                     "evidence": evidence, "column": name, "levels": levels})  # fmt: skip
-    kept = [n for n, r in roles.items() if r in ("setup", "scale", "load") and n not in repeat_like]
-    for name in repeat_like:  # a repeat by name or a small index: unless the runs differ beyond their noise
-        others = [factors[n].astype(object).fillna("") for n in kept] + [_target_of(runs)]
-        for load in ("concurrency", "rate_target_per_s", "threads"):  # the load a run ran at (not its length)
-            if load in runs:
-                others.append(runs[load].astype(str))
-        differs, figures = _differs(runs, factors[name], others)
-        row = next(r for r in rows if r["factor"] == name)
-        named = _base(name) in REPEAT_NAMES
-        if named and (name in declared or "no repeat noise" in figures):
-            differs = None  # stated by a pattern or manifest, or no other repeats to measure the noise by
-        if differs:
-            row["role"], row["evidence"] = "setup", (
-                f"{'named as a repeat' if named else 'a small index'}, but {figures}: kept apart")
-        elif differs is None and not named:
-            row["role"], row["evidence"] = "setup", (
-                "a small index that may number repeats, but no runs differ only in it: cannot tell a setup from a "
-                "repeat, kept apart")
-        else:
-            why = f"named as a repeat ({_base(name)})" if named else "a small index"
-            row["role"], row["evidence"] = "repeat", why + (f"; {figures}" if figures else "")
-        roles[name] = row["role"]
-    rows += _printed(runs, covered)
-    table = pd.DataFrame(rows, columns=list(DESIGN))
-    if len(table):
-        table["levels"] = table["levels"].astype("Int64")
-        order = {r: i for i, r in enumerate(("setup", "workload", "scale", "load", "repeat", "constant"))}
-        table = table.sort_values("role", key=lambda r: r.map(order), kind="stable").reset_index(drop=True)
-    setups = [r["factor"] for r in rows if r["role"] == "setup" and r["factor"] in factors]
-    # a workload named by a column given (a pattern, a manifest, a frame's own column) keeps its name in the series
-    setups += [r["factor"] for r in rows if r["role"] == "workload" and r["factor"] in extra]
-    scales = sorted((r["factor"] for r in rows if r["role"] == "scale" and r["factor"] in factors),
-                    key=lambda n: (where.get(n) != "a line inside the file", -factors[n].nunique()))  # fmt: skip
-    table["axis"] = False
-    if scales:
-        table.loc[table["factor"] == scales[0], "axis"] = True
-        for other in scales[1:]:  # one axis at a time: a second scale factor sets series apart
-            at = table["factor"] == other
-            table.loc[at, "evidence"] = table.loc[at, "evidence"] + f"; kept apart: the series run along {scales[0]}"
-    table.loc[table["role"] == "load", "axis"] = True
-    return Design(table, cols, setups, scales, declared=bool(declared),
-                  load_of={k: v for k, v in load_of.items() if roles.get(k) == "load"})  # fmt: skip
+    f = _found(runs, pattern_fields, manifest_columns, section_keys)
+    _classify(f, overrides)
+    _settle(f)
+    table, setups, scales = _table(f)
+    path_cols = pd.DataFrame({n: s for n, s in f.factors.items() if n not in f.given}, index=runs.index)
+    return Design(table, path_cols, setups, scales, declared=bool(f.declared),
+                  load_of={k: v for k, v in f.load_of.items() if f.roles.get(k) == "load"})  # fmt: skip
 
 
 _TIME_WORDS = re.compile(r"(?:^|_)(?:start|started|end|ended|time|timestamp|date|when|elapsed|finished|begin|t0|t1)"
@@ -375,8 +406,10 @@ def _role(name: str, s: pd.Series, num: pd.Series | None, levels: int, runs: pd.
     if base in SCALE_NAMES or base.startswith("pod"):
         return "scale", f"a number of {base}: a numeric setup parameter"
     if declared:
-        return "measured", ("a number recorded per run, neither the load printed nor named as a setting: read as "
-                            f"a measurement, not a factor (design={{{name!r}: 'setup'}} compares by it)")
+        return "measured", (
+            "a number recorded per run, neither the load printed nor named as a setting: read as "
+            f"a measurement, not a factor (design={{{name!r}: 'setup'}} compares by it)"
+        )
     if base in LOAD_NAMES:
         return "setup", f"named as a load ({base}), but its values are not the load the tool printed: kept apart"
     if _small_index(num):
@@ -459,8 +492,15 @@ def sentence(design: Design | pd.DataFrame, how: str = "") -> str:
     if not parts:
         const = t[t["role"] == "constant"]
         at = ", ".join(f"{r['factor']} {r['values']}" for _, r in const.iterrows())
-        return "No factor varies between the runs: one setup, one load" + (f" ({at})" if at else "") + (
-            f", {' and '.join(f'{int(r.levels)} repeats ({r.factor})' for r in reps.itertuples())}" if len(reps) else "")
+        return (
+            "No factor varies between the runs: one setup, one load"
+            + (f" ({at})" if at else "")
+            + (
+                f", {' and '.join(f'{int(r.levels)} repeats ({r.factor})' for r in reps.itertuples())}"
+                if len(reps)
+                else ""
+            )
+        )
     if len(reps):
         parts.append(" and ".join(f"{int(r['levels'])} repeats ({r['factor']})" for _, r in reps.iterrows()))
     sources = set(t["source"])

@@ -91,55 +91,71 @@ def number(text: str) -> float | None:
     return float(m.group(1)) * {"": 1, "k": 1e3, "m": 1e6}[m.group(2).lower()]
 
 
+_Piece = tuple[str, int]  # a piece of a segment and the index of the part it was cut from
+
+
+def _name_of(pieces: list[_Piece], j: int, used: list[bool]) -> tuple[str | None, list[int], bool]:
+    """The name of the number at ``j`` (None: unnamed), the pieces it takes, and whether the number stays in its
+    word (``h3``: a name with a digit whose meaning is not known)."""
+    part = pieces[j][1]
+    nxt = pieces[j + 1] if j + 1 < len(pieces) else None
+    prev = pieces[j - 1] if j > 0 else None
+    if nxt and nxt[0].lower() in _ORDINAL and nxt[1] == part:  # 2nd_try: the word after the ordinal
+        after = pieces[j + 2] if j + 2 < len(pieces) else None
+        if after and number(after[0]) is None:
+            return after[0].lower(), [j + 1, j + 2], False
+        return None, [j + 1], False
+    if nxt and nxt[1] == part and nxt[0].lower() in _UNIT_AFTER:
+        return nxt[0].lower(), [j + 1], False  # 8cpu, 16cores
+    if prev and number(prev[0]) is None and not used[j - 1] and prev[0].lower() in KNOWN_NAMES:
+        return prev[0].lower(), [j - 1], False  # c6000, cpu16, conc-3000
+    if prev and number(prev[0]) is None and prev[1] == part:
+        return None, [], True  # h3, bc0, lv02
+    if nxt and nxt[0].lower() in _UNIT_AFTER:
+        return nxt[0].lower(), [j + 1], False  # 10k-users
+    return None, [], False
+
+
+def _words(pieces: list[_Piece], used: list[bool]) -> list[str]:
+    """The pieces no number took, as words (the digits of ``h3`` joined to their word)."""
+    words: list[str] = []
+    last = -1
+    for (p, part), u in zip(pieces, used, strict=True):
+        if u:
+            continue
+        if words and number(p) is not None and part == last:
+            words[-1] += p
+        else:
+            words.append(p)
+        last = part
+    return words
+
+
 def _segment_tokens(segment: str, position: str, source: str) -> list[Token]:
     """The tokens of one path segment (a folder or the file's stem)."""
     out: list[Token] = []
     for m in _KV_RE.finditer(segment):
         v = number(m.group(2))
         out.append(Token(position, m.group(1).lower(), v if v is not None else m.group(2), source))
-    rest = _KV_RE.sub(" ", segment)
-    rest = _STAMP_RE.sub(" ", rest)
+    rest = _STAMP_RE.sub(" ", _KV_RE.sub(" ", segment))
     parts = [p for p in _SEP_RE.split(rest) if p]
     # several numbers in a row (0_1_0, a version 1.2.3): the segment is one word, not numbers to pair
     if re.search(r"(?:^|[_\-.])\d+[_\-.]\d+(?:[_\-.]\d+)+(?:$|[_\-.])", rest) or re.search(r"\d+\.\d+\.\d+", rest):
         word = "_".join(parts) if len(parts) > 1 else rest.strip()
         return out + ([Token(position, None, word, source)] if word else [])
-    pieces: list[tuple[str, int]] = []  # (piece, index of its part)
-    for i, part in enumerate(parts):
-        pieces += [(p, i) for p in _PIECE_RE.findall(part)]
+    pieces: list[_Piece] = [(p, i) for i, part in enumerate(parts) for p in _PIECE_RE.findall(part)]
     used = [False] * len(pieces)
-    last = -1
-    for j, (p, part) in enumerate(pieces):
+    for j, (p, _) in enumerate(pieces):
         v = number(p)
         if v is None or used[j]:
             continue
-        nxt = pieces[j + 1] if j + 1 < len(pieces) else None
-        prev = pieces[j - 1] if j > 0 else None
-        key = None
-        if nxt and nxt[0].lower() in _ORDINAL and nxt[1] == part:  # 2nd_try: the word after the ordinal
-            used[j + 1] = True
-            after = pieces[j + 2] if j + 2 < len(pieces) else None
-            if after and number(after[0]) is None:
-                key, used[j + 2] = after[0].lower(), True
-        elif nxt and nxt[1] == part and nxt[0].lower() in _UNIT_AFTER:
-            key, used[j + 1] = nxt[0].lower(), True  # 8cpu, 16cores
-        elif prev and number(prev[0]) is None and not used[j - 1] and prev[0].lower() in KNOWN_NAMES:
-            key, used[j - 1] = prev[0].lower(), True  # c6000, cpu16, conc-3000
-        elif prev and number(prev[0]) is None and prev[1] == part:
-            continue  # h3, bc0, lv02: a name with a number in it, a word (what it counts is not known)
-        elif nxt and nxt[0].lower() in _UNIT_AFTER:
-            key, used[j + 1] = nxt[0].lower(), True  # 10k-users
-        used[j] = True
-        out.append(Token(position, key, v, source))
-    words: list[str] = []
-    for (p, part), u in zip(pieces, used, strict=True):
-        if u:
+        key, taken, in_word = _name_of(pieces, j, used)
+        if in_word:
             continue
-        if words and number(p) is not None and part == last:
-            words[-1] += p  # the digits of a word such as h3 or bc0
-        else:
-            words.append(p)
-        last = part
+        for k in (*taken, j):
+            used[k] = True
+        out.append(Token(position, key, v, source))
+    words = _words(pieces, used)
     if words:
         out.append(Token(position, None, "-".join(words), source))
     return sorted(out, key=lambda t: _order(segment, t))

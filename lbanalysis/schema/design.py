@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from .columns import B, F, I, S, Column, columns_of
+from .columns import B, Column, F, I, S, columns_of
 
 __all__ = ["DESIGN", "DESIGN_ROLES", "DESIGN_SOURCES", "RANKING"]
 
