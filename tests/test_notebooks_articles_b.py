@@ -44,7 +44,9 @@ def assert_committed_matches(processed: Path, slug: str) -> None:
     assert written == sorted(p.name for p in committed.glob("*.csv"))
     for name in written:
         pd.testing.assert_frame_equal(
-            pd.read_csv(committed / name), pd.read_csv(processed / name), check_exact=False, rtol=1e-9, obj=name
+            # 1e-6: an iterative least-squares fit (the USL's lambda) moves in its 8th digit between scipy and BLAS
+            # builds; a stale figure differs far more
+            pd.read_csv(committed / name), pd.read_csv(processed / name), check_exact=False, rtol=1e-6, obj=name
         )
 
 
