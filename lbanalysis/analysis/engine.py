@@ -115,6 +115,20 @@ class Study:
     thresholds: dict[str, float] = field(default_factory=dict)
     tests: pd.DataFrame = field(default_factory=pd.DataFrame)
     processes: pd.DataFrame = field(default_factory=pd.DataFrame)
+    objective: Any = None  # the user's objective (lbanalysis.analysis.objective.Objective), or None
+    details: dict[str, Any] = field(default_factory=dict, repr=False)  # percentiles, requests, histogram
+    rejudge: Any = field(default=None, repr=False, compare=False)  # verdicts of a subset of the runs
+
+    def capacity(self, objective: Any = None, *, seed: int = 0) -> pd.DataFrame:
+        """One row per series: the most load that meets ``objective`` (default: the study's), the first that
+        fails and which clause, the crossing with its interval, and what bounds the series there
+        (:func:`lbanalysis.analysis.slo.capacity`, its columns :data:`~lbanalysis.analysis.slo.CAPACITY_COLUMNS`)."""
+        from .slo import capacity
+
+        objective = objective if objective is not None else self.objective
+        if objective is None:
+            raise ValueError("no objective: study(..., objective='p99 <= 50ms') or capacity('p99 <= 50ms')")
+        return capacity(self.runs, self.verdicts, objective, rejudge=self.rejudge, seed=seed, **self.details)
 
     def summary_frame(self) -> pd.DataFrame:
         """One row per series: ``series``, ``runs``, ``used``, ``loads``, ``verdict``, ``resource`` (what was used
@@ -269,6 +283,7 @@ def study(
     exclude: Sequence[str] = (),
     cpu: pd.DataFrame | None = None,
     test: str | Sequence[str] = "test",
+    objective: Any = None,
     **thresholds: float,
 ) -> Study:
     """Study a folder's runs once: series, errors, capacity, fits, knees and a verdict per series.
@@ -292,9 +307,15 @@ def study(
     declare none and overlap in time against one target are one test too):
     each test is judged as one run, its load and rate the sums of its
     processes' (:mod:`lbanalysis.analysis.tests`). Other keywords: thresholds
-    of :data:`~lbanalysis.analysis.rules.THRESHOLDS`.
+    of :data:`~lbanalysis.analysis.rules.THRESHOLDS`. ``objective``: the user's objective
+    (``"p99 <= 50ms, errors <= 1%"``, :class:`~lbanalysis.analysis.objective.Objective`), whose capacity
+    per series :meth:`Study.capacity` gives.
     """
     t = _thresholds(capacity_basis, thresholds)
+    if objective is not None:
+        from .objective import Objective
+
+        objective = Objective.of(objective)
     runs, cpu, servers, phases, requests = _given(data, cpu, phases, requests)
     runs = runs.copy() if runs.index.is_unique else runs.reset_index(drop=True)  # rows are named by their label
     runs["_origin"] = origins_of(runs, origin)
@@ -313,10 +334,23 @@ def study(
         processes = pd.concat([processes, error_shares(processes)], axis=1)
         processes["series"] = http.loc[processes["test_row"], "series"].to_numpy()
     tests = tests_table(http, processes, requests, load)
+    judged, root = http, common_folder(runs)
+
+    def rejudge(sub: pd.DataFrame) -> pd.DataFrame:  # the verdicts of some of the runs (capacity at a load)
+        return _judge_all(judged.loc[sub.index], load, t, servers, root=root, cpu=cpu_runs)[0]
+
+    details = {"percentiles": _table(data, "percentiles"), "requests": requests, "histogram": _table(data, "histogram")}
     http = http.drop(columns=["origin", "_target", "_total_mean_s", "_log_of"], errors="ignore").rename(
         columns={"_origin": "origin"}
     )
-    return Study(http, _series_rows(http, load), verdicts, knees, fits, paths, load, t, tests, processes)
+    return Study(http, _series_rows(http, load), verdicts, knees, fits, paths, load, t, tests, processes,
+                 objective, details, rejudge)  # fmt: skip
+
+
+def _table(data: Any, name: str) -> pd.DataFrame | None:
+    """A detail table of a Dataset (None for a runs frame, or a Dask table)."""
+    table = getattr(data, name, None)
+    return table if isinstance(table, pd.DataFrame) else None
 
 
 # ------------------------------------------------------------------ judging ---

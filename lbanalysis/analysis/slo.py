@@ -1,0 +1,276 @@
+"""Capacity at an objective: per series, the most load that meets the user's SLO, and what bounds it there.
+
+For each series of a study, along the axis the study uses for it (its ``load`` column: the concurrency,
+the rate asked, or a scale factor such as servers at a fixed load), :func:`capacity` walks the loads
+measured from the easiest to the hardest (more load is harder; more servers is easier, see
+:data:`SCALE_COLUMNS`) and judges each load on the mean, over its repeats, of each run's value for each
+clause (:func:`lbanalysis.analysis.objective.run_values`):
+
+* the last load that meets the objective before the first that fails (``met_load``, ``failed_load``, and
+  the clause that failed: latency, errors or a throughput floor);
+* the **crossing** between them, interpolated linearly in each failing clause's margin (how far past its
+  limit, relative to it), the earliest of them; its throughput interpolated the same way;
+* an **interval** from the repeats: both loads' runs resampled (bootstrap, seeded), the crossing computed
+  again each time, its 2.5 and 97.5 percentiles (inside the two loads). Below three runs a side: "too few
+  runs to tell";
+* or ``met at every load`` (the capacity is above the loads measured), ``failed at the lowest load``, or
+  ``cannot judge`` (no run shows a value the objective asks for, and why: siege prints no percentiles);
+* beside it the verdict of the series up to the failing load (the rules of
+  :mod:`lbanalysis.analysis.rules`, its ``resource``): what bounded it there.
+
+>>> import pandas as pd
+>>> from lbanalysis.analysis.engine import study
+>>> runs = pd.DataFrame({"tool": "ab", "host": "h", "concurrency": [10, 20, 40, 80] * 3,
+...     "requests_per_s": [1000.0, 1900, 2000, 2010] * 3, "latency_mean_s": [0.010, 0.0105, 0.020, 0.0398] * 3,
+...     "requests": 5000, "failed": 0, "non_2xx": 0, "duration_s": 5.0})
+>>> c = study(runs, objective="mean <= 15ms").capacity()
+>>> c[["status", "met_load", "failed_load", "failed_clause", "capacity_load"]].round(1).to_dict("records")
+[{'status': 'crossed', 'met_load': 20.0, 'failed_load': 40.0, 'failed_clause': 'mean <= 15ms', 'capacity_load': 29.5}]
+>>> print(c["evidence"][0].split(". What")[0])
+mean <= 15ms: met at concurrency 20 (mean 10.5 ms; 1,900 requests/s), failed at 40 (mean 20 ms); crossing at concurrency 29.47, about 1,947 requests/s (95% interval 29.47 to 29.47, bootstrap of 3 and 3 runs)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .objective import Clause, Objective, run_values
+from .series import LOAD_COLUMNS, as_floats
+
+__all__ = ["CAPACITY_COLUMNS", "MIN_REPEATS", "SCALE_COLUMNS", "STATUSES", "capacity", "capacity_at", "more_is_harder"]
+
+#: The columns of :func:`capacity` (a contract).
+CAPACITY_COLUMNS = (
+    "series", "objective", "load", "met_load", "met_requests_per_s", "failed_load", "failed_clause",
+    "capacity_load", "capacity_requests_per_s", "lower", "upper", "status", "verdict", "resource", "evidence",
+)  # fmt: skip
+#: What a series' ``status`` can say.
+STATUSES = ("crossed", "met at every load", "failed at the lowest load", "cannot judge")
+#: Fewest runs on each side of a crossing for an interval.
+MIN_REPEATS = 3
+#: Columns along which more is *easier* (capacity added at a fixed load): the capacity is then the fewest.
+SCALE_COLUMNS = ("servers", "backends", "pods", "replicas", "nodes", "instances", "workers", "cores", "cpus")
+_BOOT = 2000
+
+
+def more_is_harder(load: str) -> bool:
+    """Whether a larger value of the axis ``load`` is a harder test (a load), not more capacity (a scale).
+
+    >>> more_is_harder("concurrency"), more_is_harder("rate_target_per_s"), more_is_harder("servers")
+    (True, True, False)
+    """
+    return load in LOAD_COLUMNS or not any(word in load.lower() for word in SCALE_COLUMNS)
+
+
+def _load_word(load: str) -> str:
+    return {"rate_target_per_s": "rate", "concurrency": "concurrency"}.get(load, load)
+
+
+def _g(x: float) -> str:
+    return f"{x:,.4g}" if abs(x) >= 1 or x == 0 else f"{x:.3g}"
+
+
+def _value_text(c: Clause, v: float) -> str:
+    """A clause's value as a sentence shows it: ``p99 62 ms``, ``errors 1.5%``, ``rps 950``."""
+    if pd.isna(v):
+        return f"{c.stat} unknown"
+    if c.metric == "latency":
+        return f"{c.stat} {v * 1e3:.3g} ms"
+    if c.metric == "errors":
+        return f"errors {v * 100:.3g}%"
+    return f"rps {v:,.0f}"
+
+
+def _crossing(m0: np.ndarray, m1: np.ndarray, l0: float, l1: float) -> np.ndarray:
+    """Where the margins go from ``m0`` (at ``l0``) to ``m1`` (at ``l1``) through 0, clipped to the two loads."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(m1 != m0, m0 / (m0 - m1), 0.5)
+    return l0 + np.clip(t, 0.0, 1.0) * (l1 - l0)
+
+
+def _fraction(m0: float, m1: float) -> float:
+    """How far from the met load to the failed one the margin crosses 0 (0 to 1)."""
+    return float(np.clip(m0 / (m0 - m1), 0.0, 1.0)) if m1 != m0 else 0.5
+
+
+class _Side:
+    """The runs at one load: their values per clause, and their throughput."""
+
+    def __init__(self, load: float, values: pd.DataFrame, x: pd.Series):
+        self.load, self.values, self.x = load, values, x
+
+    @property
+    def n(self) -> int:
+        return len(self.values)
+
+
+def _bootstrap(
+    met: _Side, failed: _Side, clauses: list[Clause], rng: np.random.Generator
+) -> tuple[float, float] | None:
+    """The 2.5 and 97.5 percentiles of the crossing, both loads' runs resampled; None below
+    :data:`MIN_REPEATS` runs a side."""
+    if met.n < MIN_REPEATS or failed.n < MIN_REPEATS:
+        return None
+    i0 = rng.integers(0, met.n, size=(_BOOT, met.n))
+    i1 = rng.integers(0, failed.n, size=(_BOOT, failed.n))
+    cross = np.full(_BOOT, np.inf if met.load < failed.load else -np.inf)
+    for c in clauses:
+        v0 = met.values[c.text].to_numpy(float)[i0].mean(axis=1)
+        v1 = failed.values[c.text].to_numpy(float)[i1].mean(axis=1)
+        m0, m1 = np.vectorize(c.margin)(v0), np.vectorize(c.margin)(v1)
+        fails = m1 > 0
+        at = _crossing(m0, m1, met.load, failed.load)
+        better = at < cross if met.load < failed.load else at > cross
+        cross = np.where(fails & better, at, cross)
+    cross = np.where(np.isfinite(cross), cross, failed.load)  # no clause fails in this resample: past the bracket
+    lo, hi = np.percentile(cross, [2.5, 97.5])
+    return (float(min(lo, hi)), float(max(lo, hi)))
+
+
+def _judgeable(values: pd.DataFrame, why: pd.DataFrame, loads: pd.Series) -> tuple[pd.Index, str]:
+    """The runs with a value for every clause, and why the others cannot be judged ("" if all can)."""
+    ok = values.notna().all(axis=1)
+    if ok.all():
+        return values.index, ""
+    reasons = [str(r) for col in values for r in why.loc[~values[col].notna(), col]]
+    reason = "; ".join(dict.fromkeys(r for r in reasons if r))
+    return values.index[ok.to_numpy(bool)], reason
+
+
+def _row_for(
+    name: Any, g: pd.DataFrame, load: str, objective: Objective, values: pd.DataFrame, why: pd.DataFrame,
+    rng: np.random.Generator,
+) -> dict[str, Any]:  # fmt: skip
+    """The capacity of one series (its row, without the verdict's columns)."""
+    row: dict[str, Any] = dict.fromkeys(CAPACITY_COLUMNS, math.nan)
+    row.update(series=name, objective=str(objective), load=load, failed_clause="", verdict="", resource="")
+    loads = as_floats(g, load)
+    keep, reason = _judgeable(values.loc[g.index], why.loc[g.index], loads)
+    keep = keep[loads[keep].notna().to_numpy(bool)]
+    if not len(keep):
+        row.update(status="cannot judge", evidence=f"cannot judge {objective}: {reason or f'no run shows its {load}'}")
+        return row
+    clauses = list(objective.clauses)
+    x = as_floats(g, "requests_per_s")
+    by = values.loc[keep].groupby(loads[keep])
+    means, xs, ns = by.mean(), x[keep].groupby(loads[keep]).mean(), by.size()
+    harder = more_is_harder(load)
+    order = means.index.sort_values(ascending=harder)
+    word = _load_word(load)
+    left = f"; {len(g) - len(keep)} of {len(g)} runs not judged ({reason})" if reason else ""
+    fails = [[c for c in clauses if not c.meets(means.loc[lv, c.text])] for lv in order]
+    first = next((k for k, f in enumerate(fails) if f), None)
+    if first is None:
+        top = order[-1]
+        row.update(status="met at every load", met_load=top, met_requests_per_s=xs.get(top, math.nan))
+        row["evidence"] = (f"{objective} met at every {word} measured, up to {_g(top)} ({_g(xs.get(top, math.nan))} "
+                           f"requests/s): the capacity is {'above' if harder else 'below'} it" + left)  # fmt: skip
+        return row
+    at = order[first]
+    failed = fails[first]
+    row.update(failed_load=at, failed_clause=", ".join(c.text for c in failed))
+    shown = ", ".join(_value_text(c, means.loc[at, c.text]) for c in failed)
+    if first == 0:
+        row["status"] = "failed at the lowest load"
+        row["evidence"] = (f"{objective} failed at the {'lowest' if harder else 'highest'} {word} measured, "
+                           f"{_g(at)} ({shown}): the capacity is {'below' if harder else 'above'} it" + left)  # fmt: skip
+        return row
+    met = order[first - 1]
+    fr = min(_fraction(c.margin(means.loc[met, c.text]), c.margin(means.loc[at, c.text])) for c in failed)
+    cap = met + fr * (at - met)
+    cap_x = xs[met] + fr * (xs[at] - xs[met])
+    row.update(status="crossed", met_load=met, met_requests_per_s=xs[met], capacity_load=cap,
+               capacity_requests_per_s=cap_x)  # fmt: skip
+    m_side = _Side(met, values.loc[keep][loads[keep] == met], x[keep][loads[keep] == met])
+    f_side = _Side(at, values.loc[keep][loads[keep] == at], x[keep][loads[keep] == at])
+    ci = _bootstrap(m_side, f_side, failed, rng)
+    met_shown = ", ".join(_value_text(c, means.loc[met, c.text]) for c in failed)
+    text = (f"{objective}: met at {word} {_g(met)} ({met_shown}; {_g(xs[met])} requests/s), failed at {_g(at)} "
+            f"({shown}); crossing at {word} {_g(cap)}, about {_g(cap_x)} requests/s")  # fmt: skip
+    if ci is None:
+        text += (f"; too few runs to tell its interval ({int(ns[met])} at {_g(met)}, {int(ns[at])} at {_g(at)}; "
+                 f"{MIN_REPEATS} a side)")  # fmt: skip
+    else:
+        row.update(lower=ci[0], upper=ci[1])
+        text += f" (95% interval {_g(ci[0])} to {_g(ci[1])}, bootstrap of {int(ns[met])} and {int(ns[at])} runs)"
+    row["evidence"] = text + left
+    return row
+
+
+def capacity(
+    runs: pd.DataFrame,
+    verdicts: pd.DataFrame,
+    objective: Objective | str,
+    *,
+    percentiles: pd.DataFrame | None = None,
+    requests: pd.DataFrame | None = None,
+    histogram: pd.DataFrame | None = None,
+    rejudge: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """One row per series: its capacity at ``objective`` (the columns :data:`CAPACITY_COLUMNS`).
+
+    ``runs``, ``verdicts``: a study's (:class:`~lbanalysis.analysis.engine.Study`); each series is judged
+    along its verdict's ``load`` column, on its runs that are used and not a log's twin. ``rejudge``: the
+    verdicts of a subset of the runs (the study's rules), for the verdict at the failing load; without it,
+    the series' own verdict. ``seed``: the bootstrap's.
+    """
+    objective = Objective.of(objective)
+    if not len(verdicts):
+        return pd.DataFrame(columns=list(CAPACITY_COLUMNS))
+    rng = np.random.default_rng(seed)
+    pool = runs[runs["series"].notna().to_numpy(bool)]
+    values, why = run_values(runs, objective, percentiles=percentiles, requests=requests, histogram=histogram)
+    rows = []
+    for v in verdicts.itertuples():
+        g = pool[(pool["series"] == v.series).to_numpy(bool)]
+        if "twin_of" in g:
+            g = g[g["twin_of"].isna().to_numpy(bool)]
+        out = ""
+        if "used" in g:
+            used = g["used"].astype(bool).to_numpy()
+            if not used.any() and len(g):
+                words = [str(w) for w in g.get("left_out", pd.Series(dtype=object)) if isinstance(w, str) and w]
+                out = f"no run is used ({len(g)} left out of curves: {'; '.join(dict.fromkeys(words)) or 'see left_out'})"
+            g = g[used]
+        load = str(getattr(v, "load", "") or "concurrency")
+        row = _row_for(v.series, g, load, objective, values, why, rng)
+        if out:
+            row["evidence"] = f"cannot judge {objective}: {out}"
+        row.update(_bound(v, g, load, row, rejudge))
+        rows.append(row)
+    return pd.DataFrame(rows, columns=list(CAPACITY_COLUMNS))
+
+
+def _bound(v: Any, g: pd.DataFrame, load: str, row: dict[str, Any], rejudge: Callable | None) -> dict[str, Any]:
+    """The verdict beside the capacity: the series judged up to its failing load (the whole series when it
+    met the objective everywhere, or failed at once)."""
+    verdict, resource, evidence = v.verdict, getattr(v, "resource", ""), v.evidence
+    at = row["failed_load"]
+    if rejudge is not None and row["status"] == "crossed" and pd.notna(at):
+        loads = as_floats(g, load)
+        upto = g[(loads <= at if more_is_harder(load) else loads >= at).to_numpy(bool)]
+        if len(upto) < len(g):
+            judged = rejudge(upto)
+            if len(judged):
+                j = judged.iloc[0]
+                verdict, resource, evidence = j["verdict"], j.get("resource", ""), j["evidence"]
+    where = f"up to {_load_word(load)} {_g(at)}" if row["status"] == "crossed" else "over the series"
+    return {
+        "verdict": verdict,
+        "resource": resource if isinstance(resource, str) else "",
+        "evidence": f"{row['evidence']}. What bounds it ({where}): {verdict}; {evidence}",
+    }
+
+
+def capacity_at(data: Any, objective: Objective | str, **study_options: Any) -> pd.DataFrame:
+    """The capacity of each series of ``data`` (a Dataset or a runs frame) at ``objective``: the study's
+    (:func:`lbanalysis.analysis.engine.study`, its options) :meth:`~lbanalysis.analysis.engine.Study.capacity`."""
+    from .engine import study
+
+    return study(data, objective=objective, **study_options).capacity()
