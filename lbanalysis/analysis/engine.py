@@ -130,6 +130,16 @@ class Study:
             raise ValueError("no objective: study(..., objective='p99 <= 50ms') or capacity('p99 <= 50ms')")
         return capacity(self.runs, self.verdicts, objective, rejudge=self.rejudge, seed=seed, **self.details)
 
+    def clauses(self, objective: Any = None) -> pd.DataFrame:
+        """One row per series and clause of ``objective`` (default: the study's): met at every load measured,
+        failed, or cannot judge, with the worst load and value (:func:`lbanalysis.analysis.slo.clause_table`)."""
+        from .slo import clause_table
+
+        objective = objective if objective is not None else self.objective
+        if objective is None:
+            raise ValueError("no objective: study(..., objective='p99 <= 50ms') or clauses('p99 <= 50ms')")
+        return clause_table(self.runs, self.verdicts, objective, **self.details)
+
     def summary_frame(self) -> pd.DataFrame:
         """One row per series: ``series``, ``runs``, ``used``, ``loads``, ``verdict``, ``resource`` (what was used
         up: :data:`~lbanalysis.analysis.rules.RESOURCES`, empty when the evidence does not say), ``confidence``,

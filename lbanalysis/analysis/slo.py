@@ -33,7 +33,7 @@ mean <= 15ms: met at concurrency 20 (mean 10.5 ms; 1,900 requests/s), failed at 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -42,7 +42,17 @@ import pandas as pd
 from .objective import Clause, Objective, run_values
 from .series import LOAD_COLUMNS, as_floats
 
-__all__ = ["CAPACITY_COLUMNS", "MIN_REPEATS", "SCALE_COLUMNS", "STATUSES", "capacity", "capacity_at", "more_is_harder"]
+__all__ = [
+    "CAPACITY_COLUMNS",
+    "CLAUSE_COLUMNS",
+    "MIN_REPEATS",
+    "SCALE_COLUMNS",
+    "STATUSES",
+    "capacity",
+    "capacity_at",
+    "clause_table",
+    "more_is_harder",
+]
 
 #: The columns of :func:`capacity` (a contract).
 CAPACITY_COLUMNS = (
@@ -198,6 +208,10 @@ def _row_for(
     else:
         row.update(lower=ci[0], upper=ci[1])
         text += f" (95% interval {_g(ci[0])} to {_g(ci[1])}, bootstrap of {int(ns[met])} and {int(ns[at])} runs)"
+    again = [lv for lv, f in zip(order[first + 1 :], fails[first + 1 :], strict=True) if not f]
+    if again:
+        text += (f"; met again at {word} {', '.join(_g(lv) for lv in again)} past the failure: noise, or a "
+                 "run to repeat")  # fmt: skip
     row["evidence"] = text + left
     return row
 
@@ -224,9 +238,21 @@ def capacity(
     if not len(verdicts):
         return pd.DataFrame(columns=list(CAPACITY_COLUMNS))
     rng = np.random.default_rng(seed)
-    pool = runs[runs["series"].notna().to_numpy(bool)]
     values, why = run_values(runs, objective, percentiles=percentiles, requests=requests, histogram=histogram)
     rows = []
+    for v, g, load, out in _series_runs(runs, verdicts):
+        row = _row_for(v.series, g, load, objective, values, why, rng)
+        if out:
+            row["evidence"] = f"cannot judge {objective}: {out}"
+        row.update(_bound(v, g, load, row, rejudge))
+        rows.append(row)
+    return pd.DataFrame(rows, columns=list(CAPACITY_COLUMNS))
+
+
+def _series_runs(runs: pd.DataFrame, verdicts: pd.DataFrame) -> Iterator[tuple[Any, pd.DataFrame, str, str]]:
+    """Each series' verdict row, its runs that count (used, not a log's twin), its load column, and why none
+    counts ("" when some do)."""
+    pool = runs[runs["series"].notna().to_numpy(bool)]
     for v in verdicts.itertuples():
         g = pool[(pool["series"] == v.series).to_numpy(bool)]
         if "twin_of" in g:
@@ -236,15 +262,72 @@ def capacity(
             used = g["used"].astype(bool).to_numpy()
             if not used.any() and len(g):
                 words = [str(w) for w in g.get("left_out", pd.Series(dtype=object)) if isinstance(w, str) and w]
-                out = f"no run is used ({len(g)} left out of curves: {'; '.join(dict.fromkeys(words)) or 'see left_out'})"
+                out = (
+                    f"no run is used ({len(g)} left out of curves: {'; '.join(dict.fromkeys(words)) or 'see left_out'})"
+                )
             g = g[used]
-        load = str(getattr(v, "load", "") or "concurrency")
-        row = _row_for(v.series, g, load, objective, values, why, rng)
-        if out:
-            row["evidence"] = f"cannot judge {objective}: {out}"
-        row.update(_bound(v, g, load, row, rejudge))
-        rows.append(row)
-    return pd.DataFrame(rows, columns=list(CAPACITY_COLUMNS))
+        yield v, g, str(getattr(v, "load", "") or "concurrency"), out
+
+
+#: The columns of :func:`clause_table`.
+CLAUSE_COLUMNS = ("series", "clause", "part", "load", "loads", "worst_load", "value", "limit", "status", "basis",
+                  "evidence")  # fmt: skip
+
+
+def clause_table(
+    runs: pd.DataFrame,
+    verdicts: pd.DataFrame,
+    objective: Objective | str,
+    *,
+    percentiles: pd.DataFrame | None = None,
+    requests: pd.DataFrame | None = None,
+    histogram: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """One row per series and clause: does the series meet the clause at every load measured (the mean over
+    each load's runs)? ``status``: ``met``, ``failed`` or ``cannot judge``; ``worst_load`` and ``value``: the
+    load where the clause is nearest to (or furthest past) its limit; ``basis``: where the values came from,
+    or why there are none. What ``lbanalysis check`` gates on.
+
+    >>> runs = pd.DataFrame({"series": "s", "used": True, "concurrency": [1.0, 2, 4], "tool": "ab",
+    ...                      "latency_used_s": [0.01, 0.02, 0.06], "error_share": 0.0})
+    >>> t = clause_table(runs, pd.DataFrame({"series": ["s"], "load": ["concurrency"]}), "mean <= 50ms, errors <= 1%")
+    >>> t[["clause", "worst_load", "value", "status"]].to_dict("records")
+    [{'clause': 'mean <= 50ms', 'worst_load': 4.0, 'value': 0.06, 'status': 'failed'}, {'clause': 'errors <= 1%', 'worst_load': 1.0, 'value': 0.0, 'status': 'met'}]
+    """
+    objective = Objective.of(objective)
+    values, why = run_values(runs, objective, percentiles=percentiles, requests=requests, histogram=histogram)
+    rows = []
+    for v, g, load, out in _series_runs(runs, verdicts):
+        loads = as_floats(g, load)
+        for c in objective.clauses:
+            col = values.loc[g.index, c.text]
+            ok = (col.notna() & loads.notna()).to_numpy(bool)
+            base = "; ".join(dict.fromkeys(str(b) for b in why.loc[g.index, c.text] if b))
+            row = {"series": v.series, "clause": c.text, "part": c.part, "load": load, "loads": 0,
+                   "worst_load": math.nan, "value": math.nan, "limit": c.limit, "basis": base}  # fmt: skip
+            if not ok.any():
+                reason = out or base or f"no run shows its {load}"
+                rows.append({**row, "status": "cannot judge", "evidence": f"cannot judge {c.text}: {reason}"})
+                continue
+            means = col[ok].groupby(loads[ok]).mean()
+            margins = means.map(c.margin)
+            worst = margins.idxmax()
+            failed = margins[margins > 0]
+            status = "failed" if len(failed) else "met"
+            shown = _value_text(c, means[worst])
+            if len(failed):
+                text = (f"{c.text} failed at {len(failed)} of {len(means)} {_load_word(load)} levels "
+                        f"({', '.join(_g(x) for x in failed.index)}); worst at {_g(worst)}: {shown}")  # fmt: skip
+            else:
+                text = (
+                    f"{c.text} met at every {_load_word(load)} measured ({len(means)}); nearest at {_g(worst)}: {shown}"
+                )
+            left = int((~ok).sum())
+            if left:
+                text += f"; {left} of {len(ok)} runs not judged ({base})"
+            rows.append({**row, "loads": len(means), "worst_load": worst, "value": means[worst], "status": status,
+                         "evidence": text})  # fmt: skip
+    return pd.DataFrame(rows, columns=list(CLAUSE_COLUMNS))
 
 
 def _bound(v: Any, g: pd.DataFrame, load: str, row: dict[str, Any], rejudge: Callable | None) -> dict[str, Any]:
