@@ -99,7 +99,7 @@ def junit_xml(table: pd.DataFrame, objective: str, name: str = "lbanalysis check
     >>> t = pd.DataFrame({"series": ["ab h"], "case": ["p99 <= 50ms"], "status": ["failed"], "message": ["p99 62 ms"]})
     >>> print(junit_xml(t, "p99 <= 50ms"))  # doctest: +ELLIPSIS
     <?xml version="1.0" encoding="utf-8"?>
-    <testsuites name="lbanalysis check" tests="1" failures="1" errors="0"><testsuite name="p99 <= 50ms" ...
+    <testsuites name="lbanalysis check" tests="1" failures="1" errors="0"><testsuite name="p99 &lt;= 50ms" ...
     """
     failures = int((table["status"] == "failed").sum())
     errors = int((table["status"] == "cannot judge").sum())
