@@ -51,6 +51,7 @@ __all__ = [
     "capacity",
     "capacity_at",
     "clause_table",
+    "load_table",
     "more_is_harder",
 ]
 
@@ -267,6 +268,49 @@ def _series_runs(runs: pd.DataFrame, verdicts: pd.DataFrame) -> Iterator[tuple[A
                 )
             g = g[used]
         yield v, g, str(getattr(v, "load", "") or "concurrency"), out
+
+
+def load_table(
+    runs: pd.DataFrame,
+    verdicts: pd.DataFrame,
+    objective: Objective | str,
+    *,
+    percentiles: pd.DataFrame | None = None,
+    requests: pd.DataFrame | None = None,
+    histogram: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """One row per series and load measured: ``series``, ``load`` (its kind), ``level``, ``runs`` judged,
+    ``requests_per_s`` (their mean), ``met`` (True, False, or NA: cannot judge), ``failed_clause`` and
+    ``values`` (the means, in words), ``why`` (what is missing). What a search reads after each run.
+
+    >>> runs = pd.DataFrame({"series": "s", "used": True, "concurrency": [1.0, 2, 2], "tool": "ab",
+    ...                      "latency_used_s": [0.01, 0.02, 0.06], "requests_per_s": 100.0})
+    >>> t = load_table(runs, pd.DataFrame({"series": ["s"], "load": ["concurrency"]}), "mean <= 30ms")
+    >>> t[["level", "runs", "met", "failed_clause", "values"]].to_dict("records")
+    [{'level': 1.0, 'runs': 1, 'met': True, 'failed_clause': '', 'values': 'mean 10 ms'}, {'level': 2.0, 'runs': 2, 'met': False, 'failed_clause': 'mean <= 30ms', 'values': 'mean 40 ms'}]
+    """
+    objective = Objective.of(objective)
+    values, why = run_values(runs, objective, percentiles=percentiles, requests=requests, histogram=histogram)
+    rows = []
+    for v, g, load, _ in _series_runs(runs, verdicts):
+        loads = as_floats(g, load)
+        x = as_floats(g, "requests_per_s")
+        for level in sorted(loads.dropna().unique()):
+            at = g.index[(loads == level).to_numpy(bool)]
+            vals = values.loc[at]
+            judged = vals.notna().all(axis=1)
+            means = vals[judged].mean()
+            base = {"series": v.series, "load": load, "level": float(level), "runs": int(judged.sum()),
+                    "requests_per_s": float(x[at].mean())}  # fmt: skip
+            if not judged.any():
+                reasons = "; ".join(dict.fromkeys(str(b) for c in vals for b in why.loc[at, c][vals[c].isna()] if b))
+                rows.append({**base, "met": pd.NA, "failed_clause": "", "values": "", "why": reasons})
+                continue
+            failed = [c for c in objective.clauses if not c.meets(means[c.text])]
+            rows.append({**base, "met": not failed, "failed_clause": ", ".join(c.text for c in failed),
+                         "values": ", ".join(_value_text(c, means[c.text]) for c in objective.clauses), "why": ""})  # fmt: skip
+    return pd.DataFrame(rows, columns=["series", "load", "level", "runs", "requests_per_s", "met", "failed_clause",
+                                       "values", "why"])  # fmt: skip
 
 
 #: The columns of :func:`clause_table`.
