@@ -376,9 +376,12 @@ def run_values(
         elif c.stat == "mean":
             v = as_floats(runs, "latency_used_s").fillna(as_floats(runs, "latency_mean_s"))
             b[:] = "mean latency"
+            little = _little_means(runs)
             for i in runs.index[v.isna().to_numpy(bool)]:
                 if i in logged:
                     v[i], b[i] = float(logged[i].mean()), "mean of the per-request log"
+                elif pd.notna(little[i]):
+                    v[i], b[i] = little[i], LITTLE_BASIS
                 else:
                     b[i] = "no mean latency shown"
         else:
@@ -391,6 +394,30 @@ def run_values(
         values[c.text] = v.to_numpy(float)
         basis[c.text] = b.to_numpy(object)
     return values, basis
+
+
+#: The basis of a mean latency computed as the concurrency over the rate (:func:`_little_means`).
+LITTLE_BASIS = "concurrency / requests per second (Little's law: what ab prints as its Time per request)"
+
+
+def _little_means(runs: pd.DataFrame) -> pd.Series:
+    """The mean latency of closed-loop runs of a tool that prints it as concurrency x time / requests (ab:
+    ``latency_is_little`` in the registry) and asks for no think time: concurrency / requests per second, the
+    very figure the tool prints, for an excerpt that quotes only the rate.
+
+    >>> _little_means(pd.DataFrame({"tool": ["ab", "siege"], "concurrency": [30, 30],
+    ...                             "requests_per_s": [20272.52, 100.0]})).round(6).tolist()
+    [0.00148, nan]
+    """
+    from .. import registry
+
+    tools = runs["tool"] if "tool" in runs else pd.Series("", index=runs.index)
+    little = tools.map(lambda t: bool(registry.get_tool(t).latency_is_little) if t in registry.names() else False)
+    rate = as_floats(runs, "rate_target_per_s")
+    delay = as_floats(runs, "delay_s").fillna(0.0)
+    ok = little.astype(bool) & rate.isna() & delay.eq(0)
+    x = as_floats(runs, "requests_per_s")
+    return (as_floats(runs, "concurrency") / x.where(x > 0)).where(ok.to_numpy(bool))
 
 
 def _percentile_of(i: Any, p: float, printed: dict, logged: dict, binned: dict, tool: str) -> tuple[float, str]:

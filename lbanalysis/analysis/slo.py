@@ -65,7 +65,8 @@ STATUSES = ("crossed", "met at every load", "failed at the lowest load", "cannot
 #: Fewest runs on each side of a crossing for an interval.
 MIN_REPEATS = 3
 #: Columns along which more is *easier* (capacity added at a fixed load): the capacity is then the fewest.
-SCALE_COLUMNS = ("servers", "backends", "pods", "replicas", "nodes", "instances", "workers", "cores", "cpus")
+SCALE_COLUMNS = ("servers", "backends", "pods", "replicas", "nodes", "instances", "workers", "cores", "cpus", "vcpu",
+                 "maxconn")  # fmt: skip
 _BOOT = 2000
 
 
@@ -74,6 +75,8 @@ def more_is_harder(load: str) -> bool:
 
     >>> more_is_harder("concurrency"), more_is_harder("rate_target_per_s"), more_is_harder("servers")
     (True, True, False)
+    >>> more_is_harder("maxconn")  # HAProxy's connections to the servers: capacity added
+    False
     """
     return load in LOAD_COLUMNS or not any(word in load.lower() for word in SCALE_COLUMNS)
 
@@ -83,7 +86,14 @@ def _load_word(load: str) -> str:
 
 
 def _g(x: float) -> str:
-    return f"{x:,.4g}" if abs(x) >= 1 or x == 0 else f"{x:.3g}"
+    """A load or a rate in a sentence: whole above 100, four figures above 1, else three.
+
+    >>> _g(29331.99), _g(286.94), _g(29.4737), _g(0.0123)
+    ('29,332', '287', '29.47', '0.0123')
+    """
+    if pd.isna(x):
+        return "?"
+    return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.4g}" if abs(x) >= 1 or x == 0 else f"{x:.3g}"
 
 
 def _value_text(c: Clause, v: float) -> str:
@@ -179,8 +189,9 @@ def _row_for(
     if first is None:
         top = order[-1]
         row.update(status="met at every load", met_load=top, met_requests_per_s=xs.get(top, math.nan))
-        row["evidence"] = (f"{objective} met at every {word} measured, up to {_g(top)} ({_g(xs.get(top, math.nan))} "
-                           f"requests/s): the capacity is {'above' if harder else 'below'} it" + left)  # fmt: skip
+        rate = f" ({_g(xs[top])} requests/s)" if pd.notna(xs.get(top, math.nan)) else ""
+        row["evidence"] = (f"{objective} met at every {word} measured, {'up' if harder else 'down'} to {_g(top)}{rate}: "
+                           f"the capacity is {'above' if harder else 'below'} it" + left)  # fmt: skip
         return row
     at = order[first]
     failed = fails[first]
@@ -201,8 +212,10 @@ def _row_for(
     f_side = _Side(at, values.loc[keep][loads[keep] == at], x[keep][loads[keep] == at])
     ci = _bootstrap(m_side, f_side, failed, rng)
     met_shown = ", ".join(_value_text(c, means.loc[met, c.text]) for c in failed)
-    text = (f"{objective}: met at {word} {_g(met)} ({met_shown}; {_g(xs[met])} requests/s), failed at {_g(at)} "
-            f"({shown}); crossing at {word} {_g(cap)}, about {_g(cap_x)} requests/s")  # fmt: skip
+    rate = f"; {_g(xs[met])} requests/s" if pd.notna(xs[met]) else ""
+    about = f", about {_g(cap_x)} requests/s" if pd.notna(cap_x) else ""
+    text = (f"{objective}: met at {word} {_g(met)} ({met_shown}{rate}), failed at {_g(at)} ({shown}); crossing at "
+            f"{word} {_g(cap)}{about}")  # fmt: skip
     if ci is None:
         text += (f"; too few runs to tell its interval ({int(ns[met])} at {_g(met)}, {int(ns[at])} at {_g(at)}; "
                  f"{MIN_REPEATS} a side)")  # fmt: skip
@@ -260,7 +273,7 @@ def _series_runs(runs: pd.DataFrame, verdicts: pd.DataFrame) -> Iterator[tuple[A
             g = g[g["twin_of"].isna().to_numpy(bool)]
         out = ""
         if "used" in g:
-            used = g["used"].astype(bool).to_numpy()
+            used = g["used"].astype(bool).to_numpy() | _judged_anyway(g)
             if not used.any() and len(g):
                 words = [str(w) for w in g.get("left_out", pd.Series(dtype=object)) if isinstance(w, str) and w]
                 out = (
@@ -311,6 +324,21 @@ def load_table(
                          "values": ", ".join(_value_text(c, means[c.text]) for c in objective.clauses), "why": ""})  # fmt: skip
     return pd.DataFrame(rows, columns=["series", "load", "level", "runs", "requests_per_s", "met", "failed_clause",
                                        "values", "why"])  # fmt: skip
+
+
+def _judged_anyway(g: pd.DataFrame) -> np.ndarray:
+    """Runs left out of curves only for showing no throughput (a published table of latencies without its runs'
+    length) but with enough requests: an objective on latency or errors still judges them.
+
+    >>> _judged_anyway(pd.DataFrame({"left_out": ["no throughput", "no throughput", ""], "requests": [9585, 20, 5]}))
+    array([ True, False, False])
+    """
+    from .rules import THRESHOLDS
+
+    if "left_out" not in g:
+        return np.zeros(len(g), bool)
+    n = as_floats(g, "attempts").fillna(as_floats(g, "requests"))
+    return (g["left_out"].astype(str).eq("no throughput") & n.ge(THRESHOLDS["min_requests"])).to_numpy(bool)
 
 
 #: The columns of :func:`clause_table`.
@@ -387,7 +415,8 @@ def _bound(v: Any, g: pd.DataFrame, load: str, row: dict[str, Any], rejudge: Cal
             if len(judged):
                 j = judged.iloc[0]
                 verdict, resource, evidence = j["verdict"], j.get("resource", ""), j["evidence"]
-    where = f"up to {_load_word(load)} {_g(at)}" if row["status"] == "crossed" else "over the series"
+    way = "up" if more_is_harder(load) else "down"
+    where = f"{way} to {_load_word(load)} {_g(at)}" if row["status"] == "crossed" else "over the series"
     return {
         "verdict": verdict,
         "resource": resource if isinstance(resource, str) else "",
