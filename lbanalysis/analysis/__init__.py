@@ -24,8 +24,8 @@ function                    what it does
 ``cpu_per_run``             per run: each host's CPU, busiest core and
                             process measured, with file:line
 ``Objective``               the user's objective: ``p99 <= 50ms, errors <= 1%``
-``capacity_at``             per series, the most load that meets an objective
-                            (``study(..., objective=).capacity()``)
+``study(objective=)``       per series, the most load that meets an objective
+                            (``Study.capacity()``, :mod:`~lbanalysis.analysis.slo`)
 ==========================  ==============================================
 
 Submodules are imported on first use (scipy is loaded only then).
@@ -74,7 +74,6 @@ _EXPORTS = {
     "corrected_percentiles": "latency",
     "stalls": "latency",
     "Objective": "objective",
-    "capacity_at": "slo",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -49,7 +50,6 @@ __all__ = [
     "SCALE_COLUMNS",
     "STATUSES",
     "capacity",
-    "capacity_at",
     "clause_table",
     "load_table",
     "more_is_harder",
@@ -163,6 +163,29 @@ def _judgeable(values: pd.DataFrame, why: pd.DataFrame, loads: pd.Series) -> tup
     return values.index[ok.to_numpy(bool)], reason
 
 
+@dataclass
+class _Curve:
+    """The judged runs of one series: each load's mean per clause and throughput, its runs, in the order from
+    the easiest load to the hardest."""
+
+    values: pd.DataFrame  # the runs' values per clause (judged runs only)
+    loads: pd.Series
+    x: pd.Series
+    means: pd.DataFrame
+    xs: pd.Series
+    ns: pd.Series
+    order: pd.Index
+    word: str
+    harder: bool
+
+    def side(self, level: float) -> _Side:
+        at = (self.loads == level).to_numpy(bool)
+        return _Side(level, self.values[at], self.x[at])
+
+    def shown(self, clauses: list[Clause], level: float) -> str:
+        return ", ".join(_value_text(c, self.means.loc[level, c.text]) for c in clauses)
+
+
 def _row_for(
     name: Any, g: pd.DataFrame, load: str, objective: Objective, values: pd.DataFrame, why: pd.DataFrame,
     rng: np.random.Generator,
@@ -176,58 +199,63 @@ def _row_for(
     if not len(keep):
         row.update(status="cannot judge", evidence=f"cannot judge {objective}: {reason or f'no run shows its {load}'}")
         return row
-    clauses = list(objective.clauses)
-    x = as_floats(g, "requests_per_s")
+    x = as_floats(g, "requests_per_s")[keep]
     by = values.loc[keep].groupby(loads[keep])
-    means, xs, ns = by.mean(), x[keep].groupby(loads[keep]).mean(), by.size()
     harder = more_is_harder(load)
-    order = means.index.sort_values(ascending=harder)
-    word = _load_word(load)
+    means = by.mean()
+    curve = _Curve(values.loc[keep], loads[keep], x, means, x.groupby(loads[keep]).mean(), by.size(),
+                   means.index.sort_values(ascending=harder), _load_word(load), harder)  # fmt: skip
     left = f"; {len(g) - len(keep)} of {len(g)} runs not judged ({reason})" if reason else ""
-    fails = [[c for c in clauses if not c.meets(means.loc[lv, c.text])] for lv in order]
+    clauses = list(objective.clauses)
+    fails = [[c for c in clauses if not c.meets(means.loc[lv, c.text])] for lv in curve.order]
     first = next((k for k, f in enumerate(fails) if f), None)
     if first is None:
-        top = order[-1]
-        row.update(status="met at every load", met_load=top, met_requests_per_s=xs.get(top, math.nan))
-        rate = f" ({_g(xs[top])} requests/s)" if pd.notna(xs.get(top, math.nan)) else ""
-        row["evidence"] = (f"{objective} met at every {word} measured, {'up' if harder else 'down'} to {_g(top)}{rate}: "
-                           f"the capacity is {'above' if harder else 'below'} it" + left)  # fmt: skip
+        top = curve.order[-1]
+        row.update(status="met at every load", met_load=top, met_requests_per_s=curve.xs.get(top, math.nan))
+        rate = f" ({_g(curve.xs[top])} requests/s)" if pd.notna(curve.xs.get(top, math.nan)) else ""
+        row["evidence"] = (f"{objective} met at every {curve.word} measured, {'up' if harder else 'down'} to "
+                           f"{_g(top)}{rate}: the capacity is {'above' if harder else 'below'} it" + left)  # fmt: skip
         return row
-    at = order[first]
-    failed = fails[first]
+    at, failed = curve.order[first], fails[first]
     row.update(failed_load=at, failed_clause=", ".join(c.text for c in failed))
-    shown = ", ".join(_value_text(c, means.loc[at, c.text]) for c in failed)
     if first == 0:
         row["status"] = "failed at the lowest load"
-        row["evidence"] = (f"{objective} failed at the {'lowest' if harder else 'highest'} {word} measured, "
-                           f"{_g(at)} ({shown}): the capacity is {'below' if harder else 'above'} it" + left)  # fmt: skip
+        row["evidence"] = (f"{objective} failed at the {'lowest' if harder else 'highest'} {curve.word} measured, "
+                           f"{_g(at)} ({curve.shown(failed, at)}): the capacity is {'below' if harder else 'above'} "
+                           "it" + left)  # fmt: skip
         return row
-    met = order[first - 1]
+    again = [lv for lv, f in zip(curve.order[first + 1 :], fails[first + 1 :], strict=True) if not f]
+    row.update(_crossed(curve, objective, curve.order[first - 1], at, failed, again, rng))
+    row["evidence"] += left
+    return row
+
+
+def _crossed(
+    curve: _Curve, objective: Objective, met: float, at: float, failed: list[Clause], again: list[float],
+    rng: np.random.Generator,
+) -> dict[str, Any]:  # fmt: skip
+    """The crossing between the load met and the load failed: its load, throughput, interval and sentence."""
+    means, xs, ns, word = curve.means, curve.xs, curve.ns, curve.word
     fr = min(_fraction(c.margin(means.loc[met, c.text]), c.margin(means.loc[at, c.text])) for c in failed)
-    cap = met + fr * (at - met)
-    cap_x = xs[met] + fr * (xs[at] - xs[met])
-    row.update(status="crossed", met_load=met, met_requests_per_s=xs[met], capacity_load=cap,
-               capacity_requests_per_s=cap_x)  # fmt: skip
-    m_side = _Side(met, values.loc[keep][loads[keep] == met], x[keep][loads[keep] == met])
-    f_side = _Side(at, values.loc[keep][loads[keep] == at], x[keep][loads[keep] == at])
-    ci = _bootstrap(m_side, f_side, failed, rng)
-    met_shown = ", ".join(_value_text(c, means.loc[met, c.text]) for c in failed)
+    cap, cap_x = met + fr * (at - met), xs[met] + fr * (xs[at] - xs[met])
+    out: dict[str, Any] = {"status": "crossed", "met_load": met, "met_requests_per_s": xs[met],
+                           "capacity_load": cap, "capacity_requests_per_s": cap_x}  # fmt: skip
+    ci = _bootstrap(curve.side(met), curve.side(at), failed, rng)
     rate = f"; {_g(xs[met])} requests/s" if pd.notna(xs[met]) else ""
     about = f", about {_g(cap_x)} requests/s" if pd.notna(cap_x) else ""
-    text = (f"{objective}: met at {word} {_g(met)} ({met_shown}{rate}), failed at {_g(at)} ({shown}); crossing at "
-            f"{word} {_g(cap)}{about}")  # fmt: skip
+    text = (f"{objective}: met at {word} {_g(met)} ({curve.shown(failed, met)}{rate}), failed at {_g(at)} "
+            f"({curve.shown(failed, at)}); crossing at {word} {_g(cap)}{about}")  # fmt: skip
     if ci is None:
         text += (f"; too few runs to tell its interval ({int(ns[met])} at {_g(met)}, {int(ns[at])} at {_g(at)}; "
                  f"{MIN_REPEATS} a side)")  # fmt: skip
     else:
-        row.update(lower=ci[0], upper=ci[1])
+        out.update(lower=ci[0], upper=ci[1])
         text += f" (95% interval {_g(ci[0])} to {_g(ci[1])}, bootstrap of {int(ns[met])} and {int(ns[at])} runs)"
-    again = [lv for lv, f in zip(order[first + 1 :], fails[first + 1 :], strict=True) if not f]
     if again:
         text += (f"; met again at {word} {', '.join(_g(lv) for lv in again)} past the failure: noise, or a "
                  "run to repeat")  # fmt: skip
-    row["evidence"] = text + left
-    return row
+    out["evidence"] = text
+    return out
 
 
 def capacity(
@@ -422,11 +450,3 @@ def _bound(v: Any, g: pd.DataFrame, load: str, row: dict[str, Any], rejudge: Cal
         "resource": resource if isinstance(resource, str) else "",
         "evidence": f"{row['evidence']}. What bounds it ({where}): {verdict}; {evidence}",
     }
-
-
-def capacity_at(data: Any, objective: Objective | str, **study_options: Any) -> pd.DataFrame:
-    """The capacity of each series of ``data`` (a Dataset or a runs frame) at ``objective``: the study's
-    (:func:`lbanalysis.analysis.engine.study`, its options) :meth:`~lbanalysis.analysis.engine.Study.capacity`."""
-    from .engine import study
-
-    return study(data, objective=objective, **study_options).capacity()

@@ -198,11 +198,10 @@ def search_sweep(
         (s.out / "monitor" / name).mkdir(parents=True, exist_ok=True)
     result = SearchResult(s.out, str(objective))
     manifest = _SearchManifest(s.out / "manifest.csv", s.labels, (*s.columns(), "search"))
-    t0 = time.monotonic()
+    plan = _Plan(objective, first, share, max_runs, time_limit, max_load, repeats)
     try:
         with Stop() as stop:
-            _search(s, objective, first, share, max_runs, time_limit, max_load, repeats, manifest, stop, result,
-                    progress, stream, t0)  # fmt: skip
+            _search(s, plan, manifest, stop, result, progress, stream)
     finally:
         manifest.close()
     if result.steps:
@@ -211,83 +210,108 @@ def search_sweep(
     return result
 
 
+@dataclass
+class _Plan:
+    """What the search is asked: the objective, start, resolution, bounds and repeats at the boundary."""
+
+    objective: Any
+    first: int
+    share: float
+    max_runs: int
+    time_limit: float
+    max_load: int | None
+    repeats: int
+    t0: float = field(default_factory=time.monotonic)
+    confirmed: bool = False
+
+
 def _search(
-    s: Settings, objective: Any, first: int, share: float, max_runs: int, time_limit: float, max_load: int | None,
-    repeats: int, manifest: _SearchManifest, stop: Stop, result: SearchResult, progress: bool | None,
-    stream: TextIO, t0: float,
+    s: Settings, plan: _Plan, manifest: _SearchManifest, stop: Stop, result: SearchResult, progress: bool | None,
+    stream: TextIO,
 ) -> None:  # fmt: skip
     """The steps of the search, each run judged before the next is chosen."""
-    from .run import _one_run
+    from .run import one_run
 
-    bar = Progress.start(max_runs, None, stream, False if progress is None else progress)
+    bar = Progress.start(plan.max_runs, None, stream, False if progress is None else progress)
     counts: dict[int, int] = {}
-    confirmed = False
-    step, load, why = "start", first, f"the first load, {first}"
+    step, load, why = "start", plan.first, f"the first load, {plan.first}"
     while True:
-        if stop.requested:
-            result.stopped = f"interrupted: {result.done} runs done"
-            return
-        if result.done >= max_runs:
-            result.stopped = f"stopped at --max-runs {max_runs}: {why_not(result)}"
-            return
-        if time.monotonic() - t0 > time_limit:
-            result.stopped = f"stopped after {seconds_text(time_limit)} (the search's time limit): {why_not(result)}"
+        result.stopped = _bound_reached(plan, result, stop)
+        if result.stopped:
             return
         counts[load] = counts.get(load, 0) + 1
         run = PlannedRun(result.done + 1, int(load), counts[load])
         manifest.why = f"{step}: {why}"
-        notes, took = _one_run(s, run, manifest, stop, bar)
+        notes, took = one_run(s, run, manifest, stop, bar)
         result.failed += bool(notes)
-        table, st = _judge(s.out, objective, "concurrency", whole=False)
-        mine = table[table["level"] == load]
-        said = mine.iloc[0] if len(mine) else None
-        verdict = (
-            "cannot judge" if said is None or pd.isna(said["met"])
-            else "met" if said["met"] else f"failed ({said['failed_clause']})"
-        )  # fmt: skip
-        result.steps.append({"run": run.index, "load": load, "step": step, "why": why, "judged": verdict,
-                             "values": "" if said is None else said["values"], "seconds": round(took, 1)})  # fmt: skip
-        bar.step(f"{step} {load}: {verdict}" + (f" ({said['values']})" if said is not None and said["values"] else ""))
+        table, st = _judge(s.out, plan.objective, "concurrency", whole=False)
+        said = _record_step(result, table, run, step, why, took, bar)
         if notes:
             result.stopped = f"run {run.index:03d} failed ({notes[0].split(';')[0]}): the search stops"
             return
         if said is None:
             result.stopped = f"cannot judge the run at {load}: {_left_out(st.runs, run.index)}"
             return
-        met, failed, unjudged = _bracket(table)
-        if unjudged:
-            result.stopped = f"cannot judge {objective}: {unjudged}"
+        step, load, why = _decide(table, plan)
+        if not step:
+            result.stopped = why
             return
-        if met is None:
-            result.stopped = f"{objective} failed at the first load, {first}: start lower (--loads N)"
-            return
-        step, nxt = next_load(met, failed, first, share, integer=True)
-        if nxt is not None and failed is None and max_load is not None and nxt > max_load:
-            if met >= max_load:
-                result.stopped = f"{objective} met at --max-load {max_load}: the capacity is above it"
-                return
-            nxt = max_load
-        if nxt is not None:
-            load = nxt
-            why = (f"{met:g} met the objective and no load failed yet: twice it" if step == "doubling" else
-                   f"midway between {met:g} (met) and {failed:g} (failed: {_failed_clause(table, failed)})")  # fmt: skip
-            continue
-        if failed is None:  # pragma: no cover - doubling always gives a load
-            return
-        lo, hi = int(met), int(failed)
-        short = [lv for lv in (lo, hi) if _runs_at(table, lv) < repeats]
-        if short:
-            load = min(short, key=lambda lv: (_runs_at(table, lv), lv))
-            step = "repeat"
-            why = (f"at the boundary between {lo} (met) and {hi} (failed): run "
-                   f"{_runs_at(table, load) + 1} of {repeats} at {load}")  # fmt: skip
-            continue
-        if not confirmed:
-            confirmed, step, load = True, "confirmation", lo
-            why = f"at {lo} again, the highest load that met {objective}"
-            continue
-        result.stopped = f"done: the bracket is {lo} (met) to {hi} (failed), within {share:.0%} or one apart"
-        return
+
+
+def _bound_reached(plan: _Plan, result: SearchResult, stop: Stop) -> str:
+    """Why the search stops before its next run (Ctrl-C, --max-runs, its time limit), else ""."""
+    if stop.requested:
+        return f"interrupted: {result.done} runs done"
+    if result.done >= plan.max_runs:
+        return f"stopped at --max-runs {plan.max_runs}: {why_not(result)}"
+    if time.monotonic() - plan.t0 > plan.time_limit:
+        return f"stopped after {seconds_text(plan.time_limit)} (the search's time limit): {why_not(result)}"
+    return ""
+
+
+def _record_step(
+    result: SearchResult, table: pd.DataFrame, run: PlannedRun, step: str, why: str, took: float, bar: Progress
+) -> pd.Series | None:
+    """The judgement of the run's load after it, kept in the result and shown; None: the load cannot be judged."""
+    mine = table[table["level"] == run.load]
+    said = mine.iloc[0] if len(mine) else None
+    verdict = (
+        "cannot judge" if said is None or pd.isna(said["met"])
+        else "met" if said["met"] else f"failed ({said['failed_clause']})"
+    )  # fmt: skip
+    values = "" if said is None else said["values"]
+    result.steps.append({"run": run.index, "load": run.load, "step": step, "why": why, "judged": verdict,
+                         "values": values, "seconds": round(took, 1)})  # fmt: skip
+    bar.step(f"{step} {run.load}: {verdict}" + (f" ({values})" if values else ""))
+    return None if verdict == "cannot judge" and said is None else said
+
+
+def _decide(table: pd.DataFrame, plan: _Plan) -> tuple[str, int, str]:
+    """The next step, its load and why; or ("", 0, why the search is done)."""
+    met, failed, unjudged = _bracket(table)
+    if unjudged:
+        return "", 0, f"cannot judge {plan.objective}: {unjudged}"
+    if met is None:
+        return "", 0, f"{plan.objective} failed at the first load, {plan.first}: start lower (--loads N)"
+    step, nxt = next_load(met, failed, plan.first, plan.share, integer=True)
+    if nxt is not None and failed is None and plan.max_load is not None and nxt > plan.max_load:
+        if met >= plan.max_load:
+            return "", 0, f"{plan.objective} met at --max-load {plan.max_load}: the capacity is above it"
+        nxt = plan.max_load
+    if nxt is not None:
+        why = (f"{met:g} met the objective and no load failed yet: twice it" if step == "doubling" else
+               f"midway between {met:g} (met) and {failed:g} (failed: {_failed_clause(table, failed)})")  # fmt: skip
+        return step, int(nxt), why
+    lo, hi = int(met), int(failed or met)
+    short = [lv for lv in (lo, hi) if _runs_at(table, lv) < plan.repeats]
+    if short:
+        load = min(short, key=lambda lv: (_runs_at(table, lv), lv))
+        return "repeat", load, (f"at the boundary between {lo} (met) and {hi} (failed): run "
+                                f"{_runs_at(table, load) + 1} of {plan.repeats} at {load}")  # fmt: skip
+    if not plan.confirmed:
+        plan.confirmed = True
+        return "confirmation", lo, f"at {lo} again, the highest load that met {plan.objective}"
+    return "", 0, f"done: the bracket is {lo} (met) to {hi} (failed), within {plan.share:.0%} or one apart"
 
 
 def _left_out(runs: pd.DataFrame, index: int) -> str:
