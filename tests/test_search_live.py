@@ -129,6 +129,8 @@ def test_search_finds_the_concurrency_littles_law_gives(slo_lab, tmp_path):
     cap = result.capacity.iloc[0]
     assert cap["status"] == "crossed", cap["evidence"]
     assert abs(cap["capacity_load"] - expected) <= 1.0, (expected, cap.to_dict(), result.steps)  # one client
+    print(f"ab: S_eff {s_eff * 1e3:.1f} ms, c* {expected:.2f}, found {cap['capacity_load']:.2f} "
+          f"({cap['lower']:.2f} to {cap['upper']:.2f}) in {result.done} runs")  # fmt: skip
     assert cap["met_load"] < cap["failed_load"]
     assert cap["load"] == "concurrency"
     # every run says why its load was chosen; the search doubled, bisected, repeated and confirmed
@@ -155,6 +157,8 @@ def test_search_finds_the_rate_littles_law_gives(slo_lab, tmp_path):
     cap = result.capacity.iloc[0]
     assert cap["load"] == "rate_target_per_s"
     assert cap["status"] == "crossed", cap["evidence"]
+    print(f"vegeta: S_eff {s_eff * 1e3:.1f} ms, X* {x_star:.1f}/s, found {cap['capacity_requests_per_s']:.1f}/s at "
+          f"rate {cap['capacity_load']:.1f} ({cap['lower']:.1f} to {cap['upper']:.1f}) in {result.done} runs")  # fmt: skip
     assert abs(cap["capacity_requests_per_s"] - x_star) <= 0.1 * x_star, (x_star, cap.to_dict(), result.steps)
 
 
