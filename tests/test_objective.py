@@ -204,6 +204,9 @@ def test_check_exit_status_junit_and_markdown(tmp_path, capsys):
     assert shown.startswith("### lbanalysis check: passed\n\nObjective: `p99 <= 1s` (3 met, 0 failed, 0 cannot judge)")
     assert "req/s against the baseline" in shown and "current/baseline = 1.000" in shown
     assert main(["check", str(HEALTHY), "--objective", "p99 <= fast"]) == 2
+    capsys.readouterr()
+    assert main(["check", str(FIXTURES / "iperf3"), "--objective", "p99 <= 1s"]) == 2
+    assert "no HTTP load-test series to judge against p99 <= 1s" in capsys.readouterr().err
 
 
 def test_sweep_search_needs_an_objective_and_a_plain_sweep_its_loads(tmp_path):

@@ -147,6 +147,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.baseline:
         base = read_dataset(argparse.Namespace(**{**vars(args), "paths": [args.baseline]}), strict_paths=True)
     table = check_table(ds, objective, load=args.load, baseline=base)
+    if not len(table):
+        raise CLIError(f"{args.dir}: no HTTP load-test series to judge against {objective}", 2)
     status = exit_status(table)
     if args.junit:
         with open(args.junit, "w", encoding="utf-8") as fh:
