@@ -216,3 +216,33 @@ def test_sweep_search_needs_an_objective_and_a_plain_sweep_its_loads(tmp_path):
     assert main(["sweep", "ab", url, "--objective", "p99 <= 1s", "--search", "--repeat", "2", "--duration", "2s",
                  "-o", str(tmp_path / "c")]) == 2  # fmt: skip
     assert not any(tmp_path.iterdir())  # refused before anything ran
+
+
+# ---------------------------------------------------------------- search ---
+def _table(rows: list[tuple[float, int, bool]]) -> pd.DataFrame:
+    """A load table as the search reads it: (level, runs, met)."""
+    return pd.DataFrame([{"series": "s", "load": "concurrency", "level": lv, "runs": n, "requests_per_s": 100.0 * lv,
+                          "met": met, "failed_clause": "" if met else "p99 <= 50ms", "values": "", "why": ""}
+                         for lv, n, met in rows])  # fmt: skip
+
+
+def test_search_steps_double_bisect_repeat_confirm_and_stop():
+    from lbanalysis.sweep.search import _decide, _Plan
+
+    plan = _Plan("p99 <= 50ms", first=2, share=0.05, max_runs=20, time_limit=60, max_load=None, repeats=3)
+    assert _decide(_table([(2, 1, True)]), plan)[:2] == ("doubling", 4)
+    assert _decide(_table([(2, 1, True), (4, 1, True), (8, 1, False)]), plan)[:2] == ("bisection", 6)
+    bracket = [(2, 1, True), (4, 1, True), (5, 1, False), (6, 1, False), (8, 1, False)]
+    step, load, why = _decide(_table(bracket), plan)
+    assert (step, load) == ("repeat", 4) and why == "at the boundary between 4 (met) and 5 (failed): run 2 of 3 at 4"
+    full = [(2, 1, True), (4, 3, True), (5, 3, False), (6, 1, False)]
+    assert _decide(_table(full), plan)[:2] == ("confirmation", 4)
+    assert _decide(_table(full), plan)[0] == ""  # confirmed once: done
+    assert (
+        _decide(_table([(2, 1, False)]), plan)[2] == "p99 <= 50ms failed at the first load, 2: start lower (--loads N)"
+    )
+    capped = _Plan("p99 <= 50ms", first=2, share=0.05, max_runs=20, time_limit=60, max_load=6, repeats=3)
+    assert _decide(_table([(2, 1, True), (4, 1, True)]), capped)[:2] == ("doubling", 6)
+    assert _decide(_table([(2, 1, True), (6, 1, True)]), capped)[2] == (
+        "p99 <= 50ms met at --max-load 6: the capacity is above it"
+    )
