@@ -246,3 +246,19 @@ def test_search_steps_double_bisect_repeat_confirm_and_stop():
     assert _decide(_table([(2, 1, True), (6, 1, True)]), capped)[2] == (
         "p99 <= 50ms met at --max-load 6: the capacity is above it"
     )
+
+
+def test_a_throughput_floor_starts_the_walk_where_it_is_reached():
+    """rps >= N: a load too light to give N is not a failure of the objective; no load reaching it is."""
+    runs = lbanalysis.read(HEALTHY)
+    x = runs.groupby("concurrency")["requests_per_s"].mean()  # 1: 83.5, 2: 152.5, 4: 302, 6: 459, 8: 552
+    st = study(runs)
+    floor = round(float(x[2]) + 1)  # reached from concurrency 4 on
+    row = st.capacity(f"rps >= {floor}, mean <= 1s").iloc[0]
+    assert row["status"] == "met at every load" and row["met_load"] == 8
+    assert "below concurrency 4 the throughput floor is not reached yet" in row["evidence"]
+    never = st.capacity(f"rps >= {round(float(x.max()) + 1)}").iloc[0]
+    assert (never["status"], never["failed_clause"]) == ("failed at the lowest load", f"rps >= {round(x.max() + 1)}")
+    assert f"the most: {x.max():,.0f} requests/s at 8" in never["evidence"]
+    gate = st.clauses(f"rps >= {floor}").iloc[0]
+    assert (gate["status"], gate["worst_load"], gate["value"]) == ("met", 8, x[8])

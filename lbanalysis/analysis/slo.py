@@ -208,6 +208,13 @@ def _row_for(
     left = f"; {len(g) - len(keep)} of {len(g)} runs not judged ({reason})" if reason else ""
     clauses = list(objective.clauses)
     fails = [[c for c in clauses if not c.meets(means.loc[lv, c.text])] for lv in curve.order]
+    floors = [c for c in clauses if c.op in (">=", ">")]
+    reached = next((k for k, f in enumerate(fails) if not set(f) & set(floors)), None)
+    if reached is None:  # a throughput floor no load reaches
+        return _never_reached(row, curve, objective, floors, left)
+    if reached:  # below the floor, a load is too light to show the throughput asked: the walk starts where it is met
+        curve.order, fails = curve.order[reached:], fails[reached:]
+        left += f"; below {curve.word} {_g(curve.order[0])} the throughput floor is not reached yet"
     first = next((k for k, f in enumerate(fails) if f), None)
     if first is None:
         top = curve.order[-1]
@@ -220,13 +227,32 @@ def _row_for(
     row.update(failed_load=at, failed_clause=", ".join(c.text for c in failed))
     if first == 0:
         row["status"] = "failed at the lowest load"
-        row["evidence"] = (f"{objective} failed at the {'lowest' if harder else 'highest'} {curve.word} measured, "
-                           f"{_g(at)} ({curve.shown(failed, at)}): the capacity is {'below' if harder else 'above'} "
-                           "it" + left)  # fmt: skip
+        row["evidence"] = _failed_at_once(curve, objective, at, failed, bool(reached)) + left
         return row
     again = [lv for lv, f in zip(curve.order[first + 1 :], fails[first + 1 :], strict=True) if not f]
     row.update(_crossed(curve, objective, curve.order[first - 1], at, failed, again, rng))
     row["evidence"] += left
+    return row
+
+
+def _failed_at_once(curve: _Curve, objective: Objective, at: float, failed: list[Clause], floored: bool) -> str:
+    """Why a series fails at its first load judged: the lowest measured, or the first that reaches the floor."""
+    if floored:
+        return (f"{objective}: no {curve.word} measured meets every clause: the throughput floor is reached from "
+                f"{_g(at)} on, where {curve.shown(failed, at)}")  # fmt: skip
+    return (f"{objective} failed at the {'lowest' if curve.harder else 'highest'} {curve.word} measured, {_g(at)} "
+            f"({curve.shown(failed, at)}): the capacity is {'below' if curve.harder else 'above'} it")  # fmt: skip
+
+
+def _never_reached(
+    row: dict[str, Any], curve: _Curve, objective: Objective, floors: list[Clause], left: str
+) -> dict[str, Any]:
+    """The row of a series whose throughput floor no load reaches."""
+    best = curve.xs.idxmax() if curve.xs.notna().any() else curve.order[-1]
+    row.update(status="failed at the lowest load", failed_load=curve.order[0],
+               failed_clause=", ".join(c.text for c in floors))  # fmt: skip
+    row["evidence"] = (f"{objective}: {', '.join(c.text for c in floors)} is reached at no {curve.word} measured "
+                       f"(the most: {_g(curve.xs.get(best, math.nan))} requests/s at {_g(best)})" + left)  # fmt: skip
     return row
 
 
@@ -411,6 +437,13 @@ def clause_table(
                 continue
             means = col[ok].groupby(loads[ok]).mean()
             margins = means.map(c.margin)
+            if c.op in (">=", ">"):  # a throughput floor: met when the series gives it at some load (its best)
+                best = margins.idxmin()
+                status = "met" if margins[best] <= 0 else "failed"
+                rows.append({**row, "loads": len(means), "worst_load": best, "value": means[best], "status": status,
+                             "evidence": f"{c.text} {status}: the most is {_value_text(c, means[best])} at "
+                                         f"{_load_word(load)} {_g(best)}"})  # fmt: skip
+                continue
             worst = margins.idxmax()
             failed = margins[margins > 0]
             status = "failed" if len(failed) else "met"
