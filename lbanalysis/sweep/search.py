@@ -250,7 +250,12 @@ def _search(
             result.stopped = f"run {run.index:03d} failed ({notes[0].split(';')[0]}): the search stops"
             return
         if said is None:
-            result.stopped = f"cannot judge the run at {load}: {_left_out(st.runs, run.index)}"
+            reason = _left_out(st.runs, run.index)
+            if "too few requests" in reason and all(x["judged"] == "cannot judge" for x in result.steps):
+                step, why = "doubling", f"the run at {load} had too few requests for the study: twice the load"
+                load *= 2  # a light first load gives too few requests in a run: a heavier one gives more
+                continue
+            result.stopped = f"cannot judge the run at {load}: {reason}"
             return
         step, load, why = _decide(table, plan)
         if not step:
