@@ -116,7 +116,7 @@ class Study:
     tests: pd.DataFrame = field(default_factory=pd.DataFrame)
     processes: pd.DataFrame = field(default_factory=pd.DataFrame)
     objective: Any = None  # the user's objective (lbanalysis.analysis.objective.Objective), or None
-    details: dict[str, Any] = field(default_factory=dict, repr=False)  # percentiles, requests, histogram
+    details: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # percentiles, requests, histogram
     rejudge: Any = field(default=None, repr=False, compare=False)  # verdicts of a subset of the runs
 
     def capacity(self, objective: Any = None, *, seed: int = 0) -> pd.DataFrame:
