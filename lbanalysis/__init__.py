@@ -42,6 +42,7 @@ __all__ = [
     "Dataset",
     "FitError",
     "LBAnalysisError",
+    "Objective",
     "ParseError",
     "SkippedFileWarning",
     "UnknownFormatError",
@@ -76,6 +77,7 @@ _LAZY_NAMES = {
     "style": "formatting",
     "pair_cpu": "pairing",
     "parse_capacity": "units",
+    "Objective": "analysis.objective",
 }
 
 

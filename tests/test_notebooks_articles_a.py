@@ -30,7 +30,14 @@ NOTEBOOKS = {
 SLUGS = {key: name[3:] for key, name in NOTEBOOKS.items()}
 FILES = {
     "01": (
-        ["tests.csv", "apache_fit.csv", "apache_fit_points.csv", "haproxy_vs_apache.csv", "lb_vcpu.csv"],
+        [
+            "tests.csv",
+            "apache_fit.csv",
+            "apache_fit_points.csv",
+            "haproxy_vs_apache.csv",
+            "lb_vcpu.csv",
+            "capacity.csv",
+        ],
         ["requests_per_test.png", "apache_scaling.png", "ledger.csv"],
     ),
     "02": (
@@ -44,7 +51,7 @@ FILES = {
         ["reference_rates.png", "measured_vs_reference.png", "ledger.csv"],
     ),
     "03": (
-        ["runs.csv", "littles_law.csv", "network_failures.csv", "fullconn.csv", "sizing.csv"],
+        ["runs.csv", "littles_law.csv", "network_failures.csv", "fullconn.csv", "sizing.csv", "capacity.csv"],
         ["hits_vs_maxconn.png", "network_failures.png", "fullconn_fast.png", "ledger.csv"],
     ),
 }
@@ -248,6 +255,30 @@ def test_01_stated_numbers_follow_the_parameters(run):
     assert ledger.loc["H2", "our data gives"] == "95.0 %"  # the CPU of test #27
 
 
+def _crossing(met: float, failed: float, value_met: float, value_failed: float, limit: float) -> float:
+    """Where a ceiling's margin (value / limit - 1) crosses 0 between two loads, linearly."""
+    m0, m1 = value_met / limit - 1, value_failed / limit - 1
+    return met + m0 / (m0 - m1) * (failed - met)
+
+
+@pytest.mark.slow
+def test_01_capacity_at_the_objective_its_figures_can_judge(run):
+    """ab's mean is concurrency / rate: Apache meets 10 ms up to 150 clients, HAProxy crosses between 150 and 600."""
+    cap = run("01").csv("capacity.csv").set_index("series")
+    assert cap.loc["apache", "status"] == "met at every load"
+    assert (cap.loc["apache", "met_load"], cap.loc["apache", "met_requests_per_s"]) == (150, 17088.43)
+    lb = cap.loc["haproxy"]
+    assert (lb["status"], lb["met_load"], lb["failed_load"], lb["load"]) == ("crossed", 150, 600, "concurrency")
+    expected = _crossing(150, 600, 150 / 29331.99, 600 / 28130.55, 0.010)
+    assert lb["capacity_load"] == pytest.approx(expected)
+    t = (expected - 150) / 450
+    assert lb["capacity_requests_per_s"] == pytest.approx(29331.99 + t * (28130.55 - 29331.99))
+    assert pd.isna(lb["lower"])  # one run a side
+    text = shown_text(run("01").notebook)
+    assert f"crossing at concurrency {expected:.0f}, about 28,970 requests/s; too few runs to tell its interval" in text
+    assert "p99 <= 1s (ab printed no percentiles" in text and "errors <= 1% (no error count shown)" in text
+
+
 # ------------------------------------------------- 02: article 001 ---
 @pytest.mark.slow
 def test_02_reference_table_and_rules_of_thumb(run):
@@ -334,6 +365,18 @@ def test_03_fullconn_ratio_and_sizing(run):
     assert "too few runs to tell (fullconn 1: 1 run, fullconn 20: 1 run" in text and "compare()" not in text
     assert "100 requests/s × 3 s = 300 connections" in text and "required_connections" not in text
     assert "R² 1.0000" not in text and "exactly on it (gobench prints whole hits/s)" in text
+
+
+@pytest.mark.slow
+def test_03_capacity_along_maxconn_against_littles_law(run):
+    """errors <= 1 %: met at maxconn 100, failed at 80 (40 network failures of 760); Little's law asks for 100."""
+    cap = run("03").csv("capacity.csv").iloc[0]
+    assert (cap["load"], cap["status"], cap["met_load"], cap["failed_load"]) == ("maxconn", "crossed", 100, 80)
+    assert cap["capacity_load"] == pytest.approx(_crossing(100, 80, 0.0, 40 / 760, 0.01))
+    assert cap["verdict"] == "errors" and pd.isna(cap["lower"])
+    text = shown_text(run("03").notebook)
+    assert f"the crossing is at maxconn {cap['capacity_load']:.1f}" in text
+    assert "100 clients waiting 3 s each ask for 33.3 requests/s, and maxconn ≥ 33.3/s × 3 s = 100 connections" in text
 
 
 @pytest.mark.slow

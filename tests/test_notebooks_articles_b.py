@@ -217,6 +217,24 @@ def test_04_stated_numbers_follow_the_parameters(siege_nb, tmp_path_factory):
 
 
 @pytest.mark.slow
+def test_04_capacity_with_one_server_and_with_two(siege_nb):
+    """mean <= 0.5 s: one server crosses between 40 and 60 clients, two between 60 and 80 (two runs a level)."""
+    _, processed, nb = siege_nb
+    cap = pd.read_csv(processed / "capacity.csv").set_index("series")
+    means = pd.read_csv(processed / "level-means.csv").set_index(["servers", "concurrency"])["latency_mean_s"]
+    expected = {}
+    for servers, met, failed in ((1, 40, 60), (2, 60, 80)):
+        row = cap.loc[servers]
+        assert (row["status"], row["met_load"], row["failed_load"]) == ("crossed", met, failed)
+        m0, m1 = means[(servers, met)] / 0.5 - 1, means[(servers, failed)] / 0.5 - 1
+        expected[servers] = met + m0 / (m0 - m1) * (failed - met)
+        assert row["capacity_load"] == pytest.approx(expected[servers])
+        assert pd.isna(row["lower"]) and pd.isna(row["capacity_requests_per_s"])  # no run length: no rate
+    ratio = expected[2] / expected[1]
+    assert f"The second server carries {ratio:.2f} times the clients within the objective" in shown_text(nb)
+
+
+@pytest.mark.slow
 def test_04_committed_processed_data_is_current(siege_nb):
     _, processed, _ = siege_nb
     assert_committed_matches(processed, "haproxy-apache-siege")

@@ -23,6 +23,9 @@ function                    what it does
 ``stalls``                  gaps in start times when no request started
 ``cpu_per_run``             per run: each host's CPU, busiest core and
                             process measured, with file:line
+``Objective``               the user's objective: ``p99 <= 50ms, errors <= 1%``
+``study(objective=)``       per series, the most load that meets an objective
+                            (``Study.capacity()``, :mod:`~lbanalysis.analysis.slo`)
 ==========================  ==============================================
 
 Submodules are imported on first use (scipy is loaded only then).
@@ -70,6 +73,7 @@ _EXPORTS = {
     "latency_tail": "latency",
     "corrected_percentiles": "latency",
     "stalls": "latency",
+    "Objective": "objective",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -119,6 +119,30 @@ class Study:
     tests: pd.DataFrame = field(default_factory=pd.DataFrame)
     processes: pd.DataFrame = field(default_factory=pd.DataFrame)
     design: pd.DataFrame = field(default_factory=pd.DataFrame)
+    objective: Any = None  # the user's objective (lbanalysis.analysis.objective.Objective), or None
+    details: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # percentiles, requests, histogram
+    rejudge: Any = field(default=None, repr=False, compare=False)  # verdicts of a subset of the runs
+
+    def capacity(self, objective: Any = None, *, seed: int = 0) -> pd.DataFrame:
+        """One row per series: the most load that meets ``objective`` (default: the study's), the first that
+        fails and which clause, the crossing with its interval, and what bounds the series there
+        (:func:`lbanalysis.analysis.slo.capacity`, its columns :data:`~lbanalysis.analysis.slo.CAPACITY_COLUMNS`)."""
+        from .slo import capacity
+
+        objective = objective if objective is not None else self.objective
+        if objective is None:
+            raise ValueError("no objective: study(..., objective='p99 <= 50ms') or capacity('p99 <= 50ms')")
+        return capacity(self.runs, self.verdicts, objective, rejudge=self.rejudge, seed=seed, **self.details)
+
+    def clauses(self, objective: Any = None) -> pd.DataFrame:
+        """One row per series and clause of ``objective`` (default: the study's): met at every load measured,
+        failed, or cannot judge, with the worst load and value (:func:`lbanalysis.analysis.slo.clause_table`)."""
+        from .slo import clause_table
+
+        objective = objective if objective is not None else self.objective
+        if objective is None:
+            raise ValueError("no objective: study(..., objective='p99 <= 50ms') or clauses('p99 <= 50ms')")
+        return clause_table(self.runs, self.verdicts, objective, **self.details)
 
     def summary_frame(self) -> pd.DataFrame:
         """One row per series: ``series``, ``runs``, ``used``, ``loads``, ``verdict``, ``resource`` (what was used
@@ -322,6 +346,7 @@ def study(
     cpu: pd.DataFrame | None = None,
     test: str | Sequence[str] = "test",
     design: Mapping[str, str] | None = None,
+    objective: Any = None,
     **thresholds: float,
 ) -> Study:
     """Study a folder's runs once: series, errors, capacity, fits, knees and a verdict per series.
@@ -350,9 +375,15 @@ def study(
     a series is the runs of one tool, target and workload and of every
     ``setup`` factor, never split by a load, repeat or scale value; a series
     that varies a ``scale`` factor at one load runs along it (``axis``).
-    Other keywords: thresholds of :data:`~lbanalysis.analysis.rules.THRESHOLDS`.
+    Other keywords: thresholds of :data:`~lbanalysis.analysis.rules.THRESHOLDS`. ``objective``: the user's
+    objective (``"p99 <= 50ms, errors <= 1%"``, :class:`~lbanalysis.analysis.objective.Objective`), whose
+    capacity per series :meth:`Study.capacity` gives.
     """
     t = _thresholds(capacity_basis, thresholds)
+    if objective is not None:
+        from .objective import Objective
+
+        objective = Objective.of(objective)
     runs, cpu, servers, phases, requests = _given(data, cpu, phases, requests)
     runs = runs.copy() if runs.index.is_unique else runs.reset_index(drop=True)  # rows are named by their label
     runs["_origin"] = origins_of(runs, origin)
@@ -377,13 +408,19 @@ def study(
         processes = pd.concat([processes, error_shares(processes)], axis=1)
         processes["series"] = http.loc[processes["test_row"], "series"].to_numpy()
     tests = tests_table(http, processes, requests, load)
+    judged, root = http, common_folder(runs)
+
+    def rejudge(sub: pd.DataFrame) -> pd.DataFrame:  # the verdicts of some of the runs (capacity at a load)
+        return _judge_all(judged.loc[sub.index], load, t, servers, root=root, cpu=cpu_runs)[0]
+
+    details = {"percentiles": _table(data, "percentiles"), "requests": requests, "histogram": _table(data, "histogram")}
     http = http.drop(columns=["origin", "_target", "_total_mean_s", "_log_of"], errors="ignore").rename(
         columns={"_origin": "origin"}
     )
     design_table = plan.table if plan is not None else pd.DataFrame(columns=["factor", "source", "role", "values",
                                                                               "evidence"])  # fmt: skip
     return Study(http, _series_rows(http, load), verdicts, knees, fits, paths, load, t, tests, processes,
-                 design=design_table)  # fmt: skip
+                 design=design_table, objective=objective, details=details, rejudge=rejudge)  # fmt: skip
 
 
 def _with_loads(http: pd.DataFrame, plan: Design) -> pd.DataFrame:
@@ -425,6 +462,12 @@ def _design(data: Any, http: pd.DataFrame, overrides: Mapping[str, str] | None) 
                  if str(e).startswith("given:")}  # fmt: skip
     return infer(http, pattern_fields=fields, manifest_columns=manifest, section_keys=sections,
                  overrides={**given, **dict(overrides or {})})  # fmt: skip
+
+
+def _table(data: Any, name: str) -> pd.DataFrame | None:
+    """A detail table of a Dataset (None for a runs frame, or a Dask table)."""
+    table = getattr(data, name, None)
+    return table if isinstance(table, pd.DataFrame) else None
 
 
 # ------------------------------------------------------------------ judging ---

@@ -1,4 +1,4 @@
-"""The ``lbanalysis`` command line: ``read``, ``summary``, ``compare``, ``report``, ``explore`` and ``sweep``.
+"""The ``lbanalysis`` command line: ``read``, ``summary``, ``compare``, ``report``, ``explore``, ``sweep`` and ``check``.
 
 ``main(argv)`` returns the exit status instead of exiting, so it can be
 called in-process: 0 on success, 1 for data errors (an unreadable file, a
@@ -22,7 +22,8 @@ from typing import TextIO
 
 from .. import __version__
 from ..errors import LBAnalysisError
-from . import compare, read, reports, summary, sweep
+from . import check, compare, read, reports, summary, sweep
+from .check import cmd_check
 from .common import PROG, CLIError, Parser, err, isatty, one_line, output_format, write_table
 from .compare import cmd_compare, compare_table
 from .read import cmd_read
@@ -33,6 +34,7 @@ from .sweep import cmd_sweep
 __all__ = [
     "CLIError",
     "build_parser",
+    "cmd_check",
     "cmd_compare",
     "cmd_explore",
     "cmd_read",
@@ -62,6 +64,7 @@ examples:
   lbanalysis report --all
   lbanalysis explore logs/ --group setup --capacity '1 Gbit/s'
   lbanalysis sweep ab http://127.0.0.1:8080/ --loads 1,2,4,8 --repeat 2 --requests 2000 -o runs/
+  lbanalysis check runs/ --objective 'p99 <= 50ms, errors <= 1%' --junit check.xml
 
 Each command has its own --help. Exit status: 0 ok, 1 data error, 2 usage error.
 """
@@ -84,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     reports.add_report_parser(sub, fmt).set_defaults(func=cmd_report)
     reports.add_explore_parser(sub, fmt).set_defaults(func=cmd_explore)
     sweep.add_parser(sub, fmt).set_defaults(func=cmd_sweep)
+    check.add_parser(sub, fmt).set_defaults(func=cmd_check)
     return parser
 
 

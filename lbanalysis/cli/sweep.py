@@ -17,6 +17,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from ..reader import read
     from ..sweep import SweepRefused, run_sweep
 
+    if args.search or args.objective:
+        return _cmd_search(args)
+    if not args.loads:
+        raise CLIError("--loads is required (or --objective ... --search to find the load)", 2)
     try:
         result = run_sweep(
             args.tool, args.url, args.loads, output=args.output, repeat=args.repeat, requests=args.requests,
@@ -56,6 +60,46 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 1 if result.failed else 0
 
 
+def _cmd_search(args: argparse.Namespace) -> int:
+    """``--objective ... --search``: the search's steps, then the capacity the study computes from the folder."""
+    from ..analysis.objective import ObjectiveError
+    from ..sweep import SweepRefused
+    from ..sweep.search import search_sweep
+
+    if not (args.search and args.objective):
+        raise CLIError("--search needs --objective (and --objective is for --search; `lbanalysis check` judges a "
+                       "folder)", 2)  # fmt: skip
+    if args.repeat != 1 or args.direct or args.iperf or args.processes != 1 or args.dry_run:
+        raise CLIError("--search chooses each load itself: --repeat, --direct, --iperf, --processes and --dry-run "
+                       "do not apply", 2)  # fmt: skip
+    start = None
+    if args.loads:
+        first = str(args.loads).split(",")[0].strip()
+        if not first.isdigit() or int(first) < 1:
+            raise CLIError(f"--loads: the search starts at a positive whole number, not {first!r}", 2)
+        start = int(first)
+    try:
+        result = search_sweep(
+            args.tool, args.url, args.objective, output=args.output, start=start, resolution=args.resolution,
+            max_runs=args.max_runs, time_limit=args.search_time, max_load=args.max_load, requests=args.requests,
+            duration=args.duration, extra=args.extra, labels=args.label, haproxy_stats=args.haproxy_stats,
+            timeout=args.timeout, monitors=args.monitor, progress=False if args.no_progress else None,
+        )  # fmt: skip
+    except (SweepRefused, ObjectiveError) as e:
+        raise CLIError(str(e), 2) from None
+    out = relative(result.output)
+    print(f"{PROG}: {result.done} runs in {out}/ (manifest.csv: each run's step and why); {result.stopped}",
+          file=sys.stderr)  # fmt: skip
+    for r in result.capacity.itertuples():
+        print(f"{r.series}: {r.status}. {r.evidence}")
+    if result.stopped.startswith("interrupted"):
+        return 130
+    if result.failed:
+        return 1
+    statuses = set(result.capacity["status"]) if len(result.capacity) else {"cannot judge"}
+    return 2 if "cannot judge" in statuses else 0
+
+
 def _explore_defaults(folder: str) -> argparse.Namespace:
     """The options of ``lbanalysis explore FOLDER``, every other option at its default."""
     holder = Parser(prog=PROG)
@@ -75,6 +119,10 @@ examples:
       --direct auto --monitor lb='ssh lb vmstat -t 1' -o runs/
   lbanalysis sweep ab http://lb/ --loads 8,16,32 --duration 10s --processes 2 -o runs/
 
+  lbanalysis sweep ab http://lb/ --objective 'p99 <= 50ms, errors <= 1%' --search --duration 5s -o runs/
+  lbanalysis sweep vegeta http://lb/ --objective 'p99 <= 50ms' --search --loads 100 --resolution 10% \
+      --max-runs 12 --duration 3s -o runs/
+
 Runs the installed tool once per load and repeat (repeat 1 at every load,
 then repeat 2, ...; loads shuffled within a repeat by default), each output
 written as printed under its command line, plus manifest.csv (file, tool,
@@ -86,6 +134,17 @@ stopped at --timeout; a failed run is kept and not retried. Ctrl-C stops
 after the current run. Nothing is started on the server side: --iperf needs
 an `iperf3 -s` there. Exit status: 0 all runs ok, 1 a run failed, 2 refused
 (usage, missing tool, --yes needed), 130 interrupted.
+
+--objective ... --search finds the most load that meets the objective: the
+rate for open-model tools (wrk2, vegeta, httperf), the concurrency for
+closed-model ones. It doubles the load from the first of --loads (default 1,
+or 10 for a rate) until the objective fails, bisects to --resolution, runs
+the two loads of the bracket until each has 3 runs, then a confirmation run;
+at most --max-runs runs and --search-time seconds. After each run the folder
+is read back and judged as `study` does; the manifest's `search` column says
+why each load was chosen. It ends with the capacity the study computes
+(the crossing with its interval). Exit: 0 found, 1 a run failed, 2 cannot
+judge (or refused).
 """
 
 
@@ -106,7 +165,9 @@ def add_parser(
     p.add_argument("tool", choices=list(drives()), metavar="TOOL", help=f"one of: {', '.join(drives())}")
     p.add_argument("url", metavar="URL", help="the target (http:// or https://)")
     p.add_argument(
-        "--loads", required=True, metavar="N,N,...", help="loads: concurrency (wrk2 and vegeta: the rate, requests/s)"
+        "--loads",
+        metavar="N,N,...",
+        help="loads: concurrency (wrk2, vegeta, httperf: the rate, requests/s); with --search, the first is the start",
     )
     p.add_argument("--repeat", type=int, default=1, metavar="N", help="runs at each load (default 1)")
     bound = p.add_mutually_exclusive_group(required=True)
@@ -151,5 +212,16 @@ def add_parser(
     p.add_argument("--explore", action="store_true", help="build the explore report of the folder when done")
     p.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     p.add_argument("--no-progress", action="store_true", help="a line per run instead of a progress bar")
+    search = p.add_argument_group("searching the capacity at an objective")
+    search.add_argument("--objective", metavar="TEXT", help="the objective, e.g. 'p99 <= 50ms, errors <= 1%%'")
+    search.add_argument(
+        "--search", action="store_true", help="double the load until the objective fails, then bisect (see below)"
+    )
+    search.add_argument("--resolution", default="5%", metavar="SHARE", help="bisect until within this (default 5%%)")
+    search.add_argument("--max-runs", type=int, default=20, metavar="N", help="runs at most (default 20)")
+    search.add_argument(
+        "--search-time", type=float, default=600.0, metavar="S", help="seconds for the whole search (default 600)"
+    )
+    search.add_argument("--max-load", type=int, metavar="N", help="the doubling's ceiling")
     p.set_defaults(extra=[])
     return p

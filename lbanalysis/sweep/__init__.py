@@ -79,6 +79,7 @@ from .plan import (
     with_direct,
 )
 from .run import SweepResult, run_sweep
+from .search import SearchResult, search_sweep
 
 __all__ = [
     "BOOKKEEPING",
@@ -92,6 +93,7 @@ __all__ = [
     "RUN_OVERHEAD_S",
     "WORKERS",
     "PlannedRun",
+    "SearchResult",
     "SweepRefused",
     "SweepResult",
     "backend_urls",
@@ -107,6 +109,7 @@ __all__ = [
     "plan_runs",
     "run_file",
     "run_sweep",
+    "search_sweep",
     "split_load",
     "sweep",
     "too_short",

@@ -232,6 +232,10 @@ def _one_run(s: Settings, run: PlannedRun, manifest: Manifest, stop: Stop, bar: 
     return notes, max(c.t1 for c in children) - min(c.t0 for c in children)
 
 
+#: One run of a plan with its snapshots, monitors and CPU (what a search runs one at a time).
+one_run = _one_run
+
+
 def _common_columns(s: Settings, run: PlannedRun) -> dict[str, object]:
     """The manifest columns every file of a run shares: ``route`` and ``group`` (direct), ``test`` and
     ``processes`` (several processes)."""

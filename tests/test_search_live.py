@@ -1,0 +1,191 @@
+"""Live: capacity at an objective, known by construction, found by `sweep --search` and gated by `check`.
+
+A backend on 127.0.0.1 answers each request after a fixed service time S, behind HAProxy whose server line
+says ``maxconn 2``: at most N = 2 requests are served at once, the others wait in HAProxy's queue. The
+service time each request really takes (S plus Python's and HAProxy's own work) is measured once, S_eff:
+the mean latency of ab at concurrency N, where nothing waits. Little's law then gives the capacity at an
+objective on the mean latency L:
+
+* closed model (ab, concurrency c): past N, each request waits its turn, R = c × S_eff / N, so the most
+  concurrency with R <= L is c* = N × L / S_eff;
+* open model (vegeta, a rate): the server completes at most X* = N / S_eff requests/s; above it the queue
+  grows for the whole run and the mean latency with it, so the most rate within L = 3 S_eff is X*
+  (below it the queue stays short).
+
+The search must find them within its resolution, in a bounded number of runs. wrk2 is not packaged in
+Debian (the registry says to build it), so the open-model search runs vegeta, installed by
+scripts/install-tools.sh. Every run lasts 2 s; each search is bounded by --max-runs.
+"""
+
+from __future__ import annotations
+
+import csv
+import http.server
+import math
+import re
+import subprocess
+import threading
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import lbanalysis
+from lbanalysis.cli import main
+from lbanalysis.sweep.search import search_sweep
+
+from .test_sweep import free_ports, need, stop, wait_port
+
+pytestmark = [pytest.mark.live, pytest.mark.slow]
+
+N = 2  # HAProxy's maxconn on the one server
+SERVICE_S = 0.02  # the backend's own time per request
+
+_HAPROXY = """global
+    maxconn 1000
+    stats socket {sock} mode 600 level admin
+defaults
+    mode http
+    option http-server-close
+    http-reuse never
+    timeout connect 2s
+    timeout client 10s
+    timeout server 10s
+    timeout queue 10s
+frontend fe
+    bind 127.0.0.1:{front}
+    default_backend be
+backend be
+    server s1 127.0.0.1:{back} maxconn {n}
+"""
+
+
+class _Slow(http.server.BaseHTTPRequestHandler):
+    service_s = SERVICE_S  # changed by the test that makes the backend slower
+
+    def do_GET(self):
+        time.sleep(type(self).service_s)
+        body = b"x" * 100
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def _mean_ms(ab_output: str) -> float:
+    m = re.search(r"Time per request:\s+([\d.]+) \[ms\] \(mean\)", ab_output)
+    assert m, ab_output
+    return float(m.group(1))
+
+
+@pytest.fixture(scope="module")
+def slo_lab(tmp_path_factory):
+    """The backend (a thread here) behind HAProxy (maxconn N, a stats socket), and its measured S_eff."""
+    haproxy, ab = need("haproxy"), need("ab")
+    need("ss")
+    d = tmp_path_factory.mktemp("slo")
+    back, front = free_ports(2)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", back), _Slow)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    sock = d / "haproxy.sock"
+    (d / "haproxy.cfg").write_text(_HAPROXY.format(sock=sock, front=front, back=back, n=N))
+    procs: list[subprocess.Popen] = []
+    with open(d / "haproxy.log", "wb") as log:
+        try:
+            procs.append(subprocess.Popen([haproxy, "-db", "-f", str(d / "haproxy.cfg")], stdout=log, stderr=log))
+            wait_port(front)
+            deadline = time.monotonic() + 10
+            while not sock.exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            url = f"http://127.0.0.1:{front}/"
+            out = subprocess.run([ab, "-c", str(N), "-t", "2", url], capture_output=True, text=True, timeout=30).stdout
+            yield {"url": url, "sock": str(sock), "s_eff": _mean_ms(out) / 1e3}
+        finally:
+            stop(procs)
+            server.shutdown()
+            server.server_close()
+            _Slow.service_s = SERVICE_S
+
+
+def _manifest(folder: Path, tool: str) -> list[dict]:
+    """The manifest's rows of the tool's own runs (not the CPU files or HAProxy's snapshots)."""
+    with open(folder / "manifest.csv", newline="") as fh:
+        return [r for r in csv.DictReader(fh) if r["tool"] == tool]
+
+
+def test_search_finds_the_concurrency_littles_law_gives(slo_lab, tmp_path):
+    """ab: the most concurrency whose mean latency stays within L = 2.75 S_eff is c* = N L / S_eff = 5.5."""
+    s_eff = slo_lab["s_eff"]
+    limit = 2.75 * s_eff
+    expected = N * limit / s_eff
+    objective = f"mean <= {limit * 1e3:.2f}ms"
+    result = search_sweep("ab", slo_lab["url"], objective, output=tmp_path / "ab", start=2, duration="2s",
+                          max_runs=12, haproxy_stats=slo_lab["sock"], progress=False)  # fmt: skip
+    assert result.done <= 12 and not result.failed, result.steps
+    cap = result.capacity.iloc[0]
+    assert cap["status"] == "crossed", cap["evidence"]
+    assert abs(cap["capacity_load"] - expected) <= 1.0, (expected, cap.to_dict(), result.steps)  # one client
+    print(f"ab: S_eff {s_eff * 1e3:.1f} ms, c* {expected:.2f}, found {cap['capacity_load']:.2f} "
+          f"({cap['lower']:.2f} to {cap['upper']:.2f}) in {result.done} runs")  # fmt: skip
+    assert cap["met_load"] < cap["failed_load"]
+    assert cap["load"] == "concurrency"
+    # every run says why its load was chosen; the search doubled, bisected, repeated and confirmed
+    rows = _manifest(tmp_path / "ab", "ab")
+    assert len(rows) == result.done
+    steps = [r["search"].split(":")[0] for r in rows]
+    assert steps[0] == "start" and "doubling" in steps and steps[-1] == "confirmation", steps
+    # the folder reads like any sweep's, and its capacity is the one study computes from it
+    again = lbanalysis.analysis.study(lbanalysis.read(tmp_path / "ab", table="all"), objective=objective).capacity()
+    assert again.iloc[0]["capacity_load"] == cap["capacity_load"]
+    both = min(_runs_at(rows, cap["met_load"]), _runs_at(rows, cap["failed_load"]))
+    assert (not math.isnan(cap["lower"])) == (both >= 3)  # an interval from three runs a side, else none
+
+
+def test_search_finds_the_rate_littles_law_gives(slo_lab, tmp_path):
+    """vegeta: the most rate whose mean latency stays within 3 S_eff is the server's own, X* = N / S_eff."""
+    need("vegeta")
+    s_eff = slo_lab["s_eff"]
+    x_star = N / s_eff
+    objective = f"mean <= {3 * s_eff * 1e3:.2f}ms, errors <= 1%"
+    result = search_sweep("vegeta", slo_lab["url"], objective, output=tmp_path / "vegeta", start=round(0.7 * x_star),
+                          duration="2s", resolution="10%", max_runs=12, progress=False)  # fmt: skip
+    assert result.done <= 12 and not result.failed, result.steps
+    cap = result.capacity.iloc[0]
+    assert cap["load"] == "rate_target_per_s"
+    assert cap["status"] == "crossed", cap["evidence"]
+    print(f"vegeta: S_eff {s_eff * 1e3:.1f} ms, X* {x_star:.1f}/s, found {cap['capacity_requests_per_s']:.1f}/s at "
+          f"rate {cap['capacity_load']:.1f} ({cap['lower']:.1f} to {cap['upper']:.1f}) in {result.done} runs")  # fmt: skip
+    assert abs(cap["capacity_requests_per_s"] - x_star) <= 0.1 * x_star, (x_star, cap.to_dict(), result.steps)
+
+
+def _runs_at(rows: list[dict], load: float) -> int:
+    return sum(float(r["load"]) == load for r in rows)
+
+
+def test_check_passes_against_itself_and_fails_when_the_backend_is_slower(slo_lab, tmp_path):
+    """`check` on a sweep below the capacity: 0; the same sweep with the backend twice as slow: 1, by the
+    objective and against the baseline (JUnit XML says which case)."""
+    s_eff = slo_lab["s_eff"]
+    objective = f"mean <= {1.5 * s_eff * 1e3:.2f}ms, errors <= 1%"
+    fast, slow = tmp_path / "fast", tmp_path / "slow"
+    sweep = ["sweep", "ab", slo_lab["url"], "--loads", "2", "--repeat", "3", "--duration", "3s", "--no-progress"]
+    assert main([*sweep, "-o", str(fast)]) == 0
+    junit = tmp_path / "fast.xml"
+    assert main(["check", str(fast), "--objective", objective, "--junit", str(junit)]) == 0
+    suite = ET.parse(junit).getroot()
+    assert suite.get("tests") == "2" and suite.get("failures") == "0"
+    assert main(["check", str(fast), "--objective", objective, "--baseline", str(fast)]) == 0
+    _Slow.service_s = SERVICE_S * 2
+    try:
+        assert main([*sweep, "-o", str(slow)]) == 0
+    finally:
+        _Slow.service_s = SERVICE_S
+    junit = tmp_path / "slow.xml"
+    assert main(["check", str(slow), "--objective", objective, "--baseline", str(fast), "--junit", str(junit)]) == 1
+    failed = {c.get("name") for c in ET.parse(junit).getroot().iter("testcase") if c.find("failure") is not None}
+    mean = lbanalysis.Objective(objective).clauses[0].text
+    assert failed == {mean, "mean latency ms against the baseline", "req/s against the baseline"}
