@@ -46,7 +46,11 @@ def assert_committed_matches(processed: Path, slug: str) -> None:
         pd.testing.assert_frame_equal(
             # 1e-6: an iterative least-squares fit (the USL's lambda) moves in its 8th digit between scipy and BLAS
             # builds; a stale figure differs far more
-            pd.read_csv(committed / name), pd.read_csv(processed / name), check_exact=False, rtol=1e-6, obj=name
+            pd.read_csv(committed / name),
+            pd.read_csv(processed / name),
+            check_exact=False,
+            rtol=1e-6,
+            obj=name,
         )
 
 

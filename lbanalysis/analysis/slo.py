@@ -32,9 +32,8 @@ mean <= 15ms: met at concurrency 20 (mean 10.5 ms; 1,900 requests/s), failed at 
 
 from __future__ import annotations
 
-import re
-
 import math
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
