@@ -55,6 +55,8 @@ def _pooled(s, column: str) -> pd.Series:
         # names as people write them: key=value, 10k, run numbers, servers behind a balancer
         ("haproxy-4/c=100_run2.txt", [(4.0, "haproxy"), (100.0, "c"), (2.0, "run")]),
         ("nginx/10k-users.log", [("nginx", None), (10000.0, "users")]),
+        # goldenrye/monolake benchmark/client/benchmark-monolake-16core-https.sh: 16c is the proxy's cores
+        ("https-result-16c-monolake-tiny.txt", [("https-result-monolake-tiny", None), (16.0, "c")]),
     ],
 )  # fmt: skip
 def test_path_tokens_of_published_names(path, expected):
@@ -175,3 +177,29 @@ def test_design_sentence_says_what_was_compared():
     text = sentence(ds.design)
     assert text.startswith("3 path[0] (bun, deno, node) × 19 file (")
     assert text.endswith("; read from the folder and file names")
+
+
+def test_capacity_along_pods_reads_how_many_pods_meet_an_objective():
+    """Along a scale factor the objective's question is how many units meet it (#40 on #41's axis): the AWS 2nd
+    try's first NIC setting reaches 90,000 requests/s between 6 pods (80,093) and 8 (94,665)."""
+    s = study(_read("ktaka-ccmp+kube-lb-bench", "AWS", "2nd_try"), objective="rps >= 90000")
+    c = s.capacity().set_index("series").loc["wrk 172.16.26.2:8888/ rss_rps_rfs_0_1_0"]
+    assert (c["load"], c["status"], c["met_load"], c["failed_load"]) == ("podnum", "crossed", 8.0, 6.0)
+    assert 6 < c["lower"] <= c["capacity_load"] <= c["upper"] < 8
+
+
+def test_a_name_read_as_a_load_that_is_not_the_printed_load_is_kept_apart():
+    """goldenrye/monolake names its wrk outputs https-result-16c-monolake-tiny.txt: 16c is the proxy machine's
+    cores, while wrk ran -c 1000 every time. c is a load's name, but its values are not the printed load."""
+    runs = pd.DataFrame(
+        {
+            "source": [f"r/https-result-{c}c-monolake-{size}.txt" for c in (4, 16) for size in ("tiny", "small")],
+            "tool": "wrk",
+            "concurrency": 1000,
+            "url": [f"https://h:{port}/" for port in (6442, 6443) * 2],
+            "requests_per_s": 2000.0,
+        }
+    )
+    d = infer(runs).table.set_index("factor")
+    assert d.loc["c", "role"] == "setup" and "not the load the tool printed" in d.loc["c", "evidence"]
+    assert d.loc["concurrency", "role"] == "constant"
