@@ -626,7 +626,12 @@ LINE_KINDS: list[LineKind] = [
 def _scan(text: str, phases: bool = True, percentiles: bool = True) -> list[_Run]:
     """The runs of a text (one result, several pasted, excerpts, errors, usage); the detail rows asked for."""
     rd = _Reader(phases, percentiles)
-    return scan(text, LINE_KINDS, rd, other=rd.unread).finished()
+    runs = scan(text, LINE_KINDS, rd, other=rd.unread).finished()
+    if any(r.has_result and "tool_version" not in r.d for r in runs):
+        # results printed apart from their banners (several ab at once into one log: the banners first, then the
+        # results): a banner with nothing after it is another run's, not a run that ended there
+        runs = [r for r in runs if not (r.ended_after_benchmarking() and not r.d.get("error"))]
+    return runs
 
 
 def _set(r: _Run, key: str, tag: str, val: str) -> None:
