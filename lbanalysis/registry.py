@@ -704,6 +704,15 @@ TOOLS: tuple[Tool, ...] = (
             ),
         ),
     ),
+    Tool(
+        "taurus",
+        "http-load",
+        ("bzt",),
+        ("taurus.text",),
+        "Taurus (bzt) final stats (the summary of whichever tool it ran)",
+        "taurus: no bytes in its final stats",
+        info_options=("-h", "--help"),
+    ),
     # host and process resource monitors: no runs of their own, CPU samples into the cpu table (paired with runs
     # by lbanalysis.pairing); no executables: their command lines do not start a transcript segment
     Tool("time", "resources", (), ("cpu.gnu_time",), "GNU time -v and default, the shells' time (bash, zsh, -p)"),
