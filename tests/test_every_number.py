@@ -217,7 +217,7 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
         (r"(?<= in) +[\d.,]+s(?= +=)", "the summariser's time, rounded (duration_s: samples / the rate printed)"),
         (r"\(\d+[.,]\d+%\)", "the summariser's error share (kept as its counts: failed / requests_attempted)"),
         (
-            r"^\S+ = .*$(?=(?:(?!Tidying up)[\s\S])*^\S+ \+ )",
+            r"^\w+(?: \w+)* = .*$(?=(?:(?!Tidying up)[\s\S])*^\w+(?: \w+)* \+ )",
             "the totals so far printed between intervals (the last 'summary =' is the run)",
         ),
         (
