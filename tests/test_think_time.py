@@ -122,3 +122,13 @@ def test_a_wait_no_pattern_sizes_stays_unknown():
     assert mean != mean and where == "lf.py:2: wait_time = constant_pacing(2)"
     mean, _ = think_time("locust", "    wait_time = constant(1)\n    wait_time = constant(2)\n")
     assert mean != mean  # two waits: which one applies is not read
+
+
+def test_littles_law_per_run_names_the_iterations_as_the_cause():
+    from lbanalysis.analysis.little import littles_law
+
+    runs = pd.DataFrame([ISSUE_K6])
+    assert littles_law(runs).loc[0, "concurrency_reason"] == (
+        "only 699 of 20000 clients busy on average (3% < 80%): the iterations kept 19,813 users busy "
+        "(iterations/s × iteration duration): the rest of each iteration is the script's wait"
+    )
