@@ -30,7 +30,9 @@ TOOL_COMMANDS = registry.executables()
 _SUBCOMMANDS = registry.subcommands()  # executable -> words that may follow it ('k6 run')
 _EXE_ALTERNATION = "|".join(re.escape(exe) for exe in TOOL_COMMANDS)
 
-_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
+# ANSI escapes; and application program commands (ESC _ ... BEL), which Buildkite's raw logs put before each line
+# to stamp it (`\x1b_bk;t=1704164645123\x07`)
+_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]|\x1b_[^\x07\x1b\n]*(?:\x07|\x1b\\)")
 # A shell prompt: oh-my-zsh's or starship's arrow and up to three words (`➜  dir git:(main) ✗ `), or any
 # text without a TAB (a TAB is a table's cell, not a prompt) ending in a prompt character.
 _PROMPT = r"""\s*[➜❯λ]\s+(?:\S+\s+){0,3}?|[^\n\t]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*"""
@@ -419,6 +421,8 @@ def normalize(text: str) -> str:
 
     >>> normalize("\\ufeffa\\r\\nb\\x1b[0;34mc\\x1b[0m\\r\\n")
     'a\\nbc\\n'
+    >>> normalize("\\x1b_bk;t=1704164645123\\x07Requests per second: 5\\n")  # Buildkite's time stamp
+    'Requests per second: 5\\n'
     >>> normalize("siege  | Transactions: 5 hits\\nsiege  | x\\nsiege  | y\\n")
     'Transactions: 5 hits\\nx\\ny\\n'
     """

@@ -321,6 +321,7 @@ def test_siege_runs_after_a_note_do_not_inherit_an_earlier_command():
         ("wrk_compose_v2.txt", "captured_wrk_t2_c10.txt", 1),
         ("ab_jenkins_pipeline_log.txt", "captured_ab_through_haproxy.txt", 4),
         ("ab_jenkins_freestyle_clock.txt", "captured_ab_through_haproxy.txt", 1),
+        ("ab_buildkite_raw_log.txt", "captured_ab_through_haproxy.txt", 1),
     ],
 )
 def test_an_output_inside_a_log_reads_as_the_bare_output(name, captured, line):
