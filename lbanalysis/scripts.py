@@ -127,15 +127,21 @@ def with_think_times(runs: pd.DataFrame) -> pd.DataFrame:
     for col, dtype in (("think_time_s", "Float64"), ("think_time_source", "string")):
         if col not in out:
             out[col] = pd.Series(pd.NA, index=out.index, dtype=dtype)
+    seen: dict[tuple[str, Path], tuple[float, str] | None] = {}  # a script read once for all the runs naming it
     for i in out.index[todo]:
         tool, source, command = out.at[i, "tool"], out.at[i, "source"], out.at[i, "command"]
         if not isinstance(command, str) or not isinstance(source, str):
             continue
         name = script_named(str(tool), command)
-        text = _read_script(Path(source).parent / name) if name else None
-        if text is None:
+        if not name:
             continue
-        mean, where = think_time(str(tool), text, name)
+        key = (str(tool), Path(source).parent / name)
+        if key not in seen:
+            text = _read_script(key[1])
+            seen[key] = None if text is None else think_time(str(tool), text, name)
+        if seen[key] is None:
+            continue
+        mean, where = seen[key]  # type: ignore[misc]
         out.at[i, "think_time_source"] = where
         if not math.isnan(mean):
             out.at[i, "think_time_s"] = mean
