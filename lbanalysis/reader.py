@@ -34,6 +34,7 @@ from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manife
 from .pairing import manifest_cpu, pair_cpu, pattern_cpu
 from .readers import Parsed, all_formats, parse_text
 from .schema.design import DESIGN
+from .scripts import with_think_times
 from .text import decode, normalize
 
 __all__ = ["DEFAULT_IGNORE", "ENGINES", "Dataset", "Engine", "engine_named", "expand", "read"]
@@ -738,6 +739,7 @@ def _read_pandas(
     runs = _with_manifests(runs, manifests, notes, from_manifests if want is None or "cpu" in want else None)
     if from_manifests:
         tables["cpu"].append(schema.conform(from_manifests, "cpu"))
+    runs = with_think_times(runs)
     skipped_df = pd.DataFrame(skipped, columns=["source", "reason"])
     runs.attrs["skipped"] = skipped_df.to_dict("records")
     not_runs_df = pd.DataFrame(not_runs, columns=NOT_RUNS_COLUMNS).astype({"line": "Int64"})

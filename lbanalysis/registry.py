@@ -245,6 +245,13 @@ class Tool:
     prompt, does not start a transcript segment. ``cpu_spins`` says why the
     tool's own CPU figure shows no client bound (httperf polls its sockets
     in a loop: near 100 % of a core at any load), empty when it can.
+    ``script_options`` are the options whose value is the script a run
+    executes (Locust's ``-f``), ``script_default`` the script it runs when
+    none is named, and ``think_times`` how the script asks for a wait
+    between a client's requests: (regular expression, how its groups give
+    the mean wait, factor to seconds), read by :mod:`lbanalysis.scripts`
+    (``constant``: one figure; ``between``: the mean of two; ``unknown``: a
+    wait the pattern cannot size).
 
     >>> Tool("ab", "http-load", ("ab",), ("ab.text",)).kind
     'http-load'
@@ -270,6 +277,9 @@ class Tool:
     echo_patterns: tuple[str, ...] = ()
     written_files: tuple[str, ...] = ()
     cpu_spins: str = ""
+    script_options: tuple[str, ...] = ()
+    script_default: str = ""
+    think_times: tuple[tuple[str, str, float], ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -412,6 +422,7 @@ TOOLS: tuple[Tool, ...] = (
         "Grafana k6",
         "k6: bytes received incl. HTTP headers (data_received)",
         closed_loop=True,  # VUs; an arrival-rate executor's runs carry rate_target_per_s (open loop)
+        unseen_think_time="a sleep() in its script, which only k6's iteration_duration and iterations rate show",
         info_options=("version", "--version", "-h", "--help", "help"),
         info_patterns=((r"^k6 v\d+\.\d+\S* \(", "version banner"), (r"^Usage:\n\s+k6 \[command\]", "help text")),
         subcommands=("run", "cloud", "version", "help", "inspect", "archive", "new"),
@@ -456,6 +467,14 @@ TOOLS: tuple[Tool, ...] = (
         "Locust",
         "locust: response bodies only (Average Content Size)",
         closed_loop=True,
+        unseen_think_time="a wait_time in its locustfile, which Locust's output does not show",
+        script_options=("-f", "--locustfile"),
+        script_default="locustfile.py",
+        think_times=(
+            (r"^\s*wait_time\s*=\s*(?:locust\.)?constant\(\s*([\d.]+)\s*\)", "constant", 1.0),
+            (r"^\s*wait_time\s*=\s*(?:locust\.)?between\(\s*([\d.]+)\s*,\s*([\d.]+)\s*\)", "between", 1.0),
+            (r"^\s*wait_time\s*=", "unknown", 1.0),
+        ),
         info_options=("-V", "--version", "-h", "--help"),
         info_patterns=((r"^locust \d+\.\d+\S* from ", "version banner"), (r"^Usage: locust \[options\]", "help text")),
         load_options=(
@@ -649,6 +668,12 @@ TOOLS: tuple[Tool, ...] = (
         "Apache JMeter (non-GUI)",
         "jmeter: bytes received incl. HTTP headers (bytes)",
         closed_loop=True,
+        unseen_think_time="timers in its test plan, which JMeter's output does not show",
+        script_options=("-t", "--testfile"),
+        think_times=(
+            (r'<stringProp name="ConstantTimer\.delay">(\d+(?:\.\d+)?)</stringProp>', "constant", 1e-3),
+            (r'testclass="\w*Timer"', "unknown", 1.0),
+        ),
         info_options=("-v", "--version", "-h", "--help", "-?"),
         # the target and the load are in the plan; -Jname=value sets a property the plan reads (${__P(threads)})
         load_options=(
@@ -678,6 +703,15 @@ TOOLS: tuple[Tool, ...] = (
                 config_text=_JMETER_PLAN,
             ),
         ),
+    ),
+    Tool(
+        "taurus",
+        "http-load",
+        ("bzt",),
+        ("taurus.text",),
+        "Taurus (bzt) final stats (the summary of whichever tool it ran)",
+        "taurus: no bytes in its final stats",
+        info_options=("-h", "--help"),
     ),
     # host and process resource monitors: no runs of their own, CPU samples into the cpu table (paired with runs
     # by lbanalysis.pairing); no executables: their command lines do not start a transcript segment

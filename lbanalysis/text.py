@@ -30,7 +30,9 @@ TOOL_COMMANDS = registry.executables()
 _SUBCOMMANDS = registry.subcommands()  # executable -> words that may follow it ('k6 run')
 _EXE_ALTERNATION = "|".join(re.escape(exe) for exe in TOOL_COMMANDS)
 
-_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
+# ANSI escapes; and application program commands (ESC _ ... BEL), which Buildkite's raw logs put before each line
+# to stamp it (`\x1b_bk;t=1704164645123\x07`)
+_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]|\x1b_[^\x07\x1b\n]*(?:\x07|\x1b\\)")
 # A shell prompt: oh-my-zsh's or starship's arrow and up to three words (`➜  dir git:(main) ✗ `), or any
 # text without a TAB (a TAB is a table's cell, not a prompt) ending in a prompt character.
 _PROMPT = r"""\s*[➜❯λ]\s+(?:\S+\s+){0,3}?|[^\n\t]*?(?:[$#%>❯➜»λ]|\]\s*[$#%>])\s*"""
@@ -121,15 +123,28 @@ _ANSIBLE_START_RE = re.compile(r'"[\w.]*stdout_lines"\s*:\s*\[\s*$')
 
 #: Prefixes a log writes before each line of what a step printed (see :func:`_strip_log_prefixes`): a step's
 #: name and a TAB (``argo logs``), and an ISO 8601 time stamp in UTC as CI systems print it, GitHub Actions
-#: (``2024-01-02T03:04:05.1234567Z ``, after ``job<TAB>step<TAB>`` in ``gh run view --log``) and GitLab
-#: (``2024-01-02T03:04:05.123456Z 00O ``: stream, O or E, ``+`` for a continued line).
+#: (``2024-01-02T03:04:05.1234567Z ``, after ``job<TAB>step<TAB>`` in ``gh run view --log``), GitLab
+#: (``2024-01-02T03:04:05.123456Z 00O ``: stream, O or E, ``+`` for a continued line), ``docker logs -t``
+#: (RFC 3339 with up to nine decimals), Jenkins' Timestamper (``[2024-01-02T03:04:05.123Z] `` in a Pipeline,
+#: ``03:04:05 `` in a freestyle job's console text).
 LOG_PREFIXES: tuple[re.Pattern, ...] = (
     re.compile(r"^[A-Za-z][\w.-]*:\t(?=[^\t]|$)"),  # one TAB: siege's labels stand before two
     re.compile(r"^(?:[^\t\n]+\t[^\t\n]+\t)?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z(?: [0-9a-f]{2}[OE]\+?)?(?: |$)"),
+    # Jenkins Pipeline's timestamps() (the Timestamper plugin): `[2024-01-02T03:04:05.123Z] `
+    re.compile(r"^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\](?: |$)"),
+    # the Timestamper's clock in a freestyle job's console text: `03:04:05 ` then the line (taken only from a
+    # text whose first line is so stamped, :data:`_CLOCK_FIRST_RE`: sysstat's tables start their rows with times)
+    re.compile(r"^\d\d:\d\d:\d\d(?: (?!AM\b|PM\b)| ?$)"),
 )
+#: A first line stamped with the Timestamper's clock: one space, then text (sysstat's times are followed by AM/PM or
+#: by several spaces before a column).
+_CLOCK_FIRST_RE = re.compile(r"\A\d\d:\d\d:\d\d (?!AM\b|PM\b)\S")
 _LOG_PREFIX_HINT_RE = re.compile(
     r"^(?:[A-Za-z][\w.-]*:\t(?!\t)|(?:[^\t\n]+\t[^\t\n]+\t)?\d{4}-\d\d-\d\dT\d)", re.MULTILINE
 )
+# Jenkins: a Pipeline's own lines (`[Pipeline] sh`) carry no stamp, so a stamped line is looked for anywhere; a
+# freestyle job's clock stands on its first line
+_JENKINS_HINT_RE = re.compile(r"^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\] |\A\d\d:\d\d:\d\d (?!AM\b|PM\b)\S", re.M)
 
 # Quoting that pasted outputs carry, one level at a time: prefix pattern, and the bare marker that
 # stands for an empty quoted line. A block is a run of at least two lines that all carry the prefix
@@ -243,12 +258,25 @@ def _strip_log_prefixes(text: str) -> str:
     bye
     >>> _strip_log_prefixes("run-benchmark:\\t{\\"requests\\":5}")
     '{"requests":5}'
+    >>> print(_strip_log_prefixes("[2024-01-02T03:04:05.123Z] + ab -n 10 http://h/\\n[2024-01-02T03:04:05.200Z] This"))
+    + ab -n 10 http://h/
+    This
+    >>> print(_strip_log_prefixes("03:04:05 Complete requests: 10\\n03:04:05 \\n03:04:06 Failed requests: 0"))
+    Complete requests: 10
+    <BLANKLINE>
+    Failed requests: 0
+    >>> _strip_log_prefixes("12:00:01 AM  all  1.00\\n12:00:02 AM  all  2.00")  # sar's times stay
+    '12:00:01 AM  all  1.00\\n12:00:02 AM  all  2.00'
+    >>> _strip_log_prefixes("12:00:01     CPU  %user\\n12:00:02     all  2.00")
+    '12:00:01     CPU  %user\\n12:00:02     all  2.00'
     >>> _strip_log_prefixes("Transactions:\\t\\t5 hits\\nConcurrency:\\t\\t1.00")  # siege's labels stay
     'Transactions:\\t\\t5 hits\\nConcurrency:\\t\\t1.00'
     """
     lines = text.split("\n")
     changed = False
     for pattern in LOG_PREFIXES:
+        if pattern is LOG_PREFIXES[-1] and not _CLOCK_FIRST_RE.match(text):
+            continue  # a clock only where the text starts with one (not a sysstat table's times)
         for a, b in _blocks(lines, pattern.match):
             for k in range(a, b):
                 lines[k] = pattern.sub("", lines[k], count=1)
@@ -393,6 +421,8 @@ def normalize(text: str) -> str:
 
     >>> normalize("\\ufeffa\\r\\nb\\x1b[0;34mc\\x1b[0m\\r\\n")
     'a\\nbc\\n'
+    >>> normalize("\\x1b_bk;t=1704164645123\\x07Requests per second: 5\\n")  # Buildkite's time stamp
+    'Requests per second: 5\\n'
     >>> normalize("siege  | Transactions: 5 hits\\nsiege  | x\\nsiege  | y\\n")
     'Transactions: 5 hits\\nx\\ny\\n'
     """
@@ -409,7 +439,11 @@ def normalize(text: str) -> str:
     if "|" in text and (bare := _strip_compose(text)) is not text:
         text = _unquote(bare)
     # a step's name and a TAB on any line (a TAB first: a one-character test is cheap), a CI time stamp on the first
-    if ("\t" in text and ":\t" in text and _LOG_PREFIX_HINT_RE.search(text)) or _LOG_PREFIX_HINT_RE.match(text):
+    if (
+        ("\t" in text and ":\t" in text and _LOG_PREFIX_HINT_RE.search(text))
+        or _LOG_PREFIX_HINT_RE.match(text)
+        or (("Z] " in text or text[2:3] == ":") and _JENKINS_HINT_RE.search(text))
+    ):
         if (bare := _strip_log_prefixes(text)) is not text:
             text = _unquote(bare)
     return text

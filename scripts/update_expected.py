@@ -53,6 +53,7 @@ FAMILIES = (
     "jmeter",
     "cpu",
     "sweep",
+    "taurus",
 )
 FIRST_ROWS = 3
 

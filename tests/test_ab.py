@@ -155,6 +155,53 @@ def test_failed_runs_are_rows_with_error(name, error):
     assert pd.isna(r["requests_per_s"])
 
 
+BENCH_ONLY = "ab printed no result, its error was not captured"
+
+
+@pytest.mark.parametrize(
+    "name, host, stdout",
+    [
+        ("ab_killed_hang_stdout.txt", "127.0.0.1", "Benchmarking 127.0.0.1 (be patient)"),
+        ("ab_streams_refused_stdout.txt", "127.0.0.1", "Benchmarking 127.0.0.1 (be patient)..."),
+    ],
+)
+def test_an_output_that_ends_after_benchmarking_is_a_failed_run(name, host, stdout):
+    """ab began and printed nothing more (killed while its connections hung, or its error on stderr, not kept):
+    a run row with ``error`` set, the host of its banner, no figure; the study counts it as a failed run."""
+    ds = lbanalysis.read(AB / name, table="all")
+    r = ds.runs.iloc[0]
+    assert len(ds.runs) == 1 and r["host"] == host and r["tool_version"] == "2.3"
+    assert r["error"] == f"the output ends after {stdout!r}: {BENCH_ONLY}" and pd.isna(r["error_kind"])
+    assert pd.isna(r["requests"]) and pd.isna(r["requests_per_s"]) and pd.isna(r["concurrency"])
+    s = lbanalysis.study(ds)
+    assert s.runs.iloc[0]["error_share"] == 1.0
+    v = s.verdicts.iloc[0]
+    assert v["verdict"] == "errors" and "1 run aborted with no answer" in v["evidence"], v["evidence"]
+
+
+@pytest.mark.parametrize("folder", ["90000-conc-3000", "105000-conc-3500", "120000-conc-4000"])
+def test_corpus_runs_that_failed_after_their_banner_are_rows_with_error(folder):
+    """actionjack's Cloud Foundry root-URL test: 'started failing after 2500 concurrent connections'; the
+    three reports past it end after 'Benchmarking 10.0.0.14 (be patient)' (they were skipped as 'found no
+    run'). Read in place: each a failed run of host 10.0.0.14, nothing else invented."""
+    path = corpus("repos", "actionjack+cloud-floundry-ab-benchmark", "tests", "suite-root-url-test", folder,
+                  "ab_report.txt")  # fmt: skip
+    r = lbanalysis.read(path).iloc[0]
+    assert r["host"] == "10.0.0.14" and r["tool_build"] == "1528965"
+    assert r["error"] == f"the output ends after 'Benchmarking 10.0.0.14 (be patient)': {BENCH_ONLY}"
+    assert pd.isna(r["requests_per_s"]) and pd.isna(r["concurrency"]) and pd.isna(r["url"])
+
+
+def test_the_corpus_folder_counts_its_failed_runs_as_errors():
+    root = corpus("repos", "actionjack+cloud-floundry-ab-benchmark", "tests", "suite-root-url-test")
+    ds = lbanalysis.read(root, table="all", errors="skip")
+    failed = ds.runs[ds.runs["error"].notna().to_numpy(bool)]
+    assert sorted(p.split("/")[-2] for p in failed["source"]) == ["105000-conc-3500", "120000-conc-4000",
+                                                                  "90000-conc-3000"]  # fmt: skip
+    shares = lbanalysis.study(ds).runs.set_index("source").loc[failed["source"], "error_share"]
+    assert shares.tolist() == [1.0, 1.0, 1.0]
+
+
 def test_illegal_option_before_a_run_is_a_warning_not_a_second_run():
     r = one("ab_usage_illegal_option.txt")
     assert pd.isna(r["error"]) and r["warnings"] == "ab: illegal option -- Q"

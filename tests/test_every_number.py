@@ -176,6 +176,11 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             "the histograms of --stats-success-breakdown and of the first byte (their percentiles are kept)",
         ),
     ],
+    "taurus": [
+        (r"^(?:\S+ )?INFO: Artifacts dir: .*$", "the artifacts directory (a path stamped with the start time)"),
+        (r"^(?:\S+ )?INFO: Current: .*$", "a progress line: one second's counts (its users kept as concurrency)"),
+        (r"\d+(?:\.\d+)?(?=% failures$)", "the failure share, kept as success_pct (100 less it)"),
+    ],
     "gatling": [
         (
             r"^(?:> )?.+\(OK=\d+\s+KO=\d+\s*\)$(?![\s\S]*^-+ Global Information)",
@@ -212,7 +217,7 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
         (r"(?<= in) +[\d.,]+s(?= +=)", "the summariser's time, rounded (duration_s: samples / the rate printed)"),
         (r"\(\d+[.,]\d+%\)", "the summariser's error share (kept as its counts: failed / requests_attempted)"),
         (
-            r"^\S+ = .*$(?=(?:(?!Tidying up)[\s\S])*^\S+ \+ )",
+            r"^\w+(?: \w+)* = .*$(?=(?:(?!Tidying up)[\s\S])*^\w+(?: \w+)* \+ )",
             "the totals so far printed between intervals (the last 'summary =' is the run)",
         ),
         (

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import lbanalysis
@@ -132,3 +133,46 @@ def test_jmeter_gatling_and_httperf_never_confused(family):
     for p in files:
         name = detect(p.read_text(errors="replace"))
         assert name is not None and get_format(name).tool == family, (p.name, name)
+
+
+def test_the_table_console_of_newer_gatling_is_read_as_the_block_was():
+    """Gatling's table console (published: Junhyunny's post, `rampUsers(10).during(10)`): thousands with commas,
+    '-' for no KO figure, units in the labels, the distribution's `OK:` and `KO` rows."""
+    ds = lbanalysis.read(GATLING / "shapes" / "gatling_table_rampusers.txt", table="all")
+    r = ds.runs.iloc[0]
+    assert r["label"] == "computerdatabase.SimpleCustomSimulator"
+    assert (r["requests_attempted"], r["requests_ok"], r["failed"], r["non_2xx"]) == (10, 10, 0, 0)
+    assert (r["latency_min_s"], r["latency_max_s"], r["latency_mean_s"], r["latency_stdev_s"]) == pytest.approx(
+        (0.005, 2.040, 0.413, 0.671)
+    )
+    assert r["requests_attempted_per_s"] == 1.0 and pd.isna(r["duration_s"])  # no 'completed in' line shown
+    assert ds.percentiles.set_index("percentile")["latency_s"].round(3).to_dict() == {
+        50.0: 0.009,
+        75.0: 1.009,
+        95.0: 2.04,
+        99.0: 2.04,
+    }
+    m = ds.metrics.set_index(["metric", "stat"])["value"]
+    assert m[("Response Time Distribution", "OK: 800 ms <= t < 1200 ms")] == 2.0
+    assert m[("Response Time Distribution", "OK: t >= 1200 ms %")] == 10.0
+    assert m[("Response Time Distribution", "KO")] == 0.0 and m[("Home", "OK")] == 10.0
+    assert ("Global Information", "min KO") not in m.index  # '-': no KO figure
+
+
+def test_a_status_check_that_found_a_5xx_counts_in_non_2xx_beside_failed():
+    """'status.find.in([200, 209], 304), found 503': an answer outside 2xx, counted in non_2xx as well as in
+    failed (every KO); the simulation.log's request rows carry the status found."""
+    for name in ("gatling-3.7.6_503.txt", "gatling-3.7.6_503.simulation.log"):
+        r = lbanalysis.read(GATLING / name).iloc[0]
+        assert (r["requests_attempted"], r["failed"], r["non_2xx"], r["failed_network"]) == (10, 10, 10, 0), name
+    req = lbanalysis.read(GATLING / "gatling-3.7.6_503.simulation.log", table="requests")
+    assert req["status"].tolist() == [503] * 10
+    ok = lbanalysis.read(GATLING / "gatling-3.7.6_nginx.txt").iloc[0]
+    assert ok["non_2xx"] == 0 and ok["failed"] == 0
+
+
+def test_a_failed_check_on_a_2xx_answer_is_no_non_2xx():
+    from lbanalysis.readers.gatling.shared import non_2xx, status_found
+
+    assert status_found("status.find.in(200,201,202,203,204,205,206,207,208,209,304), but actually found 503") == 503
+    assert non_2xx({"status.find.is(201), but actually found 200": 4, "j.n.ConnectException: refused": 2}) == 0

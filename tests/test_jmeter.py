@@ -261,3 +261,16 @@ def test_explore_sections_on_a_folder_of_jmeter_outputs(tmp_path):
     assert len(table) == len(lbanalysis.study(ds).verdicts) >= 1
     runs = explore.runs_section(ds)
     assert sum(len(t) for t in runs.tables) == len(ds.runs) == 5
+
+
+def test_a_generate_summary_results_listener_prints_under_its_own_name():
+    """JMeter 3.0's release notes: `Generate Summary Results +` / `=` (a listener's name of three words, the
+    duration as HH:MM:SS). The last `=` line is the run (32257 samples in 00:03:39 at 147.3/s), the `+` lines its
+    intervals; the most Active threads (50) its concurrency."""
+    ds = lbanalysis.read(JMETER / "shapes" / "jmeter_3.0_generate_summary_results.txt", table="all")
+    assert len(ds.runs) == 1
+    r = ds.runs.iloc[0]
+    assert (r["requests"], r["requests_per_s"], r["concurrency"], r["failed"]) == (32257, 147.3, 50, 0)
+    assert r["latency_max_s"] == 0.001
+    assert set(ds.intervals["stream"]) == {"Generate Summary Results"}
+    assert ds.intervals["requests"].tolist() == [1, 138, 467, 1662, 1664, 1661]

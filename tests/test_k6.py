@@ -264,6 +264,8 @@ def test_other_tools_are_not_read_as_k6():
     for path in sorted(fixtures.glob("*/*")):
         if path.parent.name in ("k6", "capture") or path.suffix not in (".txt", ".csv", ".json", ".log"):
             continue
+        if path.name.startswith("k6_"):  # a k6 output in a folder of shapes of several tools (pasted/)
+            continue
         found = detect(path.read_text(errors="replace"))
         assert found is None or not found.startswith("k6"), path
 

@@ -319,6 +319,9 @@ def test_siege_runs_after_a_note_do_not_inherit_an_earlier_command():
         ("hey_gh_run_view_log.txt", "captured_hey_n200_c10.txt", 1),
         ("wrk_step_name_tab.txt", "captured_wrk_t1_c5_latency.txt", 1),
         ("wrk_compose_v2.txt", "captured_wrk_t2_c10.txt", 1),
+        ("ab_jenkins_pipeline_log.txt", "captured_ab_through_haproxy.txt", 4),
+        ("ab_jenkins_freestyle_clock.txt", "captured_ab_through_haproxy.txt", 1),
+        ("ab_buildkite_raw_log.txt", "captured_ab_through_haproxy.txt", 1),
     ],
 )
 def test_an_output_inside_a_log_reads_as_the_bare_output(name, captured, line):
@@ -330,3 +333,18 @@ def test_an_output_inside_a_log_reads_as_the_bare_output(name, captured, line):
         got = lbanalysis.read(PASTED / name, table=table).drop(columns=["source"])
         want = lbanalysis.read(PASTED / captured, table=table).drop(columns=["source"])
         pd.testing.assert_frame_equal(got, want)
+
+
+def test_k6_from_docker_logs_t_reads_as_its_console():
+    """`docker logs -t`: an RFC 3339 time with up to nine decimals before every line of k6's output."""
+    got = _runs("k6_docker_logs_t.txt").drop(columns=["source", "line"])
+    want = lbanalysis.read(FIXTURES / "k6" / "k6_nginx.txt").drop(columns=["source", "line"])
+    pd.testing.assert_frame_equal(got, want)
+
+
+def test_a_sar_table_keeps_its_times():
+    """sysstat's tables start their rows with a time too (with AM/PM or several spaces): not a Jenkins clock."""
+    from lbanalysis.text import normalize
+
+    text = "12:00:01 AM     CPU     %user\n12:00:02 AM     all      1.00\n12:00:03 AM     all      2.00\n"
+    assert normalize(text) == text.rstrip("\n") or normalize(text) == text

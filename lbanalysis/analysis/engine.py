@@ -478,7 +478,8 @@ _JUDGED = (
     "rate_target_per_s", "rate_sent_per_s", "iterations", "iterations_dropped", "socket_errors_connect",
     "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s", "_latency_note", "utilisation",
     "used_bits_per_s", "capacity_bits_per_s", "capacity_basis", "capacity_source",
-    "capacity_note", "delay_s", "benchmark_mode", "_target", "method", "keepalive", "host", "port", "path",
+    "capacity_note", "delay_s", "think_time_s", "think_time_source", "iterations_per_s", "iteration_mean_s",
+    "ramped", "benchmark_mode", "_target", "method", "keepalive", "host", "port", "path",
     *ROUTE_COLUMNS, "test", "processes", "test_note",
 )  # fmt: skip
 
@@ -487,7 +488,7 @@ _NUMBERS = (
     "errors", "attempts", "error_share", "requests", "requests_per_s", "duration_s", "concurrency",
     "rate_target_per_s", "rate_sent_per_s", "iterations", "iterations_dropped", "socket_errors_connect",
     "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s", "utilisation", "used_bits_per_s",
-    "capacity_bits_per_s", "delay_s",
+    "capacity_bits_per_s", "delay_s", "think_time_s", "iterations_per_s", "iteration_mean_s", "ramped",
 )  # fmt: skip
 
 
@@ -545,6 +546,7 @@ def _evidence(s: _Series, ctx: _Context) -> Evidence:
         latency_note=str(notes.iloc[0]) if len(notes) else "",
         excluded=[str(w) for w in s.not_twin["left_out"] if w],
         unseen_think_time=info.unseen_think_time if info else "",
+        think_source=s.joined("think_time_source") if "think_time_source" in s.not_twin else "",
         basis=s.joined("capacity_basis"),
         capacity_source=files_from(s.joined("capacity_source"), ctx.root),
         server_side=ctx.queues.of(s.g),

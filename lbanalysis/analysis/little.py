@@ -50,7 +50,12 @@ def _why_low(row: pd.Series, threshold: float) -> str:
     ratio, conf = row["concurrency_ratio"], row["_conf"]
     text = f"only {row['concurrency_little']:.3g} of {conf:g} clients busy on average ({ratio:.0%} < {threshold:.0%})"
     causes = []
-    if row["_delay"] > 0:
+    if math.isfinite(row["_busy"]) and row["_busy"] > 0:
+        causes.append(f"the iterations kept {row['_busy']:,.0f} users busy (iterations/s × iteration duration): the "
+                      "rest of each iteration is the script's wait")  # fmt: skip
+    elif row["_think"] > 0:
+        causes.append(f"think time between requests (a wait of {row['_think']:g} s on average asked)")
+    elif row["_delay"] > 0:
         causes.append(f"think time between requests (delay {row['_delay']:g} s)")
     if row["_failed"] > 0:
         causes.append(f"{row['_failed']:g} failed requests")
@@ -77,8 +82,10 @@ def littles_law(
         ``ratio < threshold`` (default 0.8): the configured clients were not
         all busy. Missing figures give NA, not a flag.
     ``concurrency_reason``
-        why, in words (think time from ``delay_s``, failures, otherwise the
-        load generator); a ratio above ``1 / threshold`` is reported too
+        why, in words (the users the iterations kept busy, from
+        ``iterations_per_s`` × ``iteration_mean_s``; think time from
+        ``think_time_s`` or ``delay_s``; failures; otherwise the load
+        generator); a ratio above ``1 / threshold`` is reported too
         (latency and rate measured differently), without the flag. A mean
         latency printed as 0 is no figure: NA, and :data:`ZERO_LATENCY`; a
         fixed-rate run (``rate_target_per_s``, wrk2 ``-R``) is not flagged:
@@ -109,6 +116,8 @@ def littles_law(
             "concurrency_ratio": ratio,
             "_conf": conf,
             "_delay": _num(runs, "delay_s").fillna(0.0),
+            "_think": _num(runs, "think_time_s").fillna(0.0),
+            "_busy": _num(runs, "iterations_per_s") * _num(runs, "iteration_mean_s"),
             "_failed": _num(runs, "failed").fillna(0.0),
         }
     )

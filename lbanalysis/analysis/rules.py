@@ -71,7 +71,9 @@ class Evidence:
     ``attempts``, ``share``. ``load``: the load column's name. ``tool``;
     ``closed``: closed loop; ``latency_note``: why the printed latency cannot
     show an idle client (empty when it can); ``excluded``: why runs were
-    left out; ``unseen_think_time``: a wait the tool's output would not show.
+    left out; ``unseen_think_time``: a wait the tool's output would not show; ``think_source``: where the wait
+    asked was read (``loads``' ``think``, the mean wait; ``iter_rate``, ``iter_s``: iterations/s and the mean
+    duration of one, waits included).
     """
 
     load: str
@@ -83,6 +85,7 @@ class Evidence:
     latency_basis: str = ""
     excluded: list[str] = field(default_factory=list)
     unseen_think_time: str = ""
+    think_source: str = ""  # where the wait asked (loads' think) was read: a script's line, siege -d
     basis: str = ""
     capacity_source: str = ""
     network: pd.DataFrame | None = None  # as loads, over every run with a throughput (short ones too)
@@ -213,17 +216,48 @@ def _in_flight(e: Evidence) -> dict[str, float]:
     }
 
 
+def _busy_users(e: Evidence) -> dict[str, Any] | None:
+    """The users busy in their iterations at the highest load, waits included, where the output or the script
+    says how long an iteration lasts: iterations/s × iteration duration (k6), else throughput × (latency + the
+    wait asked) (one request per wait: Locust's task, siege's request, JMeter's timed sampler). None: unknown, or
+    no wait asked (the requests in flight are then the users busy)."""
+    row = e.loads.loc[e.loads.index.max()]
+    top = e.loads.index.max()
+    rate, length = row.get("iter_rate", math.nan), row.get("iter_s", math.nan)
+    if pd.notna(rate) and pd.notna(length) and rate > 0:
+        busy = rate * length
+        how = f"iterations/s × iteration duration = {rate:,.4g} × {length:.3g} s"
+    elif pd.notna(row.get("think", math.nan)) and row["think"] > 0 and pd.notna(row["r"]):
+        busy = row["x"] * (row["r"] + row["think"])
+        src = f" ({e.think_source})" if e.think_source else ""
+        how = f"throughput × (latency + the wait asked, {row['think']:g} s{src})"
+    else:
+        return None
+    return {"busy": busy, "busy_ratio": busy / top if top > 0 else math.nan, "how": how}
+
+
 def _generator(e: Evidence, t: dict[str, float]) -> Finding | None:
     t_ = e.loads
     top = t_.index.max()
     if not e.closed or e.latency_note or not pd.notna(t_.loc[top, "r"]):
         return None
     f = _in_flight(e)
+    busy = _busy_users(e)
+    if busy is not None and not busy["busy_ratio"] < t["generator_share"]:
+        return None  # every user kept its iterations going: the few requests in flight are the waits it asked
+    if t_.loc[top].get("ramped", 0) == 1 and not f["ratio"] >= t["generator_share"]:
+        f["busy_words"] = (f"; {busy['how']} = {busy['busy']:.1f} users busy on average over the run"
+                           if busy is not None else "")  # fmt: skip
+        return Finding(f, confidence="", verdict="cannot tell",
+                       sentence="at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight"
+                                "{busy_words}; but the clients ramped up and down during the run (stages): "
+                                "{top:g} is their most, not the load of the whole run, so idle clients cannot be "
+                                "told from the ramp")  # fmt: skip
     if t_.loc[top, "r"] == 0 and not f["step_ms"] > 0:
         from .little import ZERO_LATENCY
 
         return Finding(f, confidence="", sentence=ZERO_LATENCY, verdict="cannot tell")
-    if f["step_ms"] > 0 and f["low"] < t["generator_share"] * top <= f["high"]:
+    if busy is None and f["step_ms"] > 0 and f["low"] < t["generator_share"] * top <= f["high"]:
         return Finding(f, confidence="", verdict="cannot tell",
                        sentence="at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight, but with "
                                 "the mean latency printed to {step_ms:g} ms anything from {low:.1f} to {high:.1f}: too "
@@ -240,18 +274,23 @@ def _generator(e: Evidence, t: dict[str, float]) -> Finding | None:
                                 "(connect errors): the {opened:,.0f} that opened carried {in_flight:.1f} requests in "
                                 "flight, busy; fewer connections than asked, by the client's limits (open files, "
                                 "ports) or the server's accept queue: the output cannot tell which")  # fmt: skip
-    delay = t_.loc[top, "delay"] if "delay" in t_ else math.nan
-    if pd.notna(delay) and delay > 0:
-        f["why"] = f"the clients waited {delay:g} s between requests, as the command asked (think time)"
-    else:
-        f["why"] = "the client did not keep its connections busy" + (
-            f", or {e.unseen_think_time}" if e.unseen_think_time and not pd.notna(delay) else ""
-        )
     f["spread"] = (
         f" ({f['low']:.1f} to {f['high']:.1f} with the mean latency printed to {f['step_ms']:g} ms)"
         if f["step_ms"] > 0
         else ""
     )
+    if busy is not None:
+        f.update(busy)
+        f["why"] = (f"{busy['how']} = {busy['busy']:.1f} users busy in their iterations (waits included), "
+                    f"{busy['busy_ratio']:.0%} of them: the client did not keep its users iterating")  # fmt: skip
+        return Finding(f)
+    think = t_.loc[top, "think"] if "think" in t_ else math.nan
+    if e.unseen_think_time and not pd.notna(think):
+        f["why"] = (f"the client did not keep its connections busy, or {e.unseen_think_time}: the share of each "
+                    "iteration spent waiting is unknown (no iteration duration or rate printed, no script read), "
+                    "so idle clients cannot be told from think time")  # fmt: skip
+        return Finding(f, confidence="low")
+    f["why"] = "the client did not keep its connections busy"
     return Finding(f)
 
 
@@ -733,7 +772,9 @@ RULES: tuple[Rule, ...] = (
         _generator,
         "at {load} {top:g}, throughput × latency = {in_flight:.1f} requests in flight{spread}, {ratio:.0%} of the "
         "{top:g} asked (below {generator_share:.0%}): {why}",
-        "a closed-loop tool kept fewer requests in flight than asked (Little's law)",
+        "a closed-loop tool kept fewer requests in flight than asked (Little's law) and, where the iteration or the "
+        "wait asked is known, fewer users busy in their iterations (iterations/s × iteration duration, or "
+        "throughput × (latency + wait)); a wait the output cannot show (a sleep in a script) makes it low confidence",
     ),
     Rule(
         "server saturation",

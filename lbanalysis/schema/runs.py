@@ -114,6 +114,22 @@ _RUNS_SIEGE = (
     Column("http_ok", I, "", "HTTP OK received", "siege"),
     Column("repetitions", I, "", "siege -r / gobench -r per client", "siege,gobench"),
     Column("delay_s", F, "s", "siege -d delay", "siege"),
+    Column(
+        "think_time_s",
+        F,
+        "s",
+        "mean wait a client makes between its requests (think time) as the run asked it: half of siege -d (a random "
+        "wait up to it), Locust's wait_time and JMeter's constant timer read from the script the command names; 0: "
+        "no wait asked",
+        "siege,locust,jmeter",
+    ),
+    Column(
+        "think_time_source",
+        S,
+        "",
+        "where think_time_s was read ('locustfile.py:6: wait_time = constant(1)')",
+        "siege,locust,jmeter",
+    ),
     Column("benchmark_mode", B, "", "siege -b (no delay)", "siege"),
     Column("internet_mode", B, "", "siege -i (random URLs from file)", "siege"),
     Column("urls_file", S, "", "siege -f / gobench -f URL file", "siege,gobench"),
@@ -278,6 +294,22 @@ _RUNS_K6_LOCUST = (
     Column("scenarios", S, "", "k6 scenarios as printed ('name: 3 looping VUs for 2s (...)'; joined by '; ')", "k6"),
     Column("vus_max", I, "", "most VUs k6 allocated (vus_max)", "k6"),
     Column("iterations", I, "", "iterations of the script completed (k6 iterations)", "k6"),
+    Column(
+        "ramped",
+        B,
+        "",
+        "the load rose or fell during the run (k6's 'Up to N looping VUs … over K stages'): its load column is the "
+        "most, not the load of the whole run",
+        "k6",
+    ),
+    Column("iterations_per_s", F, "1/s", "iterations completed per second (k6 iterations' rate)", "k6"),
+    Column(
+        "iteration_mean_s",
+        F,
+        "s",
+        "mean duration of one iteration of the script, its waits (sleep) included (k6 iteration_duration avg)",
+        "k6",
+    ),
     Column(
         "iterations_dropped", I, "", "iterations an arrival-rate executor could not start (dropped_iterations)", "k6"
     ),

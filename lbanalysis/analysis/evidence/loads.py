@@ -19,7 +19,24 @@ LOAD_WORDS = {"rate_target_per_s": "rate"}
 
 #: The columns of :func:`per_load`, for a series with no load.
 NO_LOADS = pd.DataFrame(
-    columns=["runs", "x", "r", "step", "util", "used_bits", "cap", "rate", "sent", "unconnected", "delay", "spread"],
+    columns=[
+        "runs",
+        "x",
+        "r",
+        "step",
+        "util",
+        "used_bits",
+        "cap",
+        "rate",
+        "sent",
+        "unconnected",
+        "delay",
+        "spread",
+        "think",
+        "iter_rate",
+        "iter_s",
+        "ramped",
+    ],
     dtype=float,
 )
 
@@ -69,9 +86,19 @@ def _delay(g: pd.DataFrame) -> pd.Series:
     return as_floats(g, "delay_s").where(~g["benchmark_mode"].astype("boolean").fillna(False).to_numpy(bool), 0.0)
 
 
+def _think(g: pd.DataFrame) -> pd.Series:
+    """The mean wait each run asked its clients to make between requests (none in siege's benchmark mode)."""
+    if "benchmark_mode" not in g:
+        return as_floats(g, "think_time_s")
+    bench = g["benchmark_mode"].astype("boolean").fillna(False).to_numpy(bool)
+    return as_floats(g, "think_time_s").where(~bench, 0.0)
+
+
 def per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
     """One row per load of the runs ``g`` (index: the load, ascending), the columns of :data:`NO_LOADS`: means of
-    rates and latencies, maxima of steps, utilisation and think time, and the run-to-run ``spread`` of the rate.
+    rates and latencies, maxima of steps, utilisation and think time, and the run-to-run ``spread`` of the rate;
+    means of the wait asked (``think``), of the iterations per second and of an iteration's duration; ``ramped``
+    (1: some run's load rose or fell during it).
     Where a utilisation is known, ``used_bits`` and ``cap`` are those of the run of highest utilisation."""
     frame = pd.DataFrame(
         {
@@ -86,11 +113,15 @@ def per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
             "sent": sent(g),
             "unconnected": as_floats(g, "socket_errors_connect"),
             "delay": _delay(g),
+            "think": _think(g),
+            "iter_rate": as_floats(g, "iterations_per_s"),
+            "iter_s": as_floats(g, "iteration_mean_s"),
+            "ramped": as_floats(g, "ramped"),
         }
     ).dropna(subset=["load"])
     by = frame.groupby("load")
-    means = by[["x", "r", "rate", "sent", "unconnected"]].mean()
-    maxes = by[["step", "util", "used_bits", "cap", "delay"]].max()
+    means = by[["x", "r", "rate", "sent", "unconnected", "think", "iter_rate", "iter_s"]].mean()
+    maxes = by[["step", "util", "used_bits", "cap", "delay", "ramped"]].max()
     spread = ((by["x"].max() - by["x"].min()) / means["x"].where(means["x"] > 0)).rename("spread")
     out = pd.concat([by.size().rename("runs"), means, maxes, spread], axis=1)[list(NO_LOADS.columns)]
     if out["util"].notna().any():  # the figures at the run of highest utilisation

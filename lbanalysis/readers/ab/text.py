@@ -414,9 +414,17 @@ class _Run:
         self.warnings: list[str] = []
         self.has_result = False
         self.kb = _KB  # bytes per "kb" of Transfer rate lines (ab 1.3 used 1000)
+        self.benchmarking = ""  # the Benchmarking line: ab went ahead with a run (its result may never come)
+        self.unread = False  # a line no kind reads came after it (a copy cut inside a line): not a run that ended
+
+    def ended_after_benchmarking(self) -> bool:
+        """Whether ab began this run and printed nothing after its Benchmarking line (with ``.....done`` there,
+        ab finished its requests: the result was cut from this copy, not never printed)."""
+        began = bool(self.benchmarking) and not self.benchmarking.endswith("done")
+        return began and not (self.has_result or self.keys or self.unread)
 
     def empty(self) -> bool:
-        return not (self.has_result or self.d.get("error") or self.keys)
+        return not (self.has_result or self.d.get("error") or self.keys or self.ended_after_benchmarking())
 
 
 def _starts_run(kind: str, cur: _Run, tags: Collection[str] = ()) -> bool:
@@ -457,6 +465,10 @@ class _Reader:
         self.cur = _Run(n)
         self.cur.warnings.extend(carried)
 
+    def unread(self, n: int, line: str) -> None:
+        """A line no kind reads (the scan's ``other``)."""
+        self.cur.unread = True
+
     def finished(self) -> list[_Run]:
         if not self.cur.empty():
             self.runs.append(self.cur)
@@ -474,6 +486,7 @@ def _header(rd: _Reader, n: int, m: re.Match) -> None:
     """The banner, copyright lines and Benchmarking line in one match (as those kinds read them one by one)."""
     _banner(rd, n, m)
     rd.cur.d.setdefault("host", m.group(3))
+    rd.cur.benchmarking = m.group(0).rsplit("\n", 1)[-1].strip()
 
 
 def _results(rd: _Reader, n: int, m: re.Match) -> Step:
@@ -581,6 +594,7 @@ def _warning(rd: _Reader, n: int, m: re.Match) -> None:
 
 def _benchmarking(rd: _Reader, n: int, m: re.Match) -> None:
     rd.cur.d.setdefault("host", m.group(1))
+    rd.cur.benchmarking = m.group(0).strip()
     rest = m.group(2).strip()
     if rest and rest != "done":
         rd.cur.d["error"] = rest  # "Benchmarking h (be patient)...apr_socket_recv: ..."
@@ -611,7 +625,13 @@ LINE_KINDS: list[LineKind] = [
 
 def _scan(text: str, phases: bool = True, percentiles: bool = True) -> list[_Run]:
     """The runs of a text (one result, several pasted, excerpts, errors, usage); the detail rows asked for."""
-    return scan(text, LINE_KINDS, _Reader(phases, percentiles)).finished()
+    rd = _Reader(phases, percentiles)
+    runs = scan(text, LINE_KINDS, rd, other=rd.unread).finished()
+    if any(r.has_result and "tool_version" not in r.d for r in runs):
+        # results printed apart from their banners (several ab at once into one log: the banners first, then the
+        # results): a banner with nothing after it is another run's, not a run that ended there
+        runs = [r for r in runs if not (r.ended_after_benchmarking() and not r.d.get("error"))]
+    return runs
 
 
 def _set(r: _Run, key: str, tag: str, val: str) -> None:
@@ -689,9 +709,25 @@ def _run_row(r: _Run, cmd: dict) -> dict:
         d.setdefault("latency_max_s", total.get("max_s"))
     if r.warnings:
         d["warnings"] = "; ".join(r.warnings)
-    if not r.has_result and not d.get("error"):
-        d["error"], d["error_kind"] = "no result in the output", NO_RESULT_SHOWN
+    if not d.get("error") and r.ended_after_benchmarking():
+        d["error"] = no_result(r.benchmarking)  # ab began the run and never finished it: a failed run, kind unknown
+    elif not r.has_result and not d.get("error"):
+        d["error"], d["error_kind"] = no_result(""), NO_RESULT_SHOWN
     return d
+
+
+def no_result(benchmarking: str) -> str:
+    """Why a run has no figures: its output ends after ab's ``Benchmarking`` line (ab started, then printed
+    nothing more: killed, or its error went to a stream not kept), or shows no result at all.
+
+    >>> no_result("Benchmarking 10.0.0.14 (be patient)")
+    "the output ends after 'Benchmarking 10.0.0.14 (be patient)': ab printed no result, its error was not captured"
+    >>> no_result("")
+    'no result in the output'
+    """
+    if not benchmarking:
+        return "no result in the output"
+    return f"the output ends after {benchmarking!r}: ab printed no result, its error was not captured"
 
 
 def from_html(text: str) -> str:

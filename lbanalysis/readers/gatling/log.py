@@ -29,7 +29,9 @@ console shows them, ``pages / index``), ``success`` (OK), ``error`` (a KO's
 message), ``client`` (the user, where the layout has it). The run's
 ``requests_attempted`` counts every REQUEST, ``failed`` the KO,
 ``failed_network`` the KO whose message says no answer came (refused, reset,
-timed out), ``requests`` the rest; ``duration_s`` is the first start to the
+timed out), ``non_2xx`` the KO whose status check found a status outside 2xx
+(``status.find.in(200,...), but actually found 503``: also the ``status`` of
+its request row), ``requests`` the rest; ``duration_s`` is the first start to the
 last end, ``requests_per_s`` the requests over it. GROUP, USER and ERROR
 records are not requests: a group's times are its requests'.
 
@@ -51,7 +53,7 @@ from ...errors import ParseError
 from ...schema import NO_ANSWER
 from ...text import Segment
 from ..base import Format, Parsed
-from .shared import no_answer
+from .shared import no_answer, non_2xx, status_found
 
 __all__ = ["FORMATS", "LAYOUTS", "detect", "parse"]
 
@@ -161,7 +163,8 @@ def _summary(rows: list[dict]) -> dict:
     last = max(r["start_ms"] + round(r["latency_s"] * 1000) for r in rows)
     answered = [r["latency_s"] for r in rows if r["success"] or not no_answer(r["error"])]
     d: dict = {"requests_attempted": len(rows), "requests": len(rows) - lost, "requests_ok": len(rows) - len(ko),
-               "failed": len(ko), "failed_network": lost, "duration_s": (last - first) / 1000.0}  # fmt: skip
+               "failed": len(ko), "failed_network": lost, "duration_s": (last - first) / 1000.0,
+               "non_2xx": non_2xx(Counter(r["error"] for r in ko))}  # fmt: skip
     if d["duration_s"] > 0:
         d["requests_per_s"] = d["requests"] / d["duration_s"]
         d["requests_attempted_per_s"] = len(rows) / d["duration_s"]
@@ -188,8 +191,11 @@ def _requests(rows: list[dict]) -> list[dict]:
     out = []
     for seq, i in enumerate(order):
         r = rows[i]
-        out.append({"seq": seq, "start": _time(r["start_ms"]), "start_s": (r["start_ms"] - first) / 1000.0,
-                    **{k: r[k] for k in ("latency_s", "label", "success", "error", "client") if r[k] is not None}})  # fmt: skip
+        row = {"seq": seq, "start": _time(r["start_ms"]), "start_s": (r["start_ms"] - first) / 1000.0,
+               **{k: r[k] for k in ("latency_s", "label", "success", "error", "client") if r[k] is not None}}  # fmt: skip
+        if r["error"] and (code := status_found(r["error"])) is not None:
+            row["status"] = code  # the status a failed check names (an OK request's is not written)
+        out.append(row)
     return out
 
 

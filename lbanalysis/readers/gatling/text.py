@@ -45,7 +45,9 @@ every figure's OK= and KO=          metrics (metric ``Global Information``, stat
 ``t < 800 ms`` ... ``failed``       metrics (``Response Time Distribution``: the
                                     count, and its share with unit %)
 ``---- Errors ----`` lines          ``warnings`` (message and count; a message
-                                    wrapped at 80 columns is joined)
+                                    wrapped at 80 columns is joined);
+                                    ``non_2xx``: the KO whose status check found
+                                    a status outside 2xx (``found 503``)
 last ``> name (OK= KO=)`` block     metrics (metric the request, stat ``OK``, ``KO``)
 ==================================  ===============================================  ======
 
@@ -66,7 +68,7 @@ from dataclasses import dataclass, field
 from ...schema import NO_ANSWER
 from ...text import Segment
 from ..base import Format, LineKind, Parsed, scan, to_float
-from .shared import no_answer
+from .shared import no_answer, non_2xx
 
 __all__ = ["FORMATS", "GLOBAL", "LINE_KINDS", "detect", "parse"]
 
@@ -78,19 +80,34 @@ GLOBAL: dict[str, tuple[str, str, float]] = {
     "mean response time": ("latency_mean_s", "mean", 1e-3),
     "std deviation": ("latency_stdev_s", "stddev", 1e-3),
     "mean requests/sec": ("requests_attempted_per_s", "rate", 1.0),
+    # Gatling 3.11+: the same figures as a table (Total, OK, KO columns), units in the labels
+    "min response time (ms)": ("latency_min_s", "min", 1e-3),
+    "max response time (ms)": ("latency_max_s", "max", 1e-3),
+    "mean response time (ms)": ("latency_mean_s", "mean", 1e-3),
+    "response time std deviation (ms)": ("latency_stdev_s", "stddev", 1e-3),
+    "mean throughput (rps)": ("requests_attempted_per_s", "rate", 1.0),
 }
 _UNITS = {"count": "", "rate": "1/s"}
 
 _STARTED_RE = re.compile(r"^Simulation (\S+) started\.\.\.")
 _COMPLETED_RE = re.compile(r"^Simulation (\S+) completed in (\d+) seconds?")
-_SECTION_RE = re.compile(r"^---- (.+?) -{3,}\s*$")
+_SECTION_RE = re.compile(r"^---- (.+?) -{3,}(?:\|-+Total-+\|-+OK-+\|-+KO-+)?\s*$")
 _GLOBAL_RE = re.compile(
     r"^(?:> )?(request count|min response time|max response time|mean response time|std deviation"
     r"|response time (\d+(?:\.\d+)?)(?:th|st|nd|rd) percentile|mean requests/sec)\s+(\S+) \(OK=(\S+)\s+KO=(\S+)\s*\)"
 )
-_DISTRIBUTION_RE = re.compile(r"^(?:> )?((?:\d+ ms <=? )?t [<>]=? \d+ ms|failed)\s+(\d+) \(\s*(\d+(?:\.\d+)?)%\)")
+_DISTRIBUTION_RE = re.compile(
+    r"^(?:> )?((?:OK: )?(?:\d+ ms <=? )?t [<>]=? \d+ ms|failed|KO)\s+(\d[\d,]*)\s+\(\s*(\d+(?:\.\d+)?)%\)"
+)
+# Gatling 3.11+: a figure as a table row, 'Total | OK | KO' (thousands separated by commas, '-': none)
+_TABLE_RE = re.compile(
+    r"^(?:> )?(request count|(?:min|max|mean) response time \(ms\)|response time std deviation \(ms\)"
+    r"|response time (\d+(?:\.\d+)?)(?:th|st|nd|rd) percentile \(ms\)|mean throughput \(rps\))"
+    r"\s*\|\s*(\S+) \|\s*(\S+) \|\s*(\S+)$"
+)
+_TABLE_COUNTS_RE = re.compile(r"^(?:> )?(.+?)\s*\|\s*(\d[\d,]*) \|\s*(\d[\d,]*) \|\s*(\d[\d,]*)$")
 _COUNTS_RE = re.compile(r"^(?:> )?(.+?)\s+\(OK=(\d+)\s+KO=(\d+)\s*\)$")
-_ERROR_RE = re.compile(r"^(?:> )?(.+?)\s+(\d+) \(\s*(\d+(?:\.\d+)?)%\)$")
+_ERROR_RE = re.compile(r"^(?:> )?(.+?)\s+(\d[\d,]*)\s+\(\s*(\d+(?:[.,]\d+)?)%\)$")
 _RULE_RE = re.compile(r"^={10,}$")
 _ANY_RE = re.compile(r"^(?!>|---- |=+$|\[#|\s+waiting:|\d{4}-\d\d-\d\d )(.+)$")
 
@@ -148,13 +165,30 @@ def _section(rd: _Reader, n: int, m: re.Match) -> None:
         rd.run_for("global", n).has_global = True
 
 
+def _number(text: str) -> float | None:
+    """A figure as printed: ``-`` (none) is None; Gatling 3.11+ separates thousands with commas.
+
+    >>> _number("1,404,879"), _number("7,420.7"), _number("-")
+    (1404879.0, 7420.7, None)
+    """
+    return None if text == "-" else to_float(text.replace(",", ""))
+
+
 def _global(rd: _Reader, n: int, m: re.Match) -> None:
-    run = rd.run_for("figure", n)
-    label, pct = m.group(1), m.group(2)
+    _figure(rd.run_for("figure", n), m.group(1), m.group(2), m.group(3), m.group(4), m.group(5))
+
+
+def _table(rd: _Reader, n: int, m: re.Match) -> None:
+    """A row of Gatling 3.11+'s Global Information table."""
+    _figure(rd.run_for("figure", n), m.group(1), m.group(2), m.group(3), m.group(4), m.group(5))
+
+
+def _figure(run: _Run, label: str, pct: str | None, total: str, ok: str, ko: str) -> None:
+    """One figure of the Global Information (total, OK, KO as printed) into the run, its metrics, percentiles."""
     column, stat, factor = GLOBAL.get(label, ("", f"p({pct})", 1e-3))
     unit = _UNITS.get(stat, "s")
-    for value, suffix in ((m.group(3), ""), (m.group(4), " OK"), (m.group(5), " KO")):
-        v = to_float(value) if value != "-" else None
+    for value, suffix in ((total, ""), (ok, " OK"), (ko, " KO")):
+        v = _number(value)
         if v is None:
             continue
         v *= factor
@@ -165,25 +199,28 @@ def _global(rd: _Reader, n: int, m: re.Match) -> None:
             run.percentiles.append({"percentile": float(pct), "latency_s": v})
         else:
             run.d[column] = round(v) if stat == "count" else v
-            if stat == "count":
-                run.d["requests_ok"] = int(m.group(4)) if m.group(4) != "-" else None
-                run.d["failed"] = int(m.group(5)) if m.group(5) != "-" else None
+            if stat == "count":  # a count of none ('-': Gatling 3.11+ prints it for no KO) is 0
+                run.d["requests_ok"] = round(_number(ok) or 0) if ok == "-" or _number(ok) is not None else None
+                run.d["failed"] = round(_number(ko) or 0) if ko == "-" or _number(ko) is not None else None
 
 
 def _distribution(rd: _Reader, n: int, m: re.Match) -> None:
     run = rd.run_for("figure", n)
     name = " ".join(m.group(1).split())
-    run.metrics.append({"metric": "Response Time Distribution", "stat": name, "value": float(m.group(2)), "unit": ""})
+    count = float(m.group(2).replace(",", ""))
+    run.metrics.append({"metric": "Response Time Distribution", "stat": name, "value": count, "unit": ""})
     run.metrics.append({"metric": "Response Time Distribution", "stat": f"{name} %", "value": float(m.group(3)),
                         "unit": "%"})  # fmt: skip
 
 
 def _counts(rd: _Reader, n: int, m: re.Match) -> bool | None:
+    """A request's OK and KO counts in a progress block (``(OK=5 KO=0)``; 3.11+: ``| total | OK | KO``)."""
     if rd.section != "Requests":
         return False
     run = rd.run_for("counts", n)
     if m.group(1) != "Global":
-        run.counts[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+        ok, ko = m.groups()[-2:]
+        run.counts[m.group(1)] = (int(ok.replace(",", "")), int(ko.replace(",", "")))
     return None
 
 
@@ -193,7 +230,7 @@ def _error(rd: _Reader, n: int, m: re.Match) -> bool | None:
     run = rd.run_for("error", n)
     if not run.has_global:
         return None  # an error table of a progress block: the final one is the run's
-    run.errors.append([m.group(1), int(m.group(2))])
+    run.errors.append([m.group(1), int(m.group(2).replace(",", ""))])
     return None
 
 
@@ -212,6 +249,8 @@ LINE_KINDS: list[LineKind] = [
     LineKind("section", "---- ", _SECTION_RE, _section),
     LineKind("rule", "====", _RULE_RE, _rule),
     LineKind("figure", "(OK=", _GLOBAL_RE, _global),
+    LineKind("table", " |", _TABLE_RE, _table),
+    LineKind("table_counts", " |", _TABLE_COUNTS_RE, _counts),
     LineKind("distribution", "%)", _DISTRIBUTION_RE, _distribution),
     LineKind("counts", "(OK=", _COUNTS_RE, _counts),
     LineKind("error", "%)", _ERROR_RE, _error),
@@ -226,6 +265,8 @@ def _row(r: _Run) -> dict:
     attempted = d.get("requests_attempted")
     if attempted is not None:
         d["failed_network"] = lost
+        if errors or d.get("failed") == 0:  # the Errors table shows the KO's messages (none: no KO)
+            d["non_2xx"] = non_2xx(errors)
         d["requests"] = attempted - lost
         rate = d.get("requests_attempted_per_s")
         if rate is not None and attempted:
@@ -257,7 +298,9 @@ def parse(seg: Segment) -> Parsed:
     return out
 
 
-_DETECT_RE = re.compile(r"^(?:---- Global Information -+|Simulation \S+ started\.\.\.)\s*$", re.M)
+_DETECT_RE = re.compile(
+    r"^(?:---- Global Information -+(?:\|-+Total-+\|-+OK-+\|-+KO-+)?|Simulation \S+ started\.\.\.)\s*$", re.M
+)
 
 
 def detect(text: str) -> bool:

@@ -13,7 +13,8 @@
     ... end of run
 
 The summariser (on by default from JMeter 3.0; ``-Jsummariser.name=summary``
-before) prints, every ``summariser.interval`` seconds, the samples of the
+before; a *Generate Summary Results* listener in the plan prints under its own
+name, ``Generate Summary Results +``) prints, every ``summariser.interval`` seconds, the samples of the
 interval (``+``) and the totals so far (``=``); JMeter 3.0+ prints the time
 as ``00:00:04``. The last ``summary =`` of a run is the run, the ``+`` lines
 its intervals table (``stream`` the summariser's name, ``requests``,
@@ -59,7 +60,7 @@ __all__ = ["FORMATS", "LINE_KINDS", "detect", "parse", "parse_command"]
 _NUM = r"(-?\d+(?:[.,]\d+)?)"
 # name, + or =, samples, time (4.1s, 1s, 00:00:04), rate, Avg, Min, Max, Err, then Active Started Finished on +
 _SUMMARY_RE = re.compile(
-    r"^(\w+) ([+=]) +(\d+) in +(\d\d:\d\d:\d\d|[\d.,]+s?) += +" + _NUM + r"/s Avg: +(-?\d+) Min: +(-?\d+) "
+    r"^(\w+(?: \w+)*) ([+=]) +(\d+) in +(\d\d:\d\d:\d\d|[\d.,]+s?) += +" + _NUM + r"/s Avg: +(-?\d+) Min: +(-?\d+) "
     r"Max: +(-?\d+) Err: +(\d+) \([\d.,]+%\)(?: Active: (\d+) Started: (\d+) Finished: (\d+))?"
 )
 
@@ -201,6 +202,9 @@ def detect(text: str) -> bool:
     """True for JMeter's console: a summariser line, or the non-GUI driver's start.
 
     >>> detect("summary =     30 in     1s =   34.6/s Avg:     6 Min:     1 Max:   119 Err:     0 (0.00%)\\n")
+    True
+    >>> detect("Generate Summary Results =   3001 in 00:00:06 =  526.6/s Avg:     9 Min:     0 Max:   272 Err:     0 "
+    ...        "(0.00%)")  # the listener's own name (a Generate Summary Results element in the plan)
     True
     >>> detect("Created the tree successfully using plan.jmx\\n"), detect("Summary:\\n  Total: 1 secs\\n")
     (True, False)

@@ -216,6 +216,8 @@ FIELDS = (
     Field("http_req_duration.max", "latency_max_s", "ms"),
     Field("iterations.count", "iterations", cast=round),
     Field("dropped_iterations.count", "iterations_dropped", cast=round),
+    Field("iterations.rate", "iterations_per_s"),
+    Field("iteration_duration.avg", "iteration_mean_s", "ms"),
 )
 # A phase's figures (a PHASES metric's stat -> phases column, ms as written)
 PHASE_FIELDS = (

@@ -32,7 +32,8 @@ line                                 column                                     
 ``scenarios: … N max VUs``           ``concurrency`` (VUs at most)
 ``* name: …`` scenario lines         ``scenarios``, ``time_limit_s`` (longest),   s, m, h
                                      ``rate_target_per_s`` (arrival-rate
-                                     executors: iterations/s, summed)
+                                     executors: iterations/s, summed),
+                                     ``ramped`` (a stage executor, ``Up to …``)
 ``http_reqs``                        ``requests`` (minus the requests that got    count, 1/s
                                      no response), ``requests_per_s``,
                                      ``duration_s`` = count / rate
@@ -50,7 +51,10 @@ Failed"`` log lines                  without a response)
                                      ``bytes_sent``, ``bytes_sent_per_s``         (decimal: 1 kB = 1000 B)
 ``checks_succeeded`` / ``_failed``   ``checks_passed``, ``checks_failed``         count
 (classic: ``checks``)
-``iterations``, ``dropped_iterations``  ``iterations``, ``iterations_dropped``     count
+``iterations``, ``dropped_iterations``  ``iterations``, ``iterations_dropped``     count, 1/s
+                                     (``iterations_per_s``: the rate)
+``iteration_duration``               ``iteration_mean_s`` (its avg: the script's  ns, µs, ms, s, m, h
+                                     sleeps included)
 ``vus_max``                          ``vus_max``                                  count
 thresholds                           ``thresholds`` ('metric expr: ok|failed'),
                                      ``thresholds_failed``
@@ -456,6 +460,7 @@ def _scenario_fields(d: dict, scenarios: list[str]) -> None:
         d["rate_target_per_s"] = sum(rates)
     if scenarios:
         d["scenarios"] = "; ".join(scenarios)
+        d["ramped"] = any(s.split(": ", 1)[1].startswith("Up to ") for s in scenarios)
 
 
 def _checks(d: dict, metrics: dict[str, str]) -> None:
@@ -530,6 +535,10 @@ def _row(r: _Run) -> tuple[dict, list[dict], list[dict]]:
     for name, col in (("iterations", "iterations"), ("dropped_iterations", "iterations_dropped")):
         if name in m and (v := _count_rate(m[name])[0]) is not None:
             d[col] = round(v)
+    if "iterations" in m and (per_s := _count_rate(m["iterations"])[1]) is not None:
+        d["iterations_per_s"] = per_s
+    if "iteration_duration" in m and "avg" in (it := _trend(m["iteration_duration"])):
+        d["iteration_mean_s"] = it["avg"]
     if "vus_max" in m and (v := re.search(r"max=(\d+)", m["vus_max"])):
         d["vus_max"] = int(v.group(1))
     if "concurrency" not in d and "vus" in m and (v := re.search(r"max=(\d+)", m["vus"])):

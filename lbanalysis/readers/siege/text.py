@@ -349,6 +349,10 @@ def parse_command(command: str) -> dict:
         out["time_limit_s"] = siege_time(opts["t"])
     if "d" in opts:
         out["delay_s"] = to_float(opts["d"])
+        if out["delay_s"] is not None and "b" not in flags:  # -b: no delay
+            # siege waits a random time between 0 and -d before each request: half of it on average
+            out["think_time_s"] = out["delay_s"] / 2
+            out["think_time_source"] = f"siege -d {opts['d']} (a random wait up to it before each request)"
     if "f" in opts:
         out["urls_file"] = opts["f"]
     if "m" in opts:
