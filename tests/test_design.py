@@ -128,6 +128,11 @@ def test_cloud_foundry_sweep_is_one_series_per_suite_along_concurrency():
     runs = s.runs[(s.runs["series"] == "ab 10.0.0.14:80/ keep-alive") & s.runs["twin_of"].isna()]
     shares = runs.groupby("concurrency")["error_share"].max()
     assert shares.loc[500] == 0 and shares.loc[2500] > 0.5  # clean to 500; most attempts failed at 2,500
+    # "started failing after 2500": past it ab printed no result at all, and those runs join the sweep at the
+    # concurrency their folder names
+    failed = runs[runs["error"].notna()]
+    assert sorted(failed["concurrency"]) == [3000, 3500, 4000] and (runs["concurrency"] <= 2500).sum() == 8
+    assert set(failed["load_from"]) == {"concurrency from the name (conc)"}
 
 
 def test_kube_lb_pods_are_the_axis_and_tries_repeat():

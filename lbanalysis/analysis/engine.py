@@ -287,6 +287,8 @@ def _named(http: pd.DataFrame, own: list[str], by: Any, exclude: Sequence[str], 
 
     http["series"] = assign_series(http[own], by, exclude, design) if len(http) else pd.Series(dtype="string")
     http["axis"] = ""
+    if design is not None and len(http):
+        http = _partial_targets(http, design)
     if design is not None and len(http):  # what was sent, and the setup compared: for the ranking of setups
         setups = [c for c in design.setup_columns if c in http.columns]
         http["workload"] = assign_series(http[own], by, [*exclude, *setups], design)
@@ -297,6 +299,27 @@ def _named(http: pd.DataFrame, own: list[str], by: Any, exclude: Sequence[str], 
     if twin.any():
         http.loc[twin, "series"] = http.loc[http.loc[twin, "twin_of"].to_numpy(), "series"].to_numpy()
         http.loc[twin, "axis"] = http.loc[http.loc[twin, "twin_of"].to_numpy(), "axis"].to_numpy()
+    return http
+
+
+def _partial_targets(http: pd.DataFrame, design: Design) -> pd.DataFrame:
+    """A run whose output shows only part of its target (ab that stopped after 'Benchmarking host': the host,
+    not the port or path) joins the one series of the same tool, host and setup whose runs show it all; with
+    none or several such series, it stays apart."""
+    url = http["url"] if "url" in http else pd.Series(pd.NA, index=http.index)
+    host = http["host"].astype("string") if "host" in http else pd.Series(pd.NA, index=http.index, dtype="string")
+    partial = (url.isna() & host.notna() & http["twin_of"].isna()).to_numpy(bool)
+    if not partial.any():
+        return http
+    named = design.table.loc[design.table["role"].isin(["setup", "workload"]), "column"]
+    setups = [c for c in dict.fromkeys([*design.setup_columns, *named]) if c and c in http.columns]
+    key = http[["tool", *setups]].astype("string").fillna("").agg("|".join, axis=1) + "|" + host.fillna("")
+    whole = ~partial & url.notna().to_numpy(bool)
+    series_of = http.loc[whole, "series"].groupby(key[whole]).unique()
+    for i in http.index[partial]:
+        found = series_of.get(key[i])
+        if found is not None and len(found) == 1:
+            http.loc[i, "series"] = found[0]
     return http
 
 

@@ -429,7 +429,8 @@ def _words_role(s: pd.Series, runs: pd.DataFrame) -> tuple[str, str]:
     if "format" in runs and runs["format"].nunique() > 1 and _one_to_one(s, runs["format"]):
         return "constant", "names the kind of file (one value per format: a summary and its log), not a setting"
     target = _target_of(runs)
-    target = target.where(target.str.strip("|").str.len() > len(runs["tool"].iloc[0]) if "tool" in runs else True)
+    shown = runs["url"].notna() if "url" in runs else pd.Series(True, index=runs.index)  # the whole target shown
+    target = target.where(shown.to_numpy(bool) & (target.str.strip("|").str.count(r"\|") > 0).to_numpy(bool))
     if target.nunique() > 1 and _one_to_one(s, target):
         return "workload", "one value per target the tools printed: it names the workload"
     return "setup", "words that differ between runs: what is compared"
