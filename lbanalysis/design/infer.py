@@ -436,6 +436,21 @@ def _words_role(s: pd.Series, runs: pd.DataFrame) -> tuple[str, str]:
     return "setup", "words that differ between runs: what is compared"
 
 
+def _target_text(runs: pd.DataFrame) -> pd.Series:
+    """Each run's target as a person reads it: the URL without its scheme, else host:port/path ('' unknown).
+
+    >>> _target_text(pd.DataFrame({"url": ["http://h:80/a", None], "host": ["h", "g"], "path": ["/a", None]})).tolist()
+    ['h:80/a', 'g']
+    """
+    empty = pd.Series(pd.NA, index=runs.index, dtype="string")
+    url = runs["url"].astype("string") if "url" in runs else empty
+    host = runs["host"].astype("string") if "host" in runs else empty
+    port = runs["port"].astype("Int64").astype("string") if "port" in runs else empty
+    path = runs["path"].astype("string") if "path" in runs else empty
+    built = (host.fillna("") + (":" + port).fillna("") + path.fillna("")).where(host.notna() | path.notna())
+    return url.str.replace(r"^https?://", "", regex=True).where(url.notna(), built).fillna("").astype(str)
+
+
 def _printed(runs: pd.DataFrame, covered: set[str]) -> list[dict]:
     """The factors the tools printed: the load (concurrency or rate; unless a factor of the names equals it) and
     the target."""
@@ -454,9 +469,7 @@ def _printed(runs: pd.DataFrame, covered: set[str]) -> list[dict]:
     target = _target_of(runs.drop(columns=[c for c in ("tool",) if c in runs]))
     shown = target[target.str.strip("|") != ""]
     if shown.nunique() > 1:
-        from ..analysis.evidence.runs import target as target_text
-
-        t = target_text(runs)
+        t = _target_text(runs)
         rows.append({"factor": "target" if "target" not in runs else "url", "source": "the tool's own output",
                      "role": "workload",
                      "values": _values_text(t[t != ""]), "evidence": "the URLs (and methods) the tools printed: each "
