@@ -40,13 +40,12 @@ failed attempts and are not kept (as for hey).
 
 from __future__ import annotations
 
-import json
 import re
 
 from ...errors import ParseError
 from ...text import Segment
 from ..base import NO_RESULT_SHOWN, Format, Parsed, error_row
-from ..fields import Field, walk
+from ..fields import Field, documents, walk
 from .text import CLASSES, count_fields, parse_command, target
 
 __all__ = ["FORMATS", "detect", "parse"]
@@ -148,18 +147,10 @@ def _result(res: dict) -> tuple[dict, list[dict]]:
 
 
 def parse(seg: Segment) -> Parsed:
-    """Read every bombardier JSON result in a segment (one document per line)."""
+    """Read every bombardier JSON result in a segment (any layout, one after another; its intro passed over)."""
     cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
-    for n, line in enumerate(seg.text.split("\n"), 1):
-        s = line.strip()
-        if not s.startswith("{"):
-            continue
-        try:
-            doc = json.loads(s)
-        except json.JSONDecodeError as e:
-            raise ParseError(f"broken bombardier JSON: {e.msg} (column {e.colno})", source=seg.source,
-                             line=seg.line - 1 + n, text=s[:200]) from None  # fmt: skip
+    for doc, n, _ in documents(seg, "bombardier"):
         if not isinstance(doc, dict):
             raise ParseError("expected a bombardier JSON object", source=seg.source, line=seg.line - 1 + n)
         spec = doc.get("spec") if isinstance(doc.get("spec"), dict) else {}
