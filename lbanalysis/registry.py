@@ -679,6 +679,31 @@ TOOLS: tuple[Tool, ...] = (
             ),
         ),
     ),
+    Tool(
+        "fortio",
+        "http-load",
+        ("fortio",),
+        ("fortio.json", "fortio.text"),
+        "fortio (Istio's load tool: -qps rate over -c threads, or max)",
+        "fortio: response bytes incl. HTTP headers (Response Body/Total Sizes)",
+        closed_loop=True,  # -c threads, each call after the last answer; a -qps rate (rate_target_per_s) paces them
+        info_options=("version", "help", "-h", "--help"),
+        info_patterns=((r"^\d+\.\d+\.\d+\s*$", "version banner"), (r"^Φορτίο \S+ usage:", "help text")),
+        subcommands=("load", "server", "curl", "report", "version", "help", "grpcping", "nc", "redirect", "proxies"),
+        written_files=("{prefix}", "{prefix}.json"),  # -json FILE: the result beside what it printed
+        # open loop in the sense of wrk2's -R: the load is the rate asked for, over fortio's default 4 threads
+        drives=(
+            Drive(
+                "fortio",
+                ("-qps", "{load}"),
+                ("-n", "{requests}"),
+                ("-t", "{seconds}s"),
+                options=("load",),
+                load_column="rate_target_per_s",
+                install="Go module fortio.org/fortio (go install fortio.org/fortio@v1.68.2)",
+            ),
+        ),
+    ),
     # host and process resource monitors: no runs of their own, CPU samples into the cpu table (paired with runs
     # by lbanalysis.pairing); no executables: their command lines do not start a transcript segment
     Tool("time", "resources", (), ("cpu.gnu_time",), "GNU time -v and default, the shells' time (bash, zsh, -p)"),
@@ -753,7 +778,7 @@ def drives() -> dict[str, Drive]:
     """Executable -> how the sweep runs it, for every tool the sweep can run (registry order).
 
     >>> list(drives())
-    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'vegeta', 'httperf', 'oha', 'bombardier', 'jmeter']
+    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'vegeta', 'httperf', 'oha', 'bombardier', 'jmeter', 'fortio']
     """
     return {d.executable: d for t in TOOLS for d in t.drives}
 

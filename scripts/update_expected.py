@@ -53,6 +53,7 @@ FAMILIES = (
     "jmeter",
     "cpu",
     "sweep",
+    "fortio",
 )
 FIRST_ROWS = 3
 

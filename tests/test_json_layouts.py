@@ -26,6 +26,7 @@ OUTPUTS = {
     "jmeter-statistics-json": "jmeter/published/statistics_errors.json",
     "siege-json": "siege/siege_json_stdout_only.json",
     "iperf3-json": "iperf3/iperf3_tcp_json.json",
+    "fortio-json": "fortio/fortio_503_mix.json",
 }
 #: Formats whose several documents make one run (a result per line: vegeta's results are one attack).
 ONE_RUN = {"vegeta-results-json"}
