@@ -704,6 +704,16 @@ TOOLS: tuple[Tool, ...] = (
             ),
         ),
     ),
+    Tool(
+        "crank",
+        "http-load",
+        ("crank",),
+        ("crank.json",),
+        "crank (the .NET benchmark job runner of ASP.NET and YARP: bombardier or wrk, and each job's CPU)",
+        "crank: bombardier's bytes read (Throughput adds those written) or wrk's, incl. HTTP headers",
+        closed_loop=True,  # its load jobs: bombardier and wrk, connections each waiting for its answer
+        info_options=("--help", "-?", "--version"),
+    ),
     # host and process resource monitors: no runs of their own, CPU samples into the cpu table (paired with runs
     # by lbanalysis.pairing); no executables: their command lines do not start a transcript segment
     Tool("time", "resources", (), ("cpu.gnu_time",), "GNU time -v and default, the shells' time (bash, zsh, -p)"),

@@ -54,6 +54,7 @@ FAMILIES = (
     "cpu",
     "sweep",
     "fortio",
+    "crank",
 )
 FIRST_ROWS = 3
 

@@ -220,6 +220,15 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             "the parts of a sample (a followed redirect's hops): its time and bytes include theirs",
         ),
     ],
+    "crank": [
+        (
+            r'^\s*"(?:benchmarks/(?:build-time|published-size|start-time|private-memory|memory/swap|symbols-size)'
+            r'|(?:runtime|kestrel|aspnet|system-net-http)-counter/[\w-]+|http/firstrequest|\w+Version)":.*$',
+            "crank's other figures: build, start and first-request times, published size, private memory, .NET"
+            " runtime and Kestrel counters, the .NET versions",
+        ),
+        (r'"(?:buildId|buildNumber)":\s*"[^"]*"|"arch":\s*"\w+"', "the stored document's build ids; the architecture"),
+    ],
     "fortio": [
         (
             r'^\{"ts":.*$',

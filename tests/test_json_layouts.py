@@ -27,6 +27,7 @@ OUTPUTS = {
     "siege-json": "siege/siege_json_stdout_only.json",
     "iperf3-json": "iperf3/iperf3_tcp_json.json",
     "fortio-json": "fortio/fortio_503_mix.json",
+    "crank-json": "crank/shapes/crank_docs_hello_bombardier.json",
 }
 #: Formats whose several documents make one run (a result per line: vegeta's results are one attack).
 ONE_RUN = {"vegeta-results-json"}
@@ -57,7 +58,7 @@ def _layouts(text: str) -> dict[str, str]:
 
 def _same(a: pd.DataFrame, b: pd.DataFrame, ordered: bool = True) -> None:
     """Two tables equal but for where their rows stand in the file (and their order, unless ``ordered``)."""
-    drop = [c for c in ("source", "line", "run") if c in a]
+    drop = [c for c in ("source", "line", "run", "run_source") if c in a]
     a, b = a.drop(columns=drop), b.drop(columns=drop)
     if not ordered:  # keys sorted: a document's objects (JMeter's labels) come in another order
         a, b = (t.sort_values(list(t.columns), kind="stable") for t in (a, b))
@@ -80,7 +81,7 @@ def test_every_layout_reads_as_the_tool_wrote_it(fmt, tmp_path):
         runs = pd.concat([want.runs, want.runs]) if twice else want.runs
         _same(runs.drop(columns=["format"]), got.runs.drop(columns=["format"]))
         assert set(got.runs["format"]) == {fmt}, name
-        for table in ("percentiles", "histogram", "metrics", "intervals", "phases"):
+        for table in ("percentiles", "histogram", "metrics", "intervals", "phases", "cpu"):
             w = getattr(want, table)
             _same(pd.concat([w, w]) if twice else w, getattr(got, table), ordered="sorted" not in name)
 

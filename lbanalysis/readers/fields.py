@@ -41,7 +41,7 @@ from ..units import PRINTED
 __all__ = ["Document", "Field", "convert", "documents", "has_keys", "lookup", "number", "si_unit", "walk"]
 
 # Units a JSON field may hold that a printed table does not (a fraction, written as a percentage column).
-_EXTRA: dict[str, tuple[str, float]] = {"fraction": ("%", 100.0), "ns": ("s", 1e-9)}
+_EXTRA: dict[str, tuple[str, float]] = {"fraction": ("%", 100.0), "%": ("%", 1.0), "ns": ("s", 1e-9)}
 # units whose values are already in the column's SI unit
 _AS_WRITTEN = frozenset(["", *(unit for unit, (_, factor) in PRINTED.items() if factor == 1.0)])
 
@@ -52,7 +52,7 @@ class Field:
 
     ``source`` is a path of keys separated by dots (``"rps.percentiles.50"``)
     or a CSV header; ``unit`` a key of :data:`lbanalysis.units.PRINTED`
-    (``"ms"``, ``"us"``, ``"B"``; ``""``: as written) or ``"fraction"``
+    (``"ms"``, ``"us"``, ``"B"``; ``""``: as written), ``"%"`` or ``"fraction"``
     (0-1, to a percentage); ``cast`` turns the converted value into the
     column's type (``round`` for a count written as a float).
 
@@ -111,8 +111,8 @@ def convert(value: float, unit: str) -> float:
 def si_unit(unit: str) -> str:
     """The SI unit a value written in ``unit`` is converted to (``""`` stays ``""``).
 
-    >>> si_unit("ms"), si_unit("B"), si_unit(""), si_unit("fraction")
-    ('s', 'B', '', '%')
+    >>> si_unit("ms"), si_unit("B"), si_unit(""), si_unit("fraction"), si_unit("%")
+    ('s', 'B', '', '%', '%')
     """
     if not unit:
         return ""

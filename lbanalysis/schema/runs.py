@@ -396,7 +396,9 @@ _RUNS_VEGETA_OHA_BOMBARDIER = (
 
 # httperf (its summary and the options it echoes) and Gatling.
 _RUNS_HTTPERF_GATLING = (
-    Column("connections", I, "", "connections opened (httperf Total connections; fortio Sockets used)", "httperf,fortio"),
+    Column(
+        "connections", I, "", "connections opened (httperf Total connections; fortio Sockets used)", "httperf,fortio"
+    ),
     Column("connections_planned", I, "", "connections asked for (httperf --num-conns)", "httperf"),
     Column("calls_per_connection", I, "", "requests sent on each connection (httperf --num-calls)", "httperf"),
     Column(

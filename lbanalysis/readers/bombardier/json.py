@@ -54,6 +54,7 @@ __all__ = ["FORMATS", "detect", "parse"]
 RPS_PERCENTILES = (50, 75, 90, 95, 99)
 
 _HINT_RE = re.compile(r'^\{\s*"spec"\s*:\s*\{\s*"numberOfConnections"|"result"\s*:\s*\{\s*"bytesRead"', re.M)
+_TOP_RE = re.compile(r'\{\s*"(?:spec|result)"\s*:')  # its first key (spec; result when the keys are sorted)
 # what bombardier prints before its JSON result: the intro (-p i), the progress bar (-p p; its carriage
 # returns read as line ends) and "Done!"
 _PRELUDE_RE = re.compile(r"(?:Bombarding \S+ .*connections?(?:\(s\))?|Done!|[\s\d/.%=>\[\]smh-]*)")
@@ -64,12 +65,16 @@ def detect(text: str) -> bool:
 
     >>> detect('{"spec":{"numberOfConnections":2}}'), detect('{"spec":{"a":1}}')
     (True, False)
+    >>> detect('{"jobs": {"load": {"results": {"bombardier/raw": [{"spec": {"numberOfConnections": 2}}]}}}}')
+    False
     >>> detect('Bombarding http://h/ with 20 request(s) using 2 connection(s)\\n 20 / 20  100.00% 97/s 0s\\n'
     ...        'Done!\\n{"spec":{"numberOfConnections":2}}')
     True
     """
     start = text.find("{")
     if start < 0 or _HINT_RE.search(text, start, start + (1 << 14)) is None:
+        return False
+    if _TOP_RE.match(text, start) is None:  # a result inside another document (crank's bombardier/raw)
         return False
     return all(_PRELUDE_RE.fullmatch(line) for line in text[:start].split("\n"))
 

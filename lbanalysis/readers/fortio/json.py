@@ -70,7 +70,7 @@ FIELDS = (
     Field("ActualQPS", "requests_attempted_per_s", "req/s"),
     Field("NumThreads", "concurrency", cast=round),
     Field("SocketCount", "connections", cast=round),
-    Field("Exactly", "requests_planned", cast=round, kind="planned"),
+    Field("Exactly", "requests_planned", cast=round),
     Field("Sizes.Sum", "bytes_total", "B"),
     Field("Sizes.Avg", "bytes_per_request", "B", kind="answered"),
     Field("DurationHistogram.Avg", "latency_mean_s", "s", kind="answered"),
@@ -124,8 +124,8 @@ def _result(doc: dict, seg: Segment, line: int) -> tuple[dict, list[dict], list[
     if not all(isinstance(n, int) and not isinstance(n, bool) for n in codes.values()):
         raise ParseError(f"RetCodes: not a count: {codes!r}"[:200], source=seg.source, line=line)
     d = {**_texts(doc), **walk(doc, FIELDS, "runs"), **count_fields(codes)}
-    if (planned := walk(doc, FIELDS, "planned").get("requests_planned")) is not None and planned > 0:
-        d["requests_planned"] = planned
+    if not d.get("requests_planned"):  # Exactly 0: a time bound (-t), no number of calls
+        d.pop("requests_planned", None)
     if d.get("duration_s") and "bytes_total" in d:
         d["bytes_per_s"] = d["bytes_total"] / d["duration_s"]
     if d["failed_network"] == 0 and "requests_attempted_per_s" in d:
