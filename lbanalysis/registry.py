@@ -245,6 +245,10 @@ class Tool:
     prompt, does not start a transcript segment. ``cpu_spins`` says why the
     tool's own CPU figure shows no client bound (httperf polls its sockets
     in a loop: near 100 % of a core at any load), empty when it can.
+    ``fixed_buckets`` says that the tool's latency histogram has the same
+    bucket edges in every run (fortio's ``-r``), so the histograms of the
+    processes of one test add up bucket by bucket; hey's and oha's buckets
+    span each run's own fastest to slowest, and do not.
 
     >>> Tool("ab", "http-load", ("ab",), ("ab.text",)).kind
     'http-load'
@@ -270,6 +274,7 @@ class Tool:
     echo_patterns: tuple[str, ...] = ()
     written_files: tuple[str, ...] = ()
     cpu_spins: str = ""
+    fixed_buckets: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -691,6 +696,7 @@ TOOLS: tuple[Tool, ...] = (
         info_patterns=((r"^\d+\.\d+\.\d+\s*$", "version banner"), (r"^Φορτίο \S+ usage:", "help text")),
         subcommands=("load", "server", "curl", "report", "version", "help", "grpcping", "nc", "redirect", "proxies"),
         written_files=("{prefix}", "{prefix}.json"),  # -json FILE: the result beside what it printed
+        fixed_buckets=True,  # -r (0.001 s by default), then wider: the same edges in every run
         # open loop in the sense of wrk2's -R: the load is the rate asked for, over fortio's default 4 threads
         drives=(
             Drive(

@@ -165,3 +165,36 @@ def test_sargun_servicemesh_values_of_two_files():
     assert ds.percentiles["latency_s"].tolist()[0] == 0.0005259106467786639
     assert ds.histogram["latency_s"].tolist() == [0.001, 0.002, 0.003, 0.003773373]
     assert str(r["timestamp"]) == "2020-05-23 08:50:11.279782298"
+
+
+def test_two_processes_of_one_test_merge_their_histograms():
+    """Two fortio processes declared one test: its percentiles are those of their summed buckets (each the upper
+    edge of the bucket it falls in), not either process's."""
+    names = ("fortio_qps_c4", "fortio_stdout")
+    ds = lbanalysis.read([FORTIO / f"{n}.json" for n in names], table="all")
+    ds.runs["test"] = "both"
+    st = lbanalysis.study(ds)
+    row = st.tests.iloc[0]
+    assert row["processes"] == 2 and row["percentiles_basis"].startswith("merged from 2 histograms (500 requests")
+    buckets: dict[float, int] = {}
+    for n in names:
+        for b in _doc(n)["DurationHistogram"]["Data"]:
+            buckets[b["End"]] = buckets.get(b["End"], 0) + b["Count"]
+    edges, done, want = sorted(buckets), 0, {}
+    for edge in edges:
+        done += buckets[edge]
+        for q in (50, 90, 99):
+            if q not in want and done >= q / 100 * 500:
+                want[q] = edge
+    assert [row[f"latency_p{q}_s"] for q in (50, 90, 99)] == [want[50], want[90], want[99]]
+
+
+def test_hey_s_histograms_are_not_merged():
+    """hey's buckets span each run's own fastest to slowest: two runs' edges are not the same, nothing is merged."""
+    hey = FIXTURES / "hey"
+    files = sorted(p for p in hey.glob("*.txt") if "Response time histogram" in p.read_text())[:2]
+    ds = lbanalysis.read(files, table="all")
+    if len(ds.runs) != 2 or not len(ds.histogram):
+        pytest.skip("two hey outputs with histograms are needed")
+    ds.runs["test"] = "both"
+    assert lbanalysis.study(ds).tests.iloc[0]["percentiles_basis"] == "printed per process only (not merged)"
