@@ -63,7 +63,8 @@ __all__ = ["FORMATS", "LINE_KINDS", "detect", "parse", "parse_command"]
 
 _NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 # "<name> : count N avg A +/- S min M max X sum T" (fortio's statistics of a histogram)
-_STATS = rf"count (\d+) avg ({_NUM}) \+/- ({_NUM}) min ({_NUM}) max ({_NUM}) sum ({_NUM})"
+_STATS = (rf"count (?P<count>\d+) avg (?P<avg>{_NUM}) \+/- (?P<sd>{_NUM}) min (?P<min>{_NUM}) max (?P<max>{_NUM})"
+          rf" sum (?P<sum>{_NUM})")  # fmt: skip
 
 
 @dataclass
@@ -177,9 +178,7 @@ LINE_KINDS = [
         r"^Ended after (?P<duration>\S+) : (?P<calls>\d+) calls\. qps=(?P<qps>" + _NUM + ")"), _ended),
     LineKind("section", " : ", re.compile(
         r"^(?P<name>Sleep times|Aggregated Function Time|Error cases|Connection time histogram \(s\)"
-        r"|Response Header Sizes|Response Body/Total Sizes) : (?:no data|" + _STATS.replace("count (", "count (?P<count>")
-        .replace("avg (", "avg (?P<avg>").replace(r"\+/- (", r"\+/- (?P<sd>").replace("min (", "min (?P<min>")
-        .replace("max (", "max (?P<max>").replace("sum (", "sum (?P<sum>") + ")"), _section),
+        r"|Response Header Sizes|Response Body/Total Sizes) : (?:no data|" + _STATS + ")"), _section),
     LineKind("bucket", "<=", re.compile(
         rf"^(?:>=? |= )?(?P<start>{_NUM}) <= (?P<end>{_NUM}) , {_NUM} , {_NUM}, (?P<count>\d+)\s*$"), _bucket),
     LineKind("target", "target ", re.compile(rf"^(?:# )?target (?P<pct>{_NUM})% (?P<value>{_NUM})\s*$"), _target),
