@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml
 ## venv: create the virtual environment and install lbanalysis with its dev tools
 venv: $(STAMP)
 
-## tools: install the Debian tools the live tests run (ab, siege, iperf, iperf3, haproxy, nginx, wrk, hey, httperf, socat, sysstat, procps), chromium, and vegeta, bombardier and Locust from their registries
+## tools: install the Debian tools the live tests run (ab, siege, iperf, iperf3, haproxy, nginx, wrk, hey, httperf, socat, sysstat, procps), chromium, and vegeta, bombardier, fortio and Locust from their registries
 tools:
 	@bash scripts/install-tools.sh
 

@@ -252,6 +252,10 @@ class Tool:
     the mean wait, factor to seconds), read by :mod:`lbanalysis.scripts`
     (``constant``: one figure; ``between``: the mean of two; ``unknown``: a
     wait the pattern cannot size).
+    ``fixed_buckets`` says that the tool's latency histogram has the same
+    bucket edges in every run (fortio's ``-r``), so the histograms of the
+    processes of one test add up bucket by bucket; hey's and oha's buckets
+    span each run's own fastest to slowest, and do not.
 
     >>> Tool("ab", "http-load", ("ab",), ("ab.text",)).kind
     'http-load'
@@ -280,6 +284,7 @@ class Tool:
     script_options: tuple[str, ...] = ()
     script_default: str = ""
     think_times: tuple[tuple[str, str, float], ...] = ()
+    fixed_buckets: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -713,6 +718,42 @@ TOOLS: tuple[Tool, ...] = (
         "taurus: no bytes in its final stats",
         info_options=("-h", "--help"),
     ),
+    Tool(
+        "fortio",
+        "http-load",
+        ("fortio",),
+        ("fortio.json", "fortio.text"),
+        "fortio (Istio's load tool: -qps rate over -c threads, or max)",
+        "fortio: response bytes incl. HTTP headers (Response Body/Total Sizes)",
+        closed_loop=True,  # -c threads, each call after the last answer; a -qps rate (rate_target_per_s) paces them
+        info_options=("version", "help", "-h", "--help"),
+        info_patterns=((r"^\d+\.\d+\.\d+\s*$", "version banner"), (r"^Φορτίο \S+ usage:", "help text")),
+        subcommands=("load", "server", "curl", "report", "version", "help", "grpcping", "nc", "redirect", "proxies"),
+        written_files=("{prefix}", "{prefix}.json"),  # -json FILE: the result beside what it printed
+        fixed_buckets=True,  # -r (0.001 s by default), then wider: the same edges in every run
+        # open loop in the sense of wrk2's -R: the load is the rate asked for, over fortio's default 4 threads
+        drives=(
+            Drive(
+                "fortio",
+                ("-qps", "{load}"),
+                ("-n", "{requests}"),
+                ("-t", "{seconds}s"),
+                options=("load",),
+                load_column="rate_target_per_s",
+                install="Go module fortio.org/fortio (go install fortio.org/fortio@v1.68.2)",
+            ),
+        ),
+    ),
+    Tool(
+        "crank",
+        "http-load",
+        ("crank",),
+        ("crank.json",),
+        "crank (the .NET benchmark job runner of ASP.NET and YARP: bombardier or wrk, and each job's CPU)",
+        "crank: bombardier's bytes read (Throughput adds those written) or wrk's, incl. HTTP headers",
+        closed_loop=True,  # its load jobs: bombardier and wrk, connections each waiting for its answer
+        info_options=("--help", "-?", "--version"),
+    ),
     # host and process resource monitors: no runs of their own, CPU samples into the cpu table (paired with runs
     # by lbanalysis.pairing); no executables: their command lines do not start a transcript segment
     Tool("time", "resources", (), ("cpu.gnu_time",), "GNU time -v and default, the shells' time (bash, zsh, -p)"),
@@ -787,7 +828,7 @@ def drives() -> dict[str, Drive]:
     """Executable -> how the sweep runs it, for every tool the sweep can run (registry order).
 
     >>> list(drives())
-    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'vegeta', 'httperf', 'oha', 'bombardier', 'jmeter']
+    ['ab', 'siege', 'gobench', 'wrk', 'wrk2', 'hey', 'k6', 'locust', 'vegeta', 'httperf', 'oha', 'bombardier', 'jmeter', 'fortio']
     """
     return {d.executable: d for t in TOOLS for d in t.drives}
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian tools the live tests run against 127.0.0.1, the load tools outside Debian the live sweeps
-# drive (vegeta, bombardier, Locust), and the headless browser the report tests open pages in (idempotent).
+# drive (vegeta, bombardier, fortio, Locust), and the headless browser the report tests open pages in (idempotent).
 # Tests that need a missing tool skip with a message when this could not run
 # (no root, no apt): every test on committed fixtures still runs.
 set -u
@@ -12,10 +12,13 @@ for pair in ab:apache2-utils siege:siege iperf:iperf iperf3:iperf3 haproxy:hapro
 done
 
 # Load tools outside Debian, from their ordinary registries, pinned, into /usr/local/bin (root only; in the
-# background, beside apt): vegeta and bombardier (Go modules), Locust (PyPI, in its own venv). Their live sweep
-# tests skip when these are missing. Not here: k6 (AGPL; not installed by this project), oha (a crate whose build
-# takes many minutes on two cores), JMeter (Debian's 2.13 needs xstream 1.4.17 put first on its class path).
-GO_TOOLS="vegeta:github.com/tsenart/vegeta/v12@v12.13.0 bombardier:github.com/codesenberg/bombardier@v1.2.6"
+# background, beside apt): vegeta, bombardier and fortio (Go modules), Locust (PyPI, in its own venv). Their live
+# sweep tests skip when these are missing. fortio: 1.68.2, the last release without grol.io/grol among its modules
+# (1.69 and later need it, and proxy.golang.org answers 403 for it here); its build takes about 50 s on two cores.
+# Not here: k6 (AGPL; not installed by this project), oha (a crate whose build takes many minutes on two cores),
+# JMeter (Debian's 2.13 needs xstream 1.4.17 put first on its class path).
+GO_TOOLS="vegeta:github.com/tsenart/vegeta/v12@v12.13.0 bombardier:github.com/codesenberg/bombardier@v1.2.6
+          fortio:fortio.org/fortio@v1.68.2"
 LOCUST_VERSION=2.47.0
 outside() {
   local pair cmd mod

@@ -54,6 +54,8 @@ FAMILIES = (
     "cpu",
     "sweep",
     "taurus",
+    "fortio",
+    "crank",
 )
 FIRST_ROWS = 3
 

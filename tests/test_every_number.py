@@ -225,6 +225,33 @@ NOT_KEPT: dict[str, list[tuple[str, str]]] = {
             "the parts of a sample (a followed redirect's hops): its time and bytes include theirs",
         ),
     ],
+    "crank": [
+        (
+            r'^\s*"(?:benchmarks/(?:build-time|published-size|start-time|private-memory|memory/swap|symbols-size)'
+            r'|(?:runtime|kestrel|aspnet|system-net-http)-counter/[\w-]+|http/firstrequest|\w+Version)":.*$',
+            "crank's other figures: build, start and first-request times, published size, private memory, .NET"
+            " runtime and Kestrel counters, the .NET versions",
+        ),
+        (r'"(?:buildId|buildNumber)":\s*"[^"]*"|"arch":\s*"\w+"', "the stored document's build ids; the architecture"),
+    ],
+    "fortio": [
+        (
+            r'^\{"ts":.*$',
+            "its log lines (stderr): each thread's calls and rate, the run's start (the result holds them)",
+        ),
+        (r"\(plus \d+ warmup\)", "the warm-up calls (one per thread, before the run; not counted in it)"),
+        (r"\[gomax \d+\]|\d+->\d+ procs", "GOMAXPROCS: the cores the Go runtime may use"),
+        (
+            r": \d+ calls each \(total \d+\)|, \d+ calls each \(total \d+ \+ \d+\)|\(\d+ per thread \+ \d+\)",
+            "the calls planned per thread (the calls planned are kept)",
+        ),
+        (r"running at (?:0|-1) queries per second", "a rate of 0 or -1: no rate (as fast as it can)"),
+        (r"\(for perfect keepalive, would be \d+\)", "the sockets one per thread would make (the threads are kept)"),
+        (r"\(\d+\.\d+ %\)", "each status code's share of the calls (its count is kept)"),
+        (r"^\[\d+\]\s+\d+ socket used, .*$", "each thread's sockets and connection times (their sum is kept)"),
+        (r"^IP addresses distribution:\n(?:.*: \d+\n?)*", "sockets per address (their sum is kept)"),
+        (r"^Successfully wrote \d+ bytes of Json data to .*$", "the size of the -json file written"),
+    ],
     "time": [
         (
             r"^\s*(?:Average (?:shared text|unshared data|stack|total|resident set) size|Major \(requiring I/O\) page"
@@ -294,6 +321,61 @@ def _json_fields_modelled(text: str) -> str:
     objs = [o for obj in data for o in (obj if isinstance(obj, list) else [obj])]
     kept = [str(o["value"].get("value")) for o in objs if o.get("field", {}).get("name") in {*STAT_FIELDS, *INFO}]
     return "\n".join(kept)
+
+
+#: fortio's JSON keys a column models (the rest: the options it echoes, ids, the error and connection histograms)
+_FORTIO_KEPT = ("RequestedQPS", "RequestedDuration", "ActualQPS", "ActualDuration", "NumThreads", "Version",
+                "StartTime", "Labels", "URL", "RetCodes", "SocketCount", "Exactly")  # fmt: skip
+#: fortio's text: the histograms whose lines are not kept (their statistics, buckets and targets)
+_FORTIO_OTHER_SECTIONS = ("Sleep times", "Error cases", "Connection time histogram", "Response Header Sizes")
+
+
+def _fortio_json_modelled(text: str) -> str:
+    """fortio's JSON result: only the values a column models (the duration histogram's statistics, buckets' ends and
+    counts and percentiles; the sizes' sum and mean; the keys of ``_FORTIO_KEPT``)."""
+    import json
+
+    dec, docs, pos = json.JSONDecoder(), [], 0
+    while (pos := len(text) - len(text[pos:].lstrip())) < len(text):
+        doc, pos = dec.raw_decode(text, pos)
+        docs.append(doc)
+    kept = []
+    for doc in docs:
+        kept += [json.dumps(doc[k]) for k in _FORTIO_KEPT if k in doc]
+        if all(int(c) < 0 for c in doc.get("RetCodes") or {}):
+            continue  # no call got an answer: the times are those of failed calls (as for hey)
+        h = doc.get("DurationHistogram") or {}
+        kept += [str(h.get(k)) for k in ("Count", "Min", "Max", "Avg", "StdDev")]
+        kept += [f"{b['End']} {b['Count']}" for b in h.get("Data") or []]
+        kept += [f"{p['Percentile']} {p['Value']}" for p in h.get("Percentiles") or []]
+        kept += [str((doc.get("Sizes") or {}).get(k)) for k in ("Sum", "Avg")]
+    return "\n".join(kept)
+
+
+def _fortio_not_modelled(text: str) -> str:
+    """fortio: its JSON's values a column models; in its text, the lines of the histograms not kept (sleep, errors,
+    connections, header sizes), the buckets' starts, midpoints and shares, the sizes' spread."""
+    if text.lstrip().startswith("{") and '"RunType"' in text:
+        return _fortio_json_modelled(text)
+    out, section = [], ""
+    codes = re.findall(r"^Code\s+(-?\d+) : ", text, re.M)
+    others = _FORTIO_OTHER_SECTIONS
+    if codes and all(int(c) < 0 for c in codes):  # no call got an answer: the times are the failed calls' (as hey's)
+        others += ("Aggregated Function Time",)
+        text = re.sub(r"\S+ ms avg, ", " ", text)
+    for line in text.split("\n"):
+        head = re.match(r"^([A-Z][\w /()]*?) : ", line)
+        if head:
+            section = head[1]
+        if section.startswith(others) and (head or re.match(r"^(?:# )?(?:range|target)|^[>=\d]", line)):
+            continue
+        line = re.sub(r"^(Aggregated Function Time : .*) sum \S+$", r"\1", line)  # the time of all calls (count x avg)
+        bucket = re.match(r"^(?:>=? |= )?\S+ <= (\S+) , \S+ , \S+, (\d+)\s*$", line)
+        if bucket:
+            line = f"{bucket[1]} {bucket[2]}"
+        line = re.sub(r"^(Response Body/Total Sizes : count \d+ avg \S+) \+/- \S+ min \S+ max \S+", r"\1", line)
+        out.append(line)
+    return "\n".join(out)
 
 
 def _info_lines_not_modelled(text: str) -> str:
@@ -369,6 +451,7 @@ def _user_beside_nice(text: str) -> str:
 #: Transformations of a family's text before the check (fields no column models, by name).
 NOT_KEPT_FIELDS = {
     "haproxy": _haproxy_not_modelled,
+    "fortio": _fortio_not_modelled,
     "mpstat": _user_beside_nice,
     "sar": _user_beside_nice,
     "iostat": _user_beside_nice,

@@ -165,7 +165,10 @@ def test_statistics_json_total_is_the_run_every_label_metrics():
     assert r["format"] == "jmeter-statistics-json" and r["requests"] == 10 and r["failed"] == 0
     assert r["latency_mean_s"] == pytest.approx(3.3594) and r["bytes_per_s"] == pytest.approx(52.34674697814128 * 1024)
     assert r["duration_s"] == pytest.approx(10 / 1.447596988998263)
-    assert ds.percentiles["latency_s"].tolist() == [3.048]
+    # the median and pct1 ... pct3 at JMeter's default percentiles (90, 95, 99)
+    assert ds.percentiles[["percentile", "latency_s"]].values.tolist() == [[50, 3.048], [90, 4.6425], [95, 4.663],
+                                                                            [99, 4.663]]  # fmt: skip
+    assert r["requests_per_s"] == r["requests_attempted_per_s"] == 1.447596988998263
     m = ds.metrics.pivot_table(index="metric", columns="stat", values="value")
     assert set(m.index) == {"Total", "doma_bhutia_drj_haldiabatch", "yangzom_dawa_sil_haldiabatch",
                             "bhinai_tamang_kpg_haldiabatch"}  # fmt: skip
@@ -174,6 +177,12 @@ def test_statistics_json_total_is_the_run_every_label_metrics():
     share = error_shares(errors).iloc[0]
     assert errors.iloc[0]["failed"] == 300 and errors.isna().iloc[0]["requests"]
     assert share["error_share"] == pytest.approx(300 / 75000) and share["attempts"] == 75000
+    # with errors the run still has JMeter's throughput (samples per second, answered or not): it carries a curve
+    assert errors.iloc[0]["requests_per_s"] == 1335.1372521095168 and errors.iloc[0]["latency_mean_s"] == pytest.approx(
+        1.3366644266666508
+    )
+    study = lbanalysis.study(lbanalysis.read(SHAPES / "statistics_errors.json", table="all"))
+    assert "no throughput" not in study.verdicts.iloc[0]["evidence"] and study.runs["used"].all()
 
 
 def test_jmeter_5_header_with_an_unknown_host():

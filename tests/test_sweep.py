@@ -556,6 +556,25 @@ def test_tools_outside_debian_sweep_into_a_folder_that_reads(lab, tmp_path, tool
     assert len(lbanalysis.study(ds).verdicts) == 1, lbanalysis.study(ds).verdicts["series"].tolist()
 
 
+@pytest.mark.live
+@pytest.mark.slow
+def test_fortio_sweeps_its_rate_into_a_folder_that_reads(lab, tmp_path):
+    """fortio's load is the rate it asks for (-qps, over its default 4 threads), bounded by a time (-t)."""
+    if shutil.which("fortio") is None:
+        pytest.skip(f"fortio is not installed ({registry.drive_of('fortio').install})")
+    ds = lbanalysis.sweep("fortio", lab["direct"], [20, 40], output=tmp_path / "fortio", order="up", progress=False,
+                          duration="1s")  # fmt: skip
+    assert_reads_clean(ds)
+    runs = ds.runs.sort_values("source")
+    assert runs["tool"].tolist() == ["fortio"] * 2 and runs["format"].tolist() == ["fortio"] * 2
+    assert runs["rate_target_per_s"].tolist() == runs["load"].tolist() == [20, 40]
+    assert (runs["concurrency"] == 4).all() and (runs["failed"] == 0).all(), runs[["failed", "error"]]
+    assert runs["requests"].tolist() == [20, 40]  # the rate for 1 s
+    assert runs["requests_per_s"].to_numpy() == pytest.approx([20, 40], rel=0.05)
+    assert len(ds.histogram) and len(ds.percentiles)
+    assert len(lbanalysis.study(ds).verdicts) == 1
+
+
 #: Debian 12's jmeter 2.13 cannot load a plan with its xstream 1.4.20; xstream 1.4.17 from Maven Central put first
 #: on its class path does (tests/fixtures/capture/capture_jmeter.sh)
 XSTREAM_1_4_17 = Path.home() / ".m2/repository/com/thoughtworks/xstream/xstream/1.4.17/xstream-1.4.17.jar"

@@ -259,6 +259,12 @@ def _given(data: Any, cpu: Any, phases: Any, requests: Any) -> tuple[pd.DataFram
     return runs, cpu, servers, phases, requests
 
 
+def _histogram_of(data: Any) -> pd.DataFrame | None:
+    """The latency histograms of ``data`` (a Dataset's ``histogram`` table), else None (a runs frame)."""
+    hist = getattr(data, "histogram", None) if not isinstance(data, pd.DataFrame) else None
+    return hist if isinstance(hist, pd.DataFrame) else None
+
+
 def _thresholds(capacity_basis: str, thresholds: dict[str, float]) -> dict[str, float]:
     """The thresholds of the rules, the given ones over the defaults (an unknown name is an error)."""
     unknown = set(thresholds) - set(THRESHOLDS)
@@ -430,7 +436,7 @@ def study(
     if len(processes):  # each process with its own error share, in its test's series
         processes = pd.concat([processes, error_shares(processes)], axis=1)
         processes["series"] = http.loc[processes["test_row"], "series"].to_numpy()
-    tests = tests_table(http, processes, requests, load)
+    tests = tests_table(http, processes, requests, load, _histogram_of(data))
     judged, root = http, common_folder(runs)
 
     def rejudge(sub: pd.DataFrame) -> pd.DataFrame:  # the verdicts of some of the runs (capacity at a load)

@@ -22,9 +22,10 @@ A test's figures (:data:`SUMMED`, :data:`RATES`, :data:`WEIGHTED`): its load
 is the sum of its processes' loads; requests, failures and bytes are summed;
 requests/s is the sum of each process's own rate (with a note when their
 durations differ by more than :data:`DURATION_SPREAD`); the mean latency is
-weighted by requests; percentiles are merged only from per-request logs
-(:func:`merged_percentiles`), never averaged: printed percentiles of separate
-processes stay per process. The error share is computed from the summed
+weighted by requests; percentiles are merged only from per-request logs, or
+from histograms whose bucket edges are the same in every run (fortio's:
+registry ``Tool.fixed_buckets``; :func:`merged_percentiles`), never
+averaged: printed percentiles of separate processes stay per process. The error share is computed from the summed
 counters. ``spread`` compares the processes' rates per connection: one slow
 process drags a test.
 
@@ -52,6 +53,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import registry
 from ..units import end_times
 from .series import as_floats
 
@@ -64,6 +66,7 @@ __all__ = [
     "WEIGHTED",
     "cpu_of_tests",
     "fold",
+    "histogram_percentiles",
     "identify",
     "merged_percentiles",
     "per_test_percentiles",
@@ -583,14 +586,56 @@ processes' own rates, mean latency weighted by requests)
 
 
 # ------------------------------------------------------------- per test ---
+def histogram_percentiles(histogram: pd.DataFrame, percents: Sequence[float] = MERGED_PERCENTILES) -> np.ndarray:
+    """Percentiles of the requests a histogram counts (``latency_s``: each bucket's upper edge, ``count``; the rows
+    of several processes added up edge by edge): the upper edge of the bucket each percentile falls in, exact to
+    the bucket.
+
+    >>> h = pd.DataFrame({"latency_s": [0.001, 0.002, 0.001, 0.004], "count": [30, 40, 20, 10]})
+    >>> histogram_percentiles(h, [50, 90, 99]).tolist()
+    [0.001, 0.002, 0.004]
+    """
+    counts = histogram.groupby("latency_s")["count"].sum().sort_index()
+    cum = counts.cumsum().to_numpy(float)
+    at = np.searchsorted(cum, np.asarray(percents, float) / 100.0 * cum[-1], side="left")
+    return counts.index.to_numpy(float)[np.minimum(at, len(cum) - 1)]
+
+
+def _merged_histograms(
+    out: pd.DataFrame, processes: pd.DataFrame, histogram: pd.DataFrame | None, names: list[str]
+) -> None:
+    """Fill the tests not merged yet from their processes' histograms, where every process has one and its tool's
+    buckets have fixed edges (``Tool.fixed_buckets``): their counts add up bucket by bucket."""
+    if histogram is None or not len(histogram) or "tool" not in processes:
+        return
+    fixed = {t.name for t in registry.TOOLS if t.fixed_buckets}
+    key = list(zip(histogram["source"].astype(str), histogram["run"].astype(int), strict=True))
+    for name, g in processes.groupby("test", sort=False):
+        if out.loc[name, names].notna().any() or not set(g["tool"].astype(str)) <= fixed:
+            continue
+        mine = {(str(s), int(r)) for s, r in zip(g["source"], g["run"], strict=True)}
+        rows = histogram[[k in mine for k in key]]
+        if {(str(s), int(r)) for s, r in zip(rows["source"], rows["run"], strict=True)} != mine:
+            continue
+        out.loc[name, names] = histogram_percentiles(rows)
+        out.loc[name, "percentiles_basis"] = (
+            f"merged from {len(g)} histograms ({int(rows['count'].sum()):,} requests; exact to their buckets)"
+        )
+
+
 def merged_percentiles(
-    processes: pd.DataFrame, requests: pd.DataFrame | None, logs: pd.DataFrame | None = None
+    processes: pd.DataFrame,
+    requests: pd.DataFrame | None,
+    logs: pd.DataFrame | None = None,
+    histogram: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Per test: ``latency_p50_s`` ... from its processes' per-request logs together, and their basis.
 
     Only when every process of the test has a per-request log (its own rows
     in ``requests``, or the rows of its log file: ``logs`` maps a log's
-    ``source`` and ``run`` to the process it belongs to, ``_log_of``).
+    ``source`` and ``run`` to the process it belongs to, ``_log_of``), or
+    else a histogram whose buckets have the same edges in every run
+    (``histogram``, of a tool with ``Tool.fixed_buckets``: fortio).
     Otherwise empty: the percentiles each process printed stay per process
     (a percentile of a test cannot be made from those of its parts).
     """
@@ -599,6 +644,8 @@ def merged_percentiles(
     out = pd.DataFrame(np.nan, index=pd.Index(tests, name="test"), columns=names)
     out["percentiles_basis"] = "printed per process only (not merged)"
     if requests is None or not len(requests) or not len(processes) or "latency_s" not in requests:
+        if len(processes):
+            _merged_histograms(out, processes, histogram, names)
         return out
     key = {(str(s), int(r)): i for i, s, r in zip(processes.index, processes["source"], processes["run"], strict=True)}
     if logs is not None and len(logs):
@@ -615,6 +662,7 @@ def merged_percentiles(
         values = mine["latency_s"].to_numpy(float)
         out.loc[name, names] = np.percentile(values, MERGED_PERCENTILES)
         out.loc[name, "percentiles_basis"] = f"merged from {len(g)} per-request logs ({len(values):,} requests)"
+    _merged_histograms(out, processes, histogram, names)
     return out
 
 
@@ -628,9 +676,14 @@ TEST_COLUMNS = (
 
 
 def table(
-    folded: pd.DataFrame, processes: pd.DataFrame, requests: pd.DataFrame | None = None, load: str = "concurrency"
+    folded: pd.DataFrame,
+    processes: pd.DataFrame,
+    requests: pd.DataFrame | None = None,
+    load: str = "concurrency",
+    histogram: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """One row per test (:data:`TEST_COLUMNS`) from the folded runs (with their error shares) and processes."""
+    """One row per test (:data:`TEST_COLUMNS`) from the folded runs (with their error shares) and processes
+    (``histogram``: the processes' latency histograms, merged where their buckets allow)."""
     if "test" not in folded:
         return pd.DataFrame(columns=list(TEST_COLUMNS))
     rows = folded[folded["test"].notna().to_numpy(bool)]
@@ -639,7 +692,7 @@ def table(
     if not len(rows):
         return pd.DataFrame(columns=list(TEST_COLUMNS))
     logs = folded[folded["_log_of"].notna().to_numpy(bool)] if "_log_of" in folded else None
-    pct = merged_percentiles(processes, requests, logs)
+    pct = merged_percentiles(processes, requests, logs, histogram)
     out = []
     for i, r in rows.iterrows():
         mine = processes[processes["test_row"] == i] if len(processes) else processes

@@ -74,7 +74,8 @@ CPU = columns_of(
         "empty for a sample of one interval; 'since boot' (vmstat's and iostat's first figures, top's first"
         " snapshot: averages since the host started, no sample of any run), 'average' (the tool's own average"
         " of the samples above it: mpstat, sar, pidstat), 'warning' (a tool's own warning that its CPU passed a"
-        " threshold: Locust's 'CPU usage above 90%!'; cpu_pct is that threshold, a lower bound)",
+        " threshold: Locust's 'CPU usage above 90%!'; cpu_pct is that threshold, a lower bound), 'max' (the highest"
+        " of a tool's samples, where it gives no other: crank's benchmarks/cpu)",
     ),
     Column("run_queue", F, "", "runnable processes (vmstat r, sar -q runq-sz, HAProxy Run_queue: its tasks)"),
     Column("interrupts_per_s", F, "1/s", "interrupts per second (vmstat in, dstat int)"),
@@ -94,6 +95,6 @@ CPU = columns_of(
         "",
         "the program that printed the sample (time, vmstat, mpstat, sar, iostat, pidstat, dstat,"
         " top, haproxy, proc-stat, manifest, path: a path pattern's field; 'sweep': the load tool's process as the"
-        " sweep measured it)",
+        " sweep measured it; crank: each job's process)",
     ),
 )

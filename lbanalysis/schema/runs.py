@@ -143,7 +143,7 @@ _RUNS_GOBENCH = (
         "",
         "requests that got no response (gobench 'Network failed'; k6, Locust: refused, reset, timed out; JMeter:"
         " a 'Non HTTP response code'; httperf Errors total; Gatling: a KO whose message says no answer came)",
-        "gobench,k6,locust,jmeter,httperf,gatling",
+        "gobench,k6,locust,jmeter,httperf,gatling,fortio",
     ),
     Column(
         "requests_attempted",
@@ -152,7 +152,7 @@ _RUNS_GOBENCH = (
         "requests made, answered or not, as the tool prints them (gobench 'Requests: N hits', vegeta Requests"
         " total, JMeter samples, httperf Total requests, Gatling request count; ``requests`` is this minus those that"
         " got no response)",
-        "gobench,vegeta,jmeter,httperf,gatling",
+        "gobench,vegeta,jmeter,httperf,gatling,fortio",
     ),
 )
 
@@ -250,7 +250,7 @@ _RUNS_WRK = (
         "1/s",
         "fixed request rate asked for (wrk2 -R; k6 arrival-rate executors: iterations/s; httperf --rate: connections/s,"
         " each of --num-calls requests): an open-loop run",
-        "wrk,k6,httperf",
+        "wrk,k6,httperf,fortio",
     ),
     Column("hdr_latency_mean_s", F, "s", "HdrHistogram mean of the recorded (corrected) latency (wrk2)", "wrk"),
     Column("hdr_latency_stdev_s", F, "s", "HdrHistogram standard deviation (wrk2)", "wrk"),
@@ -285,7 +285,7 @@ _RUNS_HEY = (
         "requests made per second, answered or not, as hey and oha print them (Requests/sec, oha JSON"
         " requestsPerSec, JMeter's summariser and statistics.json throughput, httperf Request rate, Gatling mean"
         " requests/sec; ``requests_per_s`` counts responses)",
-        "hey,oha,jmeter,httperf,gatling",
+        "hey,oha,jmeter,httperf,gatling,fortio",
     ),
 )
 
@@ -428,7 +428,9 @@ _RUNS_VEGETA_OHA_BOMBARDIER = (
 
 # httperf (its summary and the options it echoes) and Gatling.
 _RUNS_HTTPERF_GATLING = (
-    Column("connections", I, "", "connections opened (httperf Total connections)", "httperf"),
+    Column(
+        "connections", I, "", "connections opened (httperf Total connections; fortio Sockets used)", "httperf,fortio"
+    ),
     Column("connections_planned", I, "", "connections asked for (httperf --num-conns)", "httperf"),
     Column("calls_per_connection", I, "", "requests sent on each connection (httperf --num-calls)", "httperf"),
     Column(

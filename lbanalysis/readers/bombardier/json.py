@@ -40,13 +40,12 @@ failed attempts and are not kept (as for hey).
 
 from __future__ import annotations
 
-import json
 import re
 
 from ...errors import ParseError
 from ...text import Segment
 from ..base import NO_RESULT_SHOWN, Format, Parsed, error_row
-from ..fields import Field, walk
+from ..fields import Field, documents, walk
 from .text import CLASSES, count_fields, parse_command, target
 
 __all__ = ["FORMATS", "detect", "parse"]
@@ -55,6 +54,7 @@ __all__ = ["FORMATS", "detect", "parse"]
 RPS_PERCENTILES = (50, 75, 90, 95, 99)
 
 _HINT_RE = re.compile(r'^\{\s*"spec"\s*:\s*\{\s*"numberOfConnections"|"result"\s*:\s*\{\s*"bytesRead"', re.M)
+_TOP_RE = re.compile(r'\{\s*"(?:spec|result)"\s*:')  # its first key (spec; result when the keys are sorted)
 # what bombardier prints before its JSON result: the intro (-p i), the progress bar (-p p; its carriage
 # returns read as line ends) and "Done!"
 _PRELUDE_RE = re.compile(r"(?:Bombarding \S+ .*connections?(?:\(s\))?|Done!|[\s\d/.%=>\[\]smh-]*)")
@@ -65,12 +65,16 @@ def detect(text: str) -> bool:
 
     >>> detect('{"spec":{"numberOfConnections":2}}'), detect('{"spec":{"a":1}}')
     (True, False)
+    >>> detect('{"jobs": {"load": {"results": {"bombardier/raw": [{"spec": {"numberOfConnections": 2}}]}}}}')
+    False
     >>> detect('Bombarding http://h/ with 20 request(s) using 2 connection(s)\\n 20 / 20  100.00% 97/s 0s\\n'
     ...        'Done!\\n{"spec":{"numberOfConnections":2}}')
     True
     """
     start = text.find("{")
     if start < 0 or _HINT_RE.search(text, start, start + (1 << 14)) is None:
+        return False
+    if _TOP_RE.match(text, start) is None:  # a result inside another document (crank's bombardier/raw)
         return False
     return all(_PRELUDE_RE.fullmatch(line) for line in text[:start].split("\n"))
 
@@ -148,18 +152,10 @@ def _result(res: dict) -> tuple[dict, list[dict]]:
 
 
 def parse(seg: Segment) -> Parsed:
-    """Read every bombardier JSON result in a segment (one document per line)."""
+    """Read every bombardier JSON result in a segment (any layout, one after another; its intro passed over)."""
     cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
-    for n, line in enumerate(seg.text.split("\n"), 1):
-        s = line.strip()
-        if not s.startswith("{"):
-            continue
-        try:
-            doc = json.loads(s)
-        except json.JSONDecodeError as e:
-            raise ParseError(f"broken bombardier JSON: {e.msg} (column {e.colno})", source=seg.source,
-                             line=seg.line - 1 + n, text=s[:200]) from None  # fmt: skip
+    for doc, n, _ in documents(seg, "bombardier"):
         if not isinstance(doc, dict):
             raise ParseError("expected a bombardier JSON object", source=seg.source, line=seg.line - 1 + n)
         spec = doc.get("spec") if isinstance(doc.get("spec"), dict) else {}

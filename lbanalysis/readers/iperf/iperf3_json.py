@@ -89,6 +89,7 @@ from datetime import UTC, datetime
 from ...errors import ParseError
 from ...text import Segment
 from ..base import Format, Parsed
+from ..fields import documents
 from . import iperf3 as _text
 from .shared import (
     Flow,
@@ -121,110 +122,14 @@ def detect(text: str) -> bool:
 
 
 # -------------------------------------------------------------- decoding ---
-_WS_RE = re.compile(r"\s*")
-
-
-def _line_at(text: str, pos: int) -> int:
-    return text.count("\n", 0, pos) + 1
-
-
-def _fail(seg: Segment, text: str, e: json.JSONDecodeError) -> ParseError:
-    n = _line_at(text, e.pos)
-    lines = text.split("\n")
-    return ParseError(
-        f"broken iperf3 JSON: {e.msg} (column {e.colno})",
-        source=seg.source,
-        line=seg.line - 1 + n,
-        text=lines[n - 1] if n - 1 < len(lines) else None,
-    )
-
-
-def _repair(text: str, pos: int) -> str | None:
-    """A value cut short (a truncated file) closed after its last complete member, else None.
-
-    >>> _repair('{"a": [1, 2], "b": {"c": 3, "d', 0)
-    '{"a": [1, 2], "b": {"c": 3}}'
-    >>> _repair('{"a": 1} x', 0) is None
-    True
-    """
-    stack: list[str] = []
-    in_str = esc = False
-    cut: tuple[int, list[str]] | None = None
-    for i in range(pos, len(text)):
-        c = text[i]
-        if in_str:
-            if esc:
-                esc = False
-            elif c == "\\":
-                esc = True
-            elif c == '"':
-                in_str = False
-            continue
-        if c == '"':
-            in_str = True
-        elif c in "{[":
-            stack.append(c)
-        elif c in "}]":
-            if not stack:
-                return None
-            stack.pop()
-            if not stack:
-                return None  # the value is complete: the error is elsewhere
-        elif c == ",":
-            cut = (i, list(stack))
-    if not stack or cut is None:
-        return None
-    i, st = cut
-    return text[pos:i] + "".join("}" if b == "{" else "]" for b in reversed(st))
-
-
 def _values(seg: Segment) -> list[tuple[object, int]]:
-    """Top-level JSON values of a text with their 1-based line; arrays are opened."""
-    text = seg.text
-    dec = json.JSONDecoder()
+    """Top-level JSON values of a text with their 1-based line; arrays are opened; a document cut short is
+    closed after its last whole member and marked ``_truncated`` (the line the text ends on)."""
     out: list[tuple[object, int]] = []
-    pos, n = 0, len(text)
-    while True:
-        pos = _WS_RE.match(text, pos).end()  # type: ignore[union-attr]
-        if pos >= n:
-            break
-        ch = text[pos]
-        if ch == "[":
-            pos += 1
-            while True:
-                pos = _WS_RE.match(text, pos).end()  # type: ignore[union-attr]
-                if pos < n and text[pos] == "]":
-                    pos += 1
-                    break
-                try:
-                    obj, end = dec.raw_decode(text, pos)
-                except json.JSONDecodeError as e:
-                    raise _fail(seg, text, e) from None
-                out.append((obj, _line_at(text, pos)))
-                pos = _WS_RE.match(text, end).end()  # type: ignore[union-attr]
-                if pos < n and text[pos] == ",":
-                    pos += 1
-                elif pos < n and text[pos] == "]":
-                    pos += 1
-                    break
-                else:
-                    raise _fail(seg, text, json.JSONDecodeError("expected ',' or ']' in the array", text, pos))
-        elif ch == "{":
-            try:
-                obj, end = dec.raw_decode(text, pos)
-            except json.JSONDecodeError as e:
-                fixed = _repair(text, pos)
-                if fixed is None:
-                    raise _fail(seg, text, e) from None
-                obj = json.loads(fixed)
-                if isinstance(obj, dict):
-                    obj["_truncated"] = _line_at(text, len(text.rstrip()))
-                end = n
-            out.append((obj, _line_at(text, pos)))
-            pos = end
-        else:  # plain text between documents: skip the line
-            nl = text.find("\n", pos)
-            pos = n if nl < 0 else nl + 1
+    for value, line, cut in documents(seg, "iperf3", starts="{[", arrays=True, repair=True):
+        if cut is not None and isinstance(value, dict):
+            value["_truncated"] = cut
+        out.append((value, line))
     return out
 
 

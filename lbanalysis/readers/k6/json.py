@@ -39,13 +39,12 @@ failures and any byte received, ``requests`` stays empty.
 
 from __future__ import annotations
 
-import json
 import re
 
 from ...errors import ParseError
 from ...text import Segment
 from ..base import NO_ANSWER, Format, Parsed
-from ..fields import Field, walk
+from ..fields import Field, documents, walk
 from .text import PHASES
 
 __all__ = ["FORMATS", "detect", "parse"]
@@ -305,19 +304,17 @@ def detect(text: str) -> bool:
 
 
 def parse(seg: Segment) -> Parsed:
-    """Read one k6 summary JSON document."""
-    try:
-        doc = json.loads(seg.text)
-    except ValueError as e:
-        line = getattr(e, "lineno", 1)
-        raise ParseError(f"broken k6 summary JSON: {e}", source=seg.source, line=seg.line - 1 + line) from None
-    if not isinstance(doc, dict):
-        raise ParseError("expected a k6 summary JSON object", source=seg.source, line=seg.line)
-    row, percentiles, phases = _row(doc)
+    """Read every k6 summary JSON document of a segment (any layout; several, one after another, each a run)."""
     out = Parsed()
-    rows = [r for name, m in _raw_metrics(doc).items() if isinstance(m, dict) for r in metric_rows(name, m)]
-    rows += _check_rows(doc.get("root_group"))
-    out.add_run({**row, "line": 1}, percentiles=percentiles, phases=phases, metrics=rows)
+    for doc, n, _ in documents(seg, "k6 summary"):
+        if not isinstance(doc, dict):
+            raise ParseError("expected a k6 summary JSON object", source=seg.source, line=seg.line - 1 + n)
+        row, percentiles, phases = _row(doc)
+        rows = [r for name, m in _raw_metrics(doc).items() if isinstance(m, dict) for r in metric_rows(name, m)]
+        rows += _check_rows(doc.get("root_group"))
+        out.add_run({**row, "line": n}, percentiles=percentiles, phases=phases, metrics=rows)
+    if not out.runs:
+        raise ParseError("no k6 summary JSON object", source=seg.source, line=seg.line)
     return out
 
 

@@ -28,7 +28,6 @@ and ``requests_ok`` are kept).
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from datetime import UTC, datetime
@@ -36,7 +35,7 @@ from datetime import UTC, datetime
 from ...errors import ParseError
 from ...text import Segment
 from ..base import NO_RESULT_SHOWN, Format, Parsed
-from ..fields import Field, si_unit, walk
+from ..fields import Field, documents, has_keys, si_unit, walk
 from .text import counts, name_rows
 
 __all__ = ["FORMATS", "PERCENTILES", "detect", "parse", "percentile"]
@@ -79,14 +78,15 @@ def _histogram(entries: list[dict], key: str, source: str) -> Counter:
     return out
 
 
-def _document(seg: Segment) -> list[dict]:
-    try:
-        doc = json.loads(seg.text)
-    except ValueError as e:
-        raise ParseError(f"broken Locust JSON: {e}", source=seg.source, line=getattr(e, "lineno", 1)) from None
-    if not isinstance(doc, list) or not all(isinstance(e, dict) for e in doc):
-        raise ParseError("expected a JSON array of Locust statistics objects", source=seg.source, line=1)
-    return doc
+def _documents(seg: Segment) -> list[tuple[list[dict], int]]:
+    """Every statistics array of a segment with its line (any layout, one after another)."""
+    out = []
+    for doc, n, _ in documents(seg, "Locust", starts="["):
+        if not isinstance(doc, list) or not all(isinstance(e, dict) for e in doc):
+            raise ParseError("expected a JSON array of Locust statistics objects", source=seg.source,
+                             line=seg.line - 1 + n)  # fmt: skip
+        out.append((doc, n))
+    return out
 
 
 def _values(doc: list[dict], key: str) -> list[float]:
@@ -129,26 +129,31 @@ def _intervals(doc: list[dict], source: str) -> list[dict]:
 
 
 def parse(seg: Segment) -> Parsed:
-    """Read Locust's JSON statistics: one run, the names summed up."""
-    doc = _document(seg)
+    """Read Locust's JSON statistics: one run per array (several when appended), the names summed up."""
+    out = Parsed()
+    for doc, n in _documents(seg):
+        _run(out, doc, n, seg.source)
+    return out
+
+
+def _run(out: Parsed, doc: list[dict], line: int, source: str) -> None:
+    """One statistics array as a run of ``out``: the names summed up."""
     reqs = sum(round(_num(e, "num_requests") or 0) for e in doc)
     fails = sum(round(_num(e, "num_failures") or 0) for e in doc)
-    d: dict = {"tool": "locust", "line": 1}
+    d: dict = {"tool": "locust", "line": line}
     counts(d, reqs, fails, None)
     _span(d, doc)
     percentiles = []
     if reqs and d.get("requests") != 0:  # (unknown when some failed: the times are known all the same)
-        percentiles = _times(d, doc, reqs, seg.source)
+        percentiles = _times(d, doc, reqs, source)
     if any("total_content_length" in e for e in doc):
         d["bytes_total"] = size = sum(_num(e, "total_content_length") or 0.0 for e in doc)
         if reqs:
             d["bytes_per_request"] = size / reqs
-    intervals = _intervals(doc, seg.source)
+    intervals = _intervals(doc, source)
     if reqs == 0:
         d["error"], d["error_kind"] = "no request was made", NO_RESULT_SHOWN
-    out = Parsed()
     out.add_run(d, percentiles=percentiles, intervals=intervals, metrics=[r for e in doc for r in _name_metrics(e)])
-    return out
 
 
 # One request name's figures: key -> stat of the metrics table, unit as written (times in ms)
@@ -171,6 +176,8 @@ def _name_metrics(e: dict) -> list[dict]:
 
 
 _DETECT_RE = re.compile(r'^\s*\[\s*\{\s*"name"\s*:')
+#: The keys of a request name's statistics, in whatever order and layout they are written.
+KEYS = ("name", "num_requests", "response_times")
 
 
 def detect(text: str) -> bool:
@@ -178,9 +185,13 @@ def detect(text: str) -> bool:
 
     >>> detect('[{"name": "/", "method": "GET", "num_requests": 1, "response_times": {}}]'), detect("[]")
     (True, False)
+    >>> detect('[\\r\\n  {\\r\\n    "method": "GET",\\r\\n    "name": "/",\\r\\n    "num_requests": 1,\\r\\n    "response_times": {}')
+    True
     """
     head = text[:4000]
-    return bool(_DETECT_RE.match(head)) and '"num_requests"' in head and '"response_times"' in head
+    if _DETECT_RE.match(head):
+        return '"num_requests"' in head and '"response_times"' in head
+    return has_keys(text, KEYS, opener="[{")
 
 
 FORMATS = [

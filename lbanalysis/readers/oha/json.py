@@ -50,13 +50,12 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 
 from ...errors import ParseError
 from ...text import Segment
 from ..base import NO_ANSWER, NO_RESULT_SHOWN, Format, Parsed, error_row
-from ..fields import Field, walk
+from ..fields import Field, documents, has_keys, walk
 from .text import count_fields, parse_command
 
 __all__ = ["CSV_COLUMNS", "CSV_HEADER", "FORMATS", "detect", "detect_csv", "parse", "parse_csv"]
@@ -92,13 +91,19 @@ CSV_COLUMNS: dict[str, str | None] = {"request-start": "start_s", "DNS": "dns_s"
 _HINT_RE = re.compile(r'"summary"\s*:\s*\{\s*"successRate"\s*:')
 
 
+#: The keys of oha's summary, in whatever order and layout they are written.
+KEYS = ("summary", "successRate", "statusCodeDistribution")
+
+
 def detect(text: str) -> bool:
     """True for oha's JSON summary.
 
     >>> detect('{\\n  "summary": {\\n    "successRate": 1.0,'), detect('{"summary": {"x": 1}}')
     (True, False)
+    >>> detect('{"details": {}, "statusCodeDistribution": {}, "summary": {"average": 0.1, "successRate": 1.0}}')
+    True
     """
-    return text.lstrip()[:1] == "{" and _HINT_RE.search(text, 0, 4096) is not None
+    return text.lstrip()[:1] == "{" and (_HINT_RE.search(text, 0, 4096) is not None or has_keys(text, KEYS))
 
 
 def _num(d: object, key: str) -> float | None:
@@ -165,27 +170,14 @@ def _document(doc: dict) -> tuple[dict, list[dict], list[dict], list[dict]]:
 
 
 def parse(seg: Segment) -> Parsed:
-    """Read oha's JSON summary (several, one after the other, each a run)."""
+    """Read oha's JSON summary (any layout; several, one after the other, each a run)."""
     cmd = parse_command(seg.command) if seg.command else {}
     out = Parsed()
-    dec = json.JSONDecoder()
-    text, pos = seg.text, 0
-    while True:
-        start = text.find("{", pos)
-        if start < 0:
-            break
-        try:
-            doc, end = dec.raw_decode(text, start)
-        except json.JSONDecodeError as e:
-            line = text.count("\n", 0, e.pos) + 1
-            raise ParseError(f"broken oha JSON: {e.msg} (column {e.colno})", source=seg.source,
-                             line=seg.line - 1 + line) from None  # fmt: skip
+    for doc, n, _ in documents(seg, "oha"):
         if not isinstance(doc, dict):
-            raise ParseError("expected an oha JSON object", source=seg.source, line=seg.line)
+            raise ParseError("expected an oha JSON object", source=seg.source, line=seg.line - 1 + n)
         d, pct, phases, hist = _document(doc)
-        out.add_run({"tool": "oha", **cmd, **d, "line": text.count("\n", 0, start) + 1}, percentiles=pct,
-                    phases=phases, histogram=hist)  # fmt: skip
-        pos = end
+        out.add_run({"tool": "oha", **cmd, **d, "line": n}, percentiles=pct, phases=phases, histogram=hist)
     if not out.runs:
         out.add_run(error_row("oha", "no oha summary in the JSON", NO_RESULT_SHOWN, **cmd))
     return out

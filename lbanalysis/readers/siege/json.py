@@ -70,12 +70,17 @@ import re
 
 from ...text import Segment, split_transcript
 from ..base import Format, Parsed
+from ..fields import has_keys
 from .fields import FIELDS, OBJECT_START_RE, fields_from_json
 from .text import parse_segment
 
 # Lines that may precede the object in a JSON-only output.
 _PRELUDE = r"(?:[ \t]*(?:\^C|\[\w+\][^\n]*|siege aborted[^\n]*|can change the failure[^\n]*|LOG FILE:[^\n]*)?\n)*"
 _DETECT_RE = re.compile(r"\A" + _PRELUDE + r'[ \t]*\{\s*"transactions"\s*:')
+
+
+#: The keys of siege's object, in whatever order and layout they are written (``jq -S`` of it).
+KEYS = ("transactions", "availability", "elapsed_time", "transaction_rate")
 
 
 def detect(text: str) -> bool:
@@ -85,8 +90,10 @@ def detect(text: str) -> bool:
     True
     >>> detect('{"start": {"version": "iperf 3.12"}}')
     False
+    >>> detect('{\\n  "availability": 100.0,\\n  "elapsed_time": 0.06,\\n  "transaction_rate": 1.0,\\n  "transactions": 20\\n}')
+    True
     """
-    if not _DETECT_RE.match(text):
+    if not _DETECT_RE.match(text) and not has_keys(text, KEYS, within=4096):
         return False
     # A transcript that starts with JSON but holds commands is split first.
     return all(s.command is None for s in split_transcript(text))

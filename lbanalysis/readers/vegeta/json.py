@@ -36,7 +36,6 @@ row per result.
 
 from __future__ import annotations
 
-import json
 import re
 
 import pandas as pd
@@ -44,7 +43,7 @@ import pandas as pd
 from ...errors import ParseError
 from ...text import Segment, split_transcript
 from ..base import NO_RESULT_SHOWN, Format, Parsed, error_row
-from ..fields import Field, walk
+from ..fields import Field, documents, has_keys, walk
 from . import shared
 
 __all__ = ["FORMATS", "LATENCIES", "detect", "detect_results", "parse", "parse_results"]
@@ -57,16 +56,24 @@ _REPORT_LINE_RE = re.compile(r'^[ \t]*\{\s*"latencies"\s*:\s*\{[^\n]*"requests"\
 _RESULT_RE = re.compile(r'^\s*\{[^\n]*"code"\s*:\s*\d+[^\n]*"timestamp"\s*:\s*"[^\n]*"latency"\s*:\s*\d+')
 
 
+#: The keys that name a report and a result, in whatever order and layout they are written.
+REPORT_KEYS = ("latencies", "requests", "status_codes")
+RESULT_KEYS = ("code", "timestamp", "latency")
+
+
 def detect(text: str) -> bool:
-    """True for vegeta's JSON report, alone or as a line of a log that shows no command.
+    """True for vegeta's JSON report (any layout: ``jq .`` of it too), alone or as a line of a log that shows no
+    command.
 
     >>> detect('{"latencies":{"total":1,"mean":1},"requests":1}'), detect('{"a": 1}')
     (True, False)
+    >>> detect('{\\n  "bytes_in": {},\\n  "latencies": {},\\n  "requests": 1,\\n  "status_codes": {}\\n}')
+    True
     >>> detect('level=info msg="rolled out"\\n{"latencies":{"mean":1},"requests":1}')
     True
     """
     if text.lstrip()[:1] == "{":
-        return _REPORT_RE.search(text, 0, 1 << 16) is not None
+        return _REPORT_RE.search(text, 0, 1 << 16) is not None or has_keys(text, REPORT_KEYS)
     # A log around the report (a workflow step's lines); a transcript with commands is split first.
     return (
         '"latencies"' in text
@@ -76,26 +83,22 @@ def detect(text: str) -> bool:
 
 
 def detect_results(text: str) -> bool:
-    """True for vegeta's NDJSON results (``vegeta encode --to json``).
+    """True for vegeta's results as JSON (``vegeta encode --to json``: one object a line, or any other layout).
 
     >>> detect_results('{"attack":"","seq":0,"code":200,"timestamp":"2026-11-25T18:42:06Z","latency":11852068}')
     True
+    >>> detect_results('{\\r\\n  "code": 200,\\r\\n  "latency": 1,\\r\\n  "timestamp": "2026-11-25T18:42:06Z"\\r\\n}')
+    True
     """
-    return text.lstrip()[:1] == "{" and _RESULT_RE.match(text.lstrip()) is not None
+    return text.lstrip()[:1] == "{" and (
+        _RESULT_RE.match(text.lstrip()) is not None or has_keys(text, RESULT_KEYS, within=4096)
+    )
 
 
 def _objects(seg: Segment) -> list[tuple[dict, int]]:
-    """One JSON object per line (blank lines and plain text between them skipped)."""
+    """Every JSON object of a segment with its line (any layout, one after another; plain text passed over)."""
     out = []
-    for n, line in enumerate(seg.text.split("\n"), 1):
-        s = line.strip()
-        if not s.startswith("{"):
-            continue
-        try:
-            obj = json.loads(s)
-        except json.JSONDecodeError as e:
-            raise ParseError(f"broken vegeta JSON: {e.msg} (column {e.colno})", source=seg.source,
-                             line=seg.line - 1 + n, text=s[:200]) from None  # fmt: skip
+    for obj, n, _ in documents(seg, "vegeta"):
         if not isinstance(obj, dict):
             raise ParseError("expected a vegeta JSON object", source=seg.source, line=seg.line - 1 + n)
         out.append((obj, n))
