@@ -93,7 +93,9 @@ def series_keys(
     keys = [c for c in ("tool", *_TARGET, *_DERIVED, *SETTING_COLUMNS) if c in runs.columns and c not in exclude]
     if design is not None:  # the experiment's design says what sets runs apart: its setups and kept-apart scales
         if not design.declared and "origin" not in runs.columns:
-            keys = [k for k in keys if k != "_origin"]  # the folders are read as factors instead (an origin given stays)
+            keys = [
+                k for k in keys if k != "_origin"
+            ]  # the folders are read as factors instead (an origin given stays)
         split = [c for c in (*design.setup_columns, *design.scale_columns[1:]) if c in runs.columns]
         return keys + [c for c in split if c not in exclude and c not in keys]
     labels = [
