@@ -208,3 +208,41 @@ def test_a_name_read_as_a_load_that_is_not_the_printed_load_is_kept_apart():
     d = infer(runs).table.set_index("factor")
     assert d.loc["c", "role"] == "setup" and "not the load the tool printed" in d.loc["c", "evidence"]
     assert d.loc["concurrency", "role"] == "constant"
+
+
+def test_load_balancers_and_client_machines_are_series_along_connections():
+    """gaplo917/load-balancer-benchmark: bc0/ and bc1/ (the two client machines), n1-highcpu-8-<lb> (six load
+    balancers), c<connections>.json. The author: a thread-per-request load balancer (Apache prefork, worker,
+    event) "will eat up all your memory" and cannot take a traffic spike."""
+    ds = _read("gaplo917+load-balancer-benchmark")
+    d = ds.design.set_index("factor")
+    assert d.loc["path[0]", "values"] == "bc0, bc1" and d.loc["path[0]", "role"] == "setup"
+    assert d.loc["path[2]", "values"] == "apache-event, apache-prefork, apache-worker, haproxy, nginx, traefik"
+    assert d.loc["c", "role"] == "load" and "in 68 of 68 runs" in d.loc["c", "evidence"]
+    s = study(ds)
+    v = s.verdicts.set_index("series")
+    assert len(v) == 12 and (v["load"] == "concurrency").all()
+    assert (_pooled(s, "path[0]") == 1).all() and (_pooled(s, "path[2]") == 1).all()
+    lb = pd.Series(v.index.str.split().str[-1], index=v.index)
+    assert set(v.loc[lb.str.startswith("apache"), "verdict"]) == {"errors"}  # every thread-per-request one fails
+    assert "errors" not in set(v.loc[~lb.str.startswith("apache"), "verdict"])
+    assert sentence(ds.design).startswith("2 path[0] (bc0, bc1) × 6 path[2] (apache-event, ")
+
+
+def test_service_mesh_setups_and_the_two_ways_of_loading_are_apart():
+    """sargun/servicemesh: <timestamp>_<setup>.json, fortio at qps max or 1,000 over 1-200 connections. A fixed
+    rate and "as fast as it can" are two ways of loading a server: never one series; the fixed rate kept."""
+    ds = _read("sargun+servicemesh")
+    assert len(ds.runs) == 144
+    d = ds.design.set_index("factor")
+    assert d.loc["file", "values"] == "direct, haproxy, envoy, mesh2, mesh, direct6"
+    s = study(ds)
+    v = s.verdicts.set_index("series")
+    assert len(v) == 12 and (v["runs"] == 12).all()
+    fixed = v[v.index.str.contains("at a fixed rate")]
+    assert len(fixed) == 6 and set(fixed["verdict"]) == {"no bound reached"}
+    assert fixed["evidence"].str.startswith("the answers kept the rate asked (1,000 requests/s, open loop)").all()
+    r = s.ranking(n_boot=200)
+    at50 = r[(r["workload"] == "fortio /echo as fast as it can") & (r["load"] == "concurrency 50")]
+    assert at50["setup"].tolist()[-2:] == ["envoy", "haproxy"]  # the two proxies in front: about half the rate
+    assert at50["requests_per_s"].iloc[-1] < 0.6 * at50["requests_per_s"].iloc[0]

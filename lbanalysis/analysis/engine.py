@@ -297,7 +297,7 @@ def _named(http: pd.DataFrame, own: list[str], by: Any, exclude: Sequence[str], 
         http = _partial_targets(http, design)
     if design is not None and len(http):  # what was sent, and the setup compared: for the ranking of setups
         setups = [c for c in design.setup_columns if c in http.columns]
-        http["workload"] = assign_series(http[own], by, [*exclude, *setups], design)
+        http["workload"] = assign_series(_what_was_sent(http[own]), by, [*exclude, *setups], design)
         http["setup"] = _setup_words(http, setups)
     if design is not None and design.scale_columns and len(http):
         http = _along_scale(http, design.scale_columns[0])
@@ -327,6 +327,15 @@ def _partial_targets(http: pd.DataFrame, design: Design) -> pd.DataFrame:
         if found is not None and len(found) == 1:
             http.loc[i, "series"] = found[0]
     return http
+
+
+def _what_was_sent(runs: pd.DataFrame) -> pd.DataFrame:
+    """The runs without where they were sent (host and port): setups on other hosts or ports (a proxy on :2000,
+    the server direct on :5000) sent one workload when the path, query, method and settings agree."""
+    out = runs.drop(columns=[c for c in ("host", "port") if c in runs])
+    if "url" in out:
+        out["url"] = out["url"].astype("string").str.replace(r"^\w+://[^/]*", "", regex=True)
+    return out
 
 
 def _setup_words(http: pd.DataFrame, setups: list[str]) -> pd.Series:

@@ -404,7 +404,7 @@ def _saturation(e: Evidence, t: dict[str, float]) -> Finding | None:
     loads = e.loads
     top = loads.index.max()
     knee = _knee_of(e, t)
-    if knee >= top:
+    if knee >= top or _kept_fixed_rate(e, t):  # a fixed rate kept: flat by design, no plateau
         return None
     gain = loads.loc[top, "x"] / loads.loc[knee, "x"] - 1
     r0 = loads.loc[knee, "r"]
@@ -448,9 +448,23 @@ def _saturation(e: Evidence, t: dict[str, float]) -> Finding | None:
                    confidence=confidence, notes=notes, resource=resource)  # fmt: skip
 
 
+def _kept_fixed_rate(e: Evidence, t: dict[str, float]) -> bool:
+    """Open loop at a fixed rate the answers kept at every load (fortio -qps 1000 over more connections): the
+    throughput is flat because the rate asked was, not because something bounded it."""
+    loads = e.loads
+    if e.closed or "rate" not in loads or not (loads["rate"] > 0).all():
+        return False
+    return bool(kept_up(loads["x"], loads["rate"], t["keep_up_share"]).all())
+
+
 def _no_bound(e: Evidence, t: dict[str, float]) -> Finding | None:
     loads = e.loads
     top = loads.index.max()
+    if _kept_fixed_rate(e, t):
+        rate = float(loads["rate"].max())
+        return Finding({"gain": "+0%", "prev": loads.index.min(), "top": top, "rate": rate},
+                       sentence="the answers kept the rate asked ({rate:,.10g} requests/s, open loop) at every {load} "
+                                "from {prev:g} to {top:g}: no bound reached in these runs")  # fmt: skip
     if _knee_of(e, t) < top:
         return None
     prev = loads.index[-2]
@@ -588,8 +602,8 @@ def _cross_series(e: Evidence, t: dict[str, float]) -> Finding | None:
     """A plateau is not the server's when another client reached clearly more against the same target."""
     loads = e.loads
     other = _others_best(e)
-    if other is None or len(loads) < 2 or not _knee_of(e, t) < loads.index.max():
-        return None
+    if other is None or len(loads) < 2 or not _knee_of(e, t) < loads.index.max() or _kept_fixed_rate(e, t):
+        return None  # (a fixed rate kept: its plateau is the rate asked, not a bound)
     best = float(loads["x"].max())
     noise = max(float(loads["spread"].max()) if "spread" in loads and loads["spread"].notna().any() else 0.0,
                 float(other.get("spread", 0.0)) if pd.notna(other.get("spread", math.nan)) else 0.0)  # fmt: skip

@@ -64,7 +64,7 @@ MIN_LOADS: dict[str, int] = {"linear": 3, "amdahl": 4, "usl": 5, "knee": 3}
 _TARGET = ("host", "port", "path")
 #: Keys the series computes from the runs: the query string, the request body, TLS, the origin, and the
 #: workload of a run whose target is in a script (its command without the load: ``registry.workload``).
-_DERIVED = ("_query", "_body", "_tls", "_origin", "_workload")
+_DERIVED = ("_query", "_body", "_tls", "_origin", "_workload", "_rate_mode")
 # ("end_time": when a run of `lbanalysis sweep` ended, in its manifest: a time, not a setting; "test",
 # "process": which test a run is a process of, and which process: lbanalysis.analysis.tests)
 _NOT_LABELS = frozenset(
@@ -139,6 +139,7 @@ _KEY_WORDS = {
     "_body": lambda v: f"sends ~{float(v):,.0f} B/request",
     "_tls": lambda v: "TLS",
     "_origin": lambda v: f"[{v}]",
+    "_rate_mode": lambda v: str(v),
 }
 
 
@@ -234,7 +235,11 @@ def with_identity(runs: pd.DataFrame, exclude: Sequence[str] = ()) -> pd.DataFra
     out = runs.copy()
     url = out["url"].astype("string") if "url" in out else pd.Series(pd.NA, index=out.index, dtype="string")
     out["_query"] = url.str.extract(r"\?([^#]*)", expand=False).fillna("").astype(str)
-    out["_body"] = _body_bytes(out).fillna(0.0)
+    # a request body sets a workload apart (ab -p); a GET's bytes are its headers, which tools count unevenly
+    # (bombardier's bytes written include requests that timed out): no key there
+    sends = out["method"].astype("string").str.upper().isin(["POST", "PUT", "PATCH"]).fillna(False) if (
+        "method" in out) else pd.Series(True, index=out.index)  # fmt: skip
+    out["_body"] = _body_bytes(out).fillna(0.0).where(sends.to_numpy(bool), 0.0)
     tls = url.str.lower().str.startswith("https://").fillna(False)
     if "tls_protocol" in out:
         tls |= out["tls_protocol"].notna()
@@ -242,6 +247,7 @@ def with_identity(runs: pd.DataFrame, exclude: Sequence[str] = ()) -> pd.DataFra
     if "_origin" not in out:
         out["_origin"] = origins_of(out, "folder") if "source" in out else ""
     out["_workload"] = _workloads(out)
+    out["_rate_mode"] = _rate_modes(out)
     for c in exclude:
         if c in ("origin", "_origin"):
             out["_origin"] = ""
@@ -394,6 +400,27 @@ def _workloads(runs: pd.DataFrame) -> pd.Series:
     unknown = runs["host"].isna() if "host" in runs else pd.Series(True, index=runs.index)
     for i in runs.index[unknown.to_numpy(bool) & runs["command"].notna().to_numpy(bool)]:
         out[i] = registry.workload(str(runs.at[i, "tool"]), command_argv(str(runs.at[i, "command"])))
+    return out
+
+
+def _rate_modes(runs: pd.DataFrame) -> pd.Series:
+    """Where runs of one tool against one target were asked for a fixed rate and others were not (fortio's
+    ``-qps 1000`` beside ``-qps max``), which each was: "at a fixed rate" or "as fast as it can" (two ways of
+    loading a server, never one series); else empty.
+
+    >>> runs = pd.DataFrame({"tool": "fortio", "url": "http://h/", "rate_target_per_s": [1000.0, None, None]})
+    >>> _rate_modes(runs).tolist()
+    ['at a fixed rate', 'as fast as it can', 'as fast as it can']
+    """
+    out = pd.Series("", index=runs.index, dtype=object)
+    if "rate_target_per_s" not in runs or "tool" not in runs:
+        return out
+    fixed = as_floats(runs, "rate_target_per_s").notna()
+    where = runs["url"].astype("string").fillna("") if "url" in runs else pd.Series("", index=runs.index)
+    key = runs["tool"].astype("string").fillna("") + " " + where
+    both = fixed.groupby(key).transform("nunique") > 1
+    out[both & fixed] = "at a fixed rate"
+    out[both & ~fixed] = "as fast as it can"
     return out
 
 
