@@ -104,7 +104,7 @@ def test_bun_frameworks_are_setups_ranked_as_the_author_ranked_them():
     assert (_pooled(s, "source") == 1).all()  # one file: one framework of one runtime
     r = s.ranking(n_boot=200)
     assert list(r.columns) == list(RANKING)
-    ping = r[r["workload"].str.endswith("127.0.0.1:3000/") & (r["load"] == "concurrency 500")]
+    ping = r[(r["workload"] == "bombardier /") & (r["load"] == "concurrency 500")]
     assert len(ping) == 26 and ping["rank"].tolist() == list(range(1, 27))
     assert ping.iloc[0]["setup"] == "node uws"
     assert ping["requests_per_s"].is_monotonic_decreasing

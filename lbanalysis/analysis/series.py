@@ -91,14 +91,23 @@ def series_keys(
             raise KeyError(f"series key column(s) not in the runs table: {', '.join(missing)}")
         return keys
     keys = [c for c in ("tool", *_TARGET, *_DERIVED, *SETTING_COLUMNS) if c in runs.columns and c not in exclude]
-    if design is not None:  # the experiment's design says what sets runs apart: its setups and kept-apart scales
-        if not design.declared and "origin" not in runs.columns:
-            keys = [
-                k for k in keys if k != "_origin"
-            ]  # the folders are read as factors instead (an origin given stays)
-        split = [c for c in (*design.setup_columns, *design.scale_columns[1:]) if c in runs.columns]
-        return keys + [c for c in split if c not in exclude and c not in keys]
-    labels = [
+    if design is not None:
+        return _design_keys(runs, keys, exclude, design)
+    return keys + _labels(runs, exclude)
+
+
+def _design_keys(runs: pd.DataFrame, keys: list[str], exclude: Sequence[str], design: Design) -> list[str]:
+    """The keys where the experiment's design says what sets runs apart: its setups and kept-apart scales; the
+    folders are read as factors instead of being an origin (an ``origin`` column given stays a key)."""
+    if not design.declared and "origin" not in runs.columns:
+        keys = [k for k in keys if k != "_origin"]
+    split = [c for c in (*design.setup_columns, *design.scale_columns[1:]) if c in runs.columns]
+    return keys + [c for c in split if c not in exclude and c not in keys]
+
+
+def _labels(runs: pd.DataFrame, exclude: Sequence[str]) -> list[str]:
+    """The columns a path pattern or a manifest added that hold text (not numbers, not remarks)."""
+    return [
         c
         for c in runs.columns
         if c not in schema.RUNS
@@ -108,7 +117,6 @@ def series_keys(
         and not pd.api.types.is_numeric_dtype(runs[c])
         and not _prose(runs[c])
     ]
-    return keys + labels
 
 
 def _prose(values: pd.Series) -> bool:
