@@ -20,6 +20,7 @@ import re
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import registry
 
@@ -576,13 +577,19 @@ def command_argv(command: str) -> list[str]:
     >>> command_argv("sudo ab -k -c 10 -n 100 'http://h/a b' 2>&1 | tee out.txt")
     ['-k', '-c', '10', '-n', '100', 'http://h/a b']
     """
+    return list(_argv(command))  # a list of its own: the caller may change it
+
+
+@lru_cache(maxsize=4096)
+def _argv(command: str) -> tuple[str, ...]:
+    """:func:`command_argv`, once per command (a sweep's log repeats its command for every run it shows)."""
     m = _CMD_RE.match(command)
     args = m.group("args") if m else command
     args = _REDIRECT_RE.sub("", " " + args).strip()
     try:
-        return shlex.split(args, posix=True)
+        return tuple(shlex.split(args, posix=True))
     except ValueError:
-        return args.split()
+        return tuple(args.split())
 
 
 def getopt(

@@ -292,9 +292,23 @@ def _netted(f: Format, seg: Segment, read: Callable[..., Parsed], *args: Any) ->
         ) from e
 
 
+@cache
+def _any_info_re() -> re.Pattern:
+    """Every tool's help and version patterns in one: a text none of them matches is no tool's help or banner."""
+    return re.compile("|".join(f"(?:{p})" for t in registry.TOOLS for p, _ in t.info_patterns) or "(?!)", re.MULTILINE)
+
+
 def _info_kind(seg: Segment) -> tuple[str, str] | None:
-    """(tool, kind) of a help text or version banner (of the segment's tool, or of any when no command names one)."""
+    """(tool, kind) of a help text or version banner (of the segment's tool, or of any when no command names one).
+
+    One pass of all the tools' patterns first: most texts are no help at all.
+
+    >>> _info_kind(Segment("Usage: wrk <options> <url>\\n")), _info_kind(Segment("a,b\\n1,2\\n"))
+    (('wrk', 'help text'), None)
+    """
     head = seg.text[:4000]
+    if _any_info_re().search(head) is None:
+        return None
     for name in [seg.tool] if seg.tool else registry.names():
         kind = registry.info_kind(name, head)
         if kind:
@@ -420,8 +434,14 @@ def parse_text(
     format recognises any part of the text, and :class:`ParseError` when a
     recognised output is broken.
     """
-    text = normalize(text)
     cands = candidate_formats(tool, fmt)
+    if (fmt is None or cands[0].whole_file) and (doc := _json_document(text)) is not None:
+        # a JSON document needs none of the clean-up of pasted text: the whole-file formats read it as it is
+        for f in cands if fmt is not None else _by_kind(tool)[0]:
+            if fmt is not None or f.detect(doc):
+                seg = Segment(doc, source, 1, tables=tables)
+                return _finish(_parse(f, seg), f, seg)
+    text = normalize(text)
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
         return _finish(_parse(cands[0], seg), cands[0], seg)
@@ -431,6 +451,26 @@ def parse_text(
     if done is None:
         done = _read_segments(text, source, tool, cands, tables)
     return done
+
+
+_JSON_START_RE = re.compile(r"\ufeff?\s*(?:\{|\[\s*[\[{\"\]])")
+
+
+def _json_document(text: str) -> str | None:
+    """The text of a JSON document (or JSON lines) with only its BOM and CR line ends taken off, else None.
+
+    A text is taken for JSON by its first characters (``{``, or ``[`` before ``{``, ``[``, ``"`` or ``]``:
+    not iperf's ``[  3]`` nor siege's ``[error]``), unless it holds Ansible's ``stdout_lines`` (outputs inside
+    JSON strings, which :func:`~lbanalysis.text.normalize` unquotes).
+
+    >>> _json_document('\\ufeff{\\r\\n  "a": 1\\r\\n}\\r\\n'), _json_document("[  3]  0.0- 1.0 sec"), _json_document("[]")
+    ('{\\n  "a": 1\\n}\\n', None, '[]')
+    """
+    if _JSON_START_RE.match(text) is None or "stdout_lines" in text:
+        return None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def _read_plain(text: str, source: str, tool: str | None, tables: frozenset[str] | None) -> Parsed | None:
