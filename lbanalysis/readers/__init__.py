@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
-from typing import Any
+from typing import Any, NoReturn
 
 import pandas as pd
 
@@ -441,6 +441,8 @@ def parse_text(
             if fmt is not None or f.detect(doc):
                 seg = Segment(doc, source, 1, tables=tables)
                 return _finish(_parse(f, seg), f, seg)
+        if tool is None and _json_start(doc):
+            _refuse(doc, source)  # a JSON document no whole-file format knows: no transcript is in it
     text = normalize(text)
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
@@ -471,6 +473,25 @@ def _json_document(text: str) -> str | None:
     if text.startswith("\ufeff"):
         text = text[1:]
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _json_start(doc: str) -> bool:
+    """Whether a JSON text opens with a document's first token and no more (not the quoted outputs of a log).
+
+    >>> _json_start('{"a": 1}'), _json_start('[{"a": 1}]'), _json_start('["$ ab -c 1 http://h/"]')
+    (True, True, False)
+    """
+    return re.match(r"\s*(?:\{\s*\"|\[\s*[\[{\]])", doc) is not None
+
+
+def _refuse(text: str, source: str) -> NoReturn:
+    """Raise the error of a text no format recognises (as :func:`_checked` says it)."""
+    if not text.strip():
+        raise UnknownFormatError("the file is empty (no tool output)", source=source)
+    first = next((ln for ln in text.split("\n") if ln.strip()), "")
+    raise UnknownFormatError(
+        f"no known format recognised; known formats: {_known()}", source=source, line=1, text=first
+    )
 
 
 def _read_plain(text: str, source: str, tool: str | None, tables: frozenset[str] | None) -> Parsed | None:
@@ -555,9 +576,4 @@ def _checked(out: Parsed, seen_any: bool, text: str, source: str) -> Parsed:
         return out
     if seen_any:
         raise ParseError("recognised the format but found no run in it", source=source)
-    if not text.strip():
-        raise UnknownFormatError("the file is empty (no tool output)", source=source)
-    first = next((ln for ln in text.split("\n") if ln.strip()), "")
-    raise UnknownFormatError(
-        f"no known format recognised; known formats: {_known()}", source=source, line=1, text=first
-    )
+    _refuse(text, source)
