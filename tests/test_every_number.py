@@ -390,6 +390,8 @@ def _pool(ds: lbanalysis.Dataset) -> tuple[np.ndarray, list[str]]:
     """Every numeric value of every table, and every text cell (whose numbers count as found)."""
     values, texts = [], []
     for df in ds.tables.values():
+        if not len(df):  # most tables of one file are empty: no value to pool (and no pandas call per column)
+            continue
         for col in df.columns:
             s = df[col]
             if str(s.dtype) == "boolean" or s.dtype.kind == "b":
@@ -398,7 +400,8 @@ def _pool(ds: lbanalysis.Dataset) -> tuple[np.ndarray, list[str]]:
                 values.append(s.dropna().astype("int64").to_numpy(float) / 1e9)
                 continue
             if s.dtype.kind in "iuf" or str(s.dtype) in ("Int64", "Float64"):
-                values.append(pd.to_numeric(s, errors="coerce").dropna().to_numpy(float))
+                a = s.to_numpy(dtype=float, na_value=np.nan)  # numbers already: numpy, not a Series per step
+                values.append(a[~np.isnan(a)])
             else:
                 texts.extend(str(x) for x in pd.unique(s.dropna().astype(str)))
     for t in texts:
