@@ -144,11 +144,21 @@ def detect(text: str, *, tool: str | None = None) -> str | None:
     return None
 
 
+_OWN: dict[tuple[int, str], tuple[list[Format], list[Format]]] = {}
+
+
+def _own(cands: list[Format], tool: str) -> list[Format]:
+    """The formats of ``tool`` among ``cands`` (the lists are fixed: worked out once per list and tool)."""
+    got = _OWN.get((id(cands), tool))
+    if got is None or got[0] is not cands:
+        got = _OWN[(id(cands), tool)] = (cands, [f for f in cands if f.tool == tool])  # holds cands: its id stays
+    return got[1]
+
+
 def _detect_segment(seg: Segment, cands: list[Format]) -> Format | None:
     # Prefer the formats of the tool named on the command line.
     if seg.tool is not None:
-        own = [f for f in cands if f.tool == seg.tool]
-        for f in own:
+        for f in _own(cands, seg.tool):
             if f.detect(seg.text):
                 return f
     for f in cands:
@@ -455,18 +465,21 @@ def parse_text(
     return done
 
 
-_JSON_START_RE = re.compile(r"\ufeff?\s*(?:\{|\[\s*[\[{\"\]])")
+_JSON_START_RE = re.compile(r"\ufeff?[\r\n]*(?:\{|\[\s*[\[{\"\]])")
 
 
 def _json_document(text: str) -> str | None:
     """The text of a JSON document (or JSON lines) with only its BOM and CR line ends taken off, else None.
 
     A text is taken for JSON by its first characters (``{``, or ``[`` before ``{``, ``[``, ``"`` or ``]``:
-    not iperf's ``[  3]`` nor siege's ``[error]``), unless it holds Ansible's ``stdout_lines`` (outputs inside
+    not iperf's ``[  3]`` nor siege's ``[error]``; at the start of a line: an indented document is a quoted
+    one, which the clean-up dedents), unless it holds Ansible's ``stdout_lines`` (outputs inside
     JSON strings, which :func:`~lbanalysis.text.normalize` unquotes).
 
     >>> _json_document('\\ufeff{\\r\\n  "a": 1\\r\\n}\\r\\n'), _json_document("[  3]  0.0- 1.0 sec"), _json_document("[]")
     ('{\\n  "a": 1\\n}\\n', None, '[]')
+    >>> _json_document('    {"a": 1}') is None
+    True
     """
     if _JSON_START_RE.match(text) is None or "stdout_lines" in text:
         return None
