@@ -91,3 +91,33 @@ def test_attrs_records_are_shared_not_copied(tmp_path):
         assert "read-only" in str(e)
     else:  # pragma: no cover
         raise AssertionError("a skipped record could be changed in place")
+
+
+def test_each_file_is_prepared_by_what_it_is(monkeypatch):
+    """A JSON document and a CSV table skip the clean-up of pasted text; a console output gets it once."""
+    import lbanalysis.readers as readers
+
+    cleaned: list[str] = []
+    normalize = readers.normalize
+
+    def counted(text: str) -> str:
+        cleaned.append(text[:40])
+        return normalize(text)
+
+    monkeypatch.setattr(readers, "normalize", counted)
+    files = [
+        FIXTURES / "bombardier" / "bombardier_nginx.json",  # pretty-printed JSON
+        FIXTURES / "iperf3" / "iperf3_json_logfile.json",
+        FIXTURES / "locust" / "locust_haproxy_stats.csv",
+        FIXTURES / "ab" / "ab_c10.txt",  # a console output: cleaned once
+    ]
+    ds = lbanalysis.read(files, table="all")
+    assert sorted(ds.runs["format"]) == ["ab", "bombardier-json", "iperf3-json", "locust-stats-csv"]
+    assert len(cleaned) == 1 and cleaned[0] == (FIXTURES / "ab" / "ab_c10.txt").read_text()[:40]
+
+
+def test_a_json_document_no_format_knows_is_refused_at_once(tmp_path):
+    path = tmp_path / "result.json"
+    path.write_text('{\n    "package": "demo",\n    "dependencies": {"left-pad": "1.3.0"}\n}\n')  # no tool's output
+    ds = lbanalysis.read(path, table="all", errors="skip")
+    assert ds.skipped["reason"].str.contains("no known format recognised").all() and len(ds.skipped) == 1

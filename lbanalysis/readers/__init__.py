@@ -453,6 +453,11 @@ def parse_text(
                 return _finish(_parse(f, seg), f, seg)
         if tool is None and _json_start(doc):
             _refuse(doc, source)  # a JSON document no whole-file format knows: no transcript is in it
+    elif fmt is None and (table := _csv_document(text)) is not None:
+        for f in _by_kind(tool)[0]:  # a table that one of them knows is read as it is; else the full path below
+            if f.detect(table):
+                seg = Segment(table, source, 1, tables=tables)
+                return _finish(_parse(f, seg), f, seg)
     text = normalize(text)
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
@@ -482,6 +487,34 @@ def _json_document(text: str) -> str | None:
     True
     """
     if _JSON_START_RE.match(text) is None or "stdout_lines" in text:
+        return None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+_CSV_HEAD_RE = re.compile(r'\ufeff?[A-Za-z"][^\n\x1b|>]*,[^\n\x1b|]*,')
+
+
+def _csv_document(text: str) -> str | None:
+    """The text of a CSV file with only its BOM and CR line ends taken off, else None.
+
+    A text is taken for a table by its first lines: a header of three fields or more, starting with a letter
+    or a quote, with no ANSI escape, ``|`` (a log's prefix) or ``>`` (a quote) in it, and a second line of
+    as many commas (not a sentence with commas in it).
+
+    >>> _csv_document('\\ufeffType,Name,Request Count\\r\\nGET,/,5\\r\\n'), _csv_document("Requests per second: 5")
+    ('Type,Name,Request Count\\nGET,/,5\\n', None)
+    >>> _csv_document("siege  | a,b,c\\n") is None, _csv_document("# pxname,svname,qcur\\n") is None
+    (True, True)
+    >>> _csv_document("Running 1s test @ http://h/, 2 threads, 10 connections\\n  Thread Stats\\n") is None
+    True
+    """
+    if _CSV_HEAD_RE.match(text) is None or "\x1b" in text or "stdout_lines" in text:
+        return None
+    end = text.find("\n")
+    after = text.find("\n", end + 1) if end >= 0 else -1
+    if end < 0 or text.count(",", 0, end) != text.count(",", end + 1, after if after >= 0 else len(text)):
         return None
     if text.startswith("\ufeff"):
         text = text[1:]
