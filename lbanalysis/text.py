@@ -484,7 +484,7 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
         end = next((n.start() for n in matches[i + 1 :] if n.start() > cmd_end), len(text))
         body_start = cmd_end + 1 if cmd_end < len(text) else cmd_end
         command = _drop_note(_RIGHT_PROMPT_RE.split(shown.strip(), 1)[0])
-        commands = _tool_commands(command) if "exe" in m.re.groupindex else []
+        commands = _tool_commands(command) if "exe" in m.re.groupindex else ()
         segments.append(
             Segment(
                 text[body_start:end],
@@ -551,14 +551,15 @@ def _drop_note(command: str) -> str:
     return command
 
 
-def _tool_commands(command: str) -> list[str]:
-    """The parts of a shell line that start a known tool."""
+@lru_cache(maxsize=4096)
+def _tool_commands(command: str) -> tuple[str, ...]:
+    """The parts of a shell line that start a known tool (once per command: a sweep's log repeats it)."""
     out = []
     for part in _split_compound(command):
         m = _CMD_RE.match(part)
         if m and _plausible(m):
             out.append(m.group("cmd").strip())
-    return out
+    return tuple(out)
 
 
 def _tool_of(m: re.Match) -> str:

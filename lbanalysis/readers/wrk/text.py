@@ -72,6 +72,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from ...text import Segment, command_argv, getopt
@@ -397,6 +398,12 @@ def parse_command(command: str) -> dict:
     >>> d["threads"], d["concurrency"], d["time_limit_s"], d["rate_target_per_s"], d["path"]
     (2, 100, 30.0, 2000.0, '/index.html')
     """
+    return dict(_parse_command(command))  # a dict of its own (of plain values): the caller may add to it
+
+
+@lru_cache(maxsize=1024)
+def _parse_command(command: str) -> dict:
+    """:func:`parse_command`, once per command (a sweep's log repeats its command for every run)."""
     long = {
         "threads": "t", "connections": "c", "duration": "d", "rate": "R", "timeout": "T", "header": "H",
         "script": "s", "latency": "L", "u_latency": "U",
