@@ -522,7 +522,10 @@ def _with_manifests(
         notes.extend(more)
     if cpu is not None and manifests:
         cpu.extend(manifest_cpu(runs, manifests))
-    return runs.drop(columns=[c for c in ("_abs", "_path", "_rel") if c in runs.columns])
+    for c in ("_abs", "_path", "_rel"):
+        if c in runs.columns:
+            del runs[c]  # in place: a drop() copies each of the frame's hundreds of columns
+    return runs
 
 
 def _requests_of(path: str, tool: str | None) -> pd.DataFrame:
