@@ -52,6 +52,7 @@ bench: $(STAMP)
 	$(PY) bench/bench_read.py || status=1; \
 	$(PY) bench/bench_reports.py || status=1; \
 	$(PY) bench/bench_explore.py || status=1; \
+	$(PY) bench/bench_repos.py || status=1; \
 	exit $$status
 
 ## clean: remove the virtual environment, reports and caches

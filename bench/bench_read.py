@@ -25,7 +25,7 @@ Run with ``make bench`` (or ``python bench/bench_read.py [--rows N] [--files N] 
    swings by a third from one minute to the next, the ratio less.
 4. ``import lbanalysis`` against ``import pandas`` (which it imports), each
    in a fresh interpreter, CPU time of the import statement, byte code
-   cached as an installed package has it. Target: <= 1.2x.
+   cached as an installed package has it. Target: <= 1.1x (issue #39; was 1.2x).
 
 Machines are noisy: the sides of each ratio run in turn, ``--repeat`` times
 after untimed warm-up rounds, so that drift hits all alike; ratios are of the
@@ -57,6 +57,10 @@ sys.path.insert(0, str(ROOT))
 import lbanalysis  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "ab"
+#: ab summaries a second at a CPU check of 13 ms (issue #39): scaled by this machine's check
+SUMMARY_TARGET, CHECK_AT_TARGET = 15_000, 0.013
+#: import lbanalysis at most this many times import pandas (issue #39)
+IMPORT_TARGET = 1.1
 #: 15,000 files/s as a share of bare file I/O where the target was set: 11,900 files/s was 0.11x, 7,900 0.08x.
 SUMMARY_RATIOS = (0.139, 0.152)
 SUMMARIES = ["ab_c1.txt", "ab_c10.txt", "ab_keepalive.txt", "ab_post_json.txt", "ab_https_haproxy.txt"]
@@ -250,22 +254,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--files", type=int, default=10_000)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args(argv)
+    checks = (best(lambda: sum(range(1_000_000)), 5), best(lambda: sum(range(1_000_000)), 5, time.process_time))
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         g = bench_gnuplot(tmp, args.rows, args.repeat)
         s = bench_summaries(tmp, args.files, args.repeat)
     imp = bench_import(args.repeat)
-    cpu = best(lambda: sum(range(1_000_000)), 5)
-    cpu_own = best(lambda: sum(range(1_000_000)), 5, time.process_time)
+    cpu = min(checks[0], best(lambda: sum(range(1_000_000)), 5))
+    cpu_own = min(checks[1], best(lambda: sum(range(1_000_000)), 5, time.process_time))
     ok = lambda good: "OK" if good else "MISSED"  # noqa: E731
     print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, pandas {pd.__version__}")
     print(
-        f"CPU check: sum(range(10**6)) in {cpu * 1e3:.1f} ms wall, {cpu_own * 1e3:.1f} ms CPU (scale absolute figures)"
+        f"CPU check: sum(range(10**6)) in {cpu * 1e3:.1f} ms wall, {cpu_own * 1e3:.1f} ms CPU "
+        "(best before and after; absolute figures also in checks: time / check)"
     )
     print(f"ratios: best times of {args.repeat} alternated runs; min-median-max of the pairs' ratios after them")
     print(f"\n1. ab -g file, {g['rows']:,} rows ({g['file_mib']:.1f} MiB)")
-    print(f"   bare pandas.read_csv : {g['bare_read_csv_s']:.3f} s")
-    print(f"   lbanalysis.read      : {g['lbanalysis_s']:.3f} s (default arguments: threads started for the file)")
+    print(f"   bare pandas.read_csv : {g['bare_read_csv_s']:.3f} s = {g['bare_read_csv_s'] / cpu:.0f} checks")
+    print(
+        f"   lbanalysis.read      : {g['lbanalysis_s']:.3f} s = {g['lbanalysis_s'] / cpu:.0f} checks "
+        "(default arguments: threads started for the file)"
+    )
     ok1 = g["speed_ratio"] >= 0.8
     print(
         f"   speed ratio          : {g['speed_ratio']:.2f}x of bare read_csv ({spread(g['speed_ratios'])}) "
@@ -293,20 +302,29 @@ def main(argv: list[str] | None = None) -> int:
         f"   bare open+read       : {s['bare_files_per_s_wall']:,.0f} files/s wall, "
         f"{s['bare_files_per_s_cpu']:,.0f} files/s CPU"
     )
-    ok3 = max(s["files_per_s_wall"], s["files_per_s_cpu"]) >= 15_000
+    # the target is 15,000 files/s at a 13 ms check: files per check, which a slower machine scales away
+    per_check = max(s["files_per_s_wall"] * cpu, s["files_per_s_cpu"] * cpu_own)
+    ok3 = per_check >= SUMMARY_TARGET * CHECK_AT_TARGET
     print(
         f"   lbanalysis.read      : {s['files_per_s_wall']:,.0f} files/s wall, {s['files_per_s_cpu']:,.0f} files/s CPU "
-        f"(runs: {', '.join(f'{x:,.0f}' for x in s['files_per_s_cpu_all'])}) (target >= 15,000) {ok(ok3)}"
+        f"(runs: {', '.join(f'{x:,.0f}' for x in s['files_per_s_cpu_all'])})"
+    )
+    print(
+        f"   per CPU check        : {per_check:,.0f} files a check "
+        f"(target >= {SUMMARY_TARGET * CHECK_AT_TARGET:,.0f}: {SUMMARY_TARGET:,}/s at a {CHECK_AT_TARGET * 1e3:.0f} ms "
+        f"check, {SUMMARY_TARGET * CHECK_AT_TARGET / cpu_own:,.0f}/s at this one) {ok(ok3)}"
     )
     print(
         f"   ratio to bare I/O    : {s['ratio_to_bare_io_wall']:.3f} wall, {s['ratio_to_bare_io_cpu']:.3f} CPU "
         f"(15,000 files/s was {SUMMARY_RATIOS[0]}-{SUMMARY_RATIOS[1]} where the target was set)"
     )
-    ok4 = imp["ratio"] <= 1.2
+    ok4 = imp["ratio"] <= IMPORT_TARGET
     print("\n4. import, CPU time in a fresh interpreter (medians)")
-    print(f"   import pandas        : {imp['pandas_s'] * 1e3:.0f} ms")
-    print(f"   import lbanalysis    : {imp['lbanalysis_s'] * 1e3:.0f} ms")
-    print(f"   import ratio         : {imp['ratio']:.2f}x ({spread(imp['ratios'])}) (target <= 1.2) {ok(ok4)}")
+    print(f"   import pandas        : {imp['pandas_s'] * 1e3:.0f} ms = {imp['pandas_s'] / cpu_own:.1f} checks")
+    print(f"   import lbanalysis    : {imp['lbanalysis_s'] * 1e3:.0f} ms = {imp['lbanalysis_s'] / cpu_own:.1f} checks")
+    print(
+        f"   import ratio         : {imp['ratio']:.2f}x ({spread(imp['ratios'])}) (target <= {IMPORT_TARGET}) {ok(ok4)}"
+    )
     return 0 if ok1 and ok2 and ok3 and ok4 else 1
 
 

@@ -186,34 +186,59 @@ def _objects(s: pd.Series, dtype: str) -> np.ndarray:
 
 
 class _Candidates:
-    """The runs samples may be paired with: their file, folder, name, name stem and time window."""
+    """The runs samples may be paired with: their file, folder, name, name stem and time window.
+
+    Plain arrays and a folder index: pairing a file looks at the runs of its folder only, so that a
+    read pairs in time that grows with the folder, not with its square (issue #39).
+    """
 
     def __init__(self, runs: pd.DataFrame) -> None:
         self.runs = runs
-        self.source = runs["source"].astype(str) if len(runs) else pd.Series([], dtype=str)
-        self.folders = self.source.map(os.path.dirname)
-        self.names = self.source.map(os.path.basename)
-        self.start, self.end = _windows(runs) if len(runs) else (pd.Series([], dtype="datetime64[ns]"),) * 2
-        self.stems = self.names.map(stem_words)
+        source = runs["source"].astype(str).to_numpy(dtype=object) if len(runs) else np.array([], dtype=object)
+        self.source = source
+        self.run = runs["run"].to_numpy(dtype=object) if len(runs) else np.array([], dtype=object)
+        self.names = [os.path.basename(s) for s in source]
+        folders = [os.path.dirname(s) for s in source]
+        self._in: dict[str, np.ndarray] = {}
+        for k, d in enumerate(folders):
+            self._in.setdefault(d, []).append(k)  # type: ignore[arg-type]
+        self._in = {d: np.asarray(ks, dtype=np.intp) for d, ks in self._in.items()}
+        start, end = _windows(runs) if len(runs) else (pd.Series([], dtype="datetime64[ns]"),) * 2
+        self.start, self.end = start.to_numpy(), end.to_numpy()
+        self.timed = ~(np.isnat(self.start) | np.isnat(self.end))
+        self._stems: dict[int, tuple[str, ...]] = {}
+
+    def folder(self, d: str) -> np.ndarray:
+        """The indices of the runs in the folder ``d``, ascending."""
+        return self._in.get(d, np.array([], dtype=np.intp))
+
+    def stem(self, k: int) -> tuple[str, ...]:
+        """The name stem of run ``k`` (:func:`stem_words`), computed once."""
+        if k not in self._stems:
+            self._stems[k] = stem_words(self.names[k])
+        return self._stems[k]
 
     def by_name(self, src: str, here: np.ndarray, mon: tuple[str, str, str] | None) -> np.ndarray:
-        """The runs of the folder whose name goes with the file ``src``: the sweep's run number of a monitor,
-        else the same name stem (several tools' runs at that load: the one the file's name names)."""
+        """The runs of the folder (``here``: their indices) whose name goes with the file ``src``: the sweep's
+        run number of a monitor, else the same name stem (several tools' runs at that load: the one the file's
+        name names)."""
         if mon:  # the sweep's run files begin with their number
-            return np.flatnonzero(here & self.names.str.startswith(f"{mon[2]}-").to_numpy(bool))
+            return np.array([k for k in here if self.names[k].startswith(f"{mon[2]}-")], dtype=np.intp)
         words = stem_words(os.path.basename(src))
-        found = np.flatnonzero(here & (self.stems.map(lambda s, w=words: bool(w) and s == w)).to_numpy(bool))
+        found = np.array([k for k in here if words and self.stem(k) == words], dtype=np.intp)
         if len(found) > 1:
             named = stem_words(os.path.basename(src), tools=True)
-            found = np.array([k for k in found if stem_words(self.names.iat[k], tools=True) == named])
+            found = np.array([k for k in found if stem_words(self.names[k], tools=True) == named], dtype=np.intp)
         return found
 
     def by_time(self, t: Any, timed: np.ndarray) -> int | None:
         """The one run of ``timed`` whose window holds the time ``t`` (half a second of slack at its end)."""
         if not pd.notna(t) or not len(timed):
             return None
-        inside = [k for k in timed if self.start.iat[k] < t <= self.end.iat[k] + pd.Timedelta(seconds=0.5)]
-        return inside[0] if len(inside) == 1 else None
+        t64 = np.datetime64(pd.Timestamp(t).as_unit("ns").asm8)
+        slack = np.timedelta64(500, "ms")
+        inside = timed[(self.start[timed] < t64) & (t64 <= self.end[timed] + slack)]
+        return int(inside[0]) if len(inside) == 1 else None
 
 
 class _Pairing:
@@ -243,24 +268,20 @@ class _Pairing:
                 self.monitor[i] = mon[1]
         if not todo:
             return
-        here = (cand.folders == (mon[0] if mon else os.path.dirname(src))).to_numpy(bool)
+        here = cand.folder(mon[0] if mon else os.path.dirname(src))
         found = cand.by_name(src, here, mon)
         if len(found) == 1:
             k = found[0]
-            how = "same file" if cand.source.iat[k] == src else "name stem"  # a monitor's output after the run's own
+            how = "same file" if cand.source[k] == src else "name stem"  # a monitor's output after the run's own
             for i in todo:
-                self.run[i], self.run_source[i], self.paired[i] = int(cand.runs["run"].iat[k]), cand.source.iat[k], how
+                self.run[i], self.run_source[i], self.paired[i] = int(cand.run[k]), cand.source[k], how
             return
-        timed = np.flatnonzero(here & cand.start.notna().to_numpy(bool) & cand.end.notna().to_numpy(bool))
+        timed = here[cand.timed[here]]
         for i in todo:
             k = cand.by_time(self.times.iat[i], timed)
             if k is not None:
-                self.run[i], self.run_source[i], self.paired[i] = (
-                    int(cand.runs["run"].iat[k]),
-                    cand.source.iat[k],
-                    "time",
-                )
-            elif here.any():
+                self.run[i], self.run_source[i], self.paired[i] = int(cand.run[k]), cand.source[k], "time"
+            elif len(here):
                 self.paired[i] = "folder"
 
 

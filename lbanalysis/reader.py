@@ -33,6 +33,7 @@ from .errors import LBAnalysisError, ParseError, SkippedFileWarning
 from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manifest
 from .pairing import manifest_cpu, pair_cpu, pattern_cpu
 from .readers import Parsed, all_formats, parse_text
+from .records import Records
 from .schema.design import DESIGN
 from .scripts import with_think_times
 from .text import decode, normalize
@@ -527,7 +528,10 @@ def _with_manifests(
         notes.extend(more)
     if cpu is not None and manifests:
         cpu.extend(manifest_cpu(runs, manifests))
-    return runs.drop(columns=[c for c in ("_abs", "_path", "_rel") if c in runs.columns])
+    for c in ("_abs", "_path", "_rel"):
+        if c in runs.columns:
+            del runs[c]  # in place: a drop() copies each of the frame's hundreds of columns
+    return runs
 
 
 def _columns_of(frames: list[pd.DataFrame]) -> list[str]:
@@ -741,9 +745,7 @@ def _read_pandas(
         tables["cpu"].append(schema.conform(from_manifests, "cpu"))
     runs = with_think_times(runs)
     skipped_df = pd.DataFrame(skipped, columns=["source", "reason"])
-    runs.attrs["skipped"] = skipped_df.to_dict("records")
     not_runs_df = pd.DataFrame(not_runs, columns=NOT_RUNS_COLUMNS).astype({"line": "Int64"})
-    runs.attrs["not_runs"] = not_runs_df.to_dict("records")
     detail = {
         name: schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), name)
         if parts
@@ -752,6 +754,9 @@ def _read_pandas(
     }
     if "cpu" in detail:
         detail["cpu"] = pair_cpu(detail["cpu"], runs)
+    # read-only records that pandas shares, not copies, into every frame built from runs (issue #39)
+    runs.attrs["skipped"] = Records(skipped_df.to_dict("records"))
+    runs.attrs["not_runs"] = Records(not_runs_df.to_dict("records"))
     if table == "runs":
         return runs
     if table != "all":

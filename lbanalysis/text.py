@@ -20,6 +20,7 @@ import re
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import registry
 
@@ -517,7 +518,7 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
         end = next((n.start() for n in matches[i + 1 :] if n.start() > cmd_end), len(text))
         body_start = cmd_end + 1 if cmd_end < len(text) else cmd_end
         command = _drop_note(_RIGHT_PROMPT_RE.split(shown.strip(), 1)[0])
-        commands = _tool_commands(command) if "exe" in m.re.groupindex else []
+        commands = _tool_commands(command) if "exe" in m.re.groupindex else ()
         segments.append(
             Segment(
                 text[body_start:end],
@@ -584,14 +585,15 @@ def _drop_note(command: str) -> str:
     return command
 
 
-def _tool_commands(command: str) -> list[str]:
-    """The parts of a shell line that start a known tool."""
+@lru_cache(maxsize=4096)
+def _tool_commands(command: str) -> tuple[str, ...]:
+    """The parts of a shell line that start a known tool (once per command: a sweep's log repeats it)."""
     out = []
     for part in _split_compound(command):
         m = _CMD_RE.match(part)
         if m and _plausible(m):
             out.append(m.group("cmd").strip())
-    return out
+    return tuple(out)
 
 
 def _tool_of(m: re.Match) -> str:
@@ -610,13 +612,19 @@ def command_argv(command: str) -> list[str]:
     >>> command_argv("sudo ab -k -c 10 -n 100 'http://h/a b' 2>&1 | tee out.txt")
     ['-k', '-c', '10', '-n', '100', 'http://h/a b']
     """
+    return list(_argv(command))  # a list of its own: the caller may change it
+
+
+@lru_cache(maxsize=4096)
+def _argv(command: str) -> tuple[str, ...]:
+    """:func:`command_argv`, once per command (a sweep's log repeats its command for every run it shows)."""
     m = _CMD_RE.match(command)
     args = m.group("args") if m else command
     args = _REDIRECT_RE.sub("", " " + args).strip()
     try:
-        return shlex.split(args, posix=True)
+        return tuple(shlex.split(args, posix=True))
     except ValueError:
-        return args.split()
+        return tuple(args.split())
 
 
 def getopt(

@@ -33,6 +33,29 @@ def corpus(*parts: str) -> Path:
     return p
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep ``--dist loadgroup`` grouping: each ``xdist_group`` on one worker.
+
+    pytest-xdist (3.8) names a test's group by setting ``item._nodeid`` to
+    ``nodeid@group`` on the worker; pytest 9 keeps a node's id elsewhere, so
+    the suffix never reached the scheduler and a group's tests ran on both
+    workers, each building the group's expensive module fixtures (every
+    article report for the browser tests, the sweep's lab, a Dask cluster, a
+    wheel): minutes of the suite twice over. Where the suffix was set but not
+    seen, it is set where pytest reads it (a no-op on pytest 8, or once xdist
+    does it itself).
+    """
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        grouped = item.__dict__.get("_nodeid")
+        if grouped and item.nodeid != grouped and hasattr(item, "_id"):
+            from _pytest.nodes import coerce_node_id  # pytest 9's form of a node id
+
+            item._id = coerce_node_id(grouped)
+
+
 @pytest.fixture(autouse=True)
 def _close_figures():
     yield

@@ -478,17 +478,19 @@ def _pool(ds: lbanalysis.Dataset) -> tuple[np.ndarray, list[str]]:
     """Every numeric value of every table, and every text cell (whose numbers count as found)."""
     values, texts = [], []
     for df in ds.tables.values():
-        for col in df.columns:
-            s = df[col]
-            if str(s.dtype) == "boolean" or s.dtype.kind == "b":
-                continue
-            if s.dtype.kind == "M":  # times: as epoch seconds (ab -g's seconds column)
-                values.append(s.dropna().astype("int64").to_numpy(float) / 1e9)
-                continue
-            if s.dtype.kind in "iuf" or str(s.dtype) in ("Int64", "Float64"):
-                values.append(pd.to_numeric(s, errors="coerce").dropna().to_numpy(float))
-            else:
-                texts.extend(str(x) for x in pd.unique(s.dropna().astype(str)))
+        if not len(df):  # most tables of one file are empty: no value to pool (and no pandas call per column)
+            continue
+        kinds = {c: t.kind for c, t in df.dtypes.items()}  # boolean columns (kind b) hold no figure
+        numbers = [c for c, k in kinds.items() if k in "iuf"]  # Int64 and Float64 too
+        if numbers:  # one array for all the numeric columns, not a Series per column
+            a = df[numbers].to_numpy(dtype=float, na_value=np.nan).ravel()
+            values.append(a[~np.isnan(a)])
+        for c in (c for c, k in kinds.items() if k == "M"):  # times: as epoch seconds (ab -g's seconds column)
+            values.append(df[c].dropna().astype("int64").to_numpy(float) / 1e9)
+        other = [c for c, k in kinds.items() if k not in "iufbM"]
+        if other:
+            cells = df[other].to_numpy(dtype=object).ravel()
+            texts.extend({str(x) for x in cells[~pd.isna(cells)]})
     for t in texts:
         values.append(np.array([float(x) for x in _TEXT_NUM_RE.findall(t)]))
     return (np.unique(np.abs(np.concatenate(values))) if values else np.array([])), texts

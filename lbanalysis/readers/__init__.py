@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
-from typing import Any
+from typing import Any, NoReturn
 
 import pandas as pd
 
@@ -144,11 +144,21 @@ def detect(text: str, *, tool: str | None = None) -> str | None:
     return None
 
 
+_OWN: dict[tuple[int, str], tuple[list[Format], list[Format]]] = {}
+
+
+def _own(cands: list[Format], tool: str) -> list[Format]:
+    """The formats of ``tool`` among ``cands`` (the lists are fixed: worked out once per list and tool)."""
+    got = _OWN.get((id(cands), tool))
+    if got is None or got[0] is not cands:
+        got = _OWN[(id(cands), tool)] = (cands, [f for f in cands if f.tool == tool])  # holds cands: its id stays
+    return got[1]
+
+
 def _detect_segment(seg: Segment, cands: list[Format]) -> Format | None:
     # Prefer the formats of the tool named on the command line.
     if seg.tool is not None:
-        own = [f for f in cands if f.tool == seg.tool]
-        for f in own:
+        for f in _own(cands, seg.tool):
             if f.detect(seg.text):
                 return f
     for f in cands:
@@ -292,9 +302,23 @@ def _netted(f: Format, seg: Segment, read: Callable[..., Parsed], *args: Any) ->
         ) from e
 
 
+@cache
+def _any_info_re() -> re.Pattern:
+    """Every tool's help and version patterns in one: a text none of them matches is no tool's help or banner."""
+    return re.compile("|".join(f"(?:{p})" for t in registry.TOOLS for p, _ in t.info_patterns) or "(?!)", re.MULTILINE)
+
+
 def _info_kind(seg: Segment) -> tuple[str, str] | None:
-    """(tool, kind) of a help text or version banner (of the segment's tool, or of any when no command names one)."""
+    """(tool, kind) of a help text or version banner (of the segment's tool, or of any when no command names one).
+
+    One pass of all the tools' patterns first: most texts are no help at all.
+
+    >>> _info_kind(Segment("Usage: wrk <options> <url>\\n")), _info_kind(Segment("a,b\\n1,2\\n"))
+    (('wrk', 'help text'), None)
+    """
     head = seg.text[:4000]
+    if _any_info_re().search(head) is None:
+        return None
     for name in [seg.tool] if seg.tool else registry.names():
         kind = registry.info_kind(name, head)
         if kind:
@@ -420,8 +444,21 @@ def parse_text(
     format recognises any part of the text, and :class:`ParseError` when a
     recognised output is broken.
     """
-    text = normalize(text)
     cands = candidate_formats(tool, fmt)
+    if (fmt is None or cands[0].whole_file) and (doc := _json_document(text)) is not None:
+        # a JSON document needs none of the clean-up of pasted text: the whole-file formats read it as it is
+        for f in cands if fmt is not None else _by_kind(tool)[0]:
+            if fmt is not None or f.detect(doc):
+                seg = Segment(doc, source, 1, tables=tables)
+                return _finish(_parse(f, seg), f, seg)
+        if tool is None and _json_start(doc):
+            _refuse(doc, source)  # a JSON document no whole-file format knows: no transcript is in it
+    elif fmt is None and (table := _csv_document(text)) is not None:
+        for f in _by_kind(tool)[0]:  # a table that one of them knows is read as it is; else the full path below
+            if f.detect(table):
+                seg = Segment(table, source, 1, tables=tables)
+                return _finish(_parse(f, seg), f, seg)
+    text = normalize(text)
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
         return _finish(_parse(cands[0], seg), cands[0], seg)
@@ -431,6 +468,76 @@ def parse_text(
     if done is None:
         done = _read_segments(text, source, tool, cands, tables)
     return done
+
+
+_JSON_START_RE = re.compile(r"\ufeff?[\r\n]*(?:\{|\[\s*[\[{\"\]])")
+
+
+def _json_document(text: str) -> str | None:
+    """The text of a JSON document (or JSON lines) with only its BOM and CR line ends taken off, else None.
+
+    A text is taken for JSON by its first characters (``{``, or ``[`` before ``{``, ``[``, ``"`` or ``]``:
+    not iperf's ``[  3]`` nor siege's ``[error]``; at the start of a line: an indented document is a quoted
+    one, which the clean-up dedents), unless it holds Ansible's ``stdout_lines`` (outputs inside
+    JSON strings, which :func:`~lbanalysis.text.normalize` unquotes).
+
+    >>> _json_document('\\ufeff{\\r\\n  "a": 1\\r\\n}\\r\\n'), _json_document("[  3]  0.0- 1.0 sec"), _json_document("[]")
+    ('{\\n  "a": 1\\n}\\n', None, '[]')
+    >>> _json_document('    {"a": 1}') is None
+    True
+    """
+    if _JSON_START_RE.match(text) is None or "stdout_lines" in text:
+        return None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+_CSV_HEAD_RE = re.compile(r'\ufeff?[A-Za-z"][^\n\x1b|>]*,[^\n\x1b|]*,')
+
+
+def _csv_document(text: str) -> str | None:
+    """The text of a CSV file with only its BOM and CR line ends taken off, else None.
+
+    A text is taken for a table by its first lines: a header of three fields or more, starting with a letter
+    or a quote, with no ANSI escape, ``|`` (a log's prefix) or ``>`` (a quote) in it, and a second line of
+    as many commas (not a sentence with commas in it).
+
+    >>> _csv_document('\\ufeffType,Name,Request Count\\r\\nGET,/,5\\r\\n'), _csv_document("Requests per second: 5")
+    ('Type,Name,Request Count\\nGET,/,5\\n', None)
+    >>> _csv_document("siege  | a,b,c\\n") is None, _csv_document("# pxname,svname,qcur\\n") is None
+    (True, True)
+    >>> _csv_document("Running 1s test @ http://h/, 2 threads, 10 connections\\n  Thread Stats\\n") is None
+    True
+    """
+    if _CSV_HEAD_RE.match(text) is None or "\x1b" in text or "stdout_lines" in text:
+        return None
+    end = text.find("\n")
+    after = text.find("\n", end + 1) if end >= 0 else -1
+    if end < 0 or text.count(",", 0, end) != text.count(",", end + 1, after if after >= 0 else len(text)):
+        return None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _json_start(doc: str) -> bool:
+    """Whether a JSON text opens with a document's first token and no more (not the quoted outputs of a log).
+
+    >>> _json_start('{"a": 1}'), _json_start('[{"a": 1}]'), _json_start('["$ ab -c 1 http://h/"]')
+    (True, True, False)
+    """
+    return re.match(r"\s*(?:\{\s*\"|\[\s*[\[{\]])", doc) is not None
+
+
+def _refuse(text: str, source: str) -> NoReturn:
+    """Raise the error of a text no format recognises (as :func:`_checked` says it)."""
+    if not text.strip():
+        raise UnknownFormatError("the file is empty (no tool output)", source=source)
+    first = next((ln for ln in text.split("\n") if ln.strip()), "")
+    raise UnknownFormatError(
+        f"no known format recognised; known formats: {_known()}", source=source, line=1, text=first
+    )
 
 
 def _read_plain(text: str, source: str, tool: str | None, tables: frozenset[str] | None) -> Parsed | None:
@@ -515,9 +622,4 @@ def _checked(out: Parsed, seen_any: bool, text: str, source: str) -> Parsed:
         return out
     if seen_any:
         raise ParseError("recognised the format but found no run in it", source=source)
-    if not text.strip():
-        raise UnknownFormatError("the file is empty (no tool output)", source=source)
-    first = next((ln for ln in text.split("\n") if ln.strip()), "")
-    raise UnknownFormatError(
-        f"no known format recognised; known formats: {_known()}", source=source, line=1, text=first
-    )
+    _refuse(text, source)

@@ -72,6 +72,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from ...text import Segment, command_argv, getopt
@@ -86,13 +87,16 @@ _TIME_UNITS = {"us": (1.0, 1e6), "ms": (1.0, 1e3), "s": (1.0, 1.0), "m": (60.0, 
 _NUM = r"(-?[\d.]+|-?nan|inf)"
 
 
+_WRK_TIME_RE = re.compile(r"\s*" + _NUM + r"\s*(us|ms|s|m|h)?\s*")
+
+
 def wrk_time(text: str) -> float | None:
     """Seconds from wrk's time units (``us``, ``ms``, ``s``, ``m``, ``h``).
 
     >>> wrk_time("16.44ms"), wrk_time("2.05s"), wrk_time("1.00m"), wrk_time("0.00us")
     (0.01644, 2.05, 60.0, 0.0)
     """
-    m = re.fullmatch(r"\s*" + _NUM + r"\s*(us|ms|s|m|h)?\s*", text)
+    m = _WRK_TIME_RE.fullmatch(text)
     if not m:
         return None
     v = to_float(m.group(1))
@@ -102,17 +106,23 @@ def wrk_time(text: str) -> float | None:
     return v * mul / div
 
 
+_WRK_RATE_RE = re.compile(r"\s*" + _NUM + r"\s*([kKMG]?)\s*")
+
+
 def wrk_rate(text: str) -> float | None:
     """A count or rate with wrk's decimal suffixes (``k``, ``M``).
 
     >>> wrk_rate("1.18k"), wrk_rate("478.33"), wrk_rate("2.5M")
     (1180.0, 478.33, 2500000.0)
     """
-    m = re.fullmatch(r"\s*" + _NUM + r"\s*([kKMG]?)\s*", text)
+    m = _WRK_RATE_RE.fullmatch(text)
     if not m:
         return None
     v = to_float(m.group(1))
     return None if v is None else v * DECIMAL[m.group(2).upper()]
+
+
+_WRK_BYTES_RE = re.compile(r"\s*" + _NUM + r"\s*([KMGT]?)B\s*")
 
 
 def wrk_bytes(text: str) -> float | None:
@@ -121,7 +131,7 @@ def wrk_bytes(text: str) -> float | None:
     >>> wrk_bytes("559.33KB"), wrk_bytes("0.00B"), wrk_bytes("376.50MB")
     (572753.92, 0.0, 394788864.0)
     """
-    m = re.fullmatch(r"\s*" + _NUM + r"\s*([KMGT]?)B\s*", text)
+    m = _WRK_BYTES_RE.fullmatch(text)
     if not m:
         return None
     v = to_float(m.group(1))
@@ -388,6 +398,12 @@ def parse_command(command: str) -> dict:
     >>> d["threads"], d["concurrency"], d["time_limit_s"], d["rate_target_per_s"], d["path"]
     (2, 100, 30.0, 2000.0, '/index.html')
     """
+    return dict(_parse_command(command))  # a dict of its own (of plain values): the caller may add to it
+
+
+@lru_cache(maxsize=1024)
+def _parse_command(command: str) -> dict:
+    """:func:`parse_command`, once per command (a sweep's log repeats its command for every run)."""
     long = {
         "threads": "t", "connections": "c", "duration": "d", "rate": "R", "timeout": "T", "header": "H",
         "script": "s", "latency": "L", "u_latency": "U",

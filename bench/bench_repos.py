@@ -1,0 +1,209 @@
+"""Whole repositories of outputs: ``lbanalysis.read`` against the disk's floor, its growth, its memory (issue #39).
+
+Run with ``make bench`` (or ``python bench/bench_repos.py [--corpus DIR] [--repeat N] [--large-mb N]``).
+
+Each folder of ``../shared/corpus/repos/`` (real repositories as their authors
+left them: outputs of every size and many files that are no tool's output) is
+read as a new user reads it, ``lbanalysis.read(folder, table="all",
+errors="warn")`` with default workers, and timed against its floor measured in
+the same run: a bare loop that walks the folder, opens and reads every file
+and runs ``json.loads`` (a file that starts as JSON) or one regular
+expression over it. Then:
+
+1. **Floor ratio** of each folder, and of a generated large repository (copies
+   of the corpus folders side by side in a temporary folder, as many as it
+   takes to reach ``--large-mb``, 60 MB by default). Target: <= 5x the floor.
+2. **Growth**: each folder copied four times side by side read against the
+   folder once; ``t(4x) / (4 t(1x))``. Target: <= 1.1 (linear).
+3. **Peak memory** of the read of the large repository (Python's allocations,
+   tracemalloc) against the memory of the frames it returns. Target: <= 2x.
+
+The sides of each ratio run in turn, ``--repeat`` times after an untimed round,
+and ratios are of the best times, in CPU time of the process (user and
+system: on a machine shared with other work, waiting for a core is not the
+read's time; ``workers=2`` is timed on the wall clock, its work being in
+child processes). Absolute times are also given in units of
+the CPU check (``sum(range(10**6))``, best of 5), so that a figure means the
+same on a slower machine. Nothing is copied into the project: copies live in a
+temporary folder for the run. Exits 1 when a target is missed, 0 otherwise
+(and 0 with a note when the corpus is absent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+import tracemalloc
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import lbanalysis  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "corpus" / "repos"
+#: one regular expression a reader of the folder by hand would run: the headline figure of the common tools
+FLOOR_RE = re.compile(rb"(?m)^.*(?:Requests/sec|Requests per second|Reqs/sec|Transactions|requests).*$")
+TARGET_FLOOR, TARGET_GROWTH, TARGET_MEMORY = 5.0, 1.1, 2.0
+
+
+def floor(folder: Path) -> int:
+    """Walk ``folder``, read every file, ``json.loads`` it (when it starts as JSON) or run one regex over it."""
+    found = 0
+    for root, _, files in os.walk(folder):
+        for name in files:
+            with open(os.path.join(root, name), "rb") as fh:
+                data = fh.read()
+            if data.lstrip()[:1] in (b"{", b"["):
+                try:
+                    json.loads(data)
+                    found += 1
+                    continue
+                except ValueError:
+                    pass
+            found += len(FLOOR_RE.findall(data))
+    return found
+
+
+def ours(folder: Path, **options) -> lbanalysis.Dataset:
+    """What a new user runs: every table, unreadable files warned about (the warnings not shown here)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return lbanalysis.read(folder, table="all", errors="warn", **options)
+
+
+def best_of(fns: dict, repeat: int, clock=time.process_time) -> dict[str, float]:
+    """Best time of each function, run in turn ``repeat`` times after one untimed round.
+
+    The clock is the process's CPU time (user and system: reading files from the page cache counts) by
+    default: on a machine shared with other work, the time spent waiting for a core is not the read's.
+    """
+    for fn in fns.values():
+        fn()
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            t0 = clock()
+            fn()
+            times[name].append(clock() - t0)
+    return {name: min(t) for name, t in times.items()}
+
+
+def copies(src: Path, dest: Path, n: int) -> Path:
+    """``n`` copies of the folder ``src`` side by side in ``dest`` (``copy0/``, ``copy1/``...)."""
+    for i in range(n):
+        shutil.copytree(src, dest / f"copy{i}" / src.name)
+    return dest
+
+
+def size_mb(folder: Path) -> tuple[int, float]:
+    """Files and megabytes (10**6 bytes) below ``folder``."""
+    sizes = [p.stat().st_size for p in folder.rglob("*") if p.is_file()]
+    return len(sizes), sum(sizes) / 1e6
+
+
+def large_repo(folders: list[Path], dest: Path, mb: float) -> Path:
+    """Copies of every corpus folder, round after round, until the whole holds ``mb`` megabytes."""
+    total, k = 0.0, 0
+    while total < mb:
+        for f in folders:
+            if total >= mb:
+                break
+            shutil.copytree(f, dest / f"round{k}" / f.name)
+            total += size_mb(f)[1]
+        k += 1
+    return dest
+
+
+def frames_mib(ds: lbanalysis.Dataset) -> float:
+    """Memory of the frames a read returns (``memory_usage(deep=True)``), MiB."""
+    tables = [*ds.tables.values(), ds.skipped, ds.not_runs]
+    return sum(t.memory_usage(deep=True).sum() for t in tables) / 2**20
+
+
+def peak_mib(fn) -> float:
+    tracemalloc.start()
+    try:
+        fn()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak / 2**20
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", type=Path, default=CORPUS)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--large-mb", type=float, default=60.0)
+    args = ap.parse_args(argv)
+    folders = sorted(p for p in args.corpus.iterdir() if p.is_dir()) if args.corpus.is_dir() else []
+    if not folders:
+        print(f"bench_repos: no corpus at {args.corpus}: nothing measured")
+        return 0
+    cpu = min(_timed(lambda: sum(range(1_000_000))) for _ in range(5))  # in CPU time, as the reads
+    ok = lambda good: "OK" if good else "MISSED"  # noqa: E731
+    unit = lambda s: f"{s:.3f} s = {s / cpu:,.0f} checks"  # noqa: E731
+    print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}")
+    print(f"CPU check: sum(range(10**6)) in {cpu * 1e3:.1f} ms; times below also in checks (time / check)")
+    print(f"CPU time of the process, best of {args.repeat} alternated runs after one untimed round\n")
+    good = True
+    print("1-2. each folder: read(folder, table='all', errors='warn') against its floor; growth to 4 copies")
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        for f in folders:
+            n, mb = size_mb(f)
+            four = copies(f, tmp / f"4x-{f.name}", 4)
+            t = best_of({"floor": lambda f=f: floor(f), "ours": lambda f=f: ours(f)}, args.repeat)
+            t4 = best_of({"ours4": lambda four=four: ours(four)}, args.repeat)["ours4"]
+            ds, ds4 = ours(f), ours(four)
+            assert len(ds4.runs) == 4 * len(ds.runs) and len(ds4.skipped) == 4 * len(ds.skipped)
+            ratio, growth = t["ours"] / t["floor"], t4 / (4 * t["ours"])
+            good = good and ratio <= TARGET_FLOOR and growth <= TARGET_GROWTH
+            print(f"\n   {f.name}: {n:,} files, {mb:.1f} MB; {len(ds.runs):,} runs, {len(ds.skipped):,} skipped")
+            print(f"     floor            : {unit(t['floor'])}")
+            print(f"     lbanalysis.read  : {unit(t['ours'])}")
+            print(f"     ratio to floor   : {ratio:.1f}x (target <= {TARGET_FLOOR:g}) {ok(ratio <= TARGET_FLOOR)}")
+            print(
+                f"     4 copies         : {unit(t4)}; growth {growth:.2f}x linear "
+                f"(target <= {TARGET_GROWTH}) {ok(growth <= TARGET_GROWTH)}"
+            )
+            shutil.rmtree(four)
+        large = large_repo(folders, tmp / "large", args.large_mb)
+        n, mb = size_mb(large)
+        t = best_of({"floor": lambda: floor(large), "ours": lambda: ours(large)}, 1)
+        t2 = best_of({"workers": lambda: ours(large, workers=2)}, 1, time.perf_counter)["workers"]  # wall: children
+        ds = ours(large)
+        frames = frames_mib(ds)
+        peak = peak_mib(lambda: ours(large))
+    ratio = t["ours"] / t["floor"]
+    print(
+        f"\n1. generated large repository: {n:,} files, {mb:.1f} MB; {len(ds.runs):,} runs, {len(ds.skipped):,} skipped"
+    )
+    print(f"     floor            : {unit(t['floor'])}")
+    print(f"     lbanalysis.read  : {unit(t['ours'])} (workers=2: {unit(t2)} wall)")
+    print(f"     ratio to floor   : {ratio:.1f}x (target <= {TARGET_FLOOR:g}) {ok(ratio <= TARGET_FLOOR)}")
+    memory = peak / frames
+    print(
+        f"\n3. peak memory of that read: {peak:.0f} MiB traced; the frames it returns: {frames:.0f} MiB; "
+        f"{memory:.2f}x (target <= {TARGET_MEMORY:g}) {ok(memory <= TARGET_MEMORY)}"
+    )
+    good = good and ratio <= TARGET_FLOOR and memory <= TARGET_MEMORY
+    return 0 if good else 1
+
+
+def _timed(fn) -> float:
+    t0 = time.process_time()
+    fn()
+    return time.process_time() - t0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
