@@ -234,7 +234,10 @@ def _found(runs: pd.DataFrame, pattern_fields: Sequence[str], manifest_columns: 
 
     given = [c for c in runs.columns if c not in RUNS and not str(c).startswith("_") and not _bookkeeping(c)
              and not _prose(runs[c])]  # fmt: skip
-    declared = [c for c in given if c not in section_keys]
+    if "test" in runs:  # the processes of one test (the sweep's --processes): folded into one run, no factor
+        given = [c for c in given if c not in ("processes", "process")]
+    # any column a manifest, a pattern or the frame added (its bookkeeping too: test, repeat_of) states the design
+    declared = [c for c in runs.columns if c not in RUNS and not str(c).startswith("_") and c not in section_keys]
     where = {c: _declared_source(c, pattern_fields, manifest_columns, section_keys) for c in given}
     factors: dict[str, pd.Series] = {c: runs[c] for c in given}
     if not declared:  # no pattern or manifest: the path says it
