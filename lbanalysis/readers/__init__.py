@@ -451,7 +451,7 @@ def parse_text(
             if fmt is not None or f.detect(doc):
                 seg = Segment(doc, source, 1, tables=tables)
                 return _finish(_parse(f, seg), f, seg)
-        if tool is None and _json_start(doc):
+        if tool is None and _json_start(doc) and _all_json(doc):
             _refuse(doc, source)  # a JSON document no whole-file format knows: no transcript is in it
     elif fmt is None and (table := _csv_document(text)) is not None:
         for f in _by_kind(tool)[0]:  # a table that one of them knows is read as it is; else the full path below
@@ -528,6 +528,30 @@ def _json_start(doc: str) -> bool:
     (True, True, False)
     """
     return re.match(r"\s*(?:\{\s*\"|\[\s*[\[{\]])", doc) is not None
+
+
+def _all_json(doc: str) -> bool:
+    """Whether the text is JSON through and through: one document, or one per line (not a tool's JSON log lines
+    followed by what it printed, as fortio's text output is).
+
+    >>> _all_json('{"a": 1}'), _all_json('{"a": 1}\\n{"b": 2}\\n'), _all_json('{"ts": 1}\\nFortio running at 10 qps')
+    (True, True, False)
+    """
+    import json
+
+    try:
+        json.loads(doc)
+        return True
+    except ValueError:
+        pass
+    for line in doc.split("\n"):
+        if not line.strip():
+            continue
+        try:
+            json.loads(line)
+        except ValueError:
+            return False
+    return True
 
 
 def _refuse(text: str, source: str) -> NoReturn:

@@ -215,7 +215,7 @@ FIELDS = (
     Field("http_req_duration.max", "latency_max_s", "ms"),
     Field("iterations.count", "iterations", cast=round),
     Field("dropped_iterations.count", "iterations_dropped", cast=round),
-    Field("iterations.rate", "iterations_per_s"),
+    Field("iterations.rate", "iterations_per_s", "req/s"),  # iterations per second (converts as any per second)
     Field("iteration_duration.avg", "iteration_mean_s", "ms"),
 )
 # A phase's figures (a PHASES metric's stat -> phases column, ms as written)
