@@ -246,3 +246,31 @@ def test_service_mesh_setups_and_the_two_ways_of_loading_are_apart():
     at50 = r[(r["workload"] == "fortio /echo as fast as it can") & (r["load"] == "concurrency 50")]
     assert at50["setup"].tolist()[-2:] == ["envoy", "haproxy"]  # the two proxies in front: about half the rate
     assert at50["requests_per_s"].iloc[-1] < 0.6 * at50["requests_per_s"].iloc[0]
+
+
+def test_article_004_curves_run_along_vcpus_from_the_design():
+    """Article 004 (lbbench): each mode (node, haproxy-N) on droplets of 1 to 32 vCPUs, shared or compute. The
+    droplet names the points along vcpus (one vcpus each), so the series are mode × kind along vcpus, and their
+    Amdahl fits are the notebook's own fits by mode and kind, where four or more vCPU counts allow one."""
+    from lbanalysis.analysis import fit_scaling
+    from lbanalysis.reader import DEFAULT_IGNORE
+
+    from .conftest import ROOT
+
+    ds = lbanalysis.read(ROOT / "data" / "raw" / "lbbench", pattern="{setup}/{mode}", table="all",
+                         ignore=(*DEFAULT_IGNORE, "figures.txt", "claims.csv"))  # fmt: skip
+    d = ds.design.set_index("factor")
+    assert d.loc["vcpus", "role"] == "scale" and bool(d.loc["vcpus", "axis"])
+    assert d.loc["droplet", "role"] == "constant" and "names the points along vcpus" in d.loc["droplet", "evidence"]
+    s = study(ds)
+    along = s.verdicts[s.verdicts["load"] == "vcpus"]
+    assert len(along) == 7  # node, haproxy-2, -4 on both kinds, haproxy-8 on compute
+    mine = s.fits[s.fits["model"] == "amdahl"].dropna(subset=["r2"]).set_index("series")["r2"]
+    theirs = fit_scaling(ds.runs, x="vcpus", y="requests_per_s", by=["mode", "kind"], model="amdahl",
+                         errors="coerce").to_frame()["r2"]  # fmt: skip
+    assert len(mine) == 3
+    for name, r2 in mine.items():
+        mode, kind = name.split()[4:6]
+        assert r2 == pytest.approx(theirs.loc[(mode, kind)], rel=1e-9)
+    v = s.verdicts.set_index("series").loc["ab (target not shown) haproxy-4 shared haproxy backends=4"]
+    assert v["evidence"].startswith("requests/s 737 at vcpus 1 to 8,191 at vcpus 8 (11.1x); still +38.5% per vcpus")

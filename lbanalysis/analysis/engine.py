@@ -319,7 +319,7 @@ def _partial_targets(http: pd.DataFrame, design: Design) -> pd.DataFrame:
         return http
     named = design.table.loc[design.table["role"].isin(["setup", "workload"]), "column"]
     # the origin too where it still sets series apart (a pattern or manifest, an origin column given)
-    origin = ["_origin"] if design.declared or "origin" in http.columns else []
+    origin = ["_origin"] if (design.declared and not design.pattern) or "origin" in http.columns else []
     setups = [c for c in dict.fromkeys([*design.setup_columns, *named, *origin]) if c and c in http.columns]
     key = http[["tool", *setups]].astype("string").fillna("").agg("|".join, axis=1) + "|" + host.fillna("")
     whole = ~partial & url.notna().to_numpy(bool)

@@ -99,8 +99,8 @@ def series_keys(
 def _design_keys(runs: pd.DataFrame, keys: list[str], exclude: Sequence[str], design: Design) -> list[str]:
     """The keys where the experiment's design says what sets runs apart: its setups and kept-apart scales; the
     folders are read as factors instead of being an origin (an ``origin`` column given stays a key)."""
-    if not design.declared and "origin" not in runs.columns:
-        keys = [k for k in keys if k != "_origin"]
+    if (not design.declared or design.pattern) and "origin" not in runs.columns:
+        keys = [k for k in keys if k != "_origin"]  # the names (or a pattern) say what the folders are
     split = [c for c in (*design.setup_columns, *design.scale_columns[1:]) if c in runs.columns]
     return keys + [c for c in split if c not in exclude and c not in keys]
 
@@ -226,7 +226,7 @@ def assign_series(
         sub = runs.loc[http, keys].astype("string").fillna("")
         out[http] = sub.agg(" ".join, axis=1).str.strip().replace("", "all runs")
         return out
-    by_design = design is not None and not design.declared
+    by_design = design is not None and (not design.declared or design.pattern)
     out[http] = [_label(row, keys, by_design) for _, row in runs.loc[http].iterrows()]
     return out
 

@@ -75,6 +75,7 @@ class Design:
     scale_columns: list[str] = field(default_factory=list)
     declared: bool = False
     load_of: dict[str, str] = field(default_factory=dict)
+    pattern: bool = False  # a path pattern named the folders' parts (so the folder is no origin of its own)
 
     def role_of(self, factor: str) -> str:
         """The role of one factor ('' when unknown)."""
@@ -310,12 +311,35 @@ def _table(f: _Found) -> tuple[pd.DataFrame, list[str], list[str]]:
                     key=lambda n: (f.where.get(n) != "a line inside the file", -f.factors[n].nunique()))  # fmt: skip
     table["axis"] = False
     if scales:
+        setups = _points_of(f, table, setups, scales[0])
         table.loc[table["factor"] == scales[0], "axis"] = True
         for other in scales[1:]:  # one axis at a time: a second scale factor sets series apart
             at = table["factor"] == other
             table.loc[at, "evidence"] = table.loc[at, "evidence"] + f"; kept apart: the series run along {scales[0]}"
     table.loc[table["role"] == "load", "axis"] = True
     return table, setups, scales
+
+
+def _points_of(f: _Found, table: pd.DataFrame, setups: list[str], axis: str) -> list[str]:
+    """The setups left once those that only name the points along the axis are set aside: a value with one value
+    of the axis each, and more values than the axis has within one setup of the rest (a droplet named
+    ``shared-2-cpu-2-ram`` along ``vcpus``). They are the axis's points, not what is compared (changed in
+    ``table`` in place, said in its evidence)."""
+    along = f.factors[axis]
+    kept = []
+    for s in setups:
+        if s not in f.factors or s in f.declared and f.where.get(s) == "a line inside the file":
+            kept.append(s)
+            continue
+        d = pd.DataFrame({"s": f.factors[s].astype("string"), "a": along}).dropna()
+        if len(d) and d.groupby("s")["a"].nunique().max() == 1 and d["a"].nunique() > 1:
+            at = table["factor"] == s
+            table.loc[at, "role"] = "constant"
+            table.loc[at, "evidence"] = (f"names the points along {axis} (one {axis} each): the axis's points, not "
+                                         "what is compared")  # fmt: skip
+            continue
+        kept.append(s)
+    return kept
 
 
 def infer(
@@ -343,7 +367,8 @@ def infer(
     table, setups, scales = _table(f)
     path_cols = pd.DataFrame({n: s for n, s in f.factors.items() if n not in f.given}, index=runs.index)
     return Design(table, path_cols, setups, scales, declared=bool(f.declared),
-                  load_of={k: v for k, v in f.load_of.items() if f.roles.get(k) == "load"})  # fmt: skip
+                  load_of={k: v for k, v in f.load_of.items() if f.roles.get(k) == "load"},
+                  pattern=any(c in runs.columns for c in pattern_fields))  # fmt: skip
 
 
 _TIME_WORDS = re.compile(r"(?:^|_)(?:start|started|end|ended|time|timestamp|date|when|elapsed|finished|begin|t0|t1)"
