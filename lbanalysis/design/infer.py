@@ -328,7 +328,7 @@ def _points_of(f: _Found, table: pd.DataFrame, setups: list[str], axis: str) -> 
     along = f.factors[axis]
     kept = []
     for s in setups:
-        if s not in f.factors or s in f.declared and f.where.get(s) == "a line inside the file":
+        if s not in f.factors:
             kept.append(s)
             continue
         d = pd.DataFrame({"s": f.factors[s].astype("string"), "a": along}).dropna()
