@@ -107,7 +107,26 @@ class Dataset:
     ignored: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    design: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(DESIGN)))
+    #: What the design is inferred from (the columns a pattern, the manifests and lines inside the files gave,
+    #: and the roles given by hand): the ``design`` table is built from it on first use, not at every read.
+    design_inputs: dict[str, object] = field(default_factory=dict, repr=False)
+    _design: pd.DataFrame | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def design(self) -> pd.DataFrame:
+        """The experiment's factors (:func:`lbanalysis.design.infer`), inferred once, on first use."""
+        if self._design is None:
+            if len(self.runs):
+                from .design import infer
+
+                self._design = infer(self.runs, **self.design_inputs).table  # type: ignore[arg-type]
+            else:
+                self._design = pd.DataFrame(columns=list(DESIGN))
+        return self._design
+
+    @design.setter
+    def design(self, table: pd.DataFrame) -> None:
+        self._design = table
 
     @property
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -548,15 +567,17 @@ def _with_sections(runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     return with_sections(runs, paths)
 
 
-def _design_of(
-    runs: pd.DataFrame, pattern: str | None, manifest_names: list[str], section_keys: list[str], design: object
-) -> pd.DataFrame:
-    """The design table of what was read (:func:`lbanalysis.design.infer`)."""
-    from .design import infer
+def _design_inputs(
+    pattern: str | None, manifest_names: list[str], section_keys: list[str], design: dict[str, str] | None
+) -> dict[str, object]:
+    """What :func:`lbanalysis.design.infer` needs besides the runs, as its keywords (``Dataset.design_inputs``)."""
+    if design:
+        from .design import infer  # an unknown role is an error of the read, not of a later look
 
+        infer(pd.DataFrame(), overrides=design)
     fields = re.findall(r"\{(\w+)", pattern) if pattern else []
-    return infer(runs, pattern_fields=fields, manifest_columns=manifest_names, section_keys=section_keys,
-                 overrides=design).table  # fmt: skip
+    return {"pattern_fields": fields, "manifest_columns": manifest_names, "section_keys": section_keys,
+            "overrides": dict(design or {})}  # fmt: skip
 
 
 def _requests_of(path: str, tool: str | None) -> pd.DataFrame:
@@ -763,7 +784,7 @@ def _read_pandas(
         return detail[table]
     return Dataset(
         runs=runs,
-        design=_design_of(runs, pattern, manifest_names, section_keys, design),
+        design_inputs=_design_inputs(pattern, manifest_names, section_keys, design),
         skipped=skipped_df,
         not_runs=not_runs_df,
         ignored=ignored,

@@ -488,6 +488,10 @@ def _design(data: Any, http: pd.DataFrame, overrides: Mapping[str, str] | None) 
 
     if not len(http):
         return None
+    inputs = getattr(data, "design_inputs", None)
+    if isinstance(inputs, dict) and inputs:  # a Dataset: what its read knew, without building its table first
+        given_roles = dict(inputs.get("overrides") or {})  # type: ignore[call-overload]
+        return infer(http, **{**inputs, "overrides": {**given_roles, **dict(overrides or {})}})  # type: ignore[arg-type]
     table = getattr(data, "design", None)
     given: dict[str, str] = {}
     fields: list[str] = []
