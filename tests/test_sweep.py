@@ -784,17 +784,19 @@ def test_locust_workers_elsewhere_are_awaited_and_told_how_to_start(lab, tmp_pat
     workers: list[subprocess.Popen] = []
     try:
         said = ""
+        # read stderr to its end through the one buffered reader: communicate(timeout=) reads the pipe's fd and
+        # would lose the lines this reader had already buffered (the "waits for" line among them, at times)
         for line in proc.stderr:
             said += line
             m = re.search(r"start: (while locust .*; done)", line)
-            if m:
+            if m and not workers:
                 loop = m.group(1).replace("locust -f", f"{shlex.quote(locust)} -f", 1)
                 assert "--master-host 127.0.0.1" in loop
                 for _ in range(2):  # the two "other machines", here
                     workers.append(subprocess.Popen(["bash", "-c", loop], cwd=tmp_path, start_new_session=True,
                                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))  # fmt: skip
-                break
-        rest = proc.communicate(timeout=120)[1]
+        proc.wait(timeout=120)  # the sweep is bounded (--timeout 30): its stderr closed at its end
+        rest = ""
     finally:
         for w in workers:
             os.killpg(w.pid, signal.SIGTERM)
