@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from . import schema
+from .design.sections import mark, with_sections
 from .errors import LBAnalysisError, ParseError, SkippedFileWarning
 from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manifest
 from .pairing import manifest_cpu, pair_cpu, pattern_cpu
@@ -261,7 +262,7 @@ def _read_one(
         text = item.buffer.read()
         if isinstance(text, bytes):
             text = decode(text)
-        return parse_text(text, item.source, tool=tool, fmt=fmt, tables=tables)
+        return _parsed(text, item.source, tool, fmt, tables)
     assert item.path is not None
     try:
         # os-level reads: a third of the cost of a file object, for small files
@@ -269,7 +270,7 @@ def _read_one(
         try:
             head, whole = _read_upto(fd, _HEAD)
             if whole:  # the whole file (the common case)
-                return parse_text(decode(head), item.source, tool=tool, fmt=fmt, tables=tables)
+                return _parsed(decode(head), item.source, tool, fmt, tables)
             if fmt is None:
                 # A large file: a whole-file format with a fast path (ab -g) is read
                 # from disk by its own reader, without loading the text first.
@@ -286,7 +287,15 @@ def _read_one(
             os.close(fd)
     except OSError as e:
         raise LBAnalysisError(f"{item.source}: cannot read file ({e.strerror or e})") from None
-    return parse_text(decode(head + rest), item.source, tool=tool, fmt=fmt, tables=tables)
+    return _parsed(decode(head + rest), item.source, tool, fmt, tables)
+
+
+def _parsed(text: str, source: str, tool: str | None, fmt: str | None, tables: frozenset[str] | None) -> Parsed:
+    """The runs of a text, each marked with the settings that lines before it name (``podnum=4``), read while the
+    text is in memory (:mod:`lbanalysis.design.sections`)."""
+    p = parse_text(text, source, tool=tool, fmt=fmt, tables=tables)
+    mark(p.runs, text)
+    return p
 
 
 def _read_upto(fd: int, limit: int | None) -> tuple[bytes, bool]:
@@ -558,23 +567,14 @@ def _columns_of(frames: list[pd.DataFrame]) -> list[str]:
     return [str(c) for m in frames for c in m.columns]
 
 
-def _with_sections(runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
-    """The settings that lines between the runs of a file name (``podnum=4``), as columns (see
-    :mod:`lbanalysis.design.sections`), and their names."""
-    from .design.sections import with_sections
-
-    paths = runs["_path"] if "_path" in runs else pd.Series(None, index=runs.index, dtype=object)
-    return with_sections(runs, paths)
-
-
 def _design_inputs(
     pattern: str | None, manifest_names: list[str], section_keys: list[str], design: dict[str, str] | None
 ) -> dict[str, object]:
     """What :func:`lbanalysis.design.infer` needs besides the runs, as its keywords (``Dataset.design_inputs``)."""
     if design:
-        from .design import infer  # an unknown role is an error of the read, not of a later look
+        from .design import check_roles
 
-        infer(pd.DataFrame(), overrides=design)
+        check_roles(design)  # an unknown role is an error of the read, not of a later look
     fields = re.findall(r"\{(\w+)", pattern) if pattern else []
     return {"pattern_fields": fields, "manifest_columns": manifest_names, "section_keys": section_keys,
             "overrides": dict(design or {})}  # fmt: skip
@@ -755,7 +755,7 @@ def _read_pandas(
 
     notes: list[str] = []
     runs = _with_pattern(_runs_frame(runs_rows), pattern, notes)
-    runs, section_keys = _with_sections(runs)
+    runs, section_keys = with_sections(runs)
     from_manifests: list[dict] = []
     if pattern and (want is None or "cpu" in want):
         from_manifests.extend(pattern_cpu(runs, re.findall(r"\{(\w+)", pattern)))

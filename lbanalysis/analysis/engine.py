@@ -259,12 +259,6 @@ def _given(data: Any, cpu: Any, phases: Any, requests: Any) -> tuple[pd.DataFram
     return runs, cpu, servers, phases, requests
 
 
-def _histogram_of(data: Any) -> pd.DataFrame | None:
-    """The latency histograms of ``data`` (a Dataset's ``histogram`` table), else None (a runs frame)."""
-    hist = getattr(data, "histogram", None) if not isinstance(data, pd.DataFrame) else None
-    return hist if isinstance(hist, pd.DataFrame) else None
-
-
 def _thresholds(capacity_basis: str, thresholds: dict[str, float]) -> dict[str, float]:
     """The thresholds of the rules, the given ones over the defaults (an unknown name is an error)."""
     unknown = set(thresholds) - set(THRESHOLDS)
@@ -447,13 +441,14 @@ def study(
     if len(processes):  # each process with its own error share, in its test's series
         processes = pd.concat([processes, error_shares(processes)], axis=1)
         processes["series"] = http.loc[processes["test_row"], "series"].to_numpy()
-    tests = tests_table(http, processes, requests, load, _histogram_of(data))
+    histogram = _table(data, "histogram")
+    tests = tests_table(http, processes, requests, load, histogram)
     judged, root = http, common_folder(runs)
 
     def rejudge(sub: pd.DataFrame) -> pd.DataFrame:  # the verdicts of some of the runs (capacity at a load)
         return _judge_all(judged.loc[sub.index], load, t, servers, root=root, cpu=cpu_runs)[0]
 
-    details = {"percentiles": _table(data, "percentiles"), "requests": requests, "histogram": _table(data, "histogram")}
+    details = {"percentiles": _table(data, "percentiles"), "requests": requests, "histogram": histogram}
     http = http.drop(columns=["origin", "_target", "_total_mean_s", "_log_of"], errors="ignore").rename(
         columns={"_origin": "origin"}
     )
@@ -482,30 +477,16 @@ def _with_loads(http: pd.DataFrame, plan: Design) -> pd.DataFrame:
 
 
 def _design(data: Any, http: pd.DataFrame, overrides: Mapping[str, str] | None) -> Design | None:
-    """The design of the HTTP runs: as the read found it (its sources and the roles given then), over which
-    ``overrides`` set roles; None for no runs."""
+    """The design of the HTTP runs, from what the read knew (a Dataset's ``design_inputs``: the columns a pattern,
+    the manifests and lines inside the files gave, the roles given then), ``overrides`` over those roles; None for
+    no runs."""
     from ..design import infer
 
     if not len(http):
         return None
-    inputs = getattr(data, "design_inputs", None)
-    if isinstance(inputs, dict) and inputs:  # a Dataset: what its read knew, without building its table first
-        given_roles = dict(inputs.get("overrides") or {})  # type: ignore[call-overload]
-        return infer(http, **{**inputs, "overrides": {**given_roles, **dict(overrides or {})}})  # type: ignore[arg-type]
-    table = getattr(data, "design", None)
-    given: dict[str, str] = {}
-    fields: list[str] = []
-    manifest: list[str] = []
-    sections: list[str] = []
-    if isinstance(table, pd.DataFrame) and len(table) and "source" in table:
-        src = dict(zip(table["factor"], table["source"], strict=True))
-        fields = [f for f, s in src.items() if s == "path pattern"]
-        manifest = [f for f, s in src.items() if s == "manifest"]
-        sections = [f for f, s in src.items() if s == "a line inside the file"]
-        given = {f: r for f, r, e in zip(table["factor"], table["role"], table["evidence"], strict=True)
-                 if str(e).startswith("given:")}  # fmt: skip
-    return infer(http, pattern_fields=fields, manifest_columns=manifest, section_keys=sections,
-                 overrides={**given, **dict(overrides or {})})  # fmt: skip
+    inputs = dict(getattr(data, "design_inputs", None) or {})
+    roles = {**dict(inputs.pop("overrides", None) or {}), **dict(overrides or {})}  # type: ignore[call-overload]
+    return infer(http, **inputs, overrides=roles)  # type: ignore[arg-type]
 
 
 def _table(data: Any, name: str) -> pd.DataFrame | None:

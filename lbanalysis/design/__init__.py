@@ -9,8 +9,8 @@ and what the tools printed.
 
 from __future__ import annotations
 
-from .infer import BOOKKEEPING, PRINTED_LOADS, Design, infer, sentence
+from .infer import BOOKKEEPING, PRINTED_LOADS, Design, check_roles, infer, sentence
 from .tokens import KNOWN_NAMES, LOAD_NAMES, REPEAT_NAMES, SCALE_NAMES, Token, number, path_tokens, section_lines
 
 __all__ = ["BOOKKEEPING", "KNOWN_NAMES", "LOAD_NAMES", "PRINTED_LOADS", "REPEAT_NAMES", "SCALE_NAMES", "Design",
-           "Token", "infer", "number", "path_tokens", "section_lines", "sentence"]  # fmt: skip
+           "Token", "check_roles", "infer", "number", "path_tokens", "section_lines", "sentence"]  # fmt: skip

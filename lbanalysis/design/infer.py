@@ -40,7 +40,7 @@ import pandas as pd
 from ..schema.design import DESIGN, DESIGN_ROLES
 from .tokens import LOAD_NAMES, REPEAT_NAMES, SCALE_NAMES, path_tokens
 
-__all__ = ["BOOKKEEPING", "PRINTED_LOADS", "Design", "infer", "sentence"]
+__all__ = ["BOOKKEEPING", "PRINTED_LOADS", "Design", "check_roles", "infer", "sentence", "target_text"]
 
 #: The columns a tool prints that a factor's value may equal (its load, or what sets the run's length).
 PRINTED_LOADS = {
@@ -342,6 +342,19 @@ def _points_of(f: _Found, table: pd.DataFrame, setups: list[str], axis: str) -> 
     return kept
 
 
+def check_roles(overrides: Mapping[str, str] | None) -> dict[str, str]:
+    """The roles given by hand (factor -> role), checked: an unknown role is an error naming the known ones.
+
+    >>> check_roles({"path[0]": "repeat"})
+    {'path[0]': 'repeat'}
+    """
+    given = dict(overrides or {})
+    bad = {k: v for k, v in given.items() if v not in DESIGN_ROLES}
+    if bad:
+        raise ValueError(f"design: unknown role(s) {bad}; roles are: {', '.join(DESIGN_ROLES)}")
+    return given
+
+
 def infer(
     runs: pd.DataFrame,
     *,
@@ -356,10 +369,7 @@ def infer(
     a manifest and lines inside the files gave (any other column outside the schema counts as given).
     ``overrides``: factor -> role.
     """
-    overrides = dict(overrides or {})
-    bad = {k: v for k, v in overrides.items() if v not in DESIGN_ROLES}
-    if bad:
-        raise ValueError(f"design: unknown role(s) {bad}; roles are: {', '.join(DESIGN_ROLES)}")
+    overrides = check_roles(overrides)
     runs = runs if runs.index.is_unique else runs.reset_index(drop=True)
     f = _found(runs, pattern_fields, manifest_columns, section_keys)
     _classify(f, overrides)
@@ -464,10 +474,10 @@ def _words_role(s: pd.Series, runs: pd.DataFrame) -> tuple[str, str]:
     return "setup", "words that differ between runs: what is compared"
 
 
-def _target_text(runs: pd.DataFrame) -> pd.Series:
+def target_text(runs: pd.DataFrame) -> pd.Series:
     """Each run's target as a person reads it: the URL without its scheme, else host:port/path ('' unknown).
 
-    >>> _target_text(pd.DataFrame({"url": ["http://h:80/a", None], "host": ["h", "g"], "path": ["/a", None]})).tolist()
+    >>> target_text(pd.DataFrame({"url": ["http://h:80/a", None], "host": ["h", "g"], "path": ["/a", None]})).tolist()
     ['h:80/a', 'g']
     """
     empty = pd.Series(pd.NA, index=runs.index, dtype="string")
@@ -497,7 +507,7 @@ def _printed(runs: pd.DataFrame, covered: set[str]) -> list[dict]:
     target = _target_of(runs.drop(columns=[c for c in ("tool",) if c in runs]))
     shown = target[target.str.strip("|") != ""]
     if shown.nunique() > 1:
-        t = _target_text(runs)
+        t = target_text(runs)
         rows.append({"factor": "target" if "target" not in runs else "url", "source": "the tool's own output",
                      "role": "workload",
                      "values": _values_text(t[t != ""]), "evidence": "the URLs (and methods) the tools printed: each "

@@ -196,6 +196,28 @@ _SECTION_RES = (
 _NOT_SETTINGS = frozenset({"start", "end", "date", "time", "timestamp", "elapsed", "started", "ended", "now"})
 
 
+#: A quick look for the lines :data:`_SECTION_RES` may match (one multiline search over the whole text, not a
+#: loop over its lines): a key=, a number and a count word, or a repeat or count word and a number.
+_SECTION_CANDIDATE = re.compile(
+    r"^[ \t#=\-*\[]*(?:[A-Za-z]\w*[ \t]*=|\d+(?:\.\d+)?[kK]?[ \t]+[A-Za-z]|[A-Za-z]+[ \t]*[:#]?[ \t]*\d)[^\n]{0,76}$",
+    re.M,
+)
+
+
+def _section(s: str) -> list[tuple[str, float | str]]:
+    """The settings one stripped line names (empty: none)."""
+    m = _SECTION_RES[0].match(s)
+    if m:
+        pairs = re.findall(r"([A-Za-z][\w]*)\s*=\s*([\w.]+)", m.group(1))
+        return [(k.lower(), n if (n := number(v)) is not None else v) for k, v in pairs
+                if k.lower() not in _NOT_SETTINGS]  # fmt: skip
+    m = _SECTION_RES[1].match(s)
+    if m:
+        return [(m.group(2).lower(), number(m.group(1)) or 0.0)]
+    m = _SECTION_RES[2].match(s)
+    return [(m.group(1).lower(), float(m.group(2)))] if m else []
+
+
 def section_lines(text: str) -> list[tuple[int, str, float | str]]:
     """The lines of ``text`` that name a setting (line number from 1, key, value), in order.
 
@@ -203,25 +225,11 @@ def section_lines(text: str) -> list[tuple[int, str, float | str]]:
     [(1, 'run', 2.0), (2, 'servers', 4.0), (2, 'cpu', 8.0)]
     """
     out: list[tuple[int, str, float | str]] = []
-    if "=" not in text and not re.search(r"\d \w|\w \d", text):
-        return out
-    for i, line in enumerate(text.splitlines(), 1):
-        s = line.strip()
-        if not s or len(s) > 80:
-            continue
-        m = _SECTION_RES[0].match(s)
-        if m:
-            for k, v in re.findall(r"([A-Za-z][\w]*)\s*=\s*([\w.]+)", m.group(1)):
-                if k.lower() in _NOT_SETTINGS:
-                    continue
-                n = number(v)
-                out.append((i, k.lower(), n if n is not None else v))
-            continue
-        m = _SECTION_RES[1].match(s)
-        if m:
-            out.append((i, m.group(2).lower(), number(m.group(1)) or 0.0))
-            continue
-        m = _SECTION_RES[2].match(s)
-        if m:
-            out.append((i, m.group(1).lower(), float(m.group(2))))
+    line, pos = 1, 0
+    for m in _SECTION_CANDIDATE.finditer(text):
+        found = _section(m.group(0).strip())
+        if found:
+            line += text.count("\n", pos, m.start())
+            pos = m.start()
+            out += [(line, k, v) for k, v in found]
     return out

@@ -30,15 +30,11 @@ def known_tool(tool: object) -> bool:
 
 
 def target(runs: pd.DataFrame) -> pd.Series:
-    """The full target (URL with its query string), else host:port/path; empty when the output does not say."""
-    url = runs["url"].astype("string") if "url" in runs else pd.Series(pd.NA, index=runs.index, dtype="string")
-    host = runs["host"].astype("string") if "host" in runs else pd.Series(pd.NA, index=runs.index, dtype="string")
-    port = runs["port"].astype("Int64").astype("string") if "port" in runs else pd.Series(pd.NA, index=runs.index)
-    path = runs["path"].astype("string") if "path" in runs else pd.Series(pd.NA, index=runs.index, dtype="string")
-    built = host.fillna("") + (":" + port).fillna("") + path.fillna("")
-    built = built.where(host.notna() | path.notna())
-    found = url.str.replace(r"^https?://", "", regex=True).where(url.notna(), built)
-    return found.fillna("").astype(str)
+    """The full target (URL with its query string), else host:port/path; empty when the output does not say
+    (:func:`lbanalysis.design.infer.target_text`, which the design reads too)."""
+    from ...design.infer import target_text
+
+    return target_text(runs)
 
 
 def is_debug(runs: pd.DataFrame) -> pd.Series:
