@@ -274,3 +274,12 @@ def test_article_004_curves_run_along_vcpus_from_the_design():
         assert r2 == pytest.approx(theirs.loc[(mode, kind)], rel=1e-9)
     v = s.verdicts.set_index("series").loc["ab (target not shown) haproxy-4 shared haproxy backends=4"]
     assert v["evidence"].startswith("requests/s 737 at vcpus 1 to 8,191 at vcpus 8 (11.1x); still +38.5% per vcpus")
+
+
+def test_unrelated_published_files_in_one_folder_are_never_pooled():
+    """../shared/corpus/public/siege holds siege.log files of six publications, none showing its target: their
+    names are the setups (a name no target goes with is what is compared), one series per file."""
+    ds = lbanalysis.read(corpus("public"), table="all", errors="skip")
+    s = study(ds)
+    assert (_pooled(s, "source") == 1).all()
+    assert ds.design.set_index("factor").loc["file", "role"] == "setup"

@@ -466,10 +466,19 @@ def _words_role(s: pd.Series, runs: pd.DataFrame) -> tuple[str, str]:
     per-request log of one run) or the request sent (one value per target: the workload)."""
     if "format" in runs and runs["format"].nunique() > 1 and _one_to_one(s, runs["format"]):
         return "constant", "names the kind of file (one value per format: a summary and its log), not a setting"
-    target = _target_of(runs)
-    shown = runs["url"].notna() if "url" in runs else pd.Series(True, index=runs.index)  # the whole target shown
-    target = target.where(shown.to_numpy(bool) & (target.str.strip("|").str.count(r"\|") > 0).to_numpy(bool))
-    if target.nunique() > 1 and _one_to_one(s, target):
+    text = target_text(runs)
+    method = runs["method"].astype("string").fillna("") if "method" in runs else ""
+    whole = pd.Series(False, index=runs.index)
+    for c in ("url", "path"):  # the whole target shown (a host alone is part of it)
+        if c in runs:
+            whole |= runs[c].notna().to_numpy(bool)
+    shown = (text != "") & s.notna()  # runs that show a target at all (a per-request log shows none)
+    target = (text + " " + method).where(whole)
+    # every value must go with a target somewhere (a log that shows none may be its summary's twin; a value no
+    # target goes with, a siege.log beside others, is what is compared)
+    named = set(s.dropna().astype(str)) <= set(s[whole].dropna().astype(str))
+    if named and shown.any() and whole[shown].mean() >= 0.8 and target.nunique() > 1 and _one_to_one(
+            s[whole], target[whole]):  # fmt: skip
         return "workload", "one value per target the tools printed: it names the workload"
     return "setup", "words that differ between runs: what is compared"
 
