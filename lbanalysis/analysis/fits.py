@@ -67,7 +67,10 @@ def usl_throughput(n: Any, lam: float, sigma: float, kappa: float) -> np.ndarray
     [100.0, 357.14]
     """
     n = np.asarray(n, dtype=float)
-    return lam * n / (1.0 + sigma * (n - 1.0) + kappa * n * (n - 1.0))
+    with np.errstate(
+        divide="ignore", invalid="ignore"
+    ):  # a trial of the fit where the denominator is 0: NaN, no warning
+        return lam * n / (1.0 + sigma * (n - 1.0) + kappa * n * (n - 1.0))
 
 
 def amdahl_throughput(n: Any, lam: float, sigma: float) -> np.ndarray:

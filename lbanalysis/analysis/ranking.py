@@ -32,7 +32,7 @@ from .series import as_floats
 __all__ = ["LOCAL_HOSTS", "ranking"]
 
 #: Targets on the client's own machine: the client and the server shared its CPUs.
-LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]", "0.0.0.0")
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]", "0.0.0.0", "ip6-localhost", "ip6-loopback")
 
 
 def _load_of(g: pd.DataFrame) -> tuple[str, pd.Series]:
