@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Sequence
 from typing import TextIO
 
-from .. import __version__
+from .. import __version__, registry
 from ..errors import LBAnalysisError
 from . import check, compare, read, reports, summary, sweep
 from .check import cmd_check
@@ -70,12 +70,24 @@ Each command has its own --help. Exit status: 0 ok, 1 data error, 2 usage error.
 """
 
 
+def _description() -> str:
+    """The program's description, naming the tools the registry knows by kind.
+
+    >>> _description().splitlines()[1].startswith("HTTP load: ab, siege")
+    True
+    """
+    kinds = {"http-load": "HTTP load", "network": "network", "lb-stats": "load-balancer statistics"}
+    lines = [f"{label}: {', '.join(registry.names(kind=kind))}" for kind, label in kinds.items()]
+    lines.append("resources: " + ", ".join(n for n in registry.names(kind="resources") if n != "sweep"))
+    return "Read load-test outputs into tidy tables; fit, judge and chart them; run reports.\n" + "\n".join(lines)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``lbanalysis`` program: one subcommand per module of :mod:`lbanalysis.cli`."""
     fmt = argparse.RawDescriptionHelpFormatter
     parser = Parser(
         prog=PROG,
-        description="Read load-test outputs (ab, siege, gobench, iperf) into tidy tables; run reports.",
+        description=_description(),
         epilog=_MAIN_EPILOG,
         formatter_class=fmt,
     )
