@@ -395,3 +395,12 @@ def test_connections_that_failed_to_open_are_no_idle_client():
     assert (v["verdict"], v["confidence"]) == ("cannot tell", ""), v["evidence"]
     assert v["evidence"].startswith("at concurrency 1000, 755 of the 1000 connections failed to connect")
     assert "the 245 that opened carried 244.1 requests in flight, busy" in v["evidence"]
+
+
+def test_study_of_a_folder_reads_it_and_warns_of_each_skipped_file(tmp_path):
+    (tmp_path / "c10.txt").write_text((AB / "ab_c10.txt").read_text())
+    (tmp_path / "notes.txt").write_text("we ran it twice\n")
+    with pytest.warns(lbanalysis.SkippedFileWarning, match="notes.txt"):
+        s = study(tmp_path)
+    given = study(lbanalysis.read(tmp_path / "c10.txt", table="all"))
+    assert len(s.runs) == 1 and s.runs["requests_per_s"].iloc[0] == given.runs["requests_per_s"].iloc[0] > 0

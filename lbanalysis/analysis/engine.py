@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import html
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -239,6 +240,15 @@ class Summary:
         return f"<p>{html.escape(lines[0])}</p>" + (frame.to_html(index=False) if len(frame) else "")
 
 
+def _read_path(data: Any) -> Any:
+    """``data`` itself, or the Dataset of a folder, file or glob given as a path (every table, skips warned of)."""
+    if not isinstance(data, (str, os.PathLike)):
+        return data
+    from ..reader import read  # the reader sits above the analysis
+
+    return read(data, table="all", errors="warn")
+
+
 def _given(data: Any, cpu: Any, phases: Any, requests: Any) -> tuple[pd.DataFrame, ...]:
     """The runs, CPU samples, load-balancer servers, phases and requests of ``data`` (a Dataset or a runs frame),
     those given as arguments first."""
@@ -386,7 +396,9 @@ def study(
     """Study a folder's runs once: series, errors, capacity, fits, knees and a verdict per series.
 
     ``data``: a :class:`~lbanalysis.reader.Dataset` (its ``phases`` and
-    ``requests`` give ab its measured latency) or a runs frame.
+    ``requests`` give ab its measured latency), a runs frame, or a folder,
+    file or glob, read as ``read(path, table="all", errors="warn")`` reads it
+    (each skipped file a warning).
     ``capacity``: a rate for every path (``"1 Gbit/s"``), a mapping from
     target host to rate, :func:`~lbanalysis.capacity.link_capacity` output,
     or ``None``: a ``capacity`` column of the runs (a manifest), else the
@@ -414,6 +426,7 @@ def study(
     capacity per series :meth:`Study.capacity` gives.
     """
     t = _thresholds(capacity_basis, thresholds)
+    data = _read_path(data)
     if objective is not None:
         from .objective import Objective
 
