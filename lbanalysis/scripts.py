@@ -78,6 +78,8 @@ SCRIPT_LIMIT = 4_000_000
 # ---------------------------------------------------------------------------------------------- k6 ---
 #: Where a k6 script's default function begins (``export default function () {``, an arrow function).
 K6_ENTRY = re.compile(r"export\s+default\s+(?:async\s+)?(?:function\b\s*\*?\s*[\w$]*\s*\([^)]*\)|\([^)]*\)\s*=>)\s*\{")
+#: A default export naming a function of the script (``export default runTest;``).
+K6_ENTRY_NAME = re.compile(r"export\s+default\s+([\w$]+)\s*;?\s*$", re.M)
 #: A sleep: k6's ``sleep(seconds)`` (its one argument, a number or an expression of :data:`K6_MEANS`).
 K6_SLEEP = re.compile(r"(?<![\w$.])sleep\s*\(")
 #: A request: ``http.get(``, ``http.post(``… one request each; ``http.batch(`` sends several at once (unknown).
@@ -94,7 +96,7 @@ K6_REPEATS = re.compile(r"\b(?:for|while|do|if|else|switch|case|catch)\b|\?|\.\s
 #: Scenarios that run another exported function than the default one (``exec: 'browse'``).
 K6_EXEC = re.compile(r"\bexec\s*:\s*['\"`]")
 #: A function of the script's own file, by name: ``function name(``, ``const name = (…) =>``, ``= function``.
-K6_FUNCTION = re.compile(r"(?:function\s+([\w$]+)\s*\([^)]*\)|(?:const|let|var)\s+([\w$]+)\s*=\s*(?:async\s+)?"
+K6_FUNCTION = re.compile(r"(?:function\s+([\w$]+)\s*\([^)]*\)(?:\s*:\s*[\w$<>\[\]| ]+)?|(?:const|let|var)\s+([\w$]+)\s*=\s*(?:async\s+)?"
                          r"(?:function\b[^(]*\([^)]*\)|\([^)]*\)\s*=>|[\w$]+\s*=>))\s*\{")  # fmt: skip
 #: A name given a number at the top of a script (``const THINK = 2;``), read into a sleep's argument.
 K6_CONSTANT = re.compile(r"^\s*(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*=\s*(\d+(?:\.\d+)?)\s*;?\s*$", re.M)
@@ -412,16 +414,16 @@ def _k6_wait(text: str, name: str) -> Wait:
     (nan, 's.js:2: for (let i = 0; i < n; i++) { http.get(U); sleep(1); } (a sleep or request repeated an unknown number of times)')
     """
     code = _code(text)
-    entry = K6_ENTRY.search(code)
-    if entry is None:
+    functions = {m[1] or m[2]: m.end() - 1 for m in K6_FUNCTION.finditer(code)}
+    entry, named = K6_ENTRY.search(code), K6_ENTRY_NAME.search(code)
+    start = entry.end() - 1 if entry else functions.get(named[1], -1) if named else -1
+    if start < 0:
         return Wait(math.nan, f"{name}: no default function read")
     if K6_EXEC.search(code):
         m = K6_EXEC.search(code)
         return Wait(math.nan, _where(text, m.start(), m.end(), name) + " (a scenario runs another function)")
-    functions = {m[1] or m[2]: m.end() - 1 for m in K6_FUNCTION.finditer(code)}
     imported = {w.split(" as ")[-1].strip() for m in K6_LOCAL_IMPORT.finditer(code) for w in (m[1] or m[2]).split(",")}
     imported.discard("")
-    start = entry.end() - 1
     body = _k6_body(code, start, _block(code, start), functions, imported)
     if body.unknown:
         a, b = body.unknown
@@ -671,21 +673,21 @@ def _named_in_output(info: Tool, source: str, line: object) -> str:
     return before[-1] if before else (found[0][1] if found else "")
 
 
-def _script_of(info: Tool, command: object, source: str, line: object) -> Path | None:
-    """The script a run executed, beside its output: named by its command, by its output, the tool's default,
-    else the one file in the folder ending as the tool's scripts do (None: not found)."""
+def _script_of(info: Tool, command: object, source: str, line: object) -> tuple[Path, str] | None:
+    """The script a run executed, beside its output, and its name as named: by its command, by its output, the
+    tool's default, else the one file in the folder ending as the tool's scripts do (None: not found)."""
     folder = Path(source).parent
     named = _in_command(info, command) if isinstance(command, str) else ""
     named = named or _named_in_output(info, source, line) or info.script_default
     if named:
-        return folder / named
+        return folder / named, named
     if not info.script_suffixes:
         return None
     try:
         lone = [p for p in folder.iterdir() if p.name.lower().endswith(info.script_suffixes) and p.is_file()]
     except OSError:
         return None
-    return lone[0] if len(lone) == 1 else None
+    return (lone[0], lone[0].name) if len(lone) == 1 else None
 
 
 def with_think_times(runs: pd.DataFrame) -> pd.DataFrame:
@@ -711,9 +713,10 @@ def with_think_times(runs: pd.DataFrame) -> pd.DataFrame:
         if not isinstance(source, str):
             continue
         info = infos[tool]
-        path = _script_of(info, command, source, out.at[i, "line"] if "line" in out else None)
-        if path is None:
+        found = _script_of(info, command, source, out.at[i, "line"] if "line" in out else None)
+        if found is None:
             continue
+        path, named = found
         command = command if isinstance(command, str) else ""
         threads = (
             float(out.at[i, "concurrency"]) if "concurrency" in out and pd.notna(out.at[i, "concurrency"]) else math.nan
@@ -721,13 +724,7 @@ def with_think_times(runs: pd.DataFrame) -> pd.DataFrame:
         key = (tool, path, command if info.script_language == "jmx" else "", threads)
         if key not in seen:
             text = _read_script(path)
-            seen[key] = (
-                None
-                if text is None
-                else wait_asked(
-                    tool, text, path.name if path.parent == Path(source).parent else str(path), command, threads
-                )
-            )
+            seen[key] = None if text is None else wait_asked(tool, text, named, command, threads)
         wait = seen[key]
         if wait is None:
             continue
