@@ -604,8 +604,7 @@ def _paced(pacers: list[ET.Element], text: str, name: str, props: dict[str, str]
     if not rate > 0:
         return Wait(math.nan, f"{where} ({t.label}: a target not read)")
     unit = "minute" if t.per == 60 else f"{per:g} s"
-    return Wait(math.nan, f"{where} ({t.label}: {target:g} samples per {unit}{mode}: paced at {rate:.4g} requests/s, "
-                          "the wait is what the target leaves)", rate)  # fmt: skip
+    return Wait(math.nan, f"{where} ({target:g} samples per {unit}{mode}: paced at {rate:.4g} requests/s)", rate)
 
 
 # ------------------------------------------------------------------------------------------ dispatch ---

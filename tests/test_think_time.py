@@ -286,3 +286,36 @@ def test_the_same_jmeter_runs_with_their_wait_unknown_are_never_high_confidence(
     assert ds.runs["think_time_s"].isna().all()
     v = lbanalysis.study(ds).verdicts.iloc[0]
     assert v["confidence"] != "high" and (v["verdict"], v["confidence"]) == ("load generator", "low"), v["evidence"]
+
+
+JMETER_PACED = FIXTURES / "scenarios" / "think-time" / "jmeter-paced"
+
+
+def test_a_jmeter_plan_paced_by_a_constant_throughput_timer_is_an_open_model_at_its_target():
+    """Captured live (tests/fixtures/scenarios/think-time/jmeter-paced): 6000 samples per minute shared by all
+    threads, 4 to 64 threads before a 10 ms service. From 8 threads on the answers keep the 100 requests/s asked
+    (96.8 at 8, 104.8 at 64): a flat throughput that is the pace, not a saturated server."""
+    ds = lbanalysis.read(JMETER_PACED, table="all")
+    assert set(ds.runs["rate_target_per_s"]) == {100.0} and ds.runs["think_time_s"].isna().all()
+    assert set(ds.runs["think_time_source"]) == {
+        'plan.jmx:47: ConstantThroughputTimer "Constant Throughput Timer" (6000 samples per minute: paced at 100 '
+        "requests/s)"
+    }
+    top = ds.runs[ds.runs["concurrency"] == 64]
+    assert sorted(top["requests_per_s"]) == [103.5, 106.1]
+    v = lbanalysis.study(ds).verdicts.iloc[0]
+    assert (v["verdict"], v["confidence"]) == ("no bound reached", "high"), v["evidence"]
+    assert (
+        "the answers kept the rate asked (100 requests/s, open loop) at every concurrency from 8 to 64" in v["evidence"]
+    )
+    assert "the rate asked is the pace of plan.jmx:47: ConstantThroughputTimer" in v["evidence"]
+
+
+def test_the_paced_runs_without_their_plan_are_never_high_confidence(tmp_path):
+    """The same outputs, the plan left behind: 2.2 requests in flight of 64 threads, and a wait JMeter's output
+    cannot show: a client bound of low confidence at most."""
+    for f in JMETER_PACED.glob("*.txt"):
+        (tmp_path / f.name).write_bytes(f.read_bytes())
+    v = lbanalysis.study(lbanalysis.read(tmp_path, table="all")).verdicts.iloc[0]
+    assert (v["verdict"], v["confidence"]) == ("load generator", "low"), v["evidence"]
+    assert "timers in its test plan, which JMeter's output does not show" in v["evidence"]
