@@ -804,7 +804,8 @@ RULES: tuple[Rule, ...] = (
         "{top:g} asked (below {generator_share:.0%}): {why}",
         "a closed-loop tool kept fewer requests in flight than asked (Little's law) and, where the iteration or the "
         "wait asked is known, fewer users busy in their iterations (iterations/s × iteration duration, or "
-        "throughput × (latency + wait)); a wait the output cannot show (a sleep in a script) makes it low confidence",
+        "throughput × (latency + wait): siege -d, Locust's wait_time, a k6 script's sleep()s, a JMeter plan's "
+        "timers); a wait possible but not read (a script not found, a sleep in a loop) makes it low confidence",
     ),
     Rule(
         "server saturation",
@@ -883,7 +884,8 @@ RULES: tuple[Rule, ...] = (
         {},
         _no_bound,
         "throughput still grows at the highest {load} ({gain} from {prev:g} to {top:g}): no bound reached in these runs",
-        "throughput still growing at the highest load",
+        "throughput still growing at the highest load, or a fixed rate kept up to it (open loop; a JMeter plan's "
+        "throughput timer)",
     ),
     Rule("cannot tell", {}, _otherwise, "{why}: not the pattern of a saturated server", "none of the above"),
 )
