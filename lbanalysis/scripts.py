@@ -567,14 +567,19 @@ def _jmx_wait(text: str, name: str, command: str = "", threads: float = math.nan
         return _paced(pacers, text, name, props, threads)
     tree = root.find("hashTree")
     samplers = _samplers(tree, (), 1.0, props) if tree is not None else []
-    waits = {s.wait_ms for s in samplers}
-    first = next((t for s in samplers for t in s.timers), all_timers[0])
-    labels = sorted({JMETER_TIMERS.get(_class(t), Timer(_class(t), "unknown")).label for t in all_timers})
-    where = f"{_xml_where(text, first, name)} ({', '.join(labels)}"
     bad = next((t for t in all_timers if JMETER_TIMERS.get(_class(t), Timer("", "")).kind != "wait"), None)
     if bad is not None:
         label = JMETER_TIMERS.get(_class(bad), Timer(_class(bad), "unknown")).label
         return Wait(math.nan, f"{_xml_where(text, bad, name)} ({label}: a wait JMeter sizes at run time)")
+    first = next((t for s in samplers for t in s.timers), all_timers[0])
+    labels = sorted({JMETER_TIMERS[_class(t)].label for t in all_timers})
+    return _samplers_wait(samplers, f"{_xml_where(text, first, name)} ({', '.join(labels)}")
+
+
+def _samplers_wait(samplers: list[_Sampler], where: str) -> Wait:
+    """The mean wait before a request over a plan's samplers: theirs when they all wait alike, else weighed by how
+    many times each runs (NaN: a figure not read, or a sampler run an unknown number of times)."""
+    waits = {s.wait_ms for s in samplers}
     if not samplers:
         return Wait(math.nan, f"{where}: no sampler read)")
     if any(math.isnan(w) for w in waits):
@@ -660,33 +665,48 @@ def _compiled(pattern: str) -> re.Pattern:
     return re.compile(pattern, re.MULTILINE)
 
 
-def _named_in_output(info: Tool, source: str, line: object) -> str:
-    """The script the tool's output names (k6's ``script:`` line): the last such line at or before the run's
-    first lines (its banner), else the first in the file."""
-    if not info.script_lines:
-        return ""
-    text = _read_script(Path(source)) or ""
+def _named_in_output(info: Tool, text: str, line: object) -> str:
+    """The script the tool's output ``text`` names (k6's ``script:`` line): the last such line at or before the
+    run's first lines (its banner), else the first in the file.
+
+    >>> from lbanalysis.registry import TOOLS
+    >>> k6 = next(t for t in TOOLS if t.name == "k6")
+    >>> _named_in_output(k6, "  execution: local\\n     script: a.js\\n\\n  execution: local\\n     script: b.js\\n", 4)
+    'b.js'
+    """
     found = [(text.count("\n", 0, m.start()) + 1, m[1]) for p in info.script_lines for m in _compiled(p).finditer(text)]
     at = int(line) if isinstance(line, int | float) and not pd.isna(line) else 0
     before = [name for n, name in sorted(found) if n <= at + 15]
     return before[-1] if before else (found[0][1] if found else "")
 
 
-def _script_of(info: Tool, command: object, source: str, line: object) -> tuple[Path, str] | None:
-    """The script a run executed, beside its output, and its name as named: by its command, by its output, the
-    tool's default, else the one file in the folder ending as the tool's scripts do (None: not found)."""
-    folder = Path(source).parent
-    named = _in_command(info, command) if isinstance(command, str) else ""
-    named = named or _named_in_output(info, source, line) or info.script_default
-    if named:
-        return folder / named, named
-    if not info.script_suffixes:
-        return None
+def _lone_script(info: Tool, folder: Path) -> tuple[Path, str] | None:
+    """The one file in ``folder`` whose name ends as the tool's scripts do (None: none, or several)."""
     try:
         lone = [p for p in folder.iterdir() if p.name.lower().endswith(info.script_suffixes) and p.is_file()]
     except OSError:
         return None
     return (lone[0], lone[0].name) if len(lone) == 1 else None
+
+
+def _script_of(info: Tool, command: object, source: str, line: object, memo: dict) -> tuple[Path, str] | None:
+    """The script a run executed, beside its output, and its name as named: by its command, by its output, the
+    tool's default, else the one file in the folder ending as the tool's scripts do (None: not found). ``memo``
+    keeps what was read of each output and folder for the other runs."""
+    folder = Path(source).parent
+    named = _in_command(info, command) if isinstance(command, str) else ""
+    if not named and info.script_lines:
+        if ("output", source) not in memo:
+            memo[("output", source)] = _read_script(Path(source)) or ""
+        named = _named_in_output(info, memo[("output", source)], line)
+    named = named or info.script_default
+    if named:
+        return folder / named, named
+    if not info.script_suffixes:
+        return None
+    if ("folder", info.name, folder) not in memo:
+        memo[("folder", info.name, folder)] = _lone_script(info, folder)
+    return memo[("folder", info.name, folder)]
 
 
 def with_think_times(runs: pd.DataFrame) -> pd.DataFrame:
@@ -706,33 +726,40 @@ def with_think_times(runs: pd.DataFrame) -> pd.DataFrame:
         if col not in out:
             out[col] = pd.Series(pd.NA, index=out.index, dtype=dtype)
     seen: dict[tuple, Wait | None] = {}  # a script read once for all the runs naming it alike
+    memo: dict[tuple, object] = {}  # each output's text and each folder's lone script, once
     for i in out.index[todo]:
-        tool, source = str(out.at[i, "tool"]), out.at[i, "source"]
-        command = out.at[i, "command"] if "command" in out else None
-        if not isinstance(source, str):
-            continue
-        info = infos[tool]
-        found = _script_of(info, command, source, out.at[i, "line"] if "line" in out else None)
-        if found is None:
-            continue
-        path, named = found
-        command = command if isinstance(command, str) else ""
-        threads = (
-            float(out.at[i, "concurrency"]) if "concurrency" in out and pd.notna(out.at[i, "concurrency"]) else math.nan
-        )
-        key = (tool, path, command if info.script_language == "jmx" else "", threads)
-        if key not in seen:
-            text = _read_script(path)
-            seen[key] = None if text is None else wait_asked(tool, text, named, command, threads)
-        wait = seen[key]
-        if wait is None:
-            continue
-        out.at[i, "think_time_source"] = wait.where
-        if not math.isnan(wait.mean):
-            out.at[i, "think_time_s"] = wait.mean
-        if not math.isnan(wait.rate):
-            if "rate_target_per_s" not in out:
-                out["rate_target_per_s"] = pd.Series(pd.NA, index=out.index, dtype="Float64")
-            if pd.isna(out.at[i, "rate_target_per_s"]):
-                out.at[i, "rate_target_per_s"] = wait.rate
+        wait = _run_wait(out.loc[i], infos, seen, memo)
+        if wait is not None:
+            _put(out, i, wait)
     return out
+
+
+def _run_wait(run: pd.Series, infos: dict[str, Tool], seen: dict, memo: dict) -> Wait | None:
+    """The wait one run's script asks (None: no script found beside its output)."""
+    tool, source, command = str(run["tool"]), run["source"], run.get("command")
+    if not isinstance(source, str):
+        return None
+    info = infos[tool]
+    found = _script_of(info, command, source, run.get("line"), memo)
+    if found is None:
+        return None
+    path, named = found
+    command = command if isinstance(command, str) else ""
+    threads = float(run["concurrency"]) if pd.notna(run.get("concurrency", math.nan)) else math.nan
+    key = (tool, path, command if info.script_language == "jmx" else "", threads)
+    if key not in seen:
+        text = _read_script(path)
+        seen[key] = None if text is None else wait_asked(tool, text, named, command, threads)
+    return seen[key]
+
+
+def _put(out: pd.DataFrame, i: object, wait: Wait) -> None:
+    """A run's wait into its row: where it was read, the mean wait, a throughput timer's rate (none known yet)."""
+    out.at[i, "think_time_source"] = wait.where
+    if not math.isnan(wait.mean):
+        out.at[i, "think_time_s"] = wait.mean
+    if not math.isnan(wait.rate):
+        if "rate_target_per_s" not in out:
+            out["rate_target_per_s"] = pd.Series(pd.NA, index=out.index, dtype="Float64")
+        if pd.isna(out.at[i, "rate_target_per_s"]):
+            out.at[i, "rate_target_per_s"] = wait.rate
