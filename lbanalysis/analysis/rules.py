@@ -286,8 +286,9 @@ def _generator(e: Evidence, t: dict[str, float]) -> Finding | None:
         return Finding(f)
     think = t_.loc[top, "think"] if "think" in t_ else math.nan
     if e.unseen_think_time and not pd.notna(think):
+        read = f"the script read does not size it: {e.think_source}" if e.think_source else "no script read"
         f["why"] = (f"the client did not keep its connections busy, or {e.unseen_think_time}: the share of each "
-                    "iteration spent waiting is unknown (no iteration duration or rate printed, no script read), "
+                    f"iteration spent waiting is unknown (no iteration duration or rate printed, {read}), "
                     "so idle clients cannot be told from think time")  # fmt: skip
         return Finding(f, confidence="low")
     f["why"] = "the client did not keep its connections busy"
