@@ -139,19 +139,20 @@ JMETER_TIMERS: dict[str, Timer] = {
 }
 #: The Constant Throughput Timer's calcMode whose target is each thread's (the others: all threads together).
 JMETER_PER_THREAD = {"0"}
-#: Controllers: the property saying how many times their children run per pass ("": once), None: not known from
-#: the plan (a condition, a share, a module elsewhere). A controller not named here counts as not known.
+#: Controllers (and the plan itself): the property saying how many times their children run per pass ("": once),
+#: None: not known from the plan (a condition, a share, a module elsewhere). One not named here counts as not known.
 JMETER_CONTROLLERS: dict[str, str | None] = {
-    "GenericController": "", "TransactionController": "", "RandomOrderController": "",
+    "TestPlan": "", "GenericController": "", "TransactionController": "", "RandomOrderController": "",
     "CriticalSectionController": "", "LoopController": "LoopController.loops", "IfController": None,
     "WhileController": None, "SwitchController": None, "RandomController": None, "ThroughputController": None,
     "OnceOnlyController": None, "InterleaveControl": None, "RunTime": None, "ForeachController": None,
     "ModuleController": None, "IncludeController": None,
 }  # fmt: skip
-#: A sampler (one request each), a thread group, a thread group run before or after the test (left out).
+#: A sampler (one request each), a thread group; what is left out: thread groups run before or after the test,
+#: a test fragment (run only where a Module Controller names it).
 JMETER_SAMPLER = re.compile(r"Sampler(?:Proxy)?\d*$")
 JMETER_THREAD_GROUP = re.compile(r"ThreadGroup$")
-JMETER_SETUP_GROUPS = {"SetupThreadGroup", "PostThreadGroup"}
+JMETER_SETUP_GROUPS = {"SetupThreadGroup", "PostThreadGroup", "TestFragmentController"}
 #: A property the command line sets (``${__P(threads,1)}``, ``${__property(name,,default)}``): name, default.
 JMETER_PROPERTY = re.compile(r"^\$\{__P(?:roperty)?\(\s*([^,)]+?)\s*(?:,\s*(?:[^,)]*,\s*)?([^)]*?)\s*)?\)\}$")
 

@@ -244,6 +244,22 @@ def test_the_mean_wait_of_each_jmeter_timer(timer, mean):
     assert wait.rate != wait.rate
 
 
+def test_samplers_with_different_waits_are_weighed_by_their_loops():
+    """Two GETs, the second with its own Constant Timer of 1 s, inside a Loop Controller of 3: each runs as
+    often, 0.5 s before a request on average; under an If Controller how often the second runs is unknown."""
+    get = '<HTTPSamplerProxy testclass="HTTPSamplerProxy" testname="{0}"/>'
+    own = '<hashTree><ConstantTimer testclass="ConstantTimer" testname="c"><stringProp name="ConstantTimer.delay">'
+    plan = ('<jmeterTestPlan><hashTree><TestPlan testclass="TestPlan" testname="p"/><hashTree><ThreadGroup '
+            'testclass="ThreadGroup" testname="tg"/><hashTree><{c} testclass="{c}" testname="l"><stringProp '
+            'name="LoopController.loops">3</stringProp></{c}><hashTree>' + get.format("a") + "<hashTree/>"
+            + get.format("b") + own + "1000</stringProp></ConstantTimer><hashTree/></hashTree></hashTree></hashTree>"
+            "</hashTree></hashTree></jmeterTestPlan>")  # fmt: skip
+    wait = wait_asked("jmeter", plan.format(c="LoopController"), "p.jmx")
+    assert wait.mean == 0.5 and wait.where.endswith("(Constant Timer: 500 ms on average over 2 samplers)")
+    wait = wait_asked("jmeter", plan.format(c="IfController"), "p.jmx")
+    assert wait.mean != wait.mean and "run an unknown number of times" in wait.where
+
+
 @pytest.mark.parametrize(
     ("timer", "threads", "rate"),
     [
