@@ -251,7 +251,14 @@ class Tool:
     between a client's requests: (regular expression, how its groups give
     the mean wait, factor to seconds), read by :mod:`lbanalysis.scripts`
     (``constant``: one figure; ``between``: the mean of two; ``unknown``: a
-    wait the pattern cannot size).
+    wait the pattern cannot size). ``script_language`` names a script the
+    patterns cannot read, read by :mod:`lbanalysis.scripts` instead (``k6``:
+    the sleeps of a k6 script's default function; ``jmx``: the timers of a
+    JMeter test plan); ``script_suffixes`` the ends of a script's name (a
+    positional argument of the command with one is the script; a folder
+    holding one such file and no script named holds the run's script);
+    ``script_lines`` regular expressions of the tool's output lines naming
+    the script it ran (k6's ``script: loadtest.js``).
     ``fixed_buckets`` says that the tool's latency histogram has the same
     bucket edges in every run (fortio's ``-r``), so the histograms of the
     processes of one test add up bucket by bucket; hey's and oha's buckets
@@ -284,6 +291,9 @@ class Tool:
     script_options: tuple[str, ...] = ()
     script_default: str = ""
     think_times: tuple[tuple[str, str, float], ...] = ()
+    script_language: str = ""
+    script_suffixes: tuple[str, ...] = ()
+    script_lines: tuple[str, ...] = ()
     fixed_buckets: bool = False
 
     def __post_init__(self) -> None:
@@ -428,6 +438,9 @@ TOOLS: tuple[Tool, ...] = (
         "k6: bytes received incl. HTTP headers (data_received)",
         closed_loop=True,  # VUs; an arrival-rate executor's runs carry rate_target_per_s (open loop)
         unseen_think_time="a sleep() in its script, which only k6's iteration_duration and iterations rate show",
+        script_language="k6",
+        script_suffixes=(".js", ".mjs", ".cjs", ".ts"),
+        script_lines=(r"^\s*script: (\S.*?)\s*$",),
         info_options=("version", "--version", "-h", "--help", "help"),
         info_patterns=((r"^k6 v\d+\.\d+\S* \(", "version banner"), (r"^Usage:\n\s+k6 \[command\]", "help text")),
         subcommands=("run", "cloud", "version", "help", "inspect", "archive", "new"),
@@ -675,10 +688,8 @@ TOOLS: tuple[Tool, ...] = (
         closed_loop=True,
         unseen_think_time="timers in its test plan, which JMeter's output does not show",
         script_options=("-t", "--testfile"),
-        think_times=(
-            (r'<stringProp name="ConstantTimer\.delay">(\d+(?:\.\d+)?)</stringProp>', "constant", 1e-3),
-            (r'testclass="\w*Timer"', "unknown", 1.0),
-        ),
+        script_language="jmx",
+        script_suffixes=(".jmx",),
         info_options=("-v", "--version", "-h", "--help", "-?"),
         # the target and the load are in the plan; -Jname=value sets a property the plan reads (${__P(threads)})
         load_options=(

@@ -286,8 +286,9 @@ def _generator(e: Evidence, t: dict[str, float]) -> Finding | None:
         return Finding(f)
     think = t_.loc[top, "think"] if "think" in t_ else math.nan
     if e.unseen_think_time and not pd.notna(think):
+        read = f"the script read does not size it: {e.think_source}" if e.think_source else "no script read"
         f["why"] = (f"the client did not keep its connections busy, or {e.unseen_think_time}: the share of each "
-                    "iteration spent waiting is unknown (no iteration duration or rate printed, no script read), "
+                    f"iteration spent waiting is unknown (no iteration duration or rate printed, {read}), "
                     "so idle clients cannot be told from think time")  # fmt: skip
         return Finding(f, confidence="low")
     f["why"] = "the client did not keep its connections busy"
@@ -448,23 +449,39 @@ def _saturation(e: Evidence, t: dict[str, float]) -> Finding | None:
                    confidence=confidence, notes=notes, resource=resource)  # fmt: skip
 
 
-def _kept_fixed_rate(e: Evidence, t: dict[str, float]) -> bool:
-    """Open loop at a fixed rate the answers kept at every load (fortio -qps 1000 over more connections): the
-    throughput is flat because the rate asked was, not because something bounded it."""
+def _kept_from(e: Evidence, t: dict[str, float]) -> float | None:
+    """Open loop at a fixed rate (fortio -qps 1000 over more connections, a JMeter plan paced by a throughput
+    timer): the lowest load from which the answers kept the rate at every load up to the highest, at every load or
+    at two or more at the top (below them, too few clients to reach it). None: not so."""
     loads = e.loads
     if e.closed or "rate" not in loads or not (loads["rate"] > 0).all():
-        return False
-    return bool(kept_up(loads["x"], loads["rate"], t["keep_up_share"]).all())
+        return None
+    kept = kept_up(loads["x"], loads["rate"], t["keep_up_share"]).to_numpy(bool)
+    if not len(kept):
+        return None
+    n = len(kept) - int(pd.Series(kept[::-1]).cummin().sum())  # loads below the kept tail
+    if n == 0 or len(kept) - n >= 2:
+        return float(loads.index[n])
+    return None
+
+
+def _kept_fixed_rate(e: Evidence, t: dict[str, float]) -> bool:
+    """Open loop at a fixed rate the answers kept (:func:`_kept_from`): the throughput is flat because the rate
+    asked was, not because something bounded it."""
+    return _kept_from(e, t) is not None
 
 
 def _no_bound(e: Evidence, t: dict[str, float]) -> Finding | None:
     loads = e.loads
     top = loads.index.max()
-    if _kept_fixed_rate(e, t):
+    start = _kept_from(e, t)
+    if start is not None:
         rate = float(loads["rate"].max())
-        return Finding({"gain": "+0%", "prev": loads.index.min(), "top": top, "rate": rate},
+        below = "" if start == loads.index.min() else " (below it, too few clients to reach the rate)"
+        paced = f"; the rate asked is the pace of {e.think_source}" if e.think_source else ""
+        return Finding({"gain": "+0%", "prev": start, "top": top, "rate": rate, "below": below, "paced": paced},
                        sentence="the answers kept the rate asked ({rate:,.10g} requests/s, open loop) at every {load} "
-                                "from {prev:g} to {top:g}: no bound reached in these runs")  # fmt: skip
+                                "from {prev:g} to {top:g}{below}: no bound reached in these runs{paced}")  # fmt: skip
     if _knee_of(e, t) < top:
         return None
     prev = loads.index[-2]
@@ -788,7 +805,8 @@ RULES: tuple[Rule, ...] = (
         "{top:g} asked (below {generator_share:.0%}): {why}",
         "a closed-loop tool kept fewer requests in flight than asked (Little's law) and, where the iteration or the "
         "wait asked is known, fewer users busy in their iterations (iterations/s × iteration duration, or "
-        "throughput × (latency + wait)); a wait the output cannot show (a sleep in a script) makes it low confidence",
+        "throughput × (latency + wait): siege -d, Locust's wait_time, a k6 script's sleep()s, a JMeter plan's "
+        "timers); a wait possible but not read (a script not found, a sleep in a loop) makes it low confidence",
     ),
     Rule(
         "server saturation",
@@ -867,7 +885,8 @@ RULES: tuple[Rule, ...] = (
         {},
         _no_bound,
         "throughput still grows at the highest {load} ({gain} from {prev:g} to {top:g}): no bound reached in these runs",
-        "throughput still growing at the highest load",
+        "throughput still growing at the highest load, or a fixed rate kept up to it (open loop; a JMeter plan's "
+        "throughput timer)",
     ),
     Rule("cannot tell", {}, _otherwise, "{why}: not the pattern of a saturated server", "none of the above"),
 )

@@ -119,16 +119,17 @@ _RUNS_SIEGE = (
         F,
         "s",
         "mean wait a client makes between its requests (think time) as the run asked it: half of siege -d (a random "
-        "wait up to it), Locust's wait_time and JMeter's constant timer read from the script the command names; 0: "
-        "no wait asked",
-        "siege,locust,jmeter",
+        "wait up to it), Locust's wait_time, a k6 script's sleeps per request and a JMeter plan's timers, read from "
+        "the script the command or output names; 0: no wait asked",
+        "siege,locust,jmeter,k6",
     ),
     Column(
         "think_time_source",
         S,
         "",
-        "where think_time_s was read ('locustfile.py:6: wait_time = constant(1)')",
-        "siege,locust,jmeter",
+        "where think_time_s (or a JMeter throughput timer's rate_target_per_s) was read ('locustfile.py:6: wait_time "
+        "= constant(1)')",
+        "siege,locust,jmeter,k6",
     ),
     Column("benchmark_mode", B, "", "siege -b (no delay)", "siege"),
     Column("internet_mode", B, "", "siege -i (random URLs from file)", "siege"),
@@ -249,8 +250,8 @@ _RUNS_WRK = (
         F,
         "1/s",
         "fixed request rate asked for (wrk2 -R; k6 arrival-rate executors: iterations/s; httperf --rate: connections/s,"
-        " each of --num-calls requests): an open-loop run",
-        "wrk,k6,httperf,fortio",
+        " each of --num-calls requests; a JMeter plan's Constant or Precise Throughput Timer): an open-loop run",
+        "wrk,k6,httperf,fortio,jmeter",
     ),
     Column("hdr_latency_mean_s", F, "s", "HdrHistogram mean of the recorded (corrected) latency (wrk2)", "wrk"),
     Column("hdr_latency_stdev_s", F, "s", "HdrHistogram standard deviation (wrk2)", "wrk"),
