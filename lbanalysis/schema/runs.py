@@ -98,7 +98,9 @@ _RUNS_AB = (
     Column("write_errors", I, "", "Write errors", "ab"),
     Column("keepalive_requests", I, "", "Keep-Alive requests", "ab"),
     Column("bytes_html", F, "B", "HTML (body) bytes transferred", "ab"),
-    Column("bytes_per_s_total", F, "B/s", "transfer rate, received + sent (ab; httperf Net I/O)", "ab,httperf,autobench"),
+    Column(
+        "bytes_per_s_total", F, "B/s", "transfer rate, received + sent (ab; httperf Net I/O)", "ab,httperf,autobench"
+    ),
 )
 
 # siege 3.x / 4.x (summary text, JSON, siege.log).
@@ -436,7 +438,13 @@ _RUNS_HTTPERF_GATLING = (
     Column(
         "timeout_s", F, "s", "time a request may wait for its answer before it fails (httperf --timeout)", "httperf"
     ),
-    Column("connection_rate_per_s", F, "1/s", "connections opened per second (httperf Connection rate)", "httperf,autobench"),
+    Column(
+        "connection_rate_per_s",
+        F,
+        "1/s",
+        "connections opened per second (httperf Connection rate)",
+        "httperf,autobench",
+    ),
     Column(
         "connections_concurrent_max",
         I,
