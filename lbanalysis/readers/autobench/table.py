@@ -57,16 +57,17 @@ from ..fields import Field, walk
 __all__ = ["FIELDS", "FORMATS", "LINE_KINDS", "NO_REPLY", "RATE", "detect", "parse"]
 
 #: The rate asked for: the first column, once per row (calls per connection x connections per second).
-RATE = Field("dem_req_rate", "rate_target_per_s")
-#: A host's columns (each named ``<source>_<host>``), in the order autobench writes them. ``kind``: ``runs``
-#: always kept, ``samples`` kept unless all four are 0 (no sample), ``answered`` kept when some reply came.
+RATE = Field("dem_req_rate", "rate_target_per_s", "req/s")
+#: A host's columns (each named ``<source>_<host>``), in the order autobench writes them, in httperf's units.
+#: ``kind``: ``runs`` always kept, ``rps`` (the reply-rate samples) kept unless all four are 0 (no sample),
+#: ``answered`` kept when some reply came.
 FIELDS: tuple[Field, ...] = (
-    Field("req_rate", "requests_attempted_per_s"),
-    Field("con_rate", "connection_rate_per_s"),
-    Field("min_rep_rate", "interval_requests_per_s_min", kind="samples"),
-    Field("avg_rep_rate", "interval_requests_per_s_mean", kind="samples"),
-    Field("max_rep_rate", "interval_requests_per_s_max", kind="samples"),
-    Field("stddev_rep_rate", "interval_requests_per_s_stdev", kind="samples"),
+    Field("req_rate", "requests_attempted_per_s", "req/s"),
+    Field("con_rate", "connection_rate_per_s", "conn/s"),
+    Field("min_rep_rate", "interval_requests_per_s_min", "replies/s", kind="rps"),
+    Field("avg_rep_rate", "interval_requests_per_s_mean", "replies/s", kind="rps"),
+    Field("max_rep_rate", "interval_requests_per_s_max", "replies/s", kind="rps"),
+    Field("stddev_rep_rate", "interval_requests_per_s_stdev", "replies/s", kind="rps"),
     Field("resp_time", "latency_mean_s", "ms", kind="answered"),
     Field("net_io", "bytes_per_s_total", "KB/s"),
     Field("errors", "errors_per_reply_pct", "%", kind="answered"),
@@ -201,7 +202,7 @@ def _run(doc: dict[str, float], host: str | None, rate: float | None, n: int) ->
         d.update(requests=0, error=f"no reply (autobench's errors {NO_REPLY:g}: its mark for zero replies)",
                  error_kind=NO_ANSWER)  # fmt: skip
         return d
-    samples = walk(doc, FIELDS, "samples")
+    samples = walk(doc, FIELDS, "rps")
     if any(samples.values()):  # all 0: no 5-s sample (httperf prints zeros)
         d.update(samples)
     d.update(walk(doc, FIELDS, "answered"))
