@@ -765,6 +765,16 @@ TOOLS: tuple[Tool, ...] = (
         closed_loop=True,  # its load jobs: bombardier and wrk, connections each waiting for its answer
         info_options=("--help", "-?", "--version"),
     ),
+    Tool(
+        "autobench",
+        "http-load",
+        (),  # its command line is not read: its table says what each run measured
+        ("autobench.table",),
+        "autobench (httperf at one --rate after another: its TSV or CSV, or the table pasted in Markdown or columns)",
+        "autobench: httperf's Net I/O (sent + received, KB/s); no byte counts",
+        info_options=("--version",),
+        info_patterns=((r"^Autobench \d[\w.]*$", "version banner"),),
+    ),
     # host and process resource monitors: no runs of their own, CPU samples into the cpu table (paired with runs
     # by lbanalysis.pairing); no executables: their command lines do not start a transcript segment
     Tool("time", "resources", (), ("cpu.gnu_time",), "GNU time -v and default, the shells' time (bash, zsh, -p)"),

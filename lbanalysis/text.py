@@ -146,6 +146,19 @@ _LOG_PREFIX_HINT_RE = re.compile(
 # Jenkins: a Pipeline's own lines (`[Pipeline] sh`) carry no stamp, so a stamped line is looked for anywhere; a
 # freestyle job's clock stands on its first line
 _JENKINS_HINT_RE = re.compile(r"^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\] |\A\d\d:\d\d:\d\d (?!AM\b|PM\b)\S", re.M)
+#: Travis CI's markers (travis-build's bash functions ``travis_fold``, ``travis_time_start``, ``travis_time_finish``):
+#: in a raw log each ends in a CR and ``ESC[0K`` (``travis_time:start:0a3f9c2e\r\x1b[0K$ ab ...``); in a copy that
+#: lost them it runs into the text after it (``travis_time:start:0a3f9c2e$ ab ...``, ``...,event=scriptThe command``):
+#: there a fold's name and an event are lowercase words (Travis's own: ``script.1``, ``after_success``).
+TRAVIS_MARKER_RE = re.compile(
+    r"travis_(?:fold|time):[^\r\n]*\r(?:\x1b\[0K)?"
+    r"|travis_fold:(?:start|end):(?:(?!travis_)[a-z0-9_.-])+"
+    r"|travis_time:start:[0-9a-f]+"
+    r"|travis_time:end:[0-9a-f]+:start=\d+,finish=\d+,duration=\d+(?:,event=[a-z_]+)?"
+)
+#: A step's header in ``circleci local execute`` (``====>> `` and the step's name: for a run step without a name,
+#: its command): no command typed, although it ends in a prompt's ``>``.
+_STEP_HEADER = "====>>"
 
 # Quoting that pasted outputs carry, one level at a time: prefix pattern, and the bare marker that
 # stands for an empty quoted line. A block is a run of at least two lines that all carry the prefix
@@ -414,7 +427,8 @@ def _unquote(text: str) -> str:
 def normalize(text: str) -> str:
     """Clean text without changing its line count.
 
-    Strips a BOM, turns CRLF and lone CR into LF, removes ANSI escapes and
+    Strips a BOM and Travis CI's fold and timer markers (:data:`TRAVIS_MARKER_RE`), turns CRLF and lone CR
+    into LF, removes ANSI escapes and
     docker-compose prefixes, unquotes Ansible ``stdout_lines`` arrays,
     takes off the quoting of pasted outputs (see :func:`_unquote`) and the
     prefixes logs put on every line (a step's name, CI time stamps: see
@@ -424,11 +438,17 @@ def normalize(text: str) -> str:
     'a\\nbc\\n'
     >>> normalize("\\x1b_bk;t=1704164645123\\x07Requests per second: 5\\n")  # Buildkite's time stamp
     'Requests per second: 5\\n'
+    >>> normalize("travis_fold:start:script.1\\r\\x1b[0Ktravis_time:start:0a3f9c2e\\r\\x1b[0K$ ab -n 5 http://h/\\n")
+    '$ ab -n 5 http://h/\\n'
+    >>> normalize("travis_time:end:0a3f9c2e:start=1,finish=3,duration=2,event=scriptThe command exited with 0.")
+    'The command exited with 0.'
     >>> normalize("siege  | Transactions: 5 hits\\nsiege  | x\\nsiege  | y\\n")
     'Transactions: 5 hits\\nx\\ny\\n'
     """
     if text.startswith("\ufeff"):
         text = text[1:]
+    if "travis_" in text:  # Travis CI's fold and timer markers (with the CR and escape that end them in a raw log)
+        text = TRAVIS_MARKER_RE.sub("", text)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x1b" in text:
@@ -458,15 +478,17 @@ _TIMED_RE = re.compile(r"\s\d+\.\d+s user \d+\.\d+s system \S+% cpu [\d:.]+ tota
 
 def _plausible(m: re.Match) -> bool:
     """A matched line is a command, not prose: it has options or a URL/host (and is no report of its time, nor a
-    tool's echo of its options).
+    tool's echo of its options, nor a CI step's header naming it).
 
     >>> [_plausible(_CMD_RE.match(c)) for c in ("$ hey -c 4 http://h/", "hey -c 4 http://h/  0.02s user 0.04s system 45% cpu 0.149 total")]
     [True, False]
     >>> _plausible(_CMD_RE.match("httperf --client=0/1 --server=h --port=80 --uri=/ --num-conns=1"))
     False
+    >>> _plausible(_CMD_RE.match("====>> hey -n 200 http://h/"))  # circleci local execute: the step's name
+    False
     """
     args = m.group("args").strip()
-    if _TIMED_RE.search(args):
+    if _TIMED_RE.search(args) or m.group("prompt").lstrip().startswith(_STEP_HEADER):
         return False
     exe = m.group("exe")
     echo = _ECHOES.get(exe)

@@ -57,6 +57,8 @@ PRINTED: dict[str, tuple[str, float]] = {
     "h": ("s", 3600.0),
     "#/sec": ("1/s", 1.0),
     "req/s": ("1/s", 1.0),
+    "conn/s": ("1/s", 1.0),  # httperf's Connection rate
+    "replies/s": ("1/s", 1.0),  # httperf's Reply rate
     "trans/sec": ("1/s", 1.0),
     "B/s": ("B/s", 1.0),
     "bytes/sec": ("B/s", 1.0),

@@ -56,6 +56,7 @@ FAMILIES = (
     "taurus",
     "fortio",
     "crank",
+    "autobench",
 )
 FIRST_ROWS = 3
 

@@ -267,7 +267,7 @@ def test_shapes_are_what_the_script_makes():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     for name, (_how, make) in mod.SHAPES.items():
-        assert (PASTED / name).read_text(encoding="utf-8") == make(), name
+        assert (PASTED / name).read_bytes().decode("utf-8") == make(), name  # as written: a raw log's CRs too
         assert f"| `{name}` |" in (PASTED / "SOURCES.md").read_text(encoding="utf-8"), name
 
 
@@ -322,10 +322,15 @@ def test_siege_runs_after_a_note_do_not_inherit_an_earlier_command():
         ("ab_jenkins_pipeline_log.txt", "captured_ab_through_haproxy.txt", 4),
         ("ab_jenkins_freestyle_clock.txt", "captured_ab_through_haproxy.txt", 1),
         ("ab_buildkite_raw_log.txt", "captured_ab_through_haproxy.txt", 1),
+        ("ab_travis_raw_log.txt", "captured_ab_through_haproxy.txt", 1),
+        ("wrk_travis_log_copied.txt", "captured_wrk_t2_c10.txt", 1),
+        ("hey_circleci_local_execute.txt", "captured_hey_n200_c10.txt", 3),
+        ("ab_circleci_step_output.txt", "captured_ab_through_haproxy.txt", 2),
     ],
 )
 def test_an_output_inside_a_log_reads_as_the_bare_output(name, captured, line):
-    """A constant prefix on every line (CI time stamps, a step's name and a TAB, compose's `svc-1  | `) comes off."""
+    """A constant prefix on every line (CI time stamps, a step's name and a TAB, compose's `svc-1  | `) comes off;
+    Travis CI's fold and timer markers go, CircleCI's step header is no command of its own."""
     runs = _runs(name)
     assert len(runs) == 1 and runs["line"].iloc[0] == line
     _same_figures(runs.iloc[0], captured, [])
@@ -333,6 +338,19 @@ def test_an_output_inside_a_log_reads_as_the_bare_output(name, captured, line):
         got = lbanalysis.read(PASTED / name, table=table).drop(columns=["source"])
         want = lbanalysis.read(PASTED / captured, table=table).drop(columns=["source"])
         pd.testing.assert_frame_equal(got, want)
+
+
+def test_ci_step_headers_and_markers_are_no_runs_nor_commands():
+    """CircleCI's `====>> hey ...` names the step (the command follows under `#!/bin/bash -eo pipefail`); Travis's
+    `travis_time:end:...,event=script` runs into `The command "..." exited with 0.` in a copied log."""
+    for name in ("hey_circleci_local_execute.txt", "wrk_travis_log_copied.txt", "ab_travis_raw_log.txt"):
+        ds = lbanalysis.read(PASTED / name, table="all")
+        assert len(ds.runs) == 1 and ds.runs.attrs["not_runs"] == [] and ds.skipped.empty, name
+    from lbanalysis.text import normalize
+
+    text = (PASTED / "ab_travis_raw_log.txt").read_bytes().decode("utf-8")
+    bare = normalize(text)
+    assert "travis_" not in bare and "\r" in text and bare.count("\n") == text.count("\n")  # lines as an editor shows
 
 
 def test_k6_from_docker_logs_t_reads_as_its_console():

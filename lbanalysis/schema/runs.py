@@ -98,7 +98,9 @@ _RUNS_AB = (
     Column("write_errors", I, "", "Write errors", "ab"),
     Column("keepalive_requests", I, "", "Keep-Alive requests", "ab"),
     Column("bytes_html", F, "B", "HTML (body) bytes transferred", "ab"),
-    Column("bytes_per_s_total", F, "B/s", "transfer rate, received + sent (ab; httperf Net I/O)", "ab,httperf"),
+    Column(
+        "bytes_per_s_total", F, "B/s", "transfer rate, received + sent (ab; httperf Net I/O)", "ab,httperf,autobench"
+    ),
 )
 
 # siege 3.x / 4.x (summary text, JSON, siege.log).
@@ -250,8 +252,8 @@ _RUNS_WRK = (
         F,
         "1/s",
         "fixed request rate asked for (wrk2 -R; k6 arrival-rate executors: iterations/s; httperf --rate: connections/s,"
-        " each of --num-calls requests; a JMeter plan's Constant or Precise Throughput Timer): an open-loop run",
-        "wrk,k6,httperf,fortio,jmeter",
+        " each of --num-calls requests; a JMeter plan's Constant or Precise Throughput Timer; autobench dem_req_rate: requests/s): an open-loop run",
+        "wrk,k6,httperf,fortio,jmeter,autobench",
     ),
     Column("hdr_latency_mean_s", F, "s", "HdrHistogram mean of the recorded (corrected) latency (wrk2)", "wrk"),
     Column("hdr_latency_stdev_s", F, "s", "HdrHistogram standard deviation (wrk2)", "wrk"),
@@ -286,7 +288,7 @@ _RUNS_HEY = (
         "requests made per second, answered or not, as hey and oha print them (Requests/sec, oha JSON"
         " requestsPerSec, JMeter's summariser and statistics.json throughput, httperf Request rate, Gatling mean"
         " requests/sec; ``requests_per_s`` counts responses)",
-        "hey,oha,jmeter,httperf,gatling,fortio",
+        "hey,oha,jmeter,httperf,gatling,fortio,autobench",
     ),
 )
 
@@ -392,28 +394,28 @@ _RUNS_VEGETA_OHA_BOMBARDIER = (
         "1/s",
         "mean of the request rates sampled in short windows (10 ms), errors included (bombardier Reqs/sec Avg,"
         " oha JSON rps mean; httperf Reply rate avg: replies in 5-s samples)",
-        "bombardier,oha,httperf",
+        "bombardier,oha,httperf,autobench",
     ),
     Column(
         "interval_requests_per_s_stdev",
         F,
         "1/s",
         "their standard deviation (bombardier Reqs/sec Stdev, oha rps stddev, httperf Reply rate stddev)",
-        "bombardier,oha,httperf",
+        "bombardier,oha,httperf,autobench",
     ),
     Column(
         "interval_requests_per_s_max",
         F,
         "1/s",
         "the highest of them (bombardier Reqs/sec Max, oha rps max, httperf Reply rate max)",
-        "bombardier,oha,httperf",
+        "bombardier,oha,httperf,autobench",
     ),
     Column(
         "interval_requests_per_s_min",
         F,
         "1/s",
         "the lowest of them (oha JSON rps min; httperf Reply rate min)",
-        "oha,httperf",
+        "oha,httperf,autobench",
     ),
     *(
         Column(
@@ -437,7 +439,13 @@ _RUNS_HTTPERF_GATLING = (
     Column(
         "timeout_s", F, "s", "time a request may wait for its answer before it fails (httperf --timeout)", "httperf"
     ),
-    Column("connection_rate_per_s", F, "1/s", "connections opened per second (httperf Connection rate)", "httperf"),
+    Column(
+        "connection_rate_per_s",
+        F,
+        "1/s",
+        "connections opened per second (httperf Connection rate)",
+        "httperf,autobench",
+    ),
     Column(
         "connections_concurrent_max",
         I,
@@ -475,6 +483,15 @@ _RUNS_HTTPERF_GATLING = (
             ("ftab_full", "ftab-full", "the client's file table full"),
             ("other", "other", "any other error"),
         )
+    ),
+    Column(
+        "errors_per_reply_pct",
+        F,
+        "%",
+        "httperf's Errors total as a percentage of its replies, as autobench writes it (errors_<host>: 100 x"
+        " errors / replies, above 100 when errors outnumber replies); autobench's 101 for no reply is the run's"
+        " error instead",
+        "autobench",
     ),
 )
 
