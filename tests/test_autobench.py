@@ -68,7 +68,8 @@ def test_errors_are_autobench_share_of_the_replies_and_short_runs_have_no_reply_
         [66.6666666666667, 66.6666666666667, 33.3333333333333]
     )
     assert runs["latency_mean_s"].tolist() == pytest.approx([0.4764, 0.6171, 0.5348])
-    # errors: not every request was answered, so the request rate is not the reply rate; all-zero reply rates: no sample
+    # errors: not every request was answered, so the request rate is not the reply rate, and all-zero reply rates
+    # are no sample (runs under 5 s): no throughput is shown
     assert runs["requests_per_s"].isna().all() and runs["interval_requests_per_s_mean"].isna().all()
     assert runs["requests_attempted_per_s"].tolist() == [4.3, 7.1, 9.4]
 
@@ -112,10 +113,27 @@ def test_a_published_markdown_table_without_hosts():
     assert (first["rate_target_per_s"], first["requests_attempted_per_s"], first["latency_mean_s"]) == (
         200.0, 60.0, 2.5854
     )  # fmt: skip
-    assert first["errors_per_reply_pct"] == 35.2345154436999 and pd.isna(first["requests_per_s"])
+    # errors: the replies that came per second (avg_rep_rate), not the requests made
+    assert first["errors_per_reply_pct"] == 35.2345154436999 and first["requests_per_s"] == 44.4
     assert runs["errors_per_reply_pct"].max() == 494.350842418236  # more errors than replies
-    # the cached setup: no error up to 1000 requests/s asked, so every request was answered
-    assert runs["requests_per_s"].dropna().tolist() == [200.0, 400.1, 600.1, 800.0, 1000.0]
+    # the cached setup: no error up to 1000 requests/s asked, so every request was answered (req_rate)
+    assert runs["requests_per_s"].tolist()[20:26] == [200.0, 400.1, 600.1, 800.0, 1000.0, 1118.2]
+
+
+def test_the_published_tables_are_three_setups_under_their_headings_each_judged_by_its_errors():
+    s = lbanalysis.study(AUTOBENCH / "shapes" / "autobench_markdown_no_hosts.txt")
+    headings = ["Apache benchmarking", "NGINX-phpfpm benchmark", "NGINX-phpfpm with FastCGI Cache benchmark"]
+    assert s.runs["heading"].tolist() == [h for h in headings for _ in range(10)]
+    design = s.design.set_index("factor")
+    assert design.loc["heading", "role"] == "setup" and design.loc["heading", "source"] == "a line inside the file"
+    v = s.verdicts.set_index(s.verdicts["series"].str.extract(r"\) (.*)$")[0])
+    assert sorted(v.index) == sorted(headings)  # never pooled into one series
+    assert (v["verdict"] == "errors").all()
+    # errors per 100 replies x as a share of the attempts: x / (100 + x); Apache's worst, 494.35 at 1800/s
+    assert "at rate 1800, 83.2% of the attempts failed" in v.loc["Apache benchmarking", "evidence"]
+    cached = s.runs[s.runs["heading"] == headings[2]]
+    assert cached["error_share"].tolist()[:5] == [0.0] * 5
+    assert cached["error_share"].iloc[9] == pytest.approx(10.0941363275491 / 110.0941363275491)
 
 
 def test_stderr_lines_inside_a_table_do_not_end_it(tmp_path):

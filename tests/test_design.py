@@ -12,7 +12,7 @@ from lbanalysis.analysis import study
 from lbanalysis.design import infer, path_tokens, section_lines, sentence
 from lbanalysis.schema.design import DESIGN, RANKING
 
-from .conftest import corpus
+from .conftest import FIXTURES, corpus
 
 REPOS = ("repos",)
 
@@ -283,3 +283,13 @@ def test_unrelated_published_files_in_one_folder_are_never_pooled():
     s = study(ds)
     assert (_pooled(s, "source") == 1).all()
     assert ds.design.set_index("factor").loc["file", "role"] == "setup"
+
+
+def test_a_markdown_heading_over_each_run_that_names_its_load_is_no_setup():
+    """``## 2 threads, 10 connections`` over a wrk run at 10 connections labels the load: one sweep, not two."""
+    ds = lbanalysis.read(FIXTURES / "pasted" / "wrk_two_runs_under_headings.txt", table="all")
+    assert sorted(ds.runs["heading"]) == ["1 thread, 5 connections, --latency", "2 threads, 10 connections"]
+    d = ds.design.set_index("factor")
+    assert "heading" not in d.index or d.loc["heading", "role"] == "constant"
+    s = lbanalysis.study(ds)
+    assert len(s.verdicts) == 1 and s.verdicts["runs"].iloc[0] == 2

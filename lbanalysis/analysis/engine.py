@@ -445,7 +445,9 @@ def study(
     http["twin_of"] = twins(http, requests)
     if plan is not None:  # after the twins: a per-request log shows no load, and keeps none
         http = _with_loads(http, plan)
-    http, processes = fold(http, requests, test=test)  # the processes of one test: one row, judged as one run
+    http, processes = fold(
+        http, requests, test=test, apart=plan.setup_columns if plan is not None else ()
+    )  # the processes of one test: one row, judged as one run
     http = left_out(pd.concat([http, error_shares(http)], axis=1), t)
     http, paths = with_capacity(http, capacity, capacity_basis, iperf_runs, explicit=iperf is not None)
     http = _named(with_path_bound(with_utilisation(http), t), own, by if by is not None else group, exclude, plan)

@@ -376,7 +376,8 @@ def kept_up_finding(e: Evidence, t: dict[str, float]) -> Finding | None:
     r = rated["r"]
     first = r.first_valid_index()
     f["latency"] = (
-        f"; mean latency rose from {_ms(r[first])} at {e.load} {first:g} to {_ms(r[top])}"
+        f"; mean latency {'rose' if r[top] > r[first] else 'went'} from {_ms(r[first])} at {e.load} {first:g} to "
+        f"{_ms(r[top])}"
         if first is not None and first != top and pd.notna(r[top]) and r[first] > 0
         else ""
     )

@@ -420,8 +420,9 @@ def _notes(g: pd.DataFrame, name: str) -> list[str]:
     return notes
 
 
-def _untimed(runs: pd.DataFrame, ident: pd.DataFrame, logged: dict) -> pd.Series:
-    """A note for the runs of one file, against one target at one load, that show no command and no time.
+def _untimed(runs: pd.DataFrame, ident: pd.DataFrame, logged: dict, apart: Sequence[str] = ()) -> pd.Series:
+    """A note for the runs of one file, against one target at one load and setup (``apart``: the design's setup
+    columns, such as the heading each ran under), that show no command and no time.
 
     Several alike outputs of one tool in one file without a command line
     before each are what processes started in the background into one log
@@ -435,7 +436,9 @@ def _untimed(runs: pd.DataFrame, ident: pd.DataFrame, logged: dict) -> pd.Series
     w = windows(runs, logged=logged)
     command = runs["command"].astype("string").fillna("") if "command" in runs else pd.Series("", index=runs.index)
     alone = ident["test"].isna() & w["start"].isna() & (command == "") & _load_tests(runs)
-    key = [runs["source"].astype(str), _target(runs), as_floats(runs, "concurrency").fillna(-1)]
+    key = [runs["source"].astype(str), _target(runs), as_floats(runs, "concurrency").fillna(-1),
+           as_floats(runs, "rate_target_per_s").fillna(-1)]  # fmt: skip
+    key += [runs[c].astype("string").fillna("") for c in apart if c in runs]
     for (src, *_), idx in runs[alone.to_numpy(bool)].groupby(key).groups.items():
         if len(idx) >= 2:
             out[idx] = (
@@ -447,7 +450,11 @@ def _untimed(runs: pd.DataFrame, ident: pd.DataFrame, logged: dict) -> pd.Series
 
 
 def fold(
-    runs: pd.DataFrame, requests: pd.DataFrame | None = None, *, test: str | Sequence[str] = "test"
+    runs: pd.DataFrame,
+    requests: pd.DataFrame | None = None,
+    *,
+    test: str | Sequence[str] = "test",
+    apart: Sequence[str] = (),
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The runs with each test's processes folded into one row, and the processes.
 
@@ -458,7 +465,7 @@ def fold(
     log (``twin_of``, set by the study) is never a process; it then points
     at its test's row. Processes of one declared test that differ in tool or
     target are not summed: they stay runs of their own, and ``test_note``
-    says so.
+    says so. ``apart``: columns of setups (the design's) whose runs are never alike.
 
     The processes frame: every folded run, with ``test``, ``test_row`` (the
     index label of its test's row), ``process`` (1-based, in the order of
@@ -476,7 +483,7 @@ def fold(
     out["test_basis"] = ident["test_basis"].reindex(runs.index).fillna("")
     declared_n = as_floats(out, "processes")  # a manifest's count (the sweep writes test, processes, process)
     out["processes"] = declared_n.where(declared_n.notna(), 1).astype(int)
-    out["test_note"] = _untimed(runs[~is_log], ident, logged).reindex(runs.index).fillna("")
+    out["test_note"] = _untimed(runs[~is_log], ident, logged, apart).reindex(runs.index).fillna("")
     out["_folded"] = False
     rows, drop, members = [], [], []
     starts = windows(runs[~is_log], logged=logged)["start"] if len(ident) and ident["test"].notna().any() else None

@@ -233,8 +233,9 @@ def _found(runs: pd.DataFrame, pattern_fields: Sequence[str], manifest_columns: 
     """The candidate factors: the columns given, and the path's tokens when no pattern or manifest states it."""
     from ..schema import RUNS
 
+    # prose is no factor, but a heading of the file's own is a label however long (the runs under it)
     given = [c for c in runs.columns if c not in RUNS and not str(c).startswith("_") and not _bookkeeping(c)
-             and not _prose(runs[c])]  # fmt: skip
+             and (c in section_keys or not _prose(runs[c]))]  # fmt: skip
     if "test" in runs:  # the processes of one test (the sweep's --processes): folded into one run, no factor
         given = [c for c in given if c not in ("processes", "process")]
     # any column a manifest, a pattern or the frame added (its bookkeeping too: test, repeat_of) states the design
@@ -461,11 +462,36 @@ def _one_to_one(a: pd.Series, b: pd.Series) -> bool:
     return bool(len(d)) and d.groupby("a")["b"].nunique().max() == 1 and d.groupby("b")["a"].nunique().max() == 1
 
 
+def _names_the_load(s: pd.Series, runs: pd.DataFrame) -> str:
+    """The first value, when each value's words hold its runs' printed load as a number (``## 2 threads, 10
+    connections`` over a wrk run at 10 connections: a label of the load); else ``""``.
+
+    >>> runs = pd.DataFrame({"concurrency": [5.0, 10.0]})
+    >>> _names_the_load(pd.Series(["1 thread, 5 connections", "2 threads, 10 connections"]), runs)
+    '1 thread, 5 connections'
+    >>> _names_the_load(pd.Series(["nginx 1", "haproxy 2"]), runs)
+    ''
+    """
+    for col in ("concurrency", "rate_target_per_s"):
+        if col not in runs:
+            continue
+        load = pd.to_numeric(runs.loc[s.index, col], errors="coerce")
+        both = s.notna() & load.notna()
+        if not both.any() or both.sum() < s.notna().sum():
+            continue
+        said = s[both].astype(str).str.findall(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+        if all(any(float(n) == v for n in nums) for nums, v in zip(said, load[both], strict=True)):
+            return str(s[both].iloc[0])
+    return ""
+
+
 def _words_role(s: pd.Series, runs: pd.DataFrame) -> tuple[str, str]:
     """Words that differ between runs: a setup, unless they only name the kind of file (a summary and its
-    per-request log of one run) or the request sent (one value per target: the workload)."""
+    per-request log of one run), the load printed, or the request sent (one value per target: the workload)."""
     if "format" in runs and runs["format"].nunique() > 1 and _one_to_one(s, runs["format"]):
         return "constant", "names the kind of file (one value per format: a summary and its log), not a setting"
+    if said := _names_the_load(s, runs):
+        return "constant", f"names the load each run printed ({said!r}): a label of the load, not a setting"
     text = target_text(runs)
     method = runs["method"].astype("string").fillna("") if "method" in runs else ""
     whole = pd.Series(False, index=runs.index)

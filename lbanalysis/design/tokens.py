@@ -184,7 +184,9 @@ def path_tokens(rel_path: str) -> list[Token]:
 
 #: A line inside a file that names a setting of the runs after it: ``podnum=4`` (one or more ``key=value``
 #: alone on the line), ``1000 concurrent`` / ``concurrency 1000``, ``iteration 3``, ``run 2 of 5``,
-#: ``=== servers: 4 ===``. Keys that are times (``start``, ``end``, ``date``) are not settings.
+#: ``=== servers: 4 ===``. Keys that are times (``start``, ``end``, ``date``) are not settings. Else a
+#: Markdown heading of level 2 to 6 (``### NGINX with FastCGI cache``: a README's section of results) names
+#: the runs under it, as ``heading`` (a single ``#`` is also a root shell's prompt, so it is not one).
 _SECTION_RES = (
     re.compile(r"^[#=\-*\s\[]*((?:[A-Za-z][\w]*\s*=\s*[\w.]+[\s,;]*)+)[#=\-*\s\]]*$"),
     re.compile(r"^[#=\-*\s\[]*(\d+(?:\.\d+)?[kK]?)\s+(concurrent|connections|clients|users|servers|backends|pods"
@@ -193,13 +195,17 @@ _SECTION_RES = (
                r"|users|servers|backends|pods|nodes|workers|processes)\s*[:#]?\s*(\d+)(?:\s+of\s+\d+)?[#=\-*\s\]]*$",
                re.I),
 )  # fmt: skip
+#: A Markdown heading: its text starts with a letter or digit (``#### ---- next run ---- ####``, a banner a
+#: script echoes between runs, is none).
+_HEADING_RE = re.compile(r"^#{2,6}[ \t]+(\w.*?)(?:[ \t]+#+)?[ \t]*$")
 _NOT_SETTINGS = frozenset({"start", "end", "date", "time", "timestamp", "elapsed", "started", "ended", "now"})
 
 
 #: A quick look for the lines :data:`_SECTION_RES` may match (one multiline search over the whole text, not a
 #: loop over its lines): a key=, a number and a count word, or a repeat or count word and a number.
 _SECTION_CANDIDATE = re.compile(
-    r"^[ \t#=\-*\[]*(?:[A-Za-z]\w*[ \t]*=|\d+(?:\.\d+)?[kK]?[ \t]+[A-Za-z]|[A-Za-z]+[ \t]*[:#]?[ \t]*\d)[^\n]{0,76}$",
+    r"^(?:[ \t#=\-*\[]*(?:[A-Za-z]\w*[ \t]*=|\d+(?:\.\d+)?[kK]?[ \t]+[A-Za-z]|[A-Za-z]+[ \t]*[:#]?[ \t]*\d)"
+    r"|[ \t]{0,3}#{2,6}[ \t]+\S)[^\n]{0,76}$",
     re.M,
 )
 
@@ -215,7 +221,10 @@ def _section(s: str) -> list[tuple[str, float | str]]:
     if m:
         return [(m.group(2).lower(), number(m.group(1)) or 0.0)]
     m = _SECTION_RES[2].match(s)
-    return [(m.group(1).lower(), float(m.group(2)))] if m else []
+    if m:
+        return [(m.group(1).lower(), float(m.group(2)))]
+    m = _HEADING_RE.match(s)
+    return [("heading", m.group(1))] if m else []
 
 
 def section_lines(text: str) -> list[tuple[int, str, float | str]]:
@@ -223,6 +232,8 @@ def section_lines(text: str) -> list[tuple[int, str, float | str]]:
 
     >>> section_lines("=== run 2 of 5 ===\\nservers=4 cpu=8\\nRequests/sec: 9\\nStart=1\\n")
     [(1, 'run', 2.0), (2, 'servers', 4.0), (2, 'cpu', 8.0)]
+    >>> section_lines("### NGINX with FastCGI cache\\n# ab -c 10 http://h/\\n## Run 2\\n")
+    [(1, 'heading', 'NGINX with FastCGI cache'), (3, 'run', 2.0)]
     """
     out: list[tuple[int, str, float | str]] = []
     line, pos = 1, 0

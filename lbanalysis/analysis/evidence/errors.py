@@ -17,7 +17,7 @@ import pandas as pd
 from ...schema import COMMAND_REFUSED, NO_RESULT_SHOWN
 from ..series import as_floats
 
-__all__ = ["ERROR_COUNTERS", "count_of", "error_shares", "errors_per_load"]
+__all__ = ["ERROR_COUNTERS", "ERROR_RATIOS", "count_of", "error_shares", "errors_per_load"]
 
 #: How each tool's own counters make one error share, as (columns that must be present, failed attempts
 #: without an answer, answers that are errors, the denominator in words). The first line whose columns the
@@ -52,6 +52,14 @@ ERROR_COUNTERS: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], s
     (("status_codes",), ("failed",), ("non_2xx",), "responses + errors"),
     # ab and the rest: failed requests and non-2xx overlap (a length failure is often a 5xx page)
     (("failed",), (), ("_failed_or_non_2xx",), "completed requests"),
+)
+
+
+#: Tools that print their errors as a share, not as counts: (column, the share's whole, the denominator in words).
+#: autobench writes httperf's errors per 100 replies (``errors_<host>``: up to hundreds when most attempts
+#: fail), so the share of attempts that failed is errors / (replies + errors) = x / (100 + x).
+ERROR_RATIOS: tuple[tuple[str, float, str], ...] = (
+    ("errors_per_reply_pct", 100.0, "replies + errors, from autobench's errors per 100 replies"),
 )
 
 
@@ -127,11 +135,18 @@ def error_shares(runs: pd.DataFrame) -> pd.DataFrame:
     ...     "non_2xx": [0, None], "non_2xx_3xx": [None, 16], "socket_errors_timeout": [None, 18]})
     >>> error_shares(runs)[["errors", "attempts", "error_share"]].round(3).values.tolist()
     [[30.0, 30.0, 1.0], [34.0, 38.0, 0.895]]
+    >>> error_shares(pd.DataFrame({"tool": ["autobench"], "errors_per_reply_pct": [25.0]}))["error_share"].tolist()
+    [0.2]
     """
     out = pd.DataFrame({"errors": np.nan, "attempts": np.nan, "error_share": np.nan, "error_basis": ""},
                        index=runs.index)  # fmt: skip
     _counted(runs, out)
     aborted = _aborted(runs, out["attempts"])
+    for col, whole, basis in ERROR_RATIOS:  # a share printed where no counts are
+        x = as_floats(runs, col)
+        have = x.notna() & out["errors"].isna() & ~aborted
+        out.loc[have, "error_share"] = (x[have] / (whole + x[have])).clip(upper=1.0)
+        out.loc[have, "error_basis"] = basis
     out.loc[aborted, "error_basis"] = "the run aborted with no answer"
     out.loc[aborted, "error_share"] = 1.0
     known = ~aborted & (out["attempts"] > 0)
@@ -158,6 +173,10 @@ def _one_load(f: list[tuple[float, float, float, Any]]) -> dict[str, Any]:
     has = att == att and att > 0
     share = bad / att if has else math.nan
     words = [f"{bad:,.0f} of {att:,.0f} {_bases(counted)}"] if has else []
+    printed = [r for r in f if r[1] != r[1] and r[2] == r[2] and r[2] < 1.0]  # a share printed, no counts
+    if printed and not has:
+        share = sum(r[2] for r in printed) / len(printed)
+        words.append(f"as a share of {_bases(printed)}")
     if n_aborted:
         share = share if words else 1.0
         words.append(f"{count_of(n_aborted, 'run')} aborted with no answer")
@@ -172,6 +191,10 @@ def errors_per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
     ...                   "error_share": [0.1, 0.0, 1.0], "error_basis": ["requests", "requests", ""]})
     >>> errors_per_load(g, "concurrency")[["bad", "attempts", "share", "basis"]].values.tolist()
     [[1.0, 20.0, 0.05, '1 of 20 requests'], [nan, nan, 1.0, '1 run aborted with no answer']]
+    >>> g = pd.DataFrame({"rate_target_per_s": [200.0], "errors": [None], "attempts": [None], "error_share": [0.2],
+    ...                   "error_basis": ["replies + errors"]})
+    >>> errors_per_load(g, "rate_target_per_s")[["share", "basis"]].values.tolist()
+    [[0.2, 'as a share of replies + errors']]
     """
     groups: dict[float, list[tuple[float, float, float, Any]]] = {}
     rows_in = zip(as_floats(g, load).fillna(-1.0), as_floats(g, "errors"), as_floats(g, "attempts"),

@@ -19,7 +19,8 @@ autobench            httperf's line                   column                    
 ===================  ===============================  ===============================================  ====
 ``dem_req_rate``     (C x R: requests/s asked for)    ``rate_target_per_s``                            1/s
 ``req_rate``         ``Request rate``                 ``requests_attempted_per_s``; ``requests_per_s``  1/s
-                                                      too when ``errors`` is 0 (every request answered)
+                                                      too when ``errors`` is 0 (every request answered),
+                                                      else the mean reply rate below (replies/s)
 ``con_rate``         ``Connection rate``              ``connection_rate_per_s``                        1/s
 ``min_rep_rate``     ``Reply rate`` min, avg, max,    ``interval_requests_per_s_min``, ``_mean``,      1/s
 ... ``stddev_``      stddev (5-s samples)             ``_max``, ``_stdev``; empty when all four are 0
@@ -208,6 +209,8 @@ def _run(doc: dict[str, float], host: str | None, rate: float | None, n: int) ->
     d.update(walk(doc, FIELDS, "answered"))
     if d.get("errors_per_reply_pct") == 0 and "requests_attempted_per_s" in d:
         d["requests_per_s"] = d["requests_attempted_per_s"]  # no error: every request sent got its reply
+    elif d.get("interval_requests_per_s_mean") is not None:
+        d["requests_per_s"] = d["interval_requests_per_s_mean"]  # errors: the replies that came, per second
     return d
 
 
