@@ -233,19 +233,28 @@ def _scale(unit: str, values: np.ndarray) -> tuple[str, float]:
 
 
 def _decimals(values: np.ndarray) -> int:
-    """Decimals so that typical values show about three significant digits (none past 100)."""
+    """Decimals so that typical values show about three significant digits (none past 100), and the smallest
+    value that is not 0 shows one at least (a 0.7 ms latency among seconds is no ``0.00``).
+
+    >>> _decimals(np.array([2.31, 2.59])), _decimals(np.array([2.31, 2.59, 0.0007])), _decimals(np.array([250.0]))
+    (2, 4, 0)
+    """
     finite = np.abs(values[np.isfinite(values)])
     finite = finite[finite > 0]
     if not finite.size:
         return 0
     typical = float(np.median(finite))
     if typical >= 100:
-        return 0
-    if typical >= 10:
-        return 1
-    if typical >= 1:
-        return 2
-    return min(6, 2 - math.floor(math.log10(typical)))
+        typical_decimals = 0
+    elif typical >= 10:
+        typical_decimals = 1
+    elif typical >= 1:
+        typical_decimals = 2
+    else:
+        typical_decimals = 2 - math.floor(math.log10(typical))
+    smallest = float(finite.min())
+    shown = -math.floor(math.log10(smallest)) if smallest < 1 else 0
+    return min(6, max(typical_decimals, shown))
 
 
 def display_of(values: pd.Series, column: str, *, precision: int | None = None) -> Display:
