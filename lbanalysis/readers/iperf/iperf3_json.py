@@ -108,6 +108,9 @@ _HINT_RE = re.compile(
     r'|"version"\s*:\s*"iperf|"event"\s*:\s*"(?:start|interval|end|error)"|\{\s*"start"\s*:\s*\{'
 )
 
+_HINT_WORDS = ('"connecting_to"', '"accepted_connection"', '"test_start"', '"sum_sent"', '"sum_received"',
+               '"cpu_utilization_percent"', '"intervals"', '"version"', '"event"', '"start"')  # fmt: skip
+
 
 def detect(text: str) -> bool:
     """True when text starts with JSON that looks like iperf3's.
@@ -117,6 +120,8 @@ def detect(text: str) -> bool:
     """
     s = text.lstrip()
     if not s or s[0] not in "{[":
+        return False
+    if not any(text.find(w, 0, 1 << 16) >= 0 for w in _HINT_WORDS):  # what every hint holds: one fast look each
         return False
     return _HINT_RE.search(text, 0, 1 << 16) is not None
 
