@@ -133,11 +133,14 @@ def _counts(res: dict) -> dict:
     return count_fields(classes, _int(res, "others"), errors)
 
 
+_QUANTILE_RE = re.compile(r"\d+(?:\.\d+)?")
+
+
 def _latency_percentiles(res: dict) -> list[dict]:
     """``latency.percentiles`` (µs) as percentile rows."""
     lat = res.get("latency") if isinstance(res.get("latency"), dict) else {}
     return [{"percentile": float(k), "latency_s": v / 1e6} for k, v in (lat.get("percentiles") or {}).items()
-            if re.fullmatch(r"\d+(?:\.\d+)?", str(k).strip()) and isinstance(v, (int, float))]  # fmt: skip
+            if _QUANTILE_RE.fullmatch(str(k).strip()) and isinstance(v, (int, float))]  # fmt: skip
 
 
 def _result(res: dict) -> tuple[dict, list[dict]]:
