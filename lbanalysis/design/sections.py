@@ -33,10 +33,16 @@ def mark(runs: list[dict], text: str) -> None:
     if not rows:
         return
     found = section_lines(text)
-    for r in rows:
-        said = {key: val for ln, key, val in found if ln < r["line"]}
+    if not found:
+        return
+    said: dict = {}  # the settings said before the run being marked: one sweep down the lines, not one per run
+    k = 0
+    for r in sorted(rows, key=lambda r: r["line"]):
+        while k < len(found) and found[k][0] < r["line"]:
+            said[found[k][1]] = found[k][2]
+            k += 1
         if said:
-            r[MARKS] = said
+            r[MARKS] = dict(said)
 
 
 def with_sections(runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
