@@ -29,7 +29,14 @@ MARKS = "_sections"
 
 def mark(runs: list[dict], text: str) -> None:
     """Set on each run row of a text output (in place) the settings that lines before its output name."""
-    rows = [r for r in runs if r.get("line") is not None and not any(w in str(r.get("format", "")) for w in _WHOLE)]
+    text_output: dict[object, bool] = {}  # format -> whether it is a text output's (asked once per format)
+    rows = []
+    for r in runs:
+        f = r.get("format", "")
+        if f not in text_output:
+            text_output[f] = not any(w in str(f) for w in _WHOLE)
+        if r.get("line") is not None and text_output[f]:
+            rows.append(r)
     if not rows:
         return
     found = section_lines(text)

@@ -185,13 +185,14 @@ def path_tokens(rel_path: str) -> list[Token]:
 #: A line inside a file that names a setting of the runs after it: ``podnum=4`` (one or more ``key=value``
 #: alone on the line), ``1000 concurrent`` / ``concurrency 1000``, ``iteration 3``, ``run 2 of 5``,
 #: ``=== servers: 4 ===``. Keys that are times (``start``, ``end``, ``date``) are not settings.
+_COUNTED = "concurrent|connections|clients|users|servers|backends|pods|nodes|workers|processes"
+_REPEATED = ("iteration|run|round|try|trial|repeat|attempt|pass|concurrency|connections|clients|users|servers|backends"
+             "|pods|nodes|workers|processes")  # fmt: skip
 _SECTION_RES = (
     re.compile(r"^[#=\-*\s\[]*((?:[A-Za-z][\w]*\s*=\s*[\w.]+[\s,;]*)+)[#=\-*\s\]]*$"),
-    re.compile(r"^[#=\-*\s\[]*(\d+(?:\.\d+)?[kK]?)\s+(concurrent|connections|clients|users|servers|backends|pods"
-               r"|nodes|workers|processes)(?:\s+(?:users|connections|clients|requests))?\s*:?[#=\-*\s\]]*$", re.I),
-    re.compile(r"^[#=\-*\s\[]*(iteration|run|round|try|trial|repeat|attempt|pass|concurrency|connections|clients"
-               r"|users|servers|backends|pods|nodes|workers|processes)\s*[:#]?\s*(\d+)(?:\s+of\s+\d+)?[#=\-*\s\]]*$",
-               re.I),
+    re.compile(rf"^[#=\-*\s\[]*(\d+(?:\.\d+)?[kK]?)\s+({_COUNTED})(?:\s+(?:users|connections|clients|requests))?"
+               r"\s*:?[#=\-*\s\]]*$", re.I),
+    re.compile(rf"^[#=\-*\s\[]*({_REPEATED})\s*[:#]?\s*(\d+)(?:\s+of\s+\d+)?[#=\-*\s\]]*$", re.I),
 )  # fmt: skip
 _NOT_SETTINGS = frozenset({"start", "end", "date", "time", "timestamp", "elapsed", "started", "ended", "now"})
 
@@ -199,7 +200,10 @@ _NOT_SETTINGS = frozenset({"start", "end", "date", "time", "timestamp", "elapsed
 #: A quick look for the lines :data:`_SECTION_RES` may match (one multiline search over the whole text, not a
 #: loop over its lines): a key=, a number and a count word, or a repeat or count word and a number.
 _SECTION_CANDIDATE = re.compile(
-    r"^[ \t#=\-*\[]*(?:[A-Za-z]\w*[ \t]*=|\d+(?:\.\d+)?[kK]?[ \t]+[A-Za-z]|[A-Za-z]+[ \t]*[:#]?[ \t]*\d)[^\n]{0,76}$",
+    r"^(?=[ \t#=\-*\[]*(?:[A-Za-z]\w*[ \t]*=|\d+(?:\.\d+)?[kK]?[ \t]+[A-Za-z]|[A-Za-z]+[ \t]*[:#]?[ \t]*\d)[^\n]{0,76}$)"
+    # and the words of :data:`_SECTION_RES` where they stand (wrk's "Latency 87.00ms" lines are no candidates)
+    rf"[ \t#=\-*\[]*(?:[A-Za-z]\w*[ \t]*=|\d+(?:\.\d+)?[kK]?[ \t]+(?i:{_COUNTED})|(?i:{_REPEATED})[ \t]*[:#]?[ \t]*\d)"
+    r"[^\n]*",
     re.M,
 )
 
