@@ -98,6 +98,14 @@ def test_a_command_alone_is_a_marker(monkeypatch):
     assert [n["kind"] for n in p.not_runs] == ["bare command (no output)"]
 
 
+def test_every_tool_has_markers():
+    """A tool without markers turns the refusal off for every text (its outputs could not be told): give it some."""
+    from lbanalysis import registry
+
+    assert sorted(registry.DETECTION_MARKERS) == sorted(registry.names())
+    assert all(registry.DETECTION_MARKERS.values()) and ("", frozenset()) not in readers.markers()[0]
+
+
 def _files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.is_file())
 

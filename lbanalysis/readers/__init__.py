@@ -494,7 +494,8 @@ def markers() -> tuple[tuple[tuple[str, frozenset[str]], ...], tuple[re.Pattern,
     >>> "Requests per second" in dict(plain), command.search("$ wrk -t2 http://h/") is not None
     (True, True)
     """
-    found = [m for name in registry.names() for m in registry.DETECTION_MARKERS[name]]
+    # a tool without markers (a new one not given any) has "", which every text holds: no text is refused so
+    found = [m for name in registry.names() for m in registry.DETECTION_MARKERS.get(name) or ("",)]
     plain = tuple((m, frozenset(m)) for m in dict.fromkeys(m for m in found if _REGEX_CHARS.isdisjoint(m)))
     exes = sorted({exe for t in registry.TOOLS for exe in t.executables}, key=len, reverse=True)
     patterns = [re.compile(m, re.MULTILINE) for m in found if not _REGEX_CHARS.isdisjoint(m)]
