@@ -769,12 +769,13 @@ TOOLS: tuple[Tool, ...] = (
 )
 
 
-#: What every output of a tool shows somewhere, in any of its formats (its errors, help and version texts too), as
-#: written in the file: regular expressions, searched for in a whole text before any clean-up. A text longer than a
-#: head in which none of them stands (nor a tool's executable, a command pattern or a help or version text: see
-#: :func:`lbanalysis.readers.markers_re`) is refused without the clean-up and detection passes (issue #39).
-#: Wider is safe (a text that shows one gets the full pass); a new format's output must show one of its tool's
-#: (``tests/test_markers.py`` checks every fixture).
+#: What every output of a tool shows somewhere, as written in the file, in any of its formats: its results, errors,
+#: help and version texts, the command lines of its ``command_patterns``, and where a report of it appended after
+#: another tool's output begins. Regular expressions (most of them plain texts), searched for in a whole text before
+#: any clean-up: a text longer than a head in which none stands, nor a tool's executable as a word, is refused
+#: without the clean-up and detection passes (:func:`lbanalysis.readers.markers`, issue #39). Wider is safe (a
+#: text that shows one gets the full pass); a new tool needs its line here (``tests/test_markers.py`` checks it
+#: and every fixture and corpus file).
 DETECTION_MARKERS: dict[str, tuple[str, ...]] = {
     "ab": (r"ApacheBench", r"ab: ", r"Usage: ab", r"Requests per second", r"Complete requests", r"Time taken for tests",
            r"Percentage of the requests", r"apr_", r"Test aborted", r"Percentage served", r"dtime"),
@@ -807,10 +808,10 @@ DETECTION_MARKERS: dict[str, tuple[str, ...]] = {
     "crank": (r'"jobs"', r'"(?:benchmarks|bombardier|wrk|http)/'),
     "time": (r"Command being timed", r"user ", r"real(?:\t\d+m| \d)", r"maxresident"),
     "vmstat": (r"procs", r"swpd"),
-    "mpstat": (r"%usr",),
-    "sar": (r"%user", r"%usr"),
-    "iostat": (r"avg-cpu:",),
-    "pidstat": (r"%CPU",),
+    "mpstat": (r"%usr", r" CPU\)"),  # " CPU)": the end of sysstat's header line (its reports appended)
+    "sar": (r"%user", r"%usr", r" CPU\)"),
+    "iostat": (r"avg-cpu:", r" CPU\)"),
+    "pidstat": (r"%CPU", r" CPU\)"),
     "dstat": (r"usr sys idl", r"CSV output"),
     "top": (r"top - ", r"Cpu"),
     "sweep": (r"time,host,role,scope,cores,",),

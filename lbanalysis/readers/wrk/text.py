@@ -191,11 +191,15 @@ class _Reader:
 
     def run_for(self, kind: str, n: int, m: re.Match) -> _Run | None:
         """The run a line of this kind belongs to, started here when :func:`_starts_run` says so."""
-        if _starts_run(kind, self):
+        if kind in _STARTERS and _starts_run(kind, self):  # the other kinds never start one
             self.runs.append(_Run(n, m.string))
         if kind in ("running", "threads"):
             self.awaits_threads = kind == "running"
         return self.runs[-1] if self.runs else None
+
+
+#: The kinds of line that may start a run (:func:`_starts_run`).
+_STARTERS = frozenset({"running", "threads", "refused"})
 
 
 def _starts_run(kind: str, rd: _Reader) -> bool:
@@ -236,7 +240,7 @@ def _latency_stats(rd: _Reader, n: int, m: re.Match) -> None:
     r = rd.run_for("latency_stats", n, m)
     if r is None:
         return
-    mean, sd, top = (wrk_time(m.group(i)) for i in (1, 2, 3))
+    mean, sd, top = wrk_time(m.group(1)), wrk_time(m.group(2)), wrk_time(m.group(3))
     done = (r.d.get("requests") or 0) > 0 or m.group(4) not in ("-nan", "nan")
     r.d["latency_mean_s"] = mean if done else None  # '0.00us ... -nan%': nothing was measured
     r.d["latency_stdev_s"] = sd if done else None
