@@ -100,17 +100,28 @@ def wrk_time(text: str) -> float | None:
     cut = 2 if t.endswith(("us", "ms")) else 1 if t.endswith(("s", "m", "h")) else 0
     num = t[:-cut].rstrip() if cut else t
     if _plain_number(num):  # what the pattern reads, without it (wrk prints five times a run)
-        unit, number = t[len(t) - cut :] if cut else "s", num
+        unit, v = t[len(t) - cut :] if cut else "s", _plain_float(num)
     else:
         m = _WRK_TIME_RE.fullmatch(text)
         if not m:
             return None
-        unit, number = m.group(2) or "s", m.group(1)
-    v = to_float(number)
+        unit, v = m.group(2) or "s", to_float(m.group(1))
     if v is None:
         return None
     mul, div = _TIME_UNITS[unit]
     return v * mul / div
+
+
+def _plain_float(num: str) -> float | None:
+    """:func:`~lbanalysis.readers.base.to_float` of a :func:`_plain_number` (``1.2.3`` reads as its first number).
+
+    >>> _plain_float("16.44"), _plain_float("1.2.3"), _plain_float(".")
+    (16.44, 1.2, None)
+    """
+    try:
+        return float(num)
+    except ValueError:
+        return to_float(num)
 
 
 def _plain_number(num: str) -> bool:
@@ -140,7 +151,9 @@ def wrk_rate(text: str) -> float | None:
         if not m:
             return None
         num, suffix = m.group(1), m.group(2)
-    v = to_float(num)
+        v = to_float(num)
+    else:
+        v = _plain_float(num)
     return None if v is None else v * DECIMAL[suffix.upper()]
 
 
