@@ -392,8 +392,6 @@ def _cut_trailer(seg: Segment, trailers: list[Format]) -> tuple[Segment, Parsed 
     >>> head.text, tail.tables["cpu"][0]["line"], tail.tables["cpu"][0]["cpu_pct"]
     ('Requests per second: 5\\n', 2, 30.0)
     """
-    if trailers and not _shows_marker(seg.text, _trailer_markers(tuple(f.tool for f in trailers))):
-        return seg, None  # none of those tools' markers: no report of theirs begins in it (one look, not one each)
     starts: dict[int, list[Format]] = {}
     for f in trailers:
         at = f.trailer(seg.text) if f.trailer is not None else None
@@ -507,13 +505,13 @@ def markers() -> tuple[tuple[tuple[str, frozenset[str]], ...], tuple[re.Pattern,
     return plain, tuple(patterns), command
 
 
-def _shows_marker(text: str, marks: tuple | None = None) -> bool:
-    """Whether one of :func:`markers` (or of ``marks``, in the same form) stands in a text.
+def _shows_marker(text: str) -> bool:
+    """Whether one of :func:`markers` stands in a text.
 
     >>> _shows_marker("Requests per second: 5"), _shows_marker("/proc/irq/41/smp_affinity : 0001")
     (True, False)
     """
-    plain, patterns, command = markers() if marks is None else marks
+    plain, patterns, command = markers()
     chars = set(text) if len(text) > HEAD_CHARS else None  # a long text: the markers it cannot hold are not sought
     if any((chars is None or m_chars <= chars) and m in text for m, m_chars in plain):
         return True
@@ -523,21 +521,6 @@ def _shows_marker(text: str, marks: tuple | None = None) -> bool:
 
 
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
-
-
-@cache
-def _trailer_markers(tools: tuple[str, ...]) -> tuple:
-    """The markers of the tools whose reports may be appended after another output (:attr:`Format.trailer`), in
-    the form of :func:`markers` (no executables: a report that follows its own command is a segment of its own).
-
-    >>> plain, patterns, command = _trailer_markers(("time", "vmstat"))
-    >>> "swpd" in dict(plain), command.search("$ wrk -t2 http://h/") is None
-    (True, True)
-    """
-    found = [m for name in dict.fromkeys(tools) for m in registry.DETECTION_MARKERS.get(name) or ("",)]
-    plain = tuple((m, frozenset(m)) for m in dict.fromkeys(m for m in found if _REGEX_CHARS.isdisjoint(m)))
-    patterns = tuple(re.compile(m, re.MULTILINE) for m in found if not _REGEX_CHARS.isdisjoint(m))
-    return plain, patterns, re.compile("(?!)")
 
 
 def _unclaimed(text: str) -> bool:
