@@ -475,6 +475,10 @@ def parse_text(
 #: Characters of a text that always get the full pass (clean-up, detection of every segment): a longer text is
 #: first searched for the registry's markers (:func:`markers_re`), and refused at once when it shows none.
 HEAD_CHARS = 4096
+#: The head searched for markers first: the first kilobyte shows one in 473 of the 477 long texts of the fixtures
+#: and the corpus that show any (a search of a kilobyte costs a microsecond a marker; the others' whole text is then
+#: searched)
+_MARKER_HEAD = 1024
 _REASON_CHARS = 1 << 16  # the head cleaned up to name a refused text's first line (as the full clean-up does)
 
 
@@ -533,7 +537,7 @@ def _unclaimed(text: str) -> bool:
     >>> _unclaimed("label,conc,rqs\\n" + "a,1,2\\n" * 5), _unclaimed("Requests per second: 5\\n")
     (True, False)
     """
-    if "\x1b" in text or "stdout_lines" in text or _shows_marker(text[:HEAD_CHARS]):
+    if "\x1b" in text or "stdout_lines" in text or _shows_marker(text[:_MARKER_HEAD]):
         return False
     return not _shows_marker(text)
 
