@@ -108,8 +108,11 @@ _HINT_RE = re.compile(
     r'|"version"\s*:\s*"iperf|"event"\s*:\s*"(?:start|interval|end|error)"|\{\s*"start"\s*:\s*\{'
 )
 
-_HINT_WORDS = ('"connecting_to"', '"accepted_connection"', '"test_start"', '"sum_sent"', '"sum_received"',
-               '"cpu_utilization_percent"', '"intervals"', '"version"', '"event"', '"start"')  # fmt: skip
+# the quoted key every hint holds: one pattern that starts with a quote (a search far faster than the hints')
+_HINT_KEY_RE = re.compile(
+    r'"(?:connecting_to|accepted_connection|test_start|sum_sent|sum_received|cpu_utilization_percent|intervals'
+    r'|version|event|start)"'
+)
 
 
 def detect(text: str) -> bool:
@@ -121,7 +124,7 @@ def detect(text: str) -> bool:
     s = text.lstrip()
     if not s or s[0] not in "{[":
         return False
-    if not any(text.find(w, 0, 1 << 16) >= 0 for w in _HINT_WORDS):  # what every hint holds: one fast look each
+    if _HINT_KEY_RE.search(text, 0, 1 << 16) is None:  # what every hint holds, looked for first
         return False
     return _HINT_RE.search(text, 0, 1 << 16) is not None
 
