@@ -363,7 +363,7 @@ def _progress(n_files: int, n_bytes: int, show: bool | None):
 def _runs_frame(rows: list[dict]) -> pd.DataFrame:
     """The runs frame (see :func:`_conform`)."""
     if not rows:
-        return schema.empty("runs").assign(_path=[], _rel=[])
+        return schema.empty("runs")
     return _conform(rows, "runs", [(r.get("source"), 1) for r in rows])
 
 
@@ -432,9 +432,14 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
 
     ``want`` names the detail tables to build (default: all); the others stay
     empty, so ``read(path)`` does not pay for percentiles it will not return.
+    Each run's file path and path relative to what was read are returned
+    beside the rows (lists in their order), not as columns: a wide frame
+    pays a copy of its blocks for each column taken out again.
     """
     wanted = set(schema.TABLES) if want is None else set(want)
     runs: list[dict] = []
+    paths: list[str | None] = []
+    rels: list[str | None] = []
     rows: dict[str, list[dict]] = {k: [] for k in schema.TABLES if k != "runs"}
     frames: dict[str, list[pd.DataFrame]] = {k: [] for k in schema.TABLES if k != "runs"}
     sources: dict[str, list[tuple[str, int]]] = {k: [] for k in schema.TABLES if k != "runs"}
@@ -454,9 +459,9 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
         for i, r in enumerate(p.runs):
             r["source"] = it.source
             r["run"] = i
-            r["_path"] = it.path
-            r["_rel"] = it.rel
             runs.append(r)
+        paths.extend([it.path] * len(p.runs))
+        rels.extend([it.rel] * len(p.runs))
         for name, part in p.tables.items():
             if name not in wanted:
                 continue
@@ -481,7 +486,7 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
             )
             parts.append(df)
         tables[name] = parts
-    return runs, tables, skipped, not_runs
+    return runs, (paths, rels), tables, skipped, not_runs
 
 
 def _missing_paths(missing: list[str], errors: Errors) -> list[dict]:
@@ -515,11 +520,12 @@ def _wanted(table: str, tables: Sequence[str] | None) -> frozenset[str] | None:
     return frozenset(t for t in tables if t != "runs")
 
 
-def _with_pattern(runs: pd.DataFrame, pattern: str | None, notes: list[str]) -> pd.DataFrame:
-    """The fields of a path pattern as columns (numbers numeric); unmatched files noted."""
+def _with_pattern(runs: pd.DataFrame, pattern: str | None, notes: list[str], rels: list) -> pd.DataFrame:
+    """The fields of a path pattern as columns (numbers numeric); unmatched files noted. ``rels``: each run's
+    path relative to what was read."""
     if not pattern:
         return runs
-    fields = [match_pattern(pattern, rel) or {} for rel in runs["_rel"].astype(str)]
+    fields = [match_pattern(pattern, rel) or {} for rel in map(str, rels)]
     names = list(dict.fromkeys(k for f in fields for k in f))
     for name in names:
         runs[name] = [f.get(name) for f in fields]
@@ -542,23 +548,24 @@ def _manifests(manifest: str | os.PathLike | pd.DataFrame | bool | None, paths: 
 
 
 def _with_manifests(
-    runs: pd.DataFrame, manifests: list[pd.DataFrame], notes: list[str], cpu: list[dict] | None = None
+    runs: pd.DataFrame, manifests: list[pd.DataFrame], notes: list[str], cpu: list[dict] | None, paths: list
 ) -> pd.DataFrame:
-    """Manifest columns applied to the runs (conflicts noted); the private path columns dropped.
+    """Manifest columns applied to the runs (conflicts noted), matched by each run's file (``paths``, in the
+    order of the runs; held in a private column while they apply, then dropped).
 
     ``cpu``, when given, gets the rows of the ``cpu`` table that the manifests' CPU columns give
     (:func:`lbanalysis.pairing.manifest_cpu`).
     """
-    if manifests:
-        runs["_abs"] = [str(Path(p).resolve()) if isinstance(p, str) else "" for p in runs["_path"]]
+    if not manifests:
+        return runs
+    runs["_abs"] = [str(Path(p).resolve()) if isinstance(p, str) else "" for p in paths]
     for m in manifests:
         runs, more = apply_manifest(runs, m)
         notes.extend(more)
-    if cpu is not None and manifests:
+    if cpu is not None:
         cpu.extend(manifest_cpu(runs, manifests))
-    for c in ("_abs", "_path", "_rel"):
-        if c in runs.columns:
-            del runs[c]  # in place: a drop() copies each of the frame's hundreds of columns
+    if "_abs" in runs.columns:
+        del runs["_abs"]  # in place: a drop() copies each of the frame's hundreds of columns
     return runs
 
 
@@ -744,7 +751,7 @@ def _read_pandas(
     skipped_missing = _missing_paths(missing, errors)
     want = _wanted(table, tables)
     results = _gather(items, tool, format, workers, progress, want, executor)
-    runs_rows, tables, skipped, not_runs = _assemble(items, results, errors, want)
+    runs_rows, (run_paths, rels), tables, skipped, not_runs = _assemble(items, results, errors, want)
     skipped = skipped_missing + skipped
     if table not in ("runs", "all", "cpu"):
         # one detail table asked for: the runs frame and its metadata are not needed
@@ -754,19 +761,19 @@ def _read_pandas(
         return schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), table)
 
     notes: list[str] = []
-    runs = _with_pattern(_runs_frame(runs_rows), pattern, notes)
+    runs = _with_pattern(_runs_frame(runs_rows), pattern, notes, rels)
     runs, section_keys = with_sections(runs)
     from_manifests: list[dict] = []
     if pattern and (want is None or "cpu" in want):
         from_manifests.extend(pattern_cpu(runs, re.findall(r"\{(\w+)", pattern)))
     manifests = _manifests(manifest, paths)
     manifest_names = _columns_of(manifests)
-    runs = _with_manifests(runs, manifests, notes, from_manifests if want is None or "cpu" in want else None)
+    runs = _with_manifests(runs, manifests, notes, from_manifests if want is None or "cpu" in want else None, run_paths)
     if from_manifests:
         tables["cpu"].append(schema.conform(from_manifests, "cpu"))
     runs = with_think_times(runs)
     skipped_df = pd.DataFrame(skipped, columns=["source", "reason"])
-    not_runs_df = pd.DataFrame(not_runs, columns=NOT_RUNS_COLUMNS).astype({"line": "Int64"})
+    not_runs_df = _not_runs_frame(not_runs)
     detail = {
         name: schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), name)
         if parts
@@ -776,8 +783,8 @@ def _read_pandas(
     if "cpu" in detail:
         detail["cpu"] = pair_cpu(detail["cpu"], runs)
     # read-only records that pandas shares, not copies, into every frame built from runs (issue #39)
-    runs.attrs["skipped"] = Records(skipped_df.to_dict("records"))
-    runs.attrs["not_runs"] = Records(not_runs_df.to_dict("records"))
+    runs.attrs["skipped"] = Records(skipped)  # the frame's records: (source, reason) strings
+    runs.attrs["not_runs"] = Records(not_runs_df.to_dict("records") if not_runs else ())
     if table == "runs":
         return runs
     if table != "all":
@@ -792,6 +799,19 @@ def _read_pandas(
         notes=notes,
         **detail,
     )
+
+
+def _not_runs_frame(rows: list[dict]) -> pd.DataFrame:
+    """The outputs that are not tests, a row each (``line`` a nullable integer).
+
+    >>> _not_runs_frame([]).dtypes["line"], _not_runs_frame([{"source": "a", "line": 3}])["line"].tolist()
+    (Int64Dtype(), [3])
+    """
+    frame = pd.DataFrame(rows, columns=NOT_RUNS_COLUMNS)
+    if not rows:  # one column cast, not the frame's astype
+        frame["line"] = pd.array([], dtype="Int64")
+        return frame
+    return frame.astype({"line": "Int64"})
 
 
 def _dataset_on(engine: str):

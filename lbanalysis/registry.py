@@ -790,6 +790,55 @@ TOOLS: tuple[Tool, ...] = (
 )
 
 
+#: What every output of a tool shows somewhere, as written in the file, in any of its formats: its results, errors,
+#: help and version texts, the command lines of its ``command_patterns``, and where a report of it appended after
+#: another tool's output begins. Regular expressions (most of them plain texts), searched for in a whole text before
+#: any clean-up: a text longer than a head in which none stands, nor a tool's executable as a word, is refused
+#: without the clean-up and detection passes (:func:`lbanalysis.readers.markers`, issue #39). Wider is safe (a
+#: text that shows one gets the full pass); a new tool needs its line here (``tests/test_markers.py`` checks it
+#: and every fixture and corpus file).
+DETECTION_MARKERS: dict[str, tuple[str, ...]] = {
+    "ab": (r"ApacheBench", r"ab: ", r"Usage: ab", r"Requests per second", r"Complete requests", r"Time taken for tests",
+           r"Percentage of the requests", r"apr_", r"Test aborted", r"Percentage served", r"dtime"),
+    "siege": (r"siege", r"SIEGE", r"Siege", r"Transaction", r"transaction", r"HTTP/", r"\*\*\*\*", r"&\s*(?i:time)", r":\d\d:\d\d,"),
+    "gobench": (r"Dispatching ", r"Bad requests", r"Successful requests rate", r"Requests or period",
+                r"Only one should be provided", r"gobench"),
+    "wrk": (r"test @", r"threads and", r"unable to connect to"),
+    "hey": (r"Summary:", r"DNS\+dialup"),
+    "k6": (r"http_reqs", r"iterations", r"vus_max", r"checks_total", r"data_received", r"TOTAL RESULTS", r"max VUs",
+           r"metric_name,", r'"type":"(?:Point|Metric)"', r'\{"metric":'),
+    "locust": (r"locust", r"# reqs", r"Request Count", r"User Count", r"Occurrences", r"Count,Message,Traceback",
+               r"num_requests"),
+    "haproxy": (r"HAProxy", r"HA-Proxy", r"pxname", r"objType", r"# be_id", r":\w*:\w+:", r"show\s+(?:stat|info|servers)"),
+    "iperf3": (r"Connecting to host", r"Server listening on", r"Accepted connection", r" connected to ", r"iperf",
+               r"sender", r"receiver", r"\[ ID", r"bits/sec", r"Bytes/sec", r'"(?:connecting_to|accepted_connection|'
+               r'test_start|sum_sent|sum_received|cpu_utilization_percent|intervals|event|start)"'),
+    "iperf": (r"iperf", r"connect failed", r"Client connecting to", r"Server listening on", r" connected with ",
+              r" sec ", r"--?\d+(?:\.\d+)?,"),
+    "vegeta": (r"\[(?:total|min|mean)", r"Bucket", r"Value\(ms\)", r'"latencies"', r'"latency"', r",\d{1,3},\d+,\d+,\d+,",
+               r"Version: ", r"vegeta"),
+    "gatling": (r"Global Information", r"Simulation ", r"RUN\t", r"\tRUN\t", r"\x00\x00\x00\x00"),
+    "httperf": (r"test-duration", r"httperf"),
+    "oha": (r"Summary:", r"Response time distribution", r'"summary"', r"successRate", r"request-start,"),
+    "bombardier": (r"Statistics", r"Bombarding", r"numberOfConnections", r"bytesRead", r"bombardier"),
+    "jmeter": (r"Err:", r"Created the tree successfully", r"NonGUIDriver", r"<testResults", r'"transaction"',
+               r"sampleCount", r"timeStamp", r"elapsed", r",true,", r",false,"),
+    "taurus": (r"Samples count: ",),
+    "fortio": (r"Fortio ", r"qps", r"RunType", r"ActualQPS", r"DurationHistogram", r"All done", r"Φορτίο",
+               r"\.\d+\.\d+\s*$"),
+    "crank": (r'"jobs"', r'"(?:benchmarks|bombardier|wrk|http)/'),
+    "time": (r"Command being timed", r"user ", r"real(?:\t\d+m| \d)", r"maxresident"),
+    "vmstat": (r"procs", r"swpd"),
+    "mpstat": (r"%usr", r" CPU\)"),  # " CPU)": the end of sysstat's header line (its reports appended)
+    "sar": (r"%user", r"%usr", r" CPU\)"),
+    "iostat": (r"avg-cpu:", r" CPU\)"),
+    "pidstat": (r"%CPU", r" CPU\)"),
+    "dstat": (r"usr sys idl", r"CSV output"),
+    "top": (r"top - ", r"Cpu"),
+    "sweep": (r"time,host,role,scope,cores,",),
+}  # fmt: skip
+
+
 def cpu_spinners() -> dict[str, str]:
     """Tool name -> why its own CPU figure shows no client bound (:attr:`Tool.cpu_spins`), for the tools that spin.
 

@@ -29,14 +29,27 @@ MARKS = "_sections"
 
 def mark(runs: list[dict], text: str) -> None:
     """Set on each run row of a text output (in place) the settings that lines before its output name."""
-    rows = [r for r in runs if r.get("line") is not None and not any(w in str(r.get("format", "")) for w in _WHOLE)]
+    text_output: dict[object, bool] = {}  # format -> whether it is a text output's (asked once per format)
+    rows = []
+    for r in runs:
+        f = r.get("format", "")
+        if f not in text_output:
+            text_output[f] = not any(w in str(f) for w in _WHOLE)
+        if r.get("line") is not None and text_output[f]:
+            rows.append(r)
     if not rows:
         return
     found = section_lines(text)
-    for r in rows:
-        said = {key: val for ln, key, val in found if ln < r["line"]}
+    if not found:
+        return
+    said: dict = {}  # the settings said before the run being marked: one sweep down the lines, not one per run
+    k = 0
+    for r in sorted(rows, key=lambda r: r["line"]):
+        while k < len(found) and found[k][0] < r["line"]:
+            said[found[k][1]] = found[k][2]
+            k += 1
         if said:
-            r[MARKS] = said
+            r[MARKS] = dict(said)
 
 
 def with_sections(runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:

@@ -187,13 +187,14 @@ def path_tokens(rel_path: str) -> list[Token]:
 #: ``=== servers: 4 ===``. Keys that are times (``start``, ``end``, ``date``) are not settings. Else a
 #: Markdown heading of level 2 to 6 (``### NGINX with FastCGI cache``: a README's section of results) names
 #: the runs under it, as ``heading`` (a single ``#`` is also a root shell's prompt, so it is not one).
+_COUNTED = "concurrent|connections|clients|users|servers|backends|pods|nodes|workers|processes"
+_REPEATED = ("iteration|run|round|try|trial|repeat|attempt|pass|concurrency|connections|clients|users|servers|backends"
+             "|pods|nodes|workers|processes")  # fmt: skip
 _SECTION_RES = (
     re.compile(r"^[#=\-*\s\[]*((?:[A-Za-z][\w]*\s*=\s*[\w.]+[\s,;]*)+)[#=\-*\s\]]*$"),
-    re.compile(r"^[#=\-*\s\[]*(\d+(?:\.\d+)?[kK]?)\s+(concurrent|connections|clients|users|servers|backends|pods"
-               r"|nodes|workers|processes)(?:\s+(?:users|connections|clients|requests))?\s*:?[#=\-*\s\]]*$", re.I),
-    re.compile(r"^[#=\-*\s\[]*(iteration|run|round|try|trial|repeat|attempt|pass|concurrency|connections|clients"
-               r"|users|servers|backends|pods|nodes|workers|processes)\s*[:#]?\s*(\d+)(?:\s+of\s+\d+)?[#=\-*\s\]]*$",
-               re.I),
+    re.compile(rf"^[#=\-*\s\[]*(\d+(?:\.\d+)?[kK]?)\s+({_COUNTED})(?:\s+(?:users|connections|clients|requests))?"
+               r"\s*:?[#=\-*\s\]]*$", re.I),
+    re.compile(rf"^[#=\-*\s\[]*({_REPEATED})\s*[:#]?\s*(\d+)(?:\s+of\s+\d+)?[#=\-*\s\]]*$", re.I),
 )  # fmt: skip
 #: A Markdown heading: its text starts with a letter or digit (``#### ---- next run ---- ####``, a banner a
 #: script echoes between runs, is none).
@@ -204,8 +205,12 @@ _NOT_SETTINGS = frozenset({"start", "end", "date", "time", "timestamp", "elapsed
 #: A quick look for the lines :data:`_SECTION_RES` may match (one multiline search over the whole text, not a
 #: loop over its lines): a key=, a number and a count word, or a repeat or count word and a number.
 _SECTION_CANDIDATE = re.compile(
-    r"^(?:[ \t#=\-*\[]*(?:[A-Za-z]\w*[ \t]*=|\d+(?:\.\d+)?[kK]?[ \t]+[A-Za-z]|[A-Za-z]+[ \t]*[:#]?[ \t]*\d)"
-    r"|[ \t]{0,3}#{2,6}[ \t]+\S)[^\n]{0,76}$",
+    r"^(?=[ \t#=\-*\[]*(?:[A-Za-z]\w*[ \t]*=|\d+(?:\.\d+)?[kK]?[ \t]+[A-Za-z]|[A-Za-z]+[ \t]*[:#]?[ \t]*\d)[^\n]{0,76}$)"
+    # and the words of :data:`_SECTION_RES` where they stand (wrk's "Latency 87.00ms" lines are no candidates)
+    rf"[ \t#=\-*\[]*(?:[A-Za-z]\w*[ \t]*=|\d+(?:\.\d+)?[kK]?[ \t]+(?i:{_COUNTED})|(?i:{_REPEATED})[ \t]*[:#]?[ \t]*\d)"
+    r"[^\n]*"
+    # or a Markdown heading (:data:`_HEADING_RE`)
+    r"|^[ \t]{0,3}#{2,6}[ \t]+\w[^\n]{0,76}$",
     re.M,
 )
 

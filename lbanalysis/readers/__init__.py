@@ -458,6 +458,8 @@ def parse_text(
             if f.detect(table):
                 seg = Segment(table, source, 1, tables=tables)
                 return _finish(_parse(f, seg), f, seg)
+    if fmt is None and tool is None and len(text) > HEAD_CHARS and _unclaimed(text):
+        _refuse_early(text, source)  # a long text no tool's marker stands in: no clean-up, no detection pass
     text = normalize(text)
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
@@ -468,6 +470,86 @@ def parse_text(
     if done is None:
         done = _read_segments(text, source, tool, cands, tables)
     return done
+
+
+#: Characters of a text that always get the full pass (clean-up, detection of every segment): a longer text is
+#: first searched for the registry's markers (:func:`markers_re`), and refused at once when it shows none.
+HEAD_CHARS = 4096
+#: The head searched for markers first: the first kilobyte shows one in 473 of the 477 long texts of the fixtures
+#: and the corpus that show any (a search of a kilobyte costs a microsecond a marker; the others' whole text is then
+#: searched)
+_MARKER_HEAD = 1024
+_REASON_CHARS = 1 << 16  # the head cleaned up to name a refused text's first line (as the full clean-up does)
+
+
+_REGEX_CHARS = frozenset(".^$*+?{}[]\\|()")
+
+
+@cache
+def markers() -> tuple[tuple[tuple[str, frozenset[str]], ...], tuple[re.Pattern, ...], re.Pattern]:
+    """What some tool's output shows wherever it stands in a text, as written (before any clean-up): the registry's
+    :data:`~lbanalysis.registry.DETECTION_MARKERS` and the tools' executables as words (a command line). Markers
+    without a regular expression's characters are plain texts, each with its characters (one absent from a text
+    rules it out without a search); the others are patterns; then a pattern of the executables. A text in which
+    none stands holds no tool's output,
+    no command and no help text: no format can claim it (``tests/test_markers.py`` checks it on every fixture).
+
+    >>> plain, patterns, command = markers()
+    >>> "Requests per second" in dict(plain), command.search("$ wrk -t2 http://h/") is not None
+    (True, True)
+    """
+    # a tool without markers (a new one not given any) has "", which every text holds: no text is refused so
+    found = [m for name in registry.names() for m in registry.DETECTION_MARKERS.get(name) or ("",)]
+    plain = tuple((m, frozenset(m)) for m in dict.fromkeys(m for m in found if _REGEX_CHARS.isdisjoint(m)))
+    exes = sorted({exe for t in registry.TOOLS for exe in t.executables}, key=len, reverse=True)
+    patterns = [re.compile(m, re.MULTILINE) for m in found if not _REGEX_CHARS.isdisjoint(m)]
+    # an executable not after a word's letters (that is checked at each match: a pattern starting with a look
+    # behind is searched for at every position of the text, one starting with a name far faster)
+    command = re.compile("(?:" + "|".join(map(re.escape, exes)) + r")(?:\.exe)?(?![\w.-])")
+    return plain, tuple(patterns), command
+
+
+def _shows_marker(text: str) -> bool:
+    """Whether one of :func:`markers` stands in a text.
+
+    >>> _shows_marker("Requests per second: 5"), _shows_marker("/proc/irq/41/smp_affinity : 0001")
+    (True, False)
+    """
+    plain, patterns, command = markers()
+    chars = set(text) if len(text) > HEAD_CHARS else None  # a long text: the markers it cannot hold are not sought
+    if any((chars is None or m_chars <= chars) and m in text for m, m_chars in plain):
+        return True
+    if any(p.search(text) is not None for p in patterns):
+        return True
+    return any(m.start() == 0 or text[m.start() - 1] not in _WORD for m in command.finditer(text))
+
+
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+
+
+def _unclaimed(text: str) -> bool:
+    """Whether no format can claim a text, seen from its markers alone (:func:`markers`): none stands in its head
+    (most outputs show one there), nor further on (a transcript may begin with any amount of prose).
+
+    Texts whose clean-up changes what lines hold (ANSI colours inside lines, outputs quoted in Ansible's JSON
+    strings) are never refused so.
+
+    >>> _unclaimed("label,conc,rqs\\n" + "a,1,2\\n" * 5), _unclaimed("Requests per second: 5\\n")
+    (True, False)
+    """
+    if "\x1b" in text or "stdout_lines" in text or _shows_marker(text[:_MARKER_HEAD]):
+        return False
+    return not _shows_marker(text)
+
+
+def _refuse_early(text: str, source: str) -> None:
+    """Refuse a text :func:`_unclaimed` found no marker in, as :func:`_checked` would after the full pass: the
+    error names its first line, cleaned up from a head of the text (returns when the head is blank: the full pass
+    says what the text is)."""
+    head = text[: text.rfind("\n", 0, _REASON_CHARS) + 1 or _REASON_CHARS]
+    clean = normalize(head)
+    if clean.strip():
+        _refuse(clean, source)
 
 
 _JSON_START_RE = re.compile(r"\ufeff?[\r\n]*(?:\{|\[\s*[\[{\"\]])")

@@ -31,7 +31,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, NamedTuple
 
 from ..errors import ParseError
@@ -66,9 +66,9 @@ class Field:
     kind: str = "runs"
     cast: Callable[[float], Any] | None = None
 
-    @property
+    @cached_property
     def path(self) -> tuple[str, ...]:
-        """The keys from the document's top to the value."""
+        """The keys from the document's top to the value (split once: field tables are read for every file)."""
         return tuple(self.source.split("."))
 
 
@@ -88,7 +88,7 @@ def lookup(doc: object, path: Iterable[str]) -> object:
     (2, None)
     """
     for key in path:
-        if not isinstance(doc, Mapping):
+        if type(doc) is not dict and not isinstance(doc, Mapping):  # a JSON object is a dict: no ABC check
             return None
         doc = doc.get(key)
     return doc

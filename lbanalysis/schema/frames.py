@@ -51,12 +51,13 @@ def empty(table: str) -> pd.DataFrame:
     ['source', 'run', 'percentile', 'latency_s', 'kind', 'count']
     """
     if isinstance(table, str) and table in TABLES:
-        return _template(table).copy()
+        return _template(table).copy(deep=not _COPY_ON_WRITE)  # with copy on write, a change copies what it changes
     cols = _table(table)
     return pd.DataFrame({n: pd.Series(dtype=c.dtype) for n, c in cols.items()})
 
 
 _TEMPLATES: dict[str, pd.DataFrame] = {}
+_COPY_ON_WRITE = int(pd.__version__.split(".")[0]) >= 3  # always on from pandas 3
 
 
 def _template(table: str) -> pd.DataFrame:

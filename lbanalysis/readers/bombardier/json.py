@@ -54,6 +54,7 @@ __all__ = ["FORMATS", "detect", "parse"]
 RPS_PERCENTILES = (50, 75, 90, 95, 99)
 
 _HINT_RE = re.compile(r'^\{\s*"spec"\s*:\s*\{\s*"numberOfConnections"|"result"\s*:\s*\{\s*"bytesRead"', re.M)
+_HINT_WORDS = ('"numberOfConnections"', '"bytesRead"')
 _TOP_RE = re.compile(r'\{\s*"(?:spec|result)"\s*:')  # its first key (spec; result when the keys are sorted)
 # what bombardier prints before its JSON result: the intro (-p i), the progress bar (-p p; its carriage
 # returns read as line ends) and "Done!"
@@ -72,7 +73,9 @@ def detect(text: str) -> bool:
     True
     """
     start = text.find("{")
-    if start < 0 or _HINT_RE.search(text, start, start + (1 << 14)) is None:
+    if start < 0 or not any(text.find(w, start, start + (1 << 14)) >= 0 for w in _HINT_WORDS):
+        return False  # what the hint holds, looked for first (most documents are not bombardier's)
+    if _HINT_RE.search(text, start, start + (1 << 14)) is None:
         return False
     if _TOP_RE.match(text, start) is None:  # a result inside another document (crank's bombardier/raw)
         return False
@@ -130,11 +133,14 @@ def _counts(res: dict) -> dict:
     return count_fields(classes, _int(res, "others"), errors)
 
 
+_QUANTILE_RE = re.compile(r"\d+(?:\.\d+)?")
+
+
 def _latency_percentiles(res: dict) -> list[dict]:
     """``latency.percentiles`` (µs) as percentile rows."""
     lat = res.get("latency") if isinstance(res.get("latency"), dict) else {}
     return [{"percentile": float(k), "latency_s": v / 1e6} for k, v in (lat.get("percentiles") or {}).items()
-            if re.fullmatch(r"\d+(?:\.\d+)?", str(k).strip()) and isinstance(v, (int, float))]  # fmt: skip
+            if _QUANTILE_RE.fullmatch(str(k).strip()) and isinstance(v, (int, float))]  # fmt: skip
 
 
 def _result(res: dict) -> tuple[dict, list[dict]]:

@@ -108,6 +108,12 @@ _HINT_RE = re.compile(
     r'|"version"\s*:\s*"iperf|"event"\s*:\s*"(?:start|interval|end|error)"|\{\s*"start"\s*:\s*\{'
 )
 
+# the quoted key every hint holds: one pattern that starts with a quote (a search far faster than the hints')
+_HINT_KEY_RE = re.compile(
+    r'"(?:connecting_to|accepted_connection|test_start|sum_sent|sum_received|cpu_utilization_percent|intervals'
+    r'|version|event|start)"'
+)
+
 
 def detect(text: str) -> bool:
     """True when text starts with JSON that looks like iperf3's.
@@ -117,6 +123,8 @@ def detect(text: str) -> bool:
     """
     s = text.lstrip()
     if not s or s[0] not in "{[":
+        return False
+    if _HINT_KEY_RE.search(text, 0, 1 << 16) is None:  # what every hint holds, looked for first
         return False
     return _HINT_RE.search(text, 0, 1 << 16) is not None
 

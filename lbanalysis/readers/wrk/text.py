@@ -96,14 +96,42 @@ def wrk_time(text: str) -> float | None:
     >>> wrk_time("16.44ms"), wrk_time("2.05s"), wrk_time("1.00m"), wrk_time("0.00us")
     (0.01644, 2.05, 60.0, 0.0)
     """
-    m = _WRK_TIME_RE.fullmatch(text)
-    if not m:
-        return None
-    v = to_float(m.group(1))
+    t = text.strip()
+    cut = 2 if t.endswith(("us", "ms")) else 1 if t.endswith(("s", "m", "h")) else 0
+    num = t[:-cut].rstrip() if cut else t
+    if _plain_number(num):  # what the pattern reads, without it (wrk prints five times a run)
+        unit, v = t[len(t) - cut :] if cut else "s", _plain_float(num)
+    else:
+        m = _WRK_TIME_RE.fullmatch(text)
+        if not m:
+            return None
+        unit, v = m.group(2) or "s", to_float(m.group(1))
     if v is None:
         return None
-    mul, div = _TIME_UNITS[m.group(2) or "s"]
+    mul, div = _TIME_UNITS[unit]
     return v * mul / div
+
+
+def _plain_float(num: str) -> float | None:
+    """:func:`~lbanalysis.readers.base.to_float` of a :func:`_plain_number` (``1.2.3`` reads as its first number).
+
+    >>> _plain_float("16.44"), _plain_float("1.2.3"), _plain_float(".")
+    (16.44, 1.2, None)
+    """
+    try:
+        return float(num)
+    except ValueError:
+        return to_float(num)
+
+
+def _plain_number(num: str) -> bool:
+    """Whether a text is ``-?[0-9.]+`` (ASCII digits and dots, maybe after one minus): a number as wrk prints it.
+
+    >>> _plain_number("16.44"), _plain_number("-1"), _plain_number("-nan"), _plain_number(""), _plain_number("--1")
+    (True, True, False, False, False)
+    """
+    digits = num[1:] if num.startswith("-") else num
+    return bool(digits) and not digits.strip("0123456789.")
 
 
 _WRK_RATE_RE = re.compile(r"\s*" + _NUM + r"\s*([kKMG]?)\s*")
@@ -115,11 +143,18 @@ def wrk_rate(text: str) -> float | None:
     >>> wrk_rate("1.18k"), wrk_rate("478.33"), wrk_rate("2.5M")
     (1180.0, 478.33, 2500000.0)
     """
-    m = _WRK_RATE_RE.fullmatch(text)
-    if not m:
-        return None
-    v = to_float(m.group(1))
-    return None if v is None else v * DECIMAL[m.group(2).upper()]
+    t = text.strip()
+    suffix = t[-1:] if t.endswith(("k", "K", "M", "G")) else ""
+    num = t[: len(t) - len(suffix)].rstrip()
+    if not _plain_number(num):  # what the pattern reads, without it for the numbers wrk prints
+        m = _WRK_RATE_RE.fullmatch(text)
+        if not m:
+            return None
+        num, suffix = m.group(1), m.group(2)
+        v = to_float(num)
+    else:
+        v = _plain_float(num)
+    return None if v is None else v * DECIMAL[suffix.upper()]
 
 
 _WRK_BYTES_RE = re.compile(r"\s*" + _NUM + r"\s*([KMGT]?)B\s*")
@@ -169,11 +204,15 @@ class _Reader:
 
     def run_for(self, kind: str, n: int, m: re.Match) -> _Run | None:
         """The run a line of this kind belongs to, started here when :func:`_starts_run` says so."""
-        if _starts_run(kind, self):
+        if kind in _STARTERS and _starts_run(kind, self):  # the other kinds never start one
             self.runs.append(_Run(n, m.string))
         if kind in ("running", "threads"):
             self.awaits_threads = kind == "running"
         return self.runs[-1] if self.runs else None
+
+
+#: The kinds of line that may start a run (:func:`_starts_run`).
+_STARTERS = frozenset({"running", "threads", "refused"})
 
 
 def _starts_run(kind: str, rd: _Reader) -> bool:
@@ -214,7 +253,7 @@ def _latency_stats(rd: _Reader, n: int, m: re.Match) -> None:
     r = rd.run_for("latency_stats", n, m)
     if r is None:
         return
-    mean, sd, top = (wrk_time(m.group(i)) for i in (1, 2, 3))
+    mean, sd, top = wrk_time(m.group(1)), wrk_time(m.group(2)), wrk_time(m.group(3))
     done = (r.d.get("requests") or 0) > 0 or m.group(4) not in ("-nan", "nan")
     r.d["latency_mean_s"] = mean if done else None  # '0.00us ... -nan%': nothing was measured
     r.d["latency_stdev_s"] = sd if done else None
@@ -383,6 +422,13 @@ LINES: dict[str, re.Pattern] = {k.name: k.pattern for k in LINE_KINDS}
 
 # ----------------------------------------------------------------- reader ---
 def _target(url: str) -> dict:
+    """Run fields of a target URL (a dict of its own: the caller may add to it)."""
+    return dict(_target_of(url))
+
+
+@lru_cache(maxsize=1024)
+def _target_of(url: str) -> dict:
+    """:func:`_target`, once per URL (a sweep's log names one target for every run; never handed out)."""
     parts = urlsplit(url)
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
