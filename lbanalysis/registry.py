@@ -827,6 +827,7 @@ DETECTION_MARKERS: dict[str, tuple[str, ...]] = {
     "fortio": (r"Fortio ", r"qps", r"RunType", r"ActualQPS", r"DurationHistogram", r"All done", r"Φορτίο",
                r"\.\d+\.\d+\s*$"),
     "crank": (r'"jobs"', r'"(?:benchmarks|bombardier|wrk|http)/'),
+    "autobench": (r"dem_req_rate", r"Autobench", r"Zero replies received"),
     "time": (r"Command being timed", r"user ", r"real(?:\t\d+m| \d)", r"maxresident"),
     "vmstat": (r"procs", r"swpd"),
     "mpstat": (r"%usr", r" CPU\)"),  # " CPU)": the end of sysstat's header line (its reports appended)
