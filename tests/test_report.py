@@ -94,6 +94,19 @@ def test_parameters_declared(notebooks):
     assert params["label"]["help"] == "a text"
 
 
+def test_a_parameter_whose_default_holds_an_equals_sign_is_declared_and_settable(tmp_path):
+    """papermill's inspection skipped ``objective: str = "p99 <= 50ms"`` (a second ``=``): it could not be set."""
+    nb = make_notebook(tmp_path / "01-slo.ipynb", [], params='objective: str = "p99 <= 50ms"  # the objective\nn = 2')
+    params = report.notebook_parameters(nb)
+    assert list(params) == ["objective", "n"]
+    assert params["objective"]["default"] == '"p99 <= 50ms"' and params["objective"]["help"] == "the objective"
+    for p in report.article_notebooks(NOTEBOOKS):  # the articles' own objectives can be set with -p
+        src = nbformat.read(p, as_version=4).cells
+        cell = next(c.source for c in src if "parameters" in c.metadata.get("tags", []))
+        if "objective" in cell:
+            assert "objective" in report.notebook_parameters(p), p.name
+
+
 def test_load_parameters_yaml(tmp_path):
     f = tmp_path / "params.yaml"
     f.write_text("x: 3\nlabel: 1 Gbit/s\ngood:\n  x: 5\n")

@@ -190,14 +190,50 @@ def resolve_notebooks(names: Iterable[str] | None = None, folder: str | os.PathL
 
 
 def notebook_parameters(path: str | os.PathLike) -> dict[str, dict[str, Any]]:
-    """The parameters the notebook's ``parameters`` cell declares (papermill's inspection).
+    """The parameters the notebook's ``parameters`` cell declares, in order.
 
-    Each value is a dict with ``name``, ``inferred_type_name``, ``default`` (as
-    source text) and ``help`` (the trailing comment).
+    Each value is a dict with ``name``, ``inferred_type_name`` (the annotation,
+    ``None`` without one), ``default`` (as source text) and ``help`` (the trailing
+    comment), as papermill's inspection gives them. The cell is read with
+    Python's own parser: papermill's skips, with a warning, a line holding a
+    second ``=`` (``objective: str = "p99 <= 50ms"``), so such a parameter
+    could not be set.
     """
-    import papermill
+    import nbformat
 
-    return papermill.inspect_notebook(str(path))
+    nb = nbformat.read(str(path), as_version=4)
+    cell = next((c for c in nb.cells if "parameters" in c.metadata.get("tags", [])), None)
+    return parameters_of(cell.source, str(path)) if cell is not None else {}
+
+
+def parameters_of(src: str, where: str = "<cell>") -> dict[str, dict[str, Any]]:
+    """The parameters one cell's source declares (see :func:`notebook_parameters`).
+
+    >>> p = parameters_of('objective: str = "p99 <= 50ms"  # the objective\\nn = 3\\n')
+    >>> p["objective"]["default"], p["objective"]["help"], p["n"]["inferred_type_name"]
+    ('"p99 <= 50ms"', 'the objective', 'None')
+    """
+    import ast
+    import io
+    import tokenize
+
+    try:
+        tree = ast.parse(src)
+        comments = {t.start[0]: t.string.lstrip("#").strip()
+                    for t in tokenize.generate_tokens(io.StringIO(src).readline) if t.type == tokenize.COMMENT}  # fmt: skip
+    except (SyntaxError, tokenize.TokenError) as e:
+        raise LBAnalysisError(f"{where}: its parameters cell is not Python: {e}") from None
+    out: dict[str, dict[str, Any]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            name, kind = node.target.id, ast.get_source_segment(src, node.annotation) or "None"
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name, kind = node.targets[0].id, "None"
+        else:
+            continue
+        out[name] = {"name": name, "inferred_type_name": kind, "default": ast.get_source_segment(src, node.value),
+                     "help": comments.get(node.end_lineno or node.lineno, "")}  # fmt: skip
+    return out
 
 
 # ------------------------------------------------------------ parameters ---
