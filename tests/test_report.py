@@ -146,6 +146,21 @@ def test_list(notebooks, capsys):
 
 # ------------------------------------------------------------- running ---
 @pytest.mark.slow
+def test_a_report_with_the_users_parameters_keeps_its_tidy_tables_beside_it(tmp_path):
+    """The project's data/processed holds what the article's own parameters give: ``-p objective ...`` elsewhere
+    must not overwrite it."""
+    project = tmp_path / "processed"
+    params = f'x: int = 1  # a number\noutput_dir: str = "."  # figures\nprocessed_dir: str = "{project}"  # CSVs'
+    nb = make_notebook(tmp_path / "01-tables.ipynb", ["from pathlib import Path\nPath(processed_dir).mkdir("
+                       "parents=True, exist_ok=True)\nPath(processed_dir, 't.csv').write_text(str(x))"],
+                       params=params)  # fmt: skip
+    report.run_notebook(nb, {}, tmp_path / "own")
+    assert (project / "t.csv").read_text() == "1"  # the notebook's own parameters: the project's folder
+    report.run_notebook(nb, {"x": 5}, tmp_path / "mine")
+    assert (project / "t.csv").read_text() == "1" and (tmp_path / "mine" / "processed" / "t.csv").read_text() == "5"
+
+
+@pytest.mark.slow
 def test_run_notebook_writes_notebook_html_and_figures(notebooks, tmp_path):
     out = tmp_path / "reports" / "good"
     html = report.run_notebook(notebooks / "01-good.ipynb", {"x": 21, "label": "hello"}, out)

@@ -410,7 +410,9 @@ def run_notebook(
 
     ``parameters`` must be declared by the notebook's ``parameters`` cell (an
     unknown one raises :class:`LBAnalysisError`); ``output_dir`` is passed as
-    the ``output_dir`` parameter when the notebook declares one. ``name``
+    the ``output_dir`` parameter when the notebook declares one; with any other
+    parameter set, a declared ``processed_dir`` not given is ``output_dir/processed``
+    (the project's ``data/processed`` keeps the article's own results). ``name``
     defaults to the slug, ``output_dir`` to ``reports/<slug>``. ``progress``
     shows papermill's bar (default: when stderr is a terminal).
 
@@ -439,6 +441,10 @@ def run_notebook(
         )
     if "output_dir" in declared and "output_dir" not in params:
         params["output_dir"] = str(out.resolve())
+    if "processed_dir" in declared and "processed_dir" not in params and set(params) - {"output_dir"}:
+        # a report with the user's own parameters writes its tidy tables beside it: the project's
+        # data/processed holds what the article's own parameters give, and stays so
+        params["processed_dir"] = str((out / "processed").resolve())
     executed = out / f"{name}.ipynb"
     html = out / f"{name}.html"
     if progress is None:
