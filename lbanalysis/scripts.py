@@ -54,7 +54,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
-from .registry import TOOLS, Tool
+from .registry import TOOLS, Tool, get_tool
 from .text import command_argv
 
 __all__ = [
@@ -170,7 +170,11 @@ class Wait(NamedTuple):
 
 
 def _tool(tool: str) -> Tool | None:
-    return next((t for t in TOOLS if t.name == tool), None)
+    """The registry's tool of that name, or ``None`` (a run's ``tool`` may be missing or another word)."""
+    try:
+        return get_tool(tool)
+    except ValueError:
+        return None
 
 
 @cache
@@ -661,21 +665,19 @@ def _read_script(path: Path) -> str | None:
         return None
 
 
-@cache
-def _compiled(pattern: str) -> re.Pattern:
-    return re.compile(pattern, re.MULTILINE)
-
-
 def _named_in_output(info: Tool, text: str, line: object) -> str:
     """The script the tool's output ``text`` names (k6's ``script:`` line): the last such line at or before the
     run's first lines (its banner), else the first in the file.
 
-    >>> from lbanalysis.registry import TOOLS
-    >>> k6 = next(t for t in TOOLS if t.name == "k6")
+    >>> k6 = get_tool("k6")
     >>> _named_in_output(k6, "  execution: local\\n     script: a.js\\n\\n  execution: local\\n     script: b.js\\n", 4)
     'b.js'
     """
-    found = [(text.count("\n", 0, m.start()) + 1, m[1]) for p in info.script_lines for m in _compiled(p).finditer(text)]
+    found = [
+        (text.count("\n", 0, m.start()) + 1, m[1])
+        for p in info.script_lines
+        for m in re.finditer(p, text, re.MULTILINE)
+    ]
     at = int(line) if isinstance(line, int | float) and not pd.isna(line) else 0
     before = [name for n, name in sorted(found) if n <= at + 15]
     return before[-1] if before else (found[0][1] if found else "")
