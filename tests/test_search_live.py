@@ -23,6 +23,7 @@ import csv
 import http.server
 import math
 import re
+import socket
 import subprocess
 import threading
 import time
@@ -99,7 +100,10 @@ def slo_lab(tmp_path_factory):
             procs.append(subprocess.Popen([haproxy, "-db", "-f", str(d / "haproxy.cfg")], stdout=log, stderr=log))
             wait_port(front)
             deadline = time.monotonic() + 10
-            while not sock.exists() and time.monotonic() < deadline:
+            while time.monotonic() < deadline:  # the socket's file appears at bind, before it accepts
+                with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as c:
+                    if c.connect_ex(str(sock)) == 0:
+                        break
                 time.sleep(0.05)
             url = f"http://127.0.0.1:{front}/"
             out = subprocess.run([ab, "-c", str(N), "-t", "2", url], capture_output=True, text=True, timeout=30).stdout

@@ -269,6 +269,19 @@ def wait_port(port: int, timeout: float = 10.0) -> None:
     pytest.fail(f"nothing listening on 127.0.0.1:{port} after {timeout} s")
 
 
+def wait_socket(path: Path, timeout: float = 10.0) -> None:
+    """Wait until a UNIX socket accepts a connection (its file appears at bind, before it listens)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as c:
+            try:
+                c.connect(str(path))
+                return
+            except OSError:
+                time.sleep(0.05)
+    pytest.fail(f"nothing accepting on {path} after {timeout} s")
+
+
 def stop(procs: list[subprocess.Popen]) -> None:
     for p in procs:
         p.terminate()
@@ -345,9 +358,7 @@ def lab(tmp_path_factory):
             procs.append(subprocess.Popen(iperf_cmd, stdout=log, stderr=log))
             for port in (a, b, front, iperf_port, stats):
                 wait_port(port)
-            deadline = time.monotonic() + 10
-            while not sock.exists() and time.monotonic() < deadline:
-                time.sleep(0.05)
+            wait_socket(sock)
             yield {
                 "url": f"http://127.0.0.1:{front}/",
                 "direct": f"http://127.0.0.1:{a}/",
@@ -858,9 +869,7 @@ def test_haproxy_under_a_cpu_quota_is_named_from_the_sweeps_own_capture(lab, tmp
         lb = subprocess.Popen(in_group(group, ["haproxy", "-db", "-f", str(cfg)]), stdout=log, stderr=log)
         try:
             wait_port(front)
-            deadline = time.monotonic() + 10
-            while not sock.exists() and time.monotonic() < deadline:
-                time.sleep(0.05)
+            wait_socket(sock)
             ds = lbanalysis.sweep(
                 "ab", f"http://127.0.0.1:{front}/", [1, 4, 16, 32], duration="2s", output=out, extra=["-k"],
                 haproxy_stats=str(sock), direct="auto", order="up", progress=False,
