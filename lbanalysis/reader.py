@@ -367,13 +367,15 @@ def _runs_frame(rows: list[dict]) -> pd.DataFrame:
     return _conform(rows, "runs", [(r.get("source"), 1) for r in rows])
 
 
-def _conform(rows: list[dict], table: str, sources: list[tuple[str | None, int]]) -> pd.DataFrame:
+def _conform(
+    rows: list[dict], table: str, sources: list[tuple[str | None, int]], given: dict | None = None
+) -> pd.DataFrame:
     """``schema.conform``; a value no column can hold (an integer beyond 64 bits) names its file and column.
 
-    ``sources`` gives (file, number of rows) in the order of ``rows``.
+    ``sources`` gives (file, number of rows) in the order of ``rows``; ``given``: columns built already.
     """
     try:
-        return schema.conform(rows, table)
+        return schema.conform(rows, table, given=given)
     except (OverflowError, ValueError, TypeError) as e:
         limit = 2**63 - 1
         owners = [src for src, n in sources for _ in range(n)]
@@ -478,13 +480,12 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
             names = [s for s, _ in sources[name]]
             counts = [n for _, n in sources[name]]
             codes = np.repeat(np.arange(len(names)), counts)
-            df = _conform(rows[name], name, sources[name])  # columnar build from the dicts (fast)
-            df["source"] = (
+            source = (
                 pd.Categorical.from_codes(codes, categories=pd.unique(pd.Series(names)).tolist())
                 if len(set(names)) == len(names)
                 else pd.Categorical(np.repeat(names, counts))
-            )
-            parts.append(df)
+            )  # columnar build from the dicts (fast), the file of each row given as built
+            parts.append(_conform(rows[name], name, sources[name], given={"source": source}))
         tables[name] = parts
     return runs, (paths, rels), tables, skipped, not_runs
 
@@ -807,11 +808,12 @@ def _not_runs_frame(rows: list[dict]) -> pd.DataFrame:
     >>> _not_runs_frame([]).dtypes["line"], _not_runs_frame([{"source": "a", "line": 3}])["line"].tolist()
     (Int64Dtype(), [3])
     """
-    frame = pd.DataFrame(rows, columns=NOT_RUNS_COLUMNS)
-    if not rows:  # one column cast, not the frame's astype
-        frame["line"] = pd.array([], dtype="Int64")
-        return frame
-    return frame.astype({"line": "Int64"})
+    if not rows:  # the usual read: a copy of the empty frame, made once
+        return _NO_NOT_RUNS.copy()
+    return pd.DataFrame(rows, columns=NOT_RUNS_COLUMNS).astype({"line": "Int64"})
+
+
+_NO_NOT_RUNS = pd.DataFrame({c: pd.array([], dtype="Int64" if c == "line" else object) for c in NOT_RUNS_COLUMNS})
 
 
 def _dataset_on(engine: str):

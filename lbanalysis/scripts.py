@@ -716,9 +716,11 @@ def with_think_times(runs: pd.DataFrame) -> pd.DataFrame:
     """``runs`` with ``think_time_s`` and ``think_time_source`` filled where a script beside the output says,
     for the runs whose think time is not known yet (a command's own option, siege's ``-d``, comes first);
     ``rate_target_per_s`` where a JMeter plan's throughput timer paces the run (and none is known)."""
-    if not len(runs) or not {"tool", "source"} <= set(runs.columns):
+    if not len(runs) or "tool" not in runs or "source" not in runs:
         return runs
     infos = {t.name: t for t in TOOLS if t.think_times or t.script_language}
+    if not any(t in infos for t in runs["tool"].unique()):  # the usual read: no tool that reads a script
+        return runs
     todo = runs["tool"].isin(list(infos)).fillna(False).to_numpy(bool, copy=True)
     if "think_time_s" in runs:
         todo = todo & runs["think_time_s"].isna().to_numpy(bool)
