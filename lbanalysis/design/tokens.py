@@ -203,14 +203,18 @@ _NOT_SETTINGS = frozenset({"start", "end", "date", "time", "timestamp", "elapsed
 
 
 #: A quick look for the lines :data:`_SECTION_RES` may match (one multiline search over the whole text, not a
-#: loop over its lines): a key=, a number and a count word, or a repeat or count word and a number.
+#: loop over its lines): a key=, a number and a count word, or a repeat or count word and a number. Each line is
+#: sought from the line end before it (searched in the text after a newline): a pattern that starts with a
+#: character is looked for by that character, one that starts with ``^`` is tried at every position (a third
+#: slower).
 _SECTION_CANDIDATE = re.compile(
-    r"^(?=[ \t#=\-*\[]*(?:[A-Za-z]\w*[ \t]*=|\d+(?:\.\d+)?[kK]?[ \t]+[A-Za-z]|[A-Za-z]+[ \t]*[:#]?[ \t]*\d)[^\n]{0,76}$)"
+    r"\n(?:(?=[ \t#=\-*\[]*(?:[A-Za-z]\w*[ \t]*=|\d+(?:\.\d+)?[kK]?[ \t]+[A-Za-z]|[A-Za-z]+[ \t]*[:#]?[ \t]*\d)"
+    r"[^\n]{0,76}$)"
     # and the words of :data:`_SECTION_RES` where they stand (wrk's "Latency 87.00ms" lines are no candidates)
     rf"[ \t#=\-*\[]*(?:[A-Za-z]\w*[ \t]*=|\d+(?:\.\d+)?[kK]?[ \t]+(?i:{_COUNTED})|(?i:{_REPEATED})[ \t]*[:#]?[ \t]*\d)"
     r"[^\n]*"
     # or a Markdown heading (:data:`_HEADING_RE`)
-    r"|^[ \t]{0,3}#{2,6}[ \t]+\w[^\n]{0,76}$",
+    r"|[ \t]{0,3}#{2,6}[ \t]+\w[^\n]{0,76}$)",
     re.M,
 )
 
@@ -241,11 +245,12 @@ def section_lines(text: str) -> list[tuple[int, str, float | str]]:
     [(1, 'heading', 'NGINX with FastCGI cache'), (3, 'run', 2.0)]
     """
     out: list[tuple[int, str, float | str]] = []
-    line, pos = 1, 0
+    text = "\n" + text  # each line after a newline (:data:`_SECTION_CANDIDATE`): line N starts after the Nth
+    line, pos = 0, 0
     for m in _SECTION_CANDIDATE.finditer(text):
         found = _section(m.group(0).strip())
         if found:
-            line += text.count("\n", pos, m.start())
-            pos = m.start()
+            line += text.count("\n", pos, m.start() + 1)
+            pos = m.start() + 1
             out += [(line, k, v) for k, v in found]
     return out

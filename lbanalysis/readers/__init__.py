@@ -688,7 +688,9 @@ def _read_segments(
         seg_cands = _by_kind(tool)[1]  # the whole text again: its whole-file formats were just tried
     else:
         seg_cands = cands
-    trailers = _trailers(tool)
+    # a report that no search of the whole text finds is in none of its segments (each a slice of it, cut at line
+    # starts): each trailer is looked for once a text, not once a segment
+    trailers = [f for f in _trailers(tool) if f.trailer is None or f.trailer(text) is not None]
     out = Parsed()
     seen_any = False
     for seg in segments:
