@@ -146,3 +146,30 @@ def test_every_fixture_no_marker_stands_in_is_one_no_format_claims(monkeypatch):
 
 def test_every_corpus_file_no_marker_stands_in_is_one_no_format_claims(monkeypatch):
     assert _unmarked_answers_agree(_files(corpus("repos")), monkeypatch) > 100
+
+
+def _json_claims(files: list[Path]) -> dict[str, int]:
+    """For every JSON document among the files: each whole-file format that recognises it, counted by name."""
+    whole = readers._by_kind(None)[0]
+    claims: dict[str, int] = {}
+    for path in files:
+        try:
+            doc = readers._json_document(decode(path.read_bytes()))
+        except (UnicodeError, ValueError):
+            continue
+        for f in whole if doc is not None else ():
+            if f.detect(doc):
+                claims[f.name] = claims.get(f.name, 0) + 1
+    return claims
+
+
+@pytest.mark.parametrize("where", ["fixtures", "corpus"])
+def test_a_json_document_is_claimed_only_by_formats_that_say_they_read_json(where):
+    """A text taken for JSON is asked of the formats marked ``json`` alone (a third of the cost of a small JSON
+    file was asking the other thirty): no other whole-file format recognises any JSON fixture or corpus file."""
+    files = _files(FIXTURES) if where == "fixtures" else [p for k in ("repos", "public", "public2", "lab")
+                                                         for p in _files(corpus(k))]  # fmt: skip
+    claims = _json_claims(files)
+    flagged = {f.name for f in readers._json_formats(None)}
+    assert sum(claims.values()) > 50 and len(claims) >= (10 if where == "fixtures" else 3)  # the check bites
+    assert set(claims) <= flagged, set(claims) - flagged

@@ -116,6 +116,12 @@ def _by_kind(tool: str | None) -> tuple[list[Format], list[Format]]:
 
 
 @cache
+def _json_formats(tool: str | None) -> list[Format]:
+    """The whole-file formats of a tool (None: every tool) that may recognise a JSON document, in detection order."""
+    return [f for f in _by_kind(tool)[0] if f.json]
+
+
+@cache
 def _plain(tool: str | None) -> list[Format]:
     """The formats of a tool (None: every tool) that know their clean outputs at a glance (:attr:`Format.plain`)."""
     return [f for f in candidate_formats(tool, None) if f.plain is not None]
@@ -447,7 +453,7 @@ def parse_text(
     cands = candidate_formats(tool, fmt)
     if (fmt is None or cands[0].whole_file) and (doc := _json_document(text)) is not None:
         # a JSON document needs none of the clean-up of pasted text: the whole-file formats read it as it is
-        for f in cands if fmt is not None else _by_kind(tool)[0]:
+        for f in cands if fmt is not None else _json_formats(tool):
             if fmt is not None or f.detect(doc):
                 seg = Segment(doc, source, 1, tables=tables)
                 return _finish(_parse(f, seg), f, seg)

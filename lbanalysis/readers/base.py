@@ -133,6 +133,10 @@ class Format:
     transcript splitting (ab's summaries: most files read in bulk).
     ``read_plain(match, segment)``: how such a text is read from the
     pattern's match, giving what ``parse`` gives (default: ``parse``).
+    ``json``: a whole-file format that may recognise a JSON document (a
+    text taken for JSON is asked of these alone, in their order;
+    ``tests/test_markers.py`` holds that no other format recognises one of
+    the fixtures or the corpus).
     """
 
     name: str
@@ -146,6 +150,7 @@ class Format:
     trailer: Callable[[str], int | None] | None = None
     plain: re.Pattern[str] | None = None
     read_plain: Callable[[re.Match[str], Segment], Parsed] | None = None
+    json: bool = False
 
 
 @dataclass(frozen=True)

@@ -177,5 +177,13 @@ def parse(seg: Segment) -> Parsed:
 
 
 FORMATS = [
-    Format("bombardier-json", "bombardier", detect, parse, whole_file=True, description="bombardier -o json result")
+    Format(
+        "bombardier-json",
+        "bombardier",
+        detect,
+        parse,
+        whole_file=True,
+        json=True,
+        description="bombardier -o json result",
+    )
 ]

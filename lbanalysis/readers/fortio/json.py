@@ -160,5 +160,5 @@ def parse(seg: Segment) -> Parsed:
 
 
 FORMATS = [
-    Format("fortio-json", "fortio", detect, parse, whole_file=True, description="fortio load -json result"),
+    Format("fortio-json", "fortio", detect, parse, whole_file=True, json=True, description="fortio load -json result"),
 ]

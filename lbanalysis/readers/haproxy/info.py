@@ -144,7 +144,7 @@ def _detect_state(text: str) -> bool:
 
 
 FORMATS = [
-    Format("haproxy-info", "haproxy", _detect_info, parse_info, whole_file=True,
+    Format("haproxy-info", "haproxy", _detect_info, parse_info, whole_file=True, json=True,
            description="HAProxy 'show info' (text and json)"),
     Format("haproxy-servers-state", "haproxy", _detect_state, parse_state, whole_file=True,
            description="HAProxy 'show servers state'"),

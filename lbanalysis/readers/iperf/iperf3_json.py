@@ -547,6 +547,7 @@ FORMATS = [
         detect,
         parse,
         whole_file=True,
+        json=True,
         description="iperf3 -J JSON (one, several, or an array of documents) and --json-stream events",
     )
 ]

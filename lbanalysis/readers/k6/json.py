@@ -325,6 +325,7 @@ FORMATS = [
         detect,
         parse,
         whole_file=True,
+        json=True,
         description="k6 --summary-export JSON, handleSummary() data, --new-machine-readable-summary",
     )
 ]

@@ -196,6 +196,12 @@ def detect(text: str) -> bool:
 
 FORMATS = [
     Format(
-        "locust-json", "locust", detect, parse, whole_file=True, description="Locust --json / --json-file statistics"
+        "locust-json",
+        "locust",
+        detect,
+        parse,
+        whole_file=True,
+        json=True,
+        description="Locust --json / --json-file statistics",
     )
 ]

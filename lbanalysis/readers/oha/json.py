@@ -229,6 +229,14 @@ def parse_csv(seg: Segment) -> Parsed:
 
 
 FORMATS = [
-    Format("oha-json", "oha", detect, parse, whole_file=True, description="oha --output-format json (or -j) summary"),
+    Format(
+        "oha-json",
+        "oha",
+        detect,
+        parse,
+        whole_file=True,
+        json=True,
+        description="oha --output-format json (or -j) summary",
+    ),
     Format("oha-csv", "oha", detect_csv, parse_csv, whole_file=True, description="oha --output-format csv per request"),
 ]

@@ -111,6 +111,7 @@ FORMATS = [
         detect,
         parse,
         whole_file=True,
+        json=True,
         description="siege -j / json_output JSON (siege >= 4.0.5), alone or after error notices",
     )
 ]
