@@ -86,34 +86,25 @@ _PATTERN_WORDS = ("show", *(exe for name in _TOOL_PATTERNS for exe in registry.g
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 
 
-def _prefix_groups(names) -> dict[str, tuple[str, ...]]:
-    """Names to search a text for -> the longer names that begin with each (longest first).
-
-    >>> _prefix_groups(["iperf3", "hey_linux_amd64", "iperf", "hey", "ab"])
-    {'iperf': ('iperf3',), 'hey': ('hey_linux_amd64',), 'ab': ()}
-    """
-    names = list(names)
-    roots = [r for r in names if not any(r != m and r.startswith(m) for m in names)]
-    return {r: tuple(sorted((m for m in names if m != r and m.startswith(r)), key=len, reverse=True)) for r in roots}
-
-
-_SEARCHED = _prefix_groups(TOOL_COMMANDS)
+#: Every executable name, longest first (at a position the longest name that stands there is found): one search
+#: of the text for all of them, not one ``str.find`` pass for each (18 of them).
+_NAMES_RE = re.compile("|".join(re.escape(n) for n in sorted(TOOL_COMMANDS, key=len, reverse=True)))
 
 
 def _tool_line_starts(text: str) -> list[int]:
-    """Starts of lines where a tool executable name stands as a word (fast: str.find)."""
+    """Starts of lines where a tool executable name stands as a word.
+
+    >>> _tool_line_starts("notes on table\\n$ ab -c 1 http://h/\\nthey said\\n  wrk.exe -t1 http://h/\\n")
+    [15, 45]
+    """
     starts: set[int] = set()
     n = len(text)
-    for root, longer in _SEARCHED.items():
-        i = text.find(root)
-        while i >= 0:
-            name = next((m for m in longer if text.startswith(m, i)), root) if longer else root
-            j = i + len(name)
-            if text.startswith(".exe", j):
-                j += 4
-            if (i == 0 or text[i - 1] not in _WORD_CHARS) and (j >= n or text[j] not in _WORD_CHARS):
-                starts.add(text.rfind("\n", 0, i) + 1)
-            i = text.find(root, i + 1)
+    for m in _NAMES_RE.finditer(text):
+        i, j = m.span()
+        if text.startswith(".exe", j):
+            j += 4
+        if (i == 0 or text[i - 1] not in _WORD_CHARS) and (j >= n or text[j] not in _WORD_CHARS):
+            starts.add(text.rfind("\n", 0, i) + 1)
     return sorted(starts)
 
 

@@ -20,7 +20,7 @@ import importlib
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, NoReturn
 
 import pandas as pd
@@ -335,6 +335,7 @@ def _info_kind(seg: Segment) -> tuple[str, str] | None:
 _UNQUOTED = str.maketrans("", "", "'\"\\")
 
 
+@lru_cache(maxsize=4096)
 def _asks_info(command: str, tool: str) -> bool:
     """Whether a command passes the tool one of its help or version options.
 
@@ -345,7 +346,7 @@ def _asks_info(command: str, tool: str) -> bool:
     >>> _asks_info("ab -h", "ab"), _asks_info("ab -c 10 'http://h/-h'", "ab"), _asks_info("ab -c 10 http://h/", "ab")
     (True, False, False)
     """
-    options = registry.get_tool(tool).info_options
+    options = registry.get_tool(tool).info_options  # (asked once per command: a sweep's log repeats its command)
     bare = command.translate(_UNQUOTED)
     if not any(o in bare for o in options):
         return False
