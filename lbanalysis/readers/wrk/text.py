@@ -41,6 +41,9 @@ line                                   column                          unit as p
 ``unable to connect to H:P reason``    ``error``
 =====================================  ==============================  ===================
 
+A canonical wrk 4 run (these lines in this order, numbers as wrk prints them) is read in one match,
+the ``run`` block kind of :data:`LINE_KINDS`; any other shape (wrk2's, a pasted or edited one) line by line.
+
 wrk2 (giltene/wrk2, not packaged: shapes from its README and published
 outputs) runs at a fixed rate (``-R``, into ``rate_target_per_s``), prints
 ``Thread calibration`` lines, ``Latency Distribution (HdrHistogram -
