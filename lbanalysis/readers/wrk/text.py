@@ -200,7 +200,7 @@ _RUNNING_RE = re.compile(r"^\s*Running (\S+) test @ (\S+)")
 # wrk prints it, in its order, spaces and tabs around it; each number as wrk prints it (digits, maybe a
 # decimal part, a unit). Any other shape (wrk2's calibration lines and spectra, a line missing or out of
 # place, a note between two lines, a number printed otherwise) does not match: the line kinds read it.
-_N = r"\d+\.?\d*"  # a number as wrk prints it (what float() reads as the line kinds do)
+_N = r"[0-9]+\.?[0-9]*"  # a number as wrk prints it (ASCII digits: what float() and int() read as the line kinds do)
 _TIME = rf"({_N})(us|ms|s|m|h)"  # value, unit (:data:`_TIME_UNITS`)
 _RATE = rf"({_N})([kKMG]?)"  # value, decimal suffix
 _BYTES = rf"({_N})([KMGT]?)B"  # value, binary prefix
@@ -208,14 +208,14 @@ _PCT = rf"({_N}|-?nan)%"  # '-nan%' when nothing was measured
 _EOL = r"[ \t]*\n"
 _BLOCK_RE = re.compile(
     rf"([ \t]*Running {_TIME} test @ (\S+)){_EOL}"
-    rf"[ \t]*(\d+) threads and (\d+) connections{_EOL}"
+    rf"[ \t]*([0-9]+) threads and ([0-9]+) connections{_EOL}"
     rf"[ \t]*Thread Stats[ \t]+Avg[ \t]+Stdev[ \t]+Max[ \t]+\+/- Stdev{_EOL}"
     rf"[ \t]*Latency[ \t]+{_TIME}[ \t]+{_TIME}[ \t]+{_TIME}[ \t]+{_PCT}{_EOL}"
     rf"[ \t]*Req/Sec[ \t]+{_RATE}[ \t]+{_RATE}[ \t]+{_RATE}[ \t]+{_PCT}{_EOL}"
     rf"(?:[ \t]*Latency Distribution{_EOL}((?:[ \t]*{_N}%[ \t]+{_N}(?:us|ms|s|m|h){_EOL})*))?"
-    rf"[ \t]*(\d+) requests in {_TIME}, {_BYTES} read{_EOL}"
-    rf"(?:[ \t]*Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+){_EOL})?"
-    rf"(?:[ \t]*Non-2xx or 3xx responses: (\d+){_EOL})?"
+    rf"[ \t]*([0-9]+) requests in {_TIME}, {_BYTES} read{_EOL}"
+    rf"(?:[ \t]*Socket errors: connect ([0-9]+), read ([0-9]+), write ([0-9]+), timeout ([0-9]+){_EOL})?"
+    rf"(?:[ \t]*Non-2xx or 3xx responses: ([0-9]+){_EOL})?"
     rf"[ \t]*Requests/sec:[ \t]+{_RATE}{_EOL}"
     rf"[ \t]*Transfer/sec:[ \t]+{_BYTES}[ \t]*(?:\n|\Z)"
 )
@@ -302,7 +302,10 @@ def _run_block(rd: _Reader, n: int, m: re.Match) -> None:
     target = _target_of(url)
     d = {
         "time_limit_s": sec(limit, limit_unit),
-        **target,
+        "url": target["url"],  # one literal, its keys as the Running line's handler sets them
+        "host": target["host"],
+        "port": target["port"],
+        "path": target["path"],
         "threads": int(threads),
         "concurrency": int(conns),
         "latency_mean_s": sec(mean, mean_u) if done else None,
@@ -325,7 +328,8 @@ def _run_block(rd: _Reader, n: int, m: re.Match) -> None:
         "bytes_per_s": float(transfer) * b[transfer_u],
     }
     # as the Running line would start it (the threads line then belongs to it); a URL may not say host or port
-    r = _Run(n, first, d, filled=done and None not in target.values())
+    r = _Run(n, first, d)
+    r.filled = done and target["host"] is not None and target["port"] is not None
     if dist:
         r.percentiles = [
             {"percentile": float(p), "latency_s": sec(v, u), "kind": None} for p, v, u in _BLOCK_PCT_RE.findall(dist)
