@@ -201,16 +201,17 @@ class LineKind:
     block: bool = False
 
 
-_COMPILED: dict[int, tuple[Sequence[LineKind], list[tuple]]] = {}
+_COMPILED: dict[int, tuple[Sequence[LineKind], list[tuple], bool]] = {}
 
 
-def _compiled(kinds: Sequence[LineKind]) -> list[tuple]:
-    """The kinds as (hint, the pattern's match or search, block, handler) tuples, made once per list of kinds."""
+def _compiled(kinds: Sequence[LineKind]) -> tuple[list[tuple], bool]:
+    """The kinds as (hint, the pattern's match or search, block, handler) tuples, and whether one is a block,
+    made once per list of kinds."""
     got = _COMPILED.get(id(kinds))
     if got is None or got[0] is not kinds:
         table = [(k.hint, k.pattern.search if k.search else k.pattern.match, k.block, k.handler) for k in kinds]
-        got = _COMPILED[id(kinds)] = (kinds, table)  # holds the list: its id stays its own
-    return got[1]
+        got = _COMPILED[id(kinds)] = (kinds, table, any(k.block for k in kinds))  # holds the list: its id stays
+    return got[1], got[2]
 
 
 def scan(
@@ -232,47 +233,47 @@ def scan(
     >>> kinds = [LineKind("pair", "=", re.compile(r"(\\w+)=(\\d+)"), lambda r, n, m: r.append((n, m[1], int(m[2]))))]
     >>> scan("a=1\\n\\nnoise\\nb=2", kinds, [])
     [(1, 'a', 1), (4, 'b', 2)]
+    >>> block = LineKind("block", "begin", re.compile(r"begin\\n(\\w+)\\nend\\n"), lambda r, n, m: r.append((n, m[1])), block=True)
+    >>> scan("x\\nbegin\\ny\\nend\\nbegin\\nz", [block, LineKind("any", "", re.compile(".+"), lambda r, n, m: r.append((n, m[0])))], [])
+    [(1, 'x'), (2, 'y'), (5, 'begin'), (6, 'z')]
     """
-    table = _compiled(kinds)
-    if not any(block for _, _, block, _ in table):
+    table, blocks = _compiled(kinds)
+    if not blocks:
         return _scan_lines(text, table, reader, prepare, other)
-    find = text.find
-    n, pos, end = 1, 0, len(text)
-    while pos <= end:
-        eol = find("\n", pos)
-        if eol < 0:
-            eol = end
-        line = text[pos:eol].rstrip()
+    lines = text.split("\n")
+    end = len(text)
+    i, total, pos = 0, len(lines), 0
+    while i < total:
+        start = pos  # where the line starts in the text
+        raw = lines[i]
+        pos += len(raw) + 1  # where the next one starts
+        i += 1  # the line's number; the index of the next one
+        line = raw.rstrip()
         if prepare is not None:
-            line = prepare(n, line).rstrip()
+            line = prepare(i, line).rstrip()
         if not line:
-            n += 1
-            pos = eol + 1
             continue
-        nxt = n + 1
-        npos = eol + 1
         for hint, match, block, handler in table:
             if hint not in line:
                 continue
-            m = match(text, pos) if block else match(line)
+            m = match(text, start) if block else match(line)
             if m is None:
                 continue
-            step = handler(reader, n, m)
+            step = handler(reader, i, m)
             if step is False:
                 continue
-            if block and m.end() > npos:  # pass over the lines the block spans
-                npos = m.end() if text[m.end() - 1] == "\n" else find("\n", m.end()) + 1 or end + 1
-                nxt = n + text.count("\n", pos, npos)
+            if block and m.end() > pos:  # pass over the lines the block spans (the rest of its last one too)
+                stop = m.end() if text[m.end() - 1] == "\n" else text.find("\n", m.end()) + 1 or end + 1
+                i = total if stop > end else i + text.count("\n", pos, stop)
+                pos = stop
             elif step is not None and step is not True:
-                while nxt < step and npos <= end:
-                    npos = (find("\n", npos) + 1) or end + 1
-                    nxt += 1
+                while i + 1 < step and i < total:  # lines the handler read itself
+                    pos += len(lines[i]) + 1
+                    i += 1
             break
         else:
             if other is not None:
-                other(n, line)
-        n = nxt
-        pos = npos
+                other(i, line)
     return reader
 
 

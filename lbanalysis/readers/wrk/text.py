@@ -41,6 +41,9 @@ line                                   column                          unit as p
 ``unable to connect to H:P reason``    ``error``
 =====================================  ==============================  ===================
 
+A canonical wrk 4 run (these lines in this order, numbers as wrk prints them) is read in one match,
+the ``run`` block kind of :data:`LINE_KINDS`; any other shape (wrk2's, a pasted or edited one) line by line.
+
 wrk2 (giltene/wrk2, not packaged: shapes from its README and published
 outputs) runs at a fixed rate (``-R``, into ``rate_target_per_s``), prints
 ``Thread calibration`` lines, ``Latency Distribution (HdrHistogram -
@@ -184,6 +187,7 @@ class _Run:
     kind: str | None = None  # the latency distribution being read ('recorded', 'uncorrected', None for wrk 4)
     spectrum: bool = False  # inside a Detailed Percentile spectrum
     spectra: set[str] = field(default_factory=set)  # kinds that have a full spectrum
+    filled: bool = False  # every value of d is set (a block read them all): none to leave out of its row
 
 
 #: counters wrk prints (after the ``N requests in`` line, before ``Requests/sec``) only when non-zero
@@ -191,6 +195,34 @@ _COUNTERS = ("socket_errors_connect", "socket_errors_read", "socket_errors_write
              "non_2xx_3xx")  # fmt: skip
 
 _RUNNING_RE = re.compile(r"^\s*Running (\S+) test @ (\S+)")
+
+# One canonical wrk 4 run, read in one match (the ``run`` block kind of :data:`LINE_KINDS`): every line as
+# wrk prints it, in its order, spaces and tabs around it; each number as wrk prints it (digits, maybe a
+# decimal part, a unit). Any other shape (wrk2's calibration lines and spectra, a line missing or out of
+# place, a note between two lines, a number printed otherwise) does not match: the line kinds read it.
+_N = r"[0-9]+\.?[0-9]*"  # a number as wrk prints it (ASCII digits: what float() and int() read as the line kinds do)
+_TIME = rf"({_N})(us|ms|s|m|h)"  # value, unit (:data:`_TIME_UNITS`)
+_RATE = rf"({_N})([kKMG]?)"  # value, decimal suffix
+_BYTES = rf"({_N})([KMGT]?)B"  # value, binary prefix
+_PCT = rf"({_N}|-?nan)%"  # '-nan%' when nothing was measured
+_EOL = r"[ \t]*\n"
+_BLOCK_RE = re.compile(
+    rf"([ \t]*Running {_TIME} test @ (\S+)){_EOL}"
+    rf"[ \t]*([0-9]+) threads and ([0-9]+) connections{_EOL}"
+    rf"[ \t]*Thread Stats[ \t]+Avg[ \t]+Stdev[ \t]+Max[ \t]+\+/- Stdev{_EOL}"
+    rf"[ \t]*Latency[ \t]+{_TIME}[ \t]+{_TIME}[ \t]+{_TIME}[ \t]+{_PCT}{_EOL}"
+    rf"[ \t]*Req/Sec[ \t]+{_RATE}[ \t]+{_RATE}[ \t]+{_RATE}[ \t]+{_PCT}{_EOL}"
+    rf"(?:[ \t]*Latency Distribution{_EOL}((?:[ \t]*{_N}%[ \t]+{_N}(?:us|ms|s|m|h){_EOL})*))?"
+    rf"[ \t]*([0-9]+) requests in {_TIME}, {_BYTES} read{_EOL}"
+    rf"(?:[ \t]*Socket errors: connect ([0-9]+), read ([0-9]+), write ([0-9]+), timeout ([0-9]+){_EOL})?"
+    rf"(?:[ \t]*Non-2xx or 3xx responses: ([0-9]+){_EOL})?"
+    rf"[ \t]*Requests/sec:[ \t]+{_RATE}{_EOL}"
+    rf"[ \t]*Transfer/sec:[ \t]+{_BYTES}[ \t]*(?:\n|\Z)"
+)
+# one line of the block's Latency Distribution: percentile, value, unit
+_BLOCK_PCT_RE = re.compile(rf"({_N})%[ \t]+{_TIME}")
+_RATE_SUFFIX = {s: DECIMAL[s.upper()] for s in ("", "k", "K", "M", "G")}  # as :func:`wrk_rate` reads them
+_NAN = float("nan")
 _THREADS_RE = re.compile(r"^\s*(\d+) threads and (\d+) connections")
 _REFUSED_LINE_RE = re.compile(r"^\s*unable to connect to (\S+) (.+?)\s*$")
 
@@ -232,6 +264,78 @@ def _starts_run(kind: str, rd: _Reader) -> bool:
     if kind == "threads":
         return not rd.awaits_threads
     return kind == "refused" and not rd.runs
+
+
+def _seconds(value: str, unit: str) -> float:
+    """:func:`wrk_time` of a time the block read as value and unit (the same float, without its checks).
+
+    >>> _seconds("16.44", "ms"), _seconds("1", "m"), wrk_time("16.44ms")
+    (0.01644, 60.0, 0.01644)
+    """
+    mul, div = _TIME_UNITS[unit]
+    return float(value) * mul / div
+
+
+def _run_block(rd: _Reader, n: int, m: re.Match) -> None:
+    """A whole canonical wrk 4 run (:data:`_BLOCK_RE`): what its lines' handlers, one by one, would make of it.
+
+    >>> text = ("Running 1m test @ http://h:81/\\n  2 threads and 10 connections\\n"
+    ...   "  Thread Stats   Avg      Stdev     Max   +/- Stdev\\n    Latency    16.44ms   25.19ms 131.06ms   87.14%\\n"
+    ...   "    Req/Sec   704.75    522.90     1.77k    55.00%\\n  Latency Distribution\\n     50%    3.82ms\\n"
+    ...   "  1453 requests in 1.00m, 737.85KB read\\nRequests/sec:     24.21\\nTransfer/sec:     12.30KB\\n")
+    >>> rd = _Reader()
+    >>> _run_block(rd, 1, _BLOCK_RE.match(text))
+    >>> r = rd.runs[0]
+    >>> r.d["latency_mean_s"], r.d["thread_requests_per_s_max"], r.d["duration_s"], r.d["non_2xx_3xx"], r.percentiles
+    (0.01644, 1770.0, 60.0, 0, [{'percentile': 50.0, 'latency_s': 0.00382, 'kind': None}])
+    """
+    (first, limit, limit_unit, url, threads, conns,
+     mean, mean_u, sd, sd_u, top, top_u, within,
+     rmean, rmean_s, rsd, rsd_s, rtop, rtop_s, rwithin,
+     dist, requests, dur, dur_u, read, read_u,
+     connect, sock_read, write, timeout, non_2xx,
+     rps, rps_s, transfer, transfer_u) = m.groups()  # fmt: skip
+    sec, k, b = _seconds, _RATE_SUFFIX, BINARY
+    done = within not in ("-nan", "nan")  # '0.00us ... -nan%': nothing was measured
+    # printed only when non-zero, between the summary and Requests/sec (as :func:`_rps` says)
+    errors = (0, 0, 0, 0) if connect is None else (int(connect), int(sock_read), int(write), int(timeout))
+    target = _target_of(url)
+    d = {
+        "time_limit_s": sec(limit, limit_unit),
+        "url": target["url"],  # one literal, its keys as the Running line's handler sets them
+        "host": target["host"],
+        "port": target["port"],
+        "path": target["path"],
+        "threads": int(threads),
+        "concurrency": int(conns),
+        "latency_mean_s": sec(mean, mean_u) if done else None,
+        "latency_stdev_s": sec(sd, sd_u) if done else None,
+        "latency_max_s": sec(top, top_u) if done else None,
+        "latency_within_stdev_pct": float(within) if done else _NAN,
+        "thread_requests_per_s_mean": float(rmean) * k[rmean_s],
+        "thread_requests_per_s_stdev": float(rsd) * k[rsd_s],
+        "thread_requests_per_s_max": float(rtop) * k[rtop_s],
+        "thread_requests_per_s_within_stdev_pct": _NAN if rwithin.endswith("n") else float(rwithin),
+        "requests": int(requests),
+        "duration_s": sec(dur, dur_u),
+        "bytes_total": float(read) * b[read_u],
+        "socket_errors_connect": errors[0],
+        "socket_errors_read": errors[1],
+        "socket_errors_write": errors[2],
+        "socket_errors_timeout": errors[3],
+        "non_2xx_3xx": 0 if non_2xx is None else int(non_2xx),
+        "requests_per_s": float(rps) * k[rps_s],
+        "bytes_per_s": float(transfer) * b[transfer_u],
+    }
+    # as the Running line would start it (the threads line then belongs to it); a URL may not say host or port
+    r = _Run(n, first, d)
+    r.filled = done and target["host"] is not None and target["port"] is not None
+    if dist:
+        r.percentiles = [
+            {"percentile": float(p), "latency_s": sec(v, u), "kind": None} for p, v, u in _BLOCK_PCT_RE.findall(dist)
+        ]
+    rd.runs.append(r)
+    rd.awaits_threads = False
 
 
 def _running(rd: _Reader, n: int, m: re.Match) -> None:
@@ -398,6 +502,7 @@ def _refused(rd: _Reader, n: int, m: re.Match) -> None:
 
 #: The lines wrk and wrk2 print, in the order they are tried (first match wins; see :class:`LineKind`).
 LINE_KINDS: list[LineKind] = [
+    LineKind("run", "Running ", _BLOCK_RE, _run_block, block=True),  # a whole canonical wrk 4 run at once
     LineKind("running", "Running ", _RUNNING_RE, _running),
     LineKind("threads", " threads and ", _THREADS_RE, _threads),
     LineKind("latency_stats", "Latency", re.compile(r"^\s*Latency\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)%\s*$"), _latency_stats),
@@ -491,16 +596,26 @@ def _flags_above(text_lines: list[str], start: int, first: str) -> tuple[int, st
     return start - 1, text_lines[start - 2].strip()
 
 
+def _present(d: dict) -> dict:
+    """The items of ``d`` that hold a value (None left out).
+
+    >>> _present({"threads": 2, "path": None})
+    {'threads': 2}
+    """
+    return {k: v for k, v in d.items() if v is not None}
+
+
 def parse(seg: Segment) -> Parsed:
     """Read every wrk/wrk2 run in a segment (one output, or several after each other)."""
-    cmd = parse_command(seg.command) if seg.command else {}
+    cmd = _parse_command(seg.command) if seg.command else {}  # read, never changed: each row is a dict of its own
+    given = _present(cmd)
     out = Parsed()
-    text_lines = seg.text.split("\n")
+    text_lines = None if seg.command else seg.text.split("\n")  # for the flags above a run, when no command
     for r in scan(seg.text, LINE_KINDS, _Reader()).runs:
         start = r.line
-        flags = None if seg.command else _flags_above(text_lines, start, r.first)
-        own = parse_command(flags[1]) if flags else cmd
-        row = {**{k: v for k, v in own.items() if v is not None}, **{k: v for k, v in r.d.items() if v is not None}}
+        flags = None if text_lines is None else _flags_above(text_lines, start, r.first)
+        # what the command says, then what the output says over it
+        row = {**(_present(_parse_command(flags[1])) if flags else given), **(r.d if r.filled else _present(r.d))}
         row["line"] = start
         if flags:
             row["line"], row["command"] = flags
