@@ -126,14 +126,41 @@ def walk(doc: object, fields: Iterable[Field], kind: str | None = None) -> dict[
     {'latency_s': 1.5}
     """
     row: dict[str, Any] = {}
-    for f in fields:
-        if kind is not None and f.kind != kind:
-            continue
-        v = number(lookup(doc, f.path))
+    for path, column, unit, cast in _plan(fields, kind):
+        v = doc
+        for key in path:  # lookup(), inline: a field table is walked for every file
+            if type(v) is not dict and not isinstance(v, Mapping):
+                v = None
+                break
+            v = v.get(key)
+        t = type(v)
+        v = float(v) if t is float or t is int else number(v)  # number(), its common case first
         if v is not None:
-            v = convert(v, f.unit)
-            row[f.column] = f.cast(v) if f.cast else v
+            if unit is not None:
+                v = convert(v, unit)
+            row[column] = cast(v) if cast else v
     return row
+
+
+_PLANS: dict[tuple[int, str | None], tuple[tuple[Field, ...], list[tuple]]] = {}
+
+
+def _plan(fields: Iterable[Field], kind: str | None) -> list[tuple]:
+    """The fields of ``kind`` as (path, column, unit to convert from or None, cast), worked out once per field
+    table (a tuple: fixed when its module loads; any other iterable each time).
+
+    >>> _plan((Field("a.b", "latency_s", "ms"), Field("c", "x", kind="answered")), "runs")
+    [(('a', 'b'), 'latency_s', 'ms', None)]
+    """
+    key = (id(fields), kind)
+    got = _PLANS.get(key) if type(fields) is tuple else None
+    if got is not None and got[0] is fields:
+        return got[1]
+    plan = [(f.path, f.column, None if f.unit in _AS_WRITTEN else f.unit, f.cast)
+            for f in fields if kind is None or f.kind == kind]  # fmt: skip
+    if type(fields) is tuple:
+        _PLANS[key] = (fields, plan)  # holds the table: its id stays its own
+    return plan
 
 
 # ------------------------------------------------------------ documents ---
