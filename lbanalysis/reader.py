@@ -188,8 +188,11 @@ def _locally_ignored(fp: str, local: list[tuple[str, list[str]]]) -> bool:
     return False
 
 
-def expand(paths: PathLike | Iterable[PathLike], ignore: Sequence[str] = DEFAULT_IGNORE) -> tuple[list, list, list]:
-    """Expand inputs into items to read; returns (items, ignored, missing)."""
+def expand(
+    paths: PathLike | Iterable[PathLike], ignore: Sequence[str] = DEFAULT_IGNORE, manifests: list[str] | None = None
+) -> tuple[list, list, list]:
+    """Expand inputs into items to read; returns (items, ignored, missing). ``manifests``, when given, gets the
+    sweep manifests (``manifest.csv``) the folders hold, in order (:func:`manifests_in`, from the same walk)."""
     if isinstance(paths, (str, os.PathLike)) or hasattr(paths, "read"):
         paths = [paths]  # type: ignore[list-item]
     items: list[_Item] = []
@@ -214,6 +217,7 @@ def expand(paths: PathLike | Iterable[PathLike], ignore: Sequence[str] = DEFAULT
         if path.is_dir():
             base = str(path)
             local: list[tuple[str, list[str]]] = []  # (folder, patterns) of .lbignore files seen
+            found: list[Path] = []  # its manifests
             for root, dirs, files in os.walk(base):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 relroot = os.path.relpath(root, base).replace(os.sep, "/")
@@ -222,10 +226,14 @@ def expand(paths: PathLike | Iterable[PathLike], ignore: Sequence[str] = DEFAULT
                     local.append((root, _read_ignore_file(os.path.join(root, IGNORE_FILE))))
                 for f in sorted(files):
                     fp = os.path.join(root, f)
+                    if f == "manifest.csv":
+                        found.append(Path(fp))
                     if ignored_name(f) is not None or (local and _locally_ignored(fp, local)):
                         ignored.append(fp)
                         continue
                     items.append(_Item(fp, fp, prefix + f))
+            if manifests is not None:
+                manifests.extend(str(m) for m in sorted(found))  # in the order of their paths' parts
         elif path.exists():
             items.append(_Item(s, s, s))
         else:
@@ -234,21 +242,18 @@ def expand(paths: PathLike | Iterable[PathLike], ignore: Sequence[str] = DEFAULT
 
 
 def manifests_in(paths: PathLike | Iterable[PathLike]) -> list[Path]:
-    """The sweep manifests (``manifest.csv``) in the folders and files given, in order.
+    """The sweep manifests (``manifest.csv``) in the folders given, in order (not in hidden folders, whose outputs
+    are not read either).
 
     >>> manifests_in([])
     []
     """
     if isinstance(paths, (str, os.PathLike)) or hasattr(paths, "read"):
         paths = [paths]  # type: ignore[list-item]
-    found = []
-    for p in paths:  # type: ignore[union-attr]
-        if hasattr(p, "read"):
-            continue
-        path = Path(os.fspath(p))
-        if path.is_dir():
-            found.extend(sorted(path.rglob("manifest.csv")))
-    return found
+    found: list[str] = []
+    folders = [p for p in paths if not hasattr(p, "read") and os.path.isdir(os.fspath(p))]  # type: ignore[union-attr]
+    expand(folders, (), found)
+    return [Path(p) for p in found]
 
 
 def _read_one(
@@ -537,14 +542,15 @@ def _with_pattern(runs: pd.DataFrame, pattern: str | None, notes: list[str], rel
     return runs
 
 
-def _manifests(manifest: str | os.PathLike | pd.DataFrame | bool | None, paths: object) -> list[pd.DataFrame]:
-    """The manifests to apply: a frame, a file, or (``True``) every manifest.csv in the folders read."""
+def _manifests(manifest: str | os.PathLike | pd.DataFrame | bool | None, found: list[str]) -> list[pd.DataFrame]:
+    """The manifests to apply: a frame, a file, or (``True``) every manifest.csv in the folders read (``found``,
+    by the walk that found the files to read)."""
     if isinstance(manifest, pd.DataFrame):
         m = manifest.copy()
         m["_dir"] = m.get("_dir", str(Path.cwd()))
         return [m.astype({c: object for c in m.columns})]
     if manifest is True:
-        return [read_manifest(p) for p in manifests_in(paths)]
+        return [read_manifest(p) for p in found]
     return [read_manifest(manifest)] if manifest else []
 
 
@@ -748,7 +754,8 @@ def _read_pandas(
             f"executor must be a ThreadPoolExecutor (the ranges of a file are parsed in shared memory), "
             f"not {type(executor).__name__}"
         )
-    items, ignored, missing = expand(paths, ignore)
+    found: list[str] = []
+    items, ignored, missing = expand(paths, ignore, found)
     skipped_missing = _missing_paths(missing, errors)
     want = _wanted(table, tables)
     results = _gather(items, tool, format, workers, progress, want, executor)
@@ -767,7 +774,7 @@ def _read_pandas(
     from_manifests: list[dict] = []
     if pattern and (want is None or "cpu" in want):
         from_manifests.extend(pattern_cpu(runs, re.findall(r"\{(\w+)", pattern)))
-    manifests = _manifests(manifest, paths)
+    manifests = _manifests(manifest, found)
     manifest_names = _columns_of(manifests)
     runs = _with_manifests(runs, manifests, notes, from_manifests if want is None or "cpu" in want else None, run_paths)
     if from_manifests:

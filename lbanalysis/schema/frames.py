@@ -151,10 +151,25 @@ def absent_columns(
         else:
             fills.append(partial(row.fill, np.nan))
             out[name] = row
+    ints = [name for name, dtype in absent.items() if dtype == I]
+    if ints:  # as the floats: rows of one block (one array per column still: none is written through another)
+        values, masks = np.zeros((len(ints), n), dtype=np.int64), np.ones((len(ints), n), dtype=bool)
+        out.update((name, pd.arrays.IntegerArray(v, m)) for name, v, m in zip(ints, values, masks, strict=True))
+    nulls = _arrow_nulls(n) if n and S in absent.values() else None  # immutable: every string column may hold it
     for name, dtype in absent.items():
         if name not in out:
-            out[name] = missing_array(dtype, n)  # one array per column: none is written through another
+            strings = _arrow_strings(nulls) if nulls is not None and dtype == S else None
+            out[name] = strings if strings is not None else missing_array(dtype, n)
     return {name: out[name] for name in absent}, fills
+
+
+def _arrow_nulls(n: int):
+    """An Arrow array of ``n`` null strings, or None without pyarrow."""
+    try:
+        import pyarrow as pa
+    except ImportError:  # pragma: no cover - without pyarrow
+        return None
+    return pa.nulls(n, pa.large_string())
 
 
 def _arrow_strings(values) -> pd.api.extensions.ExtensionArray | None:
