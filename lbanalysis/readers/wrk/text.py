@@ -630,9 +630,21 @@ def parse(seg: Segment) -> Parsed:
 
 
 _REFUSED_RE = re.compile(r"^unable to connect to [^\s:]+:\d+ \S")
-_DETECT_RE = re.compile(r"^\s*Running \S+ test @ \S+\n\s*\d+ threads and \d+ connections", re.M)
+# sought from its first word (a pattern starting with ^\s* is tried at every position of the text), then checked to
+# stand after blanks alone: what ^\s* before it reads
+_DETECT_RE = re.compile(r"Running \S+ test @ \S+\n\s*\d+ threads and \d+ connections")
 # pasted from the threads line on: that line, then the Thread Stats table's header
 _DETECT_THREADS_RE = re.compile(r"^\s*\d+ threads and \d+ connections\s*\n\s*Thread Stats\s+Avg\s", re.M)
+
+
+def _after_blanks(text: str, at: int) -> bool:
+    """Whether only white space stands before ``at`` on its line.
+
+    >>> _after_blanks("x\\n  Running", 4), _after_blanks("x Running", 2)
+    (True, False)
+    """
+    start = text.rfind("\n", 0, at) + 1
+    return start == at or text[start:at].isspace()
 
 
 def detect(text: str) -> bool:
@@ -646,7 +658,7 @@ def detect(text: str) -> bool:
     >>> detect("Running tests...\\n")
     False
     """
-    if "test @" in text and _DETECT_RE.search(text):
+    if "test @" in text and any(_after_blanks(text, m.start()) for m in _DETECT_RE.finditer(text)):
         return True
     if "connections" in text and _DETECT_THREADS_RE.search(text):
         return True
