@@ -173,26 +173,3 @@ def test_a_json_document_is_claimed_only_by_formats_that_say_they_read_json(wher
     flagged = {f.name for f in readers._json_formats(None)}
     assert sum(claims.values()) > 50 and len(claims) >= (10 if where == "fixtures" else 3)  # the check bites
     assert set(claims) <= flagged, set(claims) - flagged
-
-
-def test_a_segment_no_marker_stands_in_is_claimed_by_no_format():
-    """The notes between a transcript's runs are not asked of every format when no marker stands in them: for every
-    segment of every fixture and corpus text, one without a marker is recognised by no format and is no help text."""
-    from lbanalysis.text import Segment, normalize, split_transcript
-
-    every = readers.candidate_formats(None, None)
-    checked = 0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for path in _files(FIXTURES) + [p for k in ("repos", "public", "public2") for p in _files(corpus(k))]:
-            try:
-                text = normalize(decode(path.read_bytes()))
-            except (UnicodeError, ValueError):
-                continue
-            for seg in split_transcript(text, str(path)):
-                if seg.command is not None or readers._shows_marker(seg.text) or not seg.text.strip():
-                    continue
-                checked += 1
-                assert readers._detect_segment(seg, every) is None, (path, seg.line)
-                assert readers._info_kind(Segment(seg.text)) is None, (path, seg.line)
-    assert checked > 500  # the notes of ktaka's transcripts, the authors' own tables: the check bites

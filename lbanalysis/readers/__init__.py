@@ -714,15 +714,12 @@ def _read_segment(
 ) -> tuple[Parsed, bool]:
     """One segment's runs (and the reports appended to it), and whether some format recognised it."""
     seg, tail = _cut_trailer(seg, trailers)
-    # a text no tool's marker stands in holds no output nor help (:func:`markers`): not asked of every format (the
-    # notes between a transcript's runs, a table of the author's own)
-    unmarked = seg.command is None and tool is None and not _shows_marker(seg.text)
-    f = None if unmarked else _format_of(seg, seg_cands, cands, tool)
+    f = _format_of(seg, seg_cands, cands, tool)
     if f is None:
         if tail is not None:  # no tool's output before the reports (notes, a monitor's command)
             return tail, False
         part = Parsed()
-        info = _info_kind(seg) if seg.text.strip() and not unmarked else None
+        info = _info_kind(seg) if seg.text.strip() else None
         if info:
             part.not_runs.append({"line": seg.line, "tool": info[0], "command": seg.command, "kind": info[1]})
         return part, False
