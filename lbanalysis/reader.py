@@ -215,23 +215,7 @@ def expand(
             continue
         path = Path(s)
         if path.is_dir():
-            base = str(path)
-            local: list[tuple[str, list[str]]] = []  # (folder, patterns) of .lbignore files seen
-            found: list[Path] = []  # its manifests
-            for root, dirs, files in os.walk(base):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                relroot = os.path.relpath(root, base).replace(os.sep, "/")
-                prefix = "" if relroot == "." else relroot + "/"
-                if IGNORE_FILE in files:
-                    local.append((root, _read_ignore_file(os.path.join(root, IGNORE_FILE))))
-                for f in sorted(files):
-                    fp = os.path.join(root, f)
-                    if f == "manifest.csv":
-                        found.append(Path(fp))
-                    if ignored_name(f) is not None or (local and _locally_ignored(fp, local)):
-                        ignored.append(fp)
-                        continue
-                    items.append(_Item(fp, fp, prefix + f))
+            found = _walk_folder(str(path), ignored_name, items, ignored)
             if manifests is not None:
                 manifests.extend(str(m) for m in sorted(found))  # in the order of their paths' parts
         elif path.exists():
@@ -239,6 +223,28 @@ def expand(
         else:
             missing.append(s)
     return items, ignored, missing
+
+
+def _walk_folder(base: str, ignored_name: Callable, items: list[_Item], ignored: list[str]) -> list[Path]:
+    """Add a folder's files to ``items`` (or ``ignored``: by name, or by a ``.lbignore`` on the way), hidden folders
+    left out; returns the sweep manifests (``manifest.csv``) seen, ignored or not."""
+    local: list[tuple[str, list[str]]] = []  # (folder, patterns) of .lbignore files seen
+    found: list[Path] = []
+    for root, dirs, files in os.walk(base):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        relroot = os.path.relpath(root, base).replace(os.sep, "/")
+        prefix = "" if relroot == "." else relroot + "/"
+        if IGNORE_FILE in files:
+            local.append((root, _read_ignore_file(os.path.join(root, IGNORE_FILE))))
+        for f in sorted(files):
+            fp = os.path.join(root, f)
+            if f == "manifest.csv":
+                found.append(Path(fp))
+            if ignored_name(f) is not None or (local and _locally_ignored(fp, local)):
+                ignored.append(fp)
+                continue
+            items.append(_Item(fp, fp, prefix + f))
+    return found
 
 
 def manifests_in(paths: PathLike | Iterable[PathLike]) -> list[Path]:
