@@ -311,7 +311,7 @@ def _blocks(lines: list[str], carries, lead: str | tuple[str, ...] = "") -> list
         ln = lines[i]
         if not ln.strip() or not carries(ln):
             continue
-        if count and any(lines[k].strip() for k in range(last + 1, i)):  # a line between ends the block
+        if count and i > last + 1 and "".join(lines[last + 1 : i]).strip():  # a line between ends the block
             if count >= 2:
                 out.append((first, last + 1))
             count = 0
@@ -345,10 +345,9 @@ def _dedent(lines: list[str]) -> str:
             _dedent_mixed(lines, a, b)
             done = "mixed"
             continue
-        for k in range(a, b):
-            lines[k] = lines[k][width:]
-        inner = [ln for ln in lines[a:b] if ln.strip()]
-        if any(ln.startswith("\t") for ln in inner) and not all(ln.startswith("\t") for ln in inner):
+        lines[a:b] = [ln[width:] for ln in lines[a:b]]
+        tabbed = [ln.startswith("\t") for ln in lines[a:b] if ln.strip()]
+        if any(tabbed) and not all(tabbed):
             done = "mixed"  # a TAB-indented output inside the block: its lines are indented still
         done = done or "plain"
     return done
