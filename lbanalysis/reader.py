@@ -332,9 +332,11 @@ def _safe_read(
     except ParseError as e:
         if e.source is None:
             e.source = item.source
-        return None, e
+        return None, e.with_traceback(None)
     except LBAnalysisError as e:
-        return None, e
+        # kept for the skipped list without the frames it was raised through (they hold the file's text until the
+        # read ends; the error names the file and line, and one a reader's bug wraps keeps that bug's traceback)
+        return None, e.with_traceback(None)
     except (UnicodeError, ValueError) as e:  # a reader bug must still name the file
         return None, ParseError(f"could not read ({type(e).__name__}: {e})", source=item.source)
 

@@ -23,7 +23,9 @@ __all__ = ["mark", "with_sections"]
 
 #: Formats whose files are whole documents (JSON, CSV, logs of one request per line): no section lines.
 _WHOLE = ("json", "csv", "gnuplot", "log", "xml", "typed", "state")
-#: The private column of the marks (a dict per run), dropped by :func:`with_sections`.
+#: The private column of the marks (a tuple of (key, value) pairs per run: a run row holding no container is not
+#: tracked by the garbage collector, whose full passes over a large read's rows made its cost grow faster than the
+#: rows), dropped by :func:`with_sections`.
 MARKS = "_sections"
 
 
@@ -49,20 +51,20 @@ def mark(runs: list[dict], text: str) -> None:
             said[found[k][1]] = found[k][2]
             k += 1
         if said:
-            r[MARKS] = dict(said)
+            r[MARKS] = tuple(said.items())
 
 
 def with_sections(runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """The runs with a column per setting the marks name (numbers numeric), and those columns' names."""
     if MARKS not in runs:
         return runs, []
-    marks = runs.pop(MARKS)
-    keys = list(dict.fromkeys(k for m in marks.dropna() for k in m))
+    marks = [dict(m) if isinstance(m, tuple) else {} for m in runs.pop(MARKS)]
+    keys = list(dict.fromkeys(k for m in marks for k in m))
     cols = []
     for key in keys:
         col = key if key not in runs.columns else f"{key} (line)"
         cols.append(col)
-        runs[col] = [m.get(key) if isinstance(m, dict) else None for m in marks]
+        runs[col] = [m.get(key) for m in marks]
         num = pd.to_numeric(runs[col], errors="coerce")
         if num.notna().sum() == runs[col].notna().sum():
             runs[col] = num
