@@ -41,7 +41,7 @@ def mark(runs: list[dict], text: str) -> None:
             rows.append(r)
     if not rows:
         return
-    found = section_lines(text)
+    found = section_lines(_before_line(text, max(r["line"] for r in rows)))  # what no run starts after is no mark
     if not found:
         return
     said: dict = {}  # the settings said before the run being marked: one sweep down the lines, not one per run
@@ -52,6 +52,21 @@ def mark(runs: list[dict], text: str) -> None:
             k += 1
         if said:
             r[MARKS] = tuple(said.items())
+
+
+def _before_line(text: str, line: int) -> str:
+    """The lines of ``text`` before line ``line`` (1-based), each with its line end: a clean output's run starts at
+    its first line, and no line is sought for the settings before it.
+
+    >>> _before_line("a\\nb\\nc\\n", 3), _before_line("a\\nb\\n", 1), _before_line("a", 5)
+    ('a\\nb\\n', '', 'a')
+    """
+    cut = 0
+    for _ in range(line - 1):
+        cut = text.find("\n", cut) + 1
+        if not cut:
+            return text
+    return text[:cut]
 
 
 def with_sections(runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
