@@ -15,6 +15,8 @@ memory then, never read again); :func:`with_sections` turns the marks into colum
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pandas as pd
 
 from .tokens import section_lines
@@ -31,17 +33,11 @@ MARKS = "_sections"
 
 def mark(runs: list[dict], text: str) -> None:
     """Set on each run row of a text output (in place) the settings that lines before its output name."""
-    text_output: dict[object, bool] = {}  # format -> whether it is a text output's (asked once per format)
-    rows = []
-    for r in runs:
-        f = r.get("format", "")
-        if f not in text_output:
-            text_output[f] = not any(w in str(f) for w in _WHOLE)
-        if r.get("line") is not None and text_output[f]:
-            rows.append(r)
-    if not rows:
+    rows = [r for r in runs if r.get("line") is not None and _text_output(r.get("format", ""))]
+    last = max((r["line"] for r in rows), default=0)
+    if last <= 1:  # no line before any run's output (a clean output's run starts at its first line)
         return
-    found = section_lines(_before_line(text, max(r["line"] for r in rows)))  # what no run starts after is no mark
+    found = section_lines(_before_line(text, last))  # what no run starts after is no mark
     if not found:
         return
     said: dict = {}  # the settings said before the run being marked: one sweep down the lines, not one per run
@@ -52,6 +48,16 @@ def mark(runs: list[dict], text: str) -> None:
             k += 1
         if said:
             r[MARKS] = tuple(said.items())
+
+
+@lru_cache(maxsize=256)
+def _text_output(fmt: object) -> bool:
+    """Whether a format is a text output's (not a whole document's: JSON, CSV, a log of requests).
+
+    >>> _text_output("wrk"), _text_output("k6-summary-json")
+    (True, False)
+    """
+    return not any(w in str(fmt) for w in _WHOLE)
 
 
 def _before_line(text: str, line: int) -> str:
