@@ -503,42 +503,43 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
     [(None, 1, 'notes\\n'), ('ab', 3, 'out1\\n'), ('siege', 5, 'out2\\n')]
     """
     segments: list[Segment] = []
-    # Cheap pre-filter: only lines naming a tool executable can be commands.
-    matches = []
+    # Cheap pre-filter: only lines naming a tool executable can be commands. Each hit: (start, end, match), the
+    # match of a command line made on the line alone (once per line: a sweep's log repeats its command)
+    hits = []
     for start in _tool_line_starts(text):
         end = text.find("\n", start)
-        m = _CMD_RE.match(text, start, len(text) if end < 0 else end)
-        if m and _plausible(m):
-            matches.append(m)
+        m = _command_line(text[start : len(text) if end < 0 else end])
+        if m is not None:
+            hits.append((start, start + m.end(), m))
     if _TOOL_PATTERNS and any(word in text for word in _PATTERN_WORDS):
-        matches = sorted([*matches, *_PATTERN_RE.finditer(text)], key=lambda m: m.start())
-    if not matches:
+        hits = sorted([*hits, *((m.start(), m.end(), m) for m in _PATTERN_RE.finditer(text))], key=lambda h: h[0])
+    if not hits:
         return [Segment(text, source, 1)]
     # line numbers by counting newlines up to each match start
-    first = matches[0]
-    if first.start() > 0 and text[: first.start()].strip():
-        segments.append(Segment(text[: first.start()], source, 1))
-    line = text.count("\n", 0, first.start()) + 1
-    pos = first.start()
+    first = hits[0][0]
+    if first > 0 and text[:first].strip():
+        segments.append(Segment(text[:first], source, 1))
+    line = text.count("\n", 0, first) + 1
+    pos = first
     cmd_end = -1
-    for i, m in enumerate(matches):
-        if m.start() <= cmd_end:
+    for i, (start, stop, m) in enumerate(hits):
+        if start <= cmd_end:
             continue  # a line continuing the command before
-        line += text.count("\n", pos, m.start())
-        pos = m.start()
-        shown, cmd_end = _continued(text, m.group("cmd"), m.end())
+        line += text.count("\n", pos, start)
+        pos = start
+        shown, cmd_end = _continued(text, m.group("cmd"), stop)
         nxt = i + 1  # the next match beyond the command's lines (an index: no copy of the list per command)
-        while nxt < len(matches) and matches[nxt].start() <= cmd_end:
+        while nxt < len(hits) and hits[nxt][0] <= cmd_end:
             nxt += 1
-        end = matches[nxt].start() if nxt < len(matches) else len(text)
+        end = hits[nxt][0] if nxt < len(hits) else len(text)
         body_start = cmd_end + 1 if cmd_end < len(text) else cmd_end
-        command = _drop_note(_RIGHT_PROMPT_RE.split(shown.strip(), 1)[0])
+        command = _shown_command(shown)
         commands = _tool_commands(command) if "exe" in m.re.groupindex else ()
         segments.append(
             Segment(
                 text[body_start:end],
                 source,
-                line + 1 + text.count("\n", m.end(), cmd_end),
+                line + 1 + text.count("\n", stop, cmd_end),
                 command=commands[0] if commands else command,
                 tool=_tool_of(m),
                 prompt=m.group("prompt").rstrip() or None,
@@ -547,6 +548,27 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
             )
         )
     return segments
+
+
+@lru_cache(maxsize=4096)
+def _command_line(line: str) -> re.Match | None:
+    """The match of the command a line shows (made on the line alone), else None.
+
+    >>> _command_line("root@lb:~# ab -k -c 10 http://x/").group("exe"), _command_line("ab is a tool") is None
+    ('ab', True)
+    """
+    m = _CMD_RE.match(line)
+    return m if m is not None and _plausible(m) else None
+
+
+@lru_cache(maxsize=4096)
+def _shown_command(shown: str) -> str:
+    """A command as shown, without a right prompt (a clock far to its right) or a trailing note.
+
+    >>> _shown_command("ab -c 10 http://h/        [10:42:01]"), _shown_command("ab -c 1 http://h/  # one")
+    ('ab -c 10 http://h/', 'ab -c 1 http://h/')
+    """
+    return _drop_note(_RIGHT_PROMPT_RE.split(shown.strip(), 1)[0])
 
 
 def _continued(text: str, command: str, end: int) -> tuple[str, int]:
