@@ -67,12 +67,10 @@ def _before_line(text: str, line: int) -> str:
     >>> _before_line("a\\nb\\nc\\n", 3), _before_line("a\\nb\\n", 1), _before_line("a", 5)
     ('a\\nb\\n', '', 'a')
     """
-    cut = 0
-    for _ in range(line - 1):
-        cut = text.find("\n", cut) + 1
-        if not cut:
-            return text
-    return text[:cut]
+    if line <= 1:
+        return ""
+    rest = text.split("\n", line - 1)  # the lines before, then the rest (split in C)
+    return text if len(rest) < line else text[: len(text) - len(rest[-1])]
 
 
 def with_sections(runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:

@@ -219,11 +219,14 @@ _SECTION_CANDIDATE = re.compile(
 )
 
 
+_PAIR_RE = re.compile(r"([A-Za-z][\w]*)\s*=\s*([\w.]+)")
+
+
 def _section(s: str) -> list[tuple[str, float | str]]:
     """The settings one stripped line names (empty: none)."""
     m = _SECTION_RES[0].match(s)
     if m:
-        pairs = re.findall(r"([A-Za-z][\w]*)\s*=\s*([\w.]+)", m.group(1))
+        pairs = _PAIR_RE.findall(m.group(1))
         return [(k.lower(), n if (n := number(v)) is not None else v) for k, v in pairs
                 if k.lower() not in _NOT_SETTINGS]  # fmt: skip
     m = _SECTION_RES[1].match(s)
