@@ -452,6 +452,7 @@ def parse_text(
     recognised output is broken.
     """
     cands = candidate_formats(tool, fmt)
+    asked = None  # a text every whole-file format was asked of already (a table none of them knows)
     if (fmt is None or cands[0].whole_file) and (doc := _json_document(text)) is not None:
         # a JSON document needs none of the clean-up of pasted text: the whole-file formats read it as it is
         for f in cands if fmt is not None else _json_formats(tool):
@@ -465,6 +466,7 @@ def parse_text(
             if f.detect(table):
                 seg = Segment(table, source, 1, tables=tables)
                 return _finish(_parse(f, seg), f, seg)
+        asked = table
     if fmt is None and tool is None and len(text) > HEAD_CHARS and _unclaimed(text):
         _refuse_early(text, source)  # a long text no tool's marker stands in: no clean-up, no detection pass
     text = normalize(text)
@@ -472,7 +474,7 @@ def parse_text(
         seg = Segment(text, source, 1, tables=tables)
         return _finish(_parse(cands[0], seg), cands[0], seg)
     done = _read_plain(text, source, tool, tables)
-    if done is None:
+    if done is None and text != asked:  # the clean-up changed it: its whole-file formats are asked again
         done = _read_whole(text, source, tool, tables)
     if done is None:
         done = _read_segments(text, source, tool, cands, tables)
