@@ -335,10 +335,29 @@ def has_keys(text: str, keys: Iterable[str], *, opener: str = "{", within: int =
     >>> has_keys('[{"name": "/"}]', ["name"], opener="[{"), has_keys('x {"a": 1}', ["a"])
     (True, False)
     """
-    head = text[:within]
-    start = _BLANK_RE.match(head).end()  # type: ignore[union-attr]
-    if not head.startswith(opener[0], start):
+    end = min(len(text), within)  # the head, by bounds (no copy of it per format asked)
+    start = _BLANK_RE.match(text, 0, end).end()  # type: ignore[union-attr]
+    if not text.startswith(opener[0], start, end):
         return False
-    if len(opener) > 1 and not head.startswith(opener[1:], _BLANK_RE.match(head, start + 1).end()):  # type: ignore[union-attr]
+    if len(opener) > 1 and not text.startswith(opener[1:], _BLANK_RE.match(text, start + 1, end).end(), end):  # type: ignore[union-attr]
         return False
-    return all(p.search(head, start) for p in _key_patterns(tuple(keys)))
+    keys = tuple(keys)
+    if any(text.find(quoted, start, end) < 0 for quoted in _quoted(keys)):
+        return False  # a key not even written: no pattern search (most documents asked are not of the format)
+    return all(p.search(text, start, end) for p in _key_patterns(keys))
+
+
+def first_char(text: str) -> str:
+    """The first character of a text that is not white space (``""``: none), as ``text.lstrip()[:1]`` without
+    copying a document to look at one character.
+
+    >>> first_char("  \\n {"), first_char(" "), first_char("")
+    ('{', '', '')
+    """
+    head = text[:64].lstrip()
+    return head[:1] if head or len(text) <= 64 else text.lstrip()[:1]
+
+
+@cache
+def _quoted(keys: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f'"{k}"' for k in keys)

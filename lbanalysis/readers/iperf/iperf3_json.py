@@ -89,7 +89,7 @@ from datetime import UTC, datetime
 from ...errors import ParseError
 from ...text import Segment
 from ..base import Format, Parsed
-from ..fields import documents
+from ..fields import documents, first_char
 from . import iperf3 as _text
 from .shared import (
     Flow,
@@ -121,8 +121,7 @@ def detect(text: str) -> bool:
     >>> detect('{"start": {"version": "iperf 3.12"}}'), detect('{"a": 1}'), detect("Connecting to host x")
     (True, False, False)
     """
-    s = text.lstrip()
-    if not s or s[0] not in "{[":
+    if first_char(text) not in ("{", "["):
         return False
     if _HINT_KEY_RE.search(text, 0, 1 << 16) is None:  # what every hint holds, looked for first
         return False

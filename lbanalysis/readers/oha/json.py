@@ -55,7 +55,7 @@ import re
 from ...errors import ParseError
 from ...text import Segment
 from ..base import NO_ANSWER, NO_RESULT_SHOWN, Format, Parsed, error_row
-from ..fields import Field, documents, has_keys, walk
+from ..fields import Field, documents, first_char, has_keys, walk
 from .text import count_fields, parse_command
 
 __all__ = ["CSV_COLUMNS", "CSV_HEADER", "FORMATS", "detect", "detect_csv", "parse", "parse_csv"]
@@ -103,7 +103,9 @@ def detect(text: str) -> bool:
     >>> detect('{"details": {}, "statusCodeDistribution": {}, "summary": {"average": 0.1, "successRate": 1.0}}')
     True
     """
-    return text.lstrip()[:1] == "{" and (_HINT_RE.search(text, 0, 4096) is not None or has_keys(text, KEYS))
+    if first_char(text) != "{" or text.find('"summary"', 0, 1 << 16) < 0:
+        return False  # what the hint and the keys hold, looked for first (most documents are not oha's)
+    return _HINT_RE.search(text, 0, 4096) is not None or has_keys(text, KEYS)
 
 
 def _num(d: object, key: str) -> float | None:

@@ -93,6 +93,8 @@ def detect(text: str) -> bool:
     >>> detect('{\\n  "availability": 100.0,\\n  "elapsed_time": 0.06,\\n  "transaction_rate": 1.0,\\n  "transactions": 20\\n}')
     True
     """
+    if '"transactions"' not in text:
+        return False  # what the pattern and the keys hold, looked for first (most documents are not siege's)
     if not _DETECT_RE.match(text) and not has_keys(text, KEYS, within=4096):
         return False
     # A transcript that starts with JSON but holds commands is split first.

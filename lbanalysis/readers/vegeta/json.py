@@ -43,7 +43,7 @@ import pandas as pd
 from ...errors import ParseError
 from ...text import Segment, split_transcript
 from ..base import NO_RESULT_SHOWN, Format, Parsed, error_row
-from ..fields import Field, documents, has_keys, walk
+from ..fields import Field, documents, first_char, has_keys, walk
 from . import shared
 
 __all__ = ["FORMATS", "LATENCIES", "detect", "detect_results", "parse", "parse_results"]
@@ -72,7 +72,7 @@ def detect(text: str) -> bool:
     >>> detect('level=info msg="rolled out"\\n{"latencies":{"mean":1},"requests":1}')
     True
     """
-    if text.lstrip()[:1] == "{":
+    if first_char(text) == "{":
         if text.find('"latencies"', 0, 1 << 16) < 0 and text.find('"status_codes"', 0, 1 << 16) < 0:
             return False  # what the pattern and the keys need, looked for first (most documents are not vegeta's)
         return _REPORT_RE.search(text, 0, 1 << 16) is not None or has_keys(text, REPORT_KEYS)
@@ -92,9 +92,9 @@ def detect_results(text: str) -> bool:
     >>> detect_results('{\\r\\n  "code": 200,\\r\\n  "latency": 1,\\r\\n  "timestamp": "2026-11-25T18:42:06Z"\\r\\n}')
     True
     """
-    return text.lstrip()[:1] == "{" and (
-        _RESULT_RE.match(text.lstrip()) is not None or has_keys(text, RESULT_KEYS, within=4096)
-    )
+    if first_char(text) != "{" or '"latency"' not in text:
+        return False  # what the pattern and the keys hold, looked for first (most documents are not vegeta's)
+    return _RESULT_RE.match(text.lstrip()) is not None or has_keys(text, RESULT_KEYS, within=4096)
 
 
 def _objects(seg: Segment) -> list[tuple[dict, int]]:
