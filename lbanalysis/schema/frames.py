@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import itertools
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 
@@ -88,7 +89,7 @@ def _cast(s: pd.Series, dtype: str) -> pd.Series:
     if str(s.dtype) == dtype:
         return s
     if dtype == T:
-        return _nanoseconds(s if s.dtype.kind == "M" else pd.to_datetime(s, errors="coerce"))
+        return _nanoseconds(s if s.dtype.kind == "M" else _times(s))
     if dtype == I:
         return pd.to_numeric(s, errors="raise").round().astype("Int64") if s.dtype == object else s.astype("Int64")
     if dtype == F:
@@ -98,6 +99,18 @@ def _cast(s: pd.Series, dtype: str) -> pd.Series:
     if dtype == "category":
         return s.astype("category")
     return s.astype("string")
+
+
+def _times(s: pd.Series) -> pd.Series:
+    """Texts (or objects) as times, one that cannot be read NaT, without pandas' warning that it parses each
+    value on its own when no one format fits them all (a damaged time among the others): that is what is asked.
+
+    >>> _times(pd.Series(["2026-11-27 15:28:30", "not a time", None])).isna().tolist()
+    [False, True, True]
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Could not infer format", UserWarning)
+        return pd.to_datetime(s, errors="coerce")
 
 
 def missing_array(dtype: str, n: int):
