@@ -824,14 +824,17 @@ def _not_runs_frame(rows: list[dict]) -> pd.DataFrame:
     (Int64Dtype(), [3])
     """
     if not rows:  # the usual read: a copy of the empty frame, made once
-        return _NO_NOT_RUNS.copy()
+        return _no_not_runs().copy()
     # built by columns (a frame from records, then cast, costs four times as much)
     columns: dict[str, object] = {c: [r.get(c) for r in rows] for c in NOT_RUNS_COLUMNS}
     columns["line"] = pd.array(columns["line"], dtype="Int64")
     return pd.DataFrame(columns)
 
 
-_NO_NOT_RUNS = pd.DataFrame({c: pd.array([], dtype="Int64" if c == "line" else object) for c in NOT_RUNS_COLUMNS})
+@lru_cache(maxsize=1)
+def _no_not_runs() -> pd.DataFrame:
+    """The empty not-runs frame, made on first use (never handed out: copy it)."""
+    return pd.DataFrame({c: pd.array([], dtype="Int64" if c == "line" else object) for c in NOT_RUNS_COLUMNS})
 
 
 def _dataset_on(engine: str):

@@ -78,6 +78,9 @@ def number(value: object) -> float | None:
     >>> number(3), number(2.5), number(True), number("4")
     (3.0, 2.5, None, None)
     """
+    t = type(value)
+    if t is float or t is int:  # what json gives: no isinstance checks (field tables are read for every file)
+        return float(value)
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
@@ -133,8 +136,7 @@ def walk(doc: object, fields: Iterable[Field], kind: str | None = None) -> dict[
                 v = None
                 break
             v = v.get(key)
-        t = type(v)
-        v = float(v) if t is float or t is int else number(v)  # number(), its common case first
+        v = number(v)
         if v is not None:
             if unit is not None:
                 v = convert(v, unit)

@@ -112,19 +112,10 @@ def _histogram(h: object) -> tuple[list[dict], list[dict]]:
     """The histogram rows (each bucket's upper edge and count) and the percentile rows of a duration histogram."""
     h = h if isinstance(h, dict) else {}
     buckets = [{"latency_s": float(b["End"]), "count": round(b["Count"])} for b in h.get("Data") or []
-               if isinstance(b, dict) and _is_number(b.get("End")) and _is_number(b.get("Count"))]  # fmt: skip
+               if isinstance(b, dict) and number(b.get("End")) is not None and number(b.get("Count")) is not None]  # fmt: skip
     pct = [{"percentile": float(p["Percentile"]), "latency_s": float(p["Value"])} for p in h.get("Percentiles") or []
-           if isinstance(p, dict) and _is_number(p.get("Percentile")) and _is_number(p.get("Value"))]  # fmt: skip
+           if isinstance(p, dict) and number(p.get("Percentile")) is not None and number(p.get("Value")) is not None]  # fmt: skip
     return buckets, pct
-
-
-def _is_number(v: object) -> bool:
-    """Whether a JSON value is a number (:func:`~lbanalysis.readers.fields.number`), its common case first.
-
-    >>> _is_number(3), _is_number(0.5), _is_number(True), _is_number("4")
-    (True, True, False, False)
-    """
-    return type(v) is float or type(v) is int or number(v) is not None
 
 
 def _result(doc: dict, seg: Segment, line: int) -> tuple[dict, list[dict], list[dict]]:
