@@ -136,7 +136,8 @@ def walk(doc: object, fields: Iterable[Field], kind: str | None = None) -> dict[
                 v = None
                 break
             v = v.get(key)
-        v = number(v)
+        t = type(v)
+        v = float(v) if t is float or t is int else number(v)  # number(), inline for what json gives (per field)
         if v is not None:
             if unit is not None:
                 v = convert(v, unit)
