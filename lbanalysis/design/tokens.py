@@ -208,10 +208,12 @@ _NOT_SETTINGS = frozenset({"start", "end", "date", "time", "timestamp", "elapsed
 #: character is looked for by that character, one that starts with ``^`` is tried at every position (a third
 #: slower).
 _SECTION_CANDIDATE = re.compile(
-    r"\n(?:(?=[ \t#=\-*\[]*(?:[A-Za-z]\w*[ \t]*=|\d+(?:\.\d+)?[kK]?[ \t]+[A-Za-z]|[A-Za-z]+[ \t]*[:#]?[ \t]*\d)"
+    # possessive (``*+``): what a run of one class took is never given back to the next, which cannot start with
+    # it (a backtracking "Latency" tried "Latenc", "Laten"... against "=" on every line: twice the time)
+    r"\n(?:(?=[ \t#=\-*\[]*+(?:[A-Za-z]\w*+[ \t]*+=|\d++(?:\.\d+)?[kK]?[ \t]++[A-Za-z]|[A-Za-z]++[ \t]*+[:#]?[ \t]*\d)"
     r"[^\n]{0,76}$)"
     # and the words of :data:`_SECTION_RES` where they stand (wrk's "Latency 87.00ms" lines are no candidates)
-    rf"[ \t#=\-*\[]*(?:[A-Za-z]\w*[ \t]*=|\d+(?:\.\d+)?[kK]?[ \t]+(?i:{_COUNTED})|(?i:{_REPEATED})[ \t]*[:#]?[ \t]*\d)"
+    rf"[ \t#=\-*\[]*+(?:[A-Za-z]\w*+[ \t]*+=|\d++(?:\.\d+)?[kK]?[ \t]++(?i:{_COUNTED})|(?i:{_REPEATED})[ \t]*[:#]?[ \t]*\d)"
     r"[^\n]*"
     # or a Markdown heading (:data:`_HEADING_RE`)
     r"|[ \t]{0,3}#{2,6}[ \t]+\w[^\n]{0,76}$)",
