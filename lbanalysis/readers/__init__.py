@@ -26,7 +26,7 @@ from typing import Any, NoReturn
 import pandas as pd
 
 from ..errors import LBAnalysisError, ParseError, UnknownFormatError
-from ..text import Segment, command_argv, normalize, split_transcript
+from ..text import Segment, command_argv, longest_of, normalize, split_transcript
 from .base import Format, Parsed
 from .moved import install
 
@@ -131,6 +131,24 @@ def _plain(tool: str | None) -> list[Format]:
 def _trailers(tool: str | None) -> list[Format]:
     """The formats whose output may be appended after another tool's (``time -v``), of a tool (None: any)."""
     return [f for f in all_formats() if f.trailer is not None and (tool is None or f.tool == tool)]
+
+
+def _trailers_in(text: str, tool: str | None) -> list[Format]:
+    """The formats of :func:`_trailers` whose report begins somewhere in ``text``, each search made once (the four
+    sysstat tools share one).
+
+    >>> [f.name for f in _trailers_in("Requests per second: 5\\nreal\\t0m1.000s\\nuser\\t0m0.1s\\n", None)]
+    ['time']
+    """
+    found: dict[Callable, bool] = {}
+    out = []
+    for f in _trailers(tool):
+        there = found.get(f.trailer)  # type: ignore[arg-type]
+        if there is None:
+            there = found[f.trailer] = f.trailer(text) is not None  # type: ignore[index,misc]
+        if there:
+            out.append(f)
+    return out
 
 
 def detect(text: str, *, tool: str | None = None) -> str | None:
@@ -510,11 +528,11 @@ def markers() -> tuple[tuple[tuple[str, frozenset[str]], ...], tuple[re.Pattern,
     # a tool without markers (a new one not given any) has "", which every text holds: no text is refused so
     found = [m for name in registry.names() for m in registry.DETECTION_MARKERS.get(name) or ("",)]
     plain = tuple((m, frozenset(m)) for m in dict.fromkeys(m for m in found if _REGEX_CHARS.isdisjoint(m)))
-    exes = sorted({exe for t in registry.TOOLS for exe in t.executables}, key=len, reverse=True)
+    exes = {exe for t in registry.TOOLS for exe in t.executables}
     patterns = [re.compile(m, re.MULTILINE) for m in found if not _REGEX_CHARS.isdisjoint(m)]
     # an executable not after a word's letters (that is checked at each match: a pattern starting with a look
     # behind is searched for at every position of the text, one starting with a name far faster)
-    command = re.compile("(?:" + "|".join(map(re.escape, exes)) + r")(?:\.exe)?(?![\w.-])")
+    command = re.compile(longest_of(exes) + r"(?:\.exe)?(?![\w.-])")
     return plain, tuple(patterns), command
 
 
@@ -699,7 +717,7 @@ def _read_segments(
         seg_cands = cands
     # a report that no search of the whole text finds is in none of its segments (each a slice of it, cut at line
     # starts): each trailer is looked for once a text, not once a segment
-    trailers = [f for f in _trailers(tool) if f.trailer is None or f.trailer(text) is not None]
+    trailers = _trailers_in(text, tool)
     out = Parsed()
     seen_any = False
     for seg in segments:

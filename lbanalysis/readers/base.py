@@ -30,7 +30,7 @@ import pandas as pd
 
 from ..errors import ParseError
 from ..schema import COMMAND_REFUSED, NO_ANSWER, NO_RESULT_SHOWN
-from ..text import Segment
+from ..text import Segment, longest_of
 
 __all__ = [
     "COMMAND_REFUSED",
@@ -201,17 +201,34 @@ class LineKind:
     block: bool = False
 
 
-_COMPILED: dict[int, tuple[Sequence[LineKind], list[tuple], bool]] = {}
+_COMPILED: dict[int, tuple[Sequence[LineKind], list[tuple], bool, Callable | None]] = {}
 
 
-def _compiled(kinds: Sequence[LineKind]) -> tuple[list[tuple], bool]:
-    """The kinds as (hint, the pattern's match or search, block, handler) tuples, and whether one is a block,
-    made once per list of kinds."""
+def _compiled(kinds: Sequence[LineKind]) -> tuple[list[tuple], bool, Callable | None]:
+    """The kinds as (hint, the pattern's match or search, block, handler) tuples, whether one is a block, and the
+    search for the next place any hint stands (None when some kind reads any line), made once per list of kinds."""
     got = _COMPILED.get(id(kinds))
     if got is None or got[0] is not kinds:
         table = [(k.hint, k.pattern.search if k.search else k.pattern.match, k.block, k.handler) for k in kinds]
-        got = _COMPILED[id(kinds)] = (kinds, table, any(k.block for k in kinds))  # holds the list: its id stays
-    return got[1], got[2]
+        hints = {k.hint for k in kinds}
+        # a hint that may hold a line end could stand across two lines: no search then
+        seek = None if "" in hints or any("\n" in h for h in hints) else re.compile(longest_of(hints)).search
+        got = _COMPILED[id(kinds)] = (kinds, table, any(k.block for k in kinds), seek)  # holds the list: its id stays
+    return got[1], got[2], got[3]
+
+
+def _next_hint(text: str, pos: int, seek: Callable) -> tuple[int, int] | None:
+    """The start of the first line from ``pos`` (a line's start) on which some hint stands, and how many lines
+    before it were passed over; None when no hint stands in the rest of the text.
+
+    >>> _next_hint("a\\nb\\nxy hint\\nc", 0, re.compile("hint").search)
+    (4, 2)
+    """
+    m = seek(text, pos)
+    if m is None:
+        return None
+    start = text.rfind("\n", pos, m.start()) + 1 or pos
+    return start, text.count("\n", pos, start)
 
 
 def scan(
@@ -237,13 +254,24 @@ def scan(
     >>> scan("x\\nbegin\\ny\\nend\\nbegin\\nz", [block, LineKind("any", "", re.compile(".+"), lambda r, n, m: r.append((n, m[0])))], [])
     [(1, 'x'), (2, 'y'), (5, 'begin'), (6, 'z')]
     """
-    table, blocks = _compiled(kinds)
+    table, blocks, seek = _compiled(kinds)
     if not blocks:
         return _scan_lines(text, table, reader, prepare, other)
     lines = text.split("\n")
     end = len(text)
     i, total, pos = 0, len(lines), 0
+    # the lines on which no kind's hint stands are passed over, at the start and after a block (an output's own
+    # lines read at once, often notes after it): unless a prepared line or one that no kind reads is asked for
+    seek = seek if prepare is None and other is None else None
+    skip = seek is not None
     while i < total:
+        if skip:
+            skip = False
+            found = _next_hint(text, pos, seek)  # type: ignore[arg-type]
+            if found is None:
+                break
+            pos, passed = found
+            i += passed
         start = pos  # where the line starts in the text
         raw = lines[i]
         pos += len(raw) + 1  # where the next one starts
@@ -266,6 +294,7 @@ def scan(
                 stop = m.end() if text[m.end() - 1] == "\n" else text.find("\n", m.end()) + 1 or end + 1
                 i = total if stop > end else i + text.count("\n", pos, stop)
                 pos = stop
+                skip = seek is not None
             elif step is not None and step is not True:
                 while i + 1 < step and i < total:  # lines the handler read itself
                     pos += len(lines[i]) + 1
