@@ -51,6 +51,21 @@ def test_a_block_kind_spans_lines_and_the_scan_passes_over_them():
     assert seen == [("any", 1, "a"), ("table", 2, "TABLE\n1\n2"), ("any", 5, "b"), ("table", 6, "TABLE")]
 
 
+def test_lines_no_hint_stands_on_are_passed_over_with_their_numbers_kept():
+    """With a block among the kinds and a hint for each, the scan seeks the next line a hint stands on (at its start
+    and after a block): what it reads, and the numbers of the lines, are what the line-by-line scan gives."""
+    kinds = [
+        LineKind("table", "TABLE", re.compile(r"TABLE(?:\n\d+)*"), _note("table"), block=True),
+        LineKind("pair", "=", re.compile(r"(\w+)=\d+"), _note("pair")),
+    ]
+    text = "notes\n\nmore notes\nTABLE\n1\n2\nEnd\n\na=1\nnothing\nTABLE\nb=2 and notes\nlast"
+    want = [("table", 4, "TABLE\n1\n2"), ("pair", 9, "a=1"), ("table", 11, "TABLE"), ("pair", 12, "b=2")]
+    assert scan(text, kinds, []) == want
+    # the same with a kind that reads any line (no seeking then: every line is asked), its lines left out
+    anyline = [*kinds, LineKind("any", "", re.compile(r".+"), _note("any"))]
+    assert [s for s in scan(text, anyline, []) if s[0] != "any"] == want
+
+
 def test_prepare_changes_a_line_and_other_gets_the_lines_no_kind_reads():
     other: list = []
     kinds = [LineKind("num", "", re.compile(r"\s*\d+$"), _note("num"))]
