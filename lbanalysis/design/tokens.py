@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["KNOWN_NAMES", "LOAD_NAMES", "REPEAT_NAMES", "SCALE_NAMES", "Token", "number", "path_tokens",
            "section_lines"]  # fmt: skip
@@ -224,21 +225,22 @@ _SECTION_CANDIDATE = re.compile(
 _PAIR_RE = re.compile(r"([A-Za-z][\w]*)\s*=\s*([\w.]+)")
 
 
-def _section(s: str) -> list[tuple[str, float | str]]:
-    """The settings one stripped line names (empty: none)."""
+@lru_cache(maxsize=4096)
+def _section(s: str) -> tuple[tuple[str, float | str], ...]:
+    """The settings one stripped line names (empty: none), once per line (a sweep's log repeats ``podnum=4``)."""
     m = _SECTION_RES[0].match(s)
     if m:
         pairs = _PAIR_RE.findall(m.group(1))
-        return [(k.lower(), n if (n := number(v)) is not None else v) for k, v in pairs
-                if k.lower() not in _NOT_SETTINGS]  # fmt: skip
+        return tuple((k.lower(), n if (n := number(v)) is not None else v) for k, v in pairs
+                     if k.lower() not in _NOT_SETTINGS)  # fmt: skip
     m = _SECTION_RES[1].match(s)
     if m:
-        return [(m.group(2).lower(), number(m.group(1)) or 0.0)]
+        return ((m.group(2).lower(), number(m.group(1)) or 0.0),)
     m = _SECTION_RES[2].match(s)
     if m:
-        return [(m.group(1).lower(), float(m.group(2)))]
+        return ((m.group(1).lower(), float(m.group(2))),)
     m = _HEADING_RE.match(s)
-    return [("heading", m.group(1))] if m else []
+    return (("heading", m.group(1)),) if m else ()
 
 
 def section_lines(text: str) -> list[tuple[int, str, float | str]]:

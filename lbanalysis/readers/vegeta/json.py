@@ -92,9 +92,9 @@ def detect_results(text: str) -> bool:
     >>> detect_results('{\\r\\n  "code": 200,\\r\\n  "latency": 1,\\r\\n  "timestamp": "2026-11-25T18:42:06Z"\\r\\n}')
     True
     """
-    if first_char(text) != "{" or '"latency"' not in text:
+    if first_char(text) != "{" or '"latency"' not in text or '"timestamp"' not in text:
         return False  # what the pattern and the keys hold, looked for first (most documents are not vegeta's)
-    return _RESULT_RE.match(text.lstrip()) is not None or has_keys(text, RESULT_KEYS, within=4096)
+    return _RESULT_RE.match(text) is not None or has_keys(text, RESULT_KEYS, within=4096)
 
 
 def _objects(seg: Segment) -> list[tuple[dict, int]]:
