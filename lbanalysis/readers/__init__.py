@@ -529,7 +529,7 @@ def markers() -> tuple[tuple[tuple[str, frozenset[str]], ...], tuple[re.Pattern,
     found = [m for name in registry.names() for m in registry.DETECTION_MARKERS.get(name) or ("",)]
     plain = tuple((m, frozenset(m)) for m in dict.fromkeys(m for m in found if _REGEX_CHARS.isdisjoint(m)))
     exes = {exe for t in registry.TOOLS for exe in t.executables}
-    patterns = [re.compile(m, re.MULTILINE) for m in found if not _REGEX_CHARS.isdisjoint(m)]
+    patterns = [re.compile(m, re.MULTILINE) for m in dict.fromkeys(found) if not _REGEX_CHARS.isdisjoint(m)]
     # an executable not after a word's letters (that is checked at each match: a pattern starting with a look
     # behind is searched for at every position of the text, one starting with a name far faster)
     command = re.compile(longest_of(exes) + r"(?:\.exe)?(?![\w.-])")
