@@ -559,21 +559,36 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
             nxt += 1
         end = hits[nxt][0] if nxt < len(hits) else len(text)
         body_start = cmd_end + 1 if cmd_end < len(text) else cmd_end
-        command = _shown_command(shown)
-        commands = _tool_commands(command) if "exe" in m.re.groupindex else ()
+        command, commands, tool, prompt = _shown(shown, m)
         segments.append(
             Segment(
                 text[body_start:end],
                 source,
                 line + 1 + text.count("\n", stop, cmd_end),
-                command=commands[0] if commands else command,
-                tool=_tool_of(m),
-                prompt=m.group("prompt").rstrip() or None,
-                commands=tuple(commands) or (command,),
-                command_line=line,
+                command,
+                tool,
+                prompt,
+                None,
+                commands,
+                line,
             )
         )
     return segments
+
+
+@lru_cache(maxsize=4096)
+def _shown(shown: str, m: re.Match) -> tuple[str, tuple[str, ...], str, str | None]:
+    """What a segment holds of the command line a match found (the command as shown, with the lines it continues
+    on): its command, the tool's commands on the line, the tool and the prompt; once per line and match (a sweep's
+    log repeats its command, and :func:`_command_line` gives the same match for the same line)."""
+    command = _shown_command(shown)
+    commands = _tool_commands(command) if "exe" in m.re.groupindex else ()
+    return (
+        commands[0] if commands else command,
+        tuple(commands) or (command,),
+        _tool_of(m),
+        m.group("prompt").rstrip() or None,
+    )
 
 
 @lru_cache(maxsize=4096)

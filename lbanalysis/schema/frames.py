@@ -327,10 +327,16 @@ def _columns(rows: list[Mapping]) -> dict[str, list]:
     >>> _columns([{"a": 1, "b": 2}, {"b": 3}, {"a": 4, "b": 5}])
     {'a': [1, None, 4], 'b': [2, 3, 5]}
     """
-    keys = list(dict.fromkeys(itertools.chain.from_iterable(rows)))
+    # each distinct order of keys once (a reader writes its rows from one literal: a handful of them), then the keys
+    # in the order first seen; a row of all the keys in that order is taken by its values (no lookup per key)
+    keys = list(dict.fromkeys(itertools.chain.from_iterable(dict.fromkeys(map(tuple, rows)))))
+    full, width = tuple(keys), len(keys)
     columns: list[list] = [[] for _ in keys]
     for start in range(0, len(rows), _BLOCK_ROWS):
-        block = [list(map(r.get, keys)) for r in rows[start : start + _BLOCK_ROWS]]
+        block = [
+            tuple(r.values()) if len(r) == width and tuple(r) == full else tuple(map(r.get, keys))
+            for r in rows[start : start + _BLOCK_ROWS]
+        ]
         for column, values in zip(columns, zip(*block, strict=True), strict=True):
             column.extend(values)
     return dict(zip(keys, columns, strict=True))

@@ -596,6 +596,13 @@ def _flags_above(text_lines: list[str], start: int, first: str) -> tuple[int, st
     return start - 1, text_lines[start - 2].strip()
 
 
+@lru_cache(maxsize=1024)
+def _given(command: str) -> dict:
+    """What a command says of its runs, the fields it leaves empty left out (read, never changed: once per
+    command)."""
+    return _present(_parse_command(command))
+
+
 def _present(d: dict) -> dict:
     """The items of ``d`` that hold a value (None left out).
 
@@ -608,7 +615,7 @@ def _present(d: dict) -> dict:
 def parse(seg: Segment) -> Parsed:
     """Read every wrk/wrk2 run in a segment (one output, or several after each other)."""
     cmd = _parse_command(seg.command) if seg.command else {}  # read, never changed: each row is a dict of its own
-    given = _present(cmd)
+    given = _given(seg.command) if seg.command else {}
     out = Parsed()
     text_lines = None if seg.command else seg.text.split("\n")  # for the flags above a run, when no command
     for r in scan(seg.text, LINE_KINDS, _Reader()).runs:
