@@ -543,12 +543,13 @@ def _shows_marker(text: str) -> bool:
     (True, False)
     """
     plain, patterns, command = markers()
+    # a command first: one search (a transcript shows one at its top, where a hundred texts are sought in turn)
+    if any(m.start() == 0 or text[m.start() - 1] not in _WORD for m in command.finditer(text)):
+        return True
     chars = set(text) if len(text) > HEAD_CHARS else None  # a long text: the markers it cannot hold are not sought
     if any((chars is None or m_chars <= chars) and m in text for m, m_chars in plain):
         return True
-    if any(p.search(text) is not None for p in patterns):
-        return True
-    return any(m.start() == 0 or text[m.start() - 1] not in _WORD for m in command.finditer(text))
+    return any(p.search(text) is not None for p in patterns)
 
 
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
