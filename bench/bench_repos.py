@@ -25,7 +25,8 @@ system: on a machine shared with other work, waiting for a core is not the
 read's time; ``workers=2`` is timed on the wall clock, its work being in
 child processes). Absolute times are also given in units of
 the CPU check (``sum(range(10**6))``, best of 5), so that a figure means the
-same on a slower machine. Nothing is copied into the project: copies live in a
+same on a slower machine; the check is taken again at the end, and a move of
+more than a fifth between the two is said (the run's figures are unsteady). Nothing is copied into the project: copies live in a
 temporary folder for the run. Exits 1 when a target is missed, 0 otherwise
 (and 0 with a note when the corpus is absent).
 """
@@ -210,6 +211,16 @@ def main(argv: list[str] | None = None) -> int:
         f"{memory:.2f}x (target <= {TARGET_MEMORY:g}) {ok(memory <= TARGET_MEMORY)}"
     )
     good = good and ratio <= TARGET_FLOOR and memory <= TARGET_MEMORY
+    after = min(_timed(lambda: sum(range(1_000_000))) for _ in range(5))
+    drift = max(after, cpu) / min(after, cpu)
+    print(
+        f"\nCPU check at the end: {after * 1e3:.1f} ms ({cpu * 1e3:.1f} at the start)"
+        + (
+            f": the machine's speed moved by {drift - 1:.0%} during the run, its figures are unsteady"
+            if drift > 1.2
+            else ""
+        )
+    )
     return 0 if good else 1
 
 
