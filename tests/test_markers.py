@@ -64,8 +64,8 @@ def test_a_long_table_no_marker_stands_in_is_refused_without_the_full_pass(tmp_p
     assert calls["split_transcript"] == []  # no transcript splitting, no detection of segments
     assert len(calls["normalize"]) == 1 and calls["normalize"][0] < len(TABLE)  # only a head, to name its first line
     assert len(early) == 1 and "no known format recognised" in early[0] and "label\tkeepalive" in early[0]
-    # the full pass (no head bound) gives the same reason, after cleaning up and splitting the whole text
-    monkeypatch.setattr(readers, "HEAD_CHARS", 10**12)
+    # the full pass (no refusal from markers) gives the same reason, after cleaning up and splitting the whole text
+    monkeypatch.setattr(readers, "_unclaimed", lambda text: False)
     full = lbanalysis.read(path, table="all", errors="skip").skipped["reason"].tolist()
     assert full == early and max(calls["normalize"]) == len(TABLE) and calls["split_transcript"]
 
@@ -83,12 +83,21 @@ def test_an_output_after_pages_of_prose_is_still_read(tmp_path, monkeypatch):
     assert runs["line"].tolist() == [prose.count("\n") + 2]
 
 
-def test_a_short_text_gets_the_full_pass(monkeypatch):
-    """A text within the head is not searched for markers: what the full pass says of it stands."""
+def test_a_short_text_no_marker_stands_in_is_refused_once_it_is_no_clean_output(monkeypatch):
+    """A text within the head is cleaned up and tried as a clean output first; showing no marker, it is then refused
+    with the full pass's reason, without splitting it or asking every format. One that shows a marker gets the
+    full pass."""
     calls = _counting(monkeypatch)
-    with pytest.raises(UnknownFormatError, match="no known format recognised"):
+    with pytest.raises(UnknownFormatError, match="no known format recognised") as early:
         readers.parse_text("label,conc,rqs\na,1,2\n", "a.csv")
-    assert calls["split_transcript"]
+    assert calls["split_transcript"] == [] and len(calls["normalize"]) == 2  # the clean-up, then the reason's
+    with pytest.raises(UnknownFormatError, match="no known format recognised") as marked:
+        readers.parse_text("label,conc,rqs\nRequests per second: x\n", "b.csv")  # a marker, but no output
+    assert calls["split_transcript"]  # the full pass ran
+    monkeypatch.setattr(readers, "_unclaimed", lambda text: False)
+    with pytest.raises(UnknownFormatError) as full:
+        readers.parse_text("label,conc,rqs\na,1,2\n", "a.csv")
+    assert str(full.value) == str(early.value) and "label,conc,rqs" in str(marked.value)
 
 
 def test_a_command_alone_is_a_marker(monkeypatch):
@@ -120,7 +129,8 @@ def _answer(text: str, source: str) -> tuple:
 
 
 def _unmarked_answers_agree(files: list[Path], monkeypatch) -> int:
-    """For every file no marker stands in: the answer with a refusal on markers alone (no head bound) is the full
+    """For every file no marker stands in: the answer with a refusal on markers (before the clean-up for every
+    text, and as a read makes it: a long text before, a short one after the clean output is ruled out) is the full
     pass's. Returns how many such files there were."""
     checked = 0
     with warnings.catch_warnings():
@@ -133,10 +143,14 @@ def _unmarked_answers_agree(files: list[Path], monkeypatch) -> int:
             if not readers._unclaimed(text):
                 continue  # a marker stands in it: the full pass reads it either way
             checked += 1
+            as_read = _answer(text, str(path))
             monkeypatch.setattr(readers, "HEAD_CHARS", 0)
-            early = _answer(text, str(path))
-            monkeypatch.setattr(readers, "HEAD_CHARS", 10**12)
-            assert early == _answer(text, str(path)), path
+            first = _answer(text, str(path))
+            monkeypatch.undo()
+            monkeypatch.setattr(readers, "_unclaimed", lambda text: False)
+            full = _answer(text, str(path))
+            monkeypatch.undo()
+            assert as_read == first == full, path
     return checked
 
 

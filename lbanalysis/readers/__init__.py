@@ -81,7 +81,9 @@ def formats() -> dict[str, str]:
     return {f.name: f.description for f in all_formats()}
 
 
+@cache
 def _known() -> str:
+    """The names of every format, as an error lists them (once: the formats are fixed on first use)."""
     return ", ".join(f.name for f in all_formats())
 
 
@@ -487,11 +489,15 @@ def parse_text(
         asked = table
     if fmt is None and tool is None and len(text) > HEAD_CHARS and _unclaimed(text):
         _refuse_early(text, source)  # a long text no tool's marker stands in: no clean-up, no detection pass
-    text = normalize(text)
+    raw, text = text, normalize(text)
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
         return _finish(_parse(cands[0], seg), cands[0], seg)
     done = _read_plain(text, source, tool, tables)
+    if done is None and tool is None and len(raw) <= HEAD_CHARS and _unclaimed(raw):
+        # a short text no marker stands in (a README, a config, an unknown table), once a clean output was ruled
+        # out: no detection pass over every format
+        _refuse_early(raw, source)
     if done is None and text != asked:  # the clean-up changed it: its whole-file formats are asked again
         done = _read_whole(text, source, tool, tables)
     if done is None:
@@ -499,8 +505,9 @@ def parse_text(
     return done
 
 
-#: Characters of a text that always get the full pass (clean-up, detection of every segment): a longer text is
-#: first searched for the registry's markers (:func:`markers_re`), and refused at once when it shows none.
+#: A text longer than this is first searched for the registry's markers (:func:`markers`), and refused at once when
+#: it shows none (no clean-up, no detection); a shorter one is cleaned up and tried as a clean output first (most are
+#: one: their marker need not be sought), then refused so.
 HEAD_CHARS = 4096
 #: The head searched for markers first: the first kilobyte shows one in 473 of the 477 long texts of the fixtures
 #: and the corpus that show any (a search of a kilobyte costs a microsecond a marker; the others' whole text is then
@@ -546,10 +553,19 @@ def _shows_marker(text: str) -> bool:
     # a command first: one search (a transcript shows one at its top, where a hundred texts are sought in turn)
     if any(m.start() == 0 or text[m.start() - 1] not in _WORD for m in command.finditer(text)):
         return True
-    chars = set(text) if len(text) > HEAD_CHARS else None  # a long text: the markers it cannot hold are not sought
-    if any((chars is None or m_chars <= chars) and m in text for m, m_chars in plain):
+    if len(text) > HEAD_CHARS:  # a long text: the markers it cannot hold (a character missing) are not sought
+        chars = set(text)
+        if any(m_chars <= chars and m in text for m, m_chars in plain):
+            return True
+    elif any(map(text.__contains__, _plain_markers())):  # each sought in C, not by a step of Python each
         return True
     return any(p.search(text) is not None for p in patterns)
+
+
+@cache
+def _plain_markers() -> tuple[str, ...]:
+    """The plain texts of :func:`markers`."""
+    return tuple(m for m, _ in markers()[0])
 
 
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
@@ -567,7 +583,7 @@ def _unclaimed(text: str) -> bool:
     """
     if "\x1b" in text or "stdout_lines" in text or _shows_marker(text[:_MARKER_HEAD]):
         return False
-    return not _shows_marker(text)
+    return len(text) <= _MARKER_HEAD or not _shows_marker(text)  # a text within the head was sought whole
 
 
 def _refuse_early(text: str, source: str) -> None:
