@@ -487,17 +487,15 @@ def parse_text(
                 seg = Segment(table, source, 1, tables=tables)
                 return _finish(_parse(f, seg), f, seg)
         asked = table
-    if fmt is None and tool is None and len(text) > HEAD_CHARS and _unclaimed(text):
-        _refuse_early(text, source)  # a long text no tool's marker stands in: no clean-up, no detection pass
+    if fmt is None and tool is None:
+        _refuse_unmarked(text, source, short=False)  # a long text no tool's marker stands in: no clean-up
     raw, text = text, normalize(text)
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
         return _finish(_parse(cands[0], seg), cands[0], seg)
     done = _read_plain(text, source, tool, tables)
-    if done is None and tool is None and len(raw) <= HEAD_CHARS and _unclaimed(raw):
-        # a short text no marker stands in (a README, a config, an unknown table), once a clean output was ruled
-        # out: no detection pass over every format
-        _refuse_early(raw, source)
+    if done is None and tool is None:
+        _refuse_unmarked(raw, source, short=True)  # a short one once it is no clean output
     if done is None and text != asked:  # the clean-up changed it: its whole-file formats are asked again
         done = _read_whole(text, source, tool, tables)
     if done is None:
@@ -584,6 +582,21 @@ def _unclaimed(text: str) -> bool:
     if "\x1b" in text or "stdout_lines" in text or _shows_marker(text[:_MARKER_HEAD]):
         return False
     return len(text) <= _MARKER_HEAD or not _shows_marker(text)  # a text within the head was sought whole
+
+
+def _refuse_unmarked(text: str, source: str, *, short: bool) -> None:
+    """Refuse a text (as written) that no tool's marker stands in, without the detection over every format: a long
+    text (over :data:`HEAD_CHARS`) before its clean-up, a short one (``short``) once it is no clean output (most
+    files are one: their markers need not be sought). Returns when a marker stands, or the text is of the other
+    length.
+
+    >>> _refuse_unmarked("label,conc,rqs\\na,1,2\\n", "a.csv", short=False)  # short: not refused before the clean-up
+    >>> _refuse_unmarked("label,conc,rqs\\na,1,2\\n", "a.csv", short=True)
+    Traceback (most recent call last):
+    lbanalysis.errors.UnknownFormatError: a.csv:1: no known format recognised; known formats: ...
+    """
+    if (len(text) <= HEAD_CHARS) == short and _unclaimed(text):
+        _refuse_early(text, source)
 
 
 def _refuse_early(text: str, source: str) -> None:
