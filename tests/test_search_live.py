@@ -83,10 +83,17 @@ def _mean_ms(ab_output: str) -> float:
     return float(m.group(1))
 
 
+def _s_eff(url: str) -> float:
+    """The service time each request really takes, in seconds: ab's mean latency at concurrency N (nothing waits)."""
+    out = subprocess.run([need("ab"), "-c", str(N), "-t", "2", url], capture_output=True, text=True, timeout=30)
+    return _mean_ms(out.stdout) / 1e3
+
+
 @pytest.fixture(scope="module")
 def slo_lab(tmp_path_factory):
     """The backend (a thread here) behind HAProxy (maxconn N, a stats socket), and its measured S_eff."""
-    haproxy, ab = need("haproxy"), need("ab")
+    haproxy = need("haproxy")
+    need("ab")
     need("ss")
     d = tmp_path_factory.mktemp("slo")
     back, front = free_ports(2)
@@ -106,8 +113,7 @@ def slo_lab(tmp_path_factory):
                         break
                 time.sleep(0.05)
             url = f"http://127.0.0.1:{front}/"
-            out = subprocess.run([ab, "-c", str(N), "-t", "2", url], capture_output=True, text=True, timeout=30).stdout
-            yield {"url": url, "sock": str(sock), "s_eff": _mean_ms(out) / 1e3}
+            yield {"url": url, "sock": str(sock), "s_eff": _s_eff(url)}
         finally:
             stop(procs)
             server.shutdown()
@@ -163,7 +169,12 @@ def test_search_finds_the_rate_littles_law_gives(slo_lab, tmp_path):
     assert cap["status"] == "crossed", cap["evidence"]
     print(f"vegeta: S_eff {s_eff * 1e3:.1f} ms, X* {x_star:.1f}/s, found {cap['capacity_requests_per_s']:.1f}/s at "
           f"rate {cap['capacity_load']:.1f} ({cap['lower']:.1f} to {cap['upper']:.1f}) in {result.done} runs")  # fmt: skip
-    assert abs(cap["capacity_requests_per_s"] - x_star) <= 0.1 * x_star, (x_star, cap.to_dict(), result.steps)
+    # X* as the server's service time gives it before the search and again after it: on a machine shared with other
+    # work (the suite's other tests) S_eff moves between the two, and the capacity found stands within 10 % of X*
+    # for a service time the server showed (within 10 % of one of them, or between them)
+    s_after = _s_eff(slo_lab["url"])
+    low, high = 0.9 * N / max(s_eff, s_after), 1.1 * N / min(s_eff, s_after)
+    assert low <= cap["capacity_requests_per_s"] <= high, (x_star, N / s_after, cap.to_dict(), result.steps)
 
 
 def _runs_at(rows: list[dict], load: float) -> int:
