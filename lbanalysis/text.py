@@ -559,15 +559,15 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
             nxt += 1
         end = hits[nxt][0] if nxt < len(hits) else len(text)
         body_start = cmd_end + 1 if cmd_end < len(text) else cmd_end
-        command, commands, tool, prompt = _shown(shown, m)
+        command, commands = _commands_shown(shown, "exe" in m.re.groupindex)
         segments.append(
             Segment(
                 text[body_start:end],
                 source,
                 line + 1 + text.count("\n", stop, cmd_end),
                 command,
-                tool,
-                prompt,
+                _tool_of(m),
+                m.group("prompt").rstrip() or None,
                 None,
                 commands,
                 line,
@@ -577,18 +577,17 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
 
 
 @lru_cache(maxsize=4096)
-def _shown(shown: str, m: re.Match) -> tuple[str, tuple[str, ...], str, str | None]:
-    """What a segment holds of the command line a match found (the command as shown, with the lines it continues
-    on): its command, the tool's commands on the line, the tool and the prompt; once per line and match (a sweep's
-    log repeats its command, and :func:`_command_line` gives the same match for the same line)."""
+def _commands_shown(shown: str, named: bool) -> tuple[str, tuple[str, ...]]:
+    """A segment's command and every command of the tool's on its line, from the command as shown (with the lines
+    it continues on); ``named``: found by an executable's name (else by a registry pattern, whose line is one
+    command). Once per line: a sweep's log repeats its command.
+
+    >>> _commands_shown("ab -n 1 http://h/ && ab -n 2 http://h/  # two", True)
+    ('ab -n 1 http://h/', ('ab -n 1 http://h/', 'ab -n 2 http://h/'))
+    """
     command = _shown_command(shown)
-    commands = _tool_commands(command) if "exe" in m.re.groupindex else ()
-    return (
-        commands[0] if commands else command,
-        tuple(commands) or (command,),
-        _tool_of(m),
-        m.group("prompt").rstrip() or None,
-    )
+    commands = _tool_commands(command) if named else ()
+    return commands[0] if commands else command, tuple(commands) or (command,)
 
 
 @lru_cache(maxsize=4096)
