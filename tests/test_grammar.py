@@ -74,3 +74,33 @@ def test_prepare_changes_a_line_and_other_gets_the_lines_no_kind_reads():
         other=lambda n, line: other.append((n, line)),
     )  # fmt: skip
     assert seen == [("num", 1, " 5")] and other == [(3, "free text")]
+
+
+def test_a_pattern_at_a_line_start_sought_from_line_ends_finds_what_it_finds_everywhere():
+    # the detection patterns that are sought so (at_line_start), on every fixture and its segments, as pasted
+    import importlib
+
+    from lbanalysis.text import at_line_start, normalize, split_transcript
+
+    from .conftest import FIXTURES
+
+    modules = [
+        importlib.import_module(f"lbanalysis.readers.{m}.text") for m in ("ab", "siege", "gobench", "fortio", "httperf")
+    ]
+    texts = ["", "\n", "x", " Requests per second: 5 [#/sec]", "a\n\nComplete requests: 5\n"]
+    for p in sorted(FIXTURES.rglob("*")):
+        if p.is_file() and p.stat().st_size < 200_000:
+            clean = normalize(p.read_text(encoding="utf-8", errors="replace"))
+            texts += [clean, "\n" + clean, "  " + clean, *(s.text for s in split_transcript(clean))]
+    found = 0
+    for m in modules:
+        for t in texts:
+            assert m._DETECTED(t) == (m._DETECT_RE.search(t) is not None), (m.__name__, t[:200])
+            found += m._DETECTED(t)
+    assert found > 100  # the outputs of these tools are among the texts: the check bites
+    for bad in (r"^a|b", r"a", r"^x"):  # not anchored as a whole, or not MULTILINE
+        try:
+            at_line_start(re.compile(bad, 0 if bad == r"^x" else re.M))
+        except ValueError:
+            continue
+        raise AssertionError(bad)

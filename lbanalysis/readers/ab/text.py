@@ -52,7 +52,7 @@ import html
 import re
 from collections.abc import Collection
 
-from ...text import Segment, command_argv, getopt
+from ...text import Segment, at_line_start, command_argv, getopt
 from ..base import (
     COMMAND_REFUSED,
     NO_ANSWER,
@@ -152,6 +152,7 @@ _DETECT_RE = re.compile(
     r"<tr[^>]*><th[^>]*>(?:Complete requests|Requests per second):</th>)",
     re.MULTILINE,
 )
+_DETECTED = at_line_start(_DETECT_RE)  # sought from line ends, not at every position
 # ab -w: results as HTML table rows, one label and value per row; the banner in <p> with entities
 _HTML_CELL_RE = re.compile(r"<t[hd][^>]*>(.*?)</t[hd]>")
 _HTML_TAG_RE = re.compile(r"<[^>]*>")
@@ -337,7 +338,7 @@ def detect(text: str) -> bool:
     >>> detect("Transactions:  10 hits")
     False
     """
-    return _DETECT_RE.search(text) is not None
+    return _DETECTED(text)
 
 
 def parse_command(command: str) -> dict:

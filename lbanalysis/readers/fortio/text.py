@@ -55,7 +55,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...text import Segment, command_argv
+from ...text import Segment, at_line_start, command_argv
 from ..base import NO_ANSWER, Format, LineKind, Parsed, Runs, error_row, scan, target
 from .shared import count_fields, go_duration, requested_rate
 
@@ -267,6 +267,7 @@ def parse(seg: Segment) -> Parsed:
 
 
 _DETECT_RE = re.compile(r"^(?:Fortio \S+ running at |Starting at \S+ qps with \d+ thread|All done \d+ calls)", re.M)
+_DETECTED = at_line_start(_DETECT_RE)  # sought from line ends, not at every position
 
 
 def detect(text: str) -> bool:
@@ -275,7 +276,7 @@ def detect(text: str) -> bool:
     >>> detect("Fortio 1.68.2 running at 100 queries per second, 2->2 procs, for 1s: http://h/\\n"), detect("x")
     (True, False)
     """
-    return ("Fortio " in text or "qps" in text) and _DETECT_RE.search(text) is not None
+    return ("Fortio " in text or "qps" in text) and _DETECTED(text)
 
 
 FORMATS = [Format("fortio", "fortio", detect, parse, description="fortio load: what it prints on the terminal")]

@@ -100,7 +100,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from ...text import Segment, command_argv
+from ...text import Segment, at_line_start, command_argv
 from ..base import (
     COMMAND_REFUSED,
     NO_ANSWER,
@@ -198,6 +198,7 @@ _DETECT_RE = re.compile(
     r"Usage of \S*gobench\S*:)",
     re.MULTILINE,
 )
+_DETECTED = at_line_start(_DETECT_RE)  # sought from line ends, not at every position
 _DETECT_HINTS = (
     "Dispatching ",
     "Bad requests",
@@ -221,7 +222,7 @@ def detect(text: str) -> bool:
     """
     if not any(h in text for h in _DETECT_HINTS):
         return False
-    return _DETECT_RE.search(text) is not None
+    return _DETECTED(text)
 
 
 def parse_command(command: str) -> dict:

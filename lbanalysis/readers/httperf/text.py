@@ -90,7 +90,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...text import Segment, command_argv
+from ...text import Segment, at_line_start, command_argv
 from ..base import COMMAND_REFUSED, NO_ANSWER, Format, LineKind, Parsed, error_row, scan, to_float, to_int
 
 __all__ = ["ERRORS", "FORMATS", "LINE_KINDS", "OPTIONS", "detect", "parse", "parse_command"]
@@ -441,6 +441,7 @@ def parse(seg: Segment) -> Parsed:
 _DETECT_RE = re.compile(
     r"^(?:Total: connections \d+ requests \d+ replies \d+ test-duration |httperf: unrecognized option )", re.M
 )
+_DETECTED = at_line_start(_DETECT_RE)  # sought from line ends, not at every position
 
 
 def detect(text: str) -> bool:
@@ -449,7 +450,7 @@ def detect(text: str) -> bool:
     >>> detect("Total: connections 5 requests 0 replies 0 test-duration 0.411 s\\n")
     True
     """
-    return ("test-duration" in text or "httperf: " in text) and bool(_DETECT_RE.search(text))
+    return ("test-duration" in text or "httperf: " in text) and _DETECTED(text)
 
 
 FORMATS = [

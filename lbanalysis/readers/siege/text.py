@@ -119,7 +119,7 @@ import re
 from datetime import datetime
 
 from ...errors import ParseError
-from ...text import Segment, command_argv, getopt
+from ...text import Segment, at_line_start, command_argv, getopt
 from ...units import parse_duration
 from ..base import (
     COMMAND_REFUSED,
@@ -224,6 +224,7 @@ _DETECT_RE = re.compile(
     r"(?:[ \t]*\d+,)?HTTP/[\d.]+,\d{3},[ \t]*[\d.]+,[ \t]*\d+,[^,\n]*,\d+,\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[ \t]*$)",
     re.MULTILINE,
 )
+_DETECTED = at_line_start(_DETECT_RE)  # sought from line ends, not at every position
 _URL_RE = re.compile(r"^(?:(https?)://)?([^/:\[\]\s]+|\[[^\]]+\])(?::(\d+))?(/\S*)?$", re.IGNORECASE)
 
 # getopt string of siege 4.x: "VhvqCDNFpgl::ibr:t:f:d:c:m:H:R:A:T:j" (+ -E, -k in some builds).
@@ -267,7 +268,7 @@ def detect(text: str) -> bool:
     """
     if not any(h in text for h in _DETECT_HINTS):
         return False
-    return _DETECT_RE.search(text) is not None
+    return _DETECTED(text)
 
 
 def siege_time(text: str) -> float | None:
