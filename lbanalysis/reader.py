@@ -494,7 +494,7 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
             counts = [n for _, n in sources[name]]
             codes = np.repeat(np.arange(len(names)), counts)
             source = (
-                pd.Categorical.from_codes(codes, categories=pd.unique(pd.Series(names)).tolist())
+                pd.Categorical.from_codes(codes, categories=names)  # each file once: its rows are together
                 if len(set(names)) == len(names)
                 else pd.Categorical(np.repeat(names, counts))
             )  # columnar build from the dicts (fast), the file of each row given as built
@@ -788,7 +788,7 @@ def _read_pandas(
     if from_manifests:
         tables["cpu"].append(schema.conform(from_manifests, "cpu"))
     runs = with_think_times(runs)
-    skipped_df = pd.DataFrame(skipped, columns=["source", "reason"])
+    skipped_df = pd.DataFrame(skipped, columns=["source", "reason"]) if skipped else _no_skipped().copy()
     not_runs_df = _not_runs_frame(not_runs)
     detail = {
         name: schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), name)
@@ -829,6 +829,12 @@ def _not_runs_frame(rows: list[dict]) -> pd.DataFrame:
     columns: dict[str, object] = {c: [r.get(c) for r in rows] for c in NOT_RUNS_COLUMNS}
     columns["line"] = pd.array(columns["line"], dtype="Int64")
     return pd.DataFrame(columns)
+
+
+@lru_cache(maxsize=1)
+def _no_skipped() -> pd.DataFrame:
+    """The empty skipped frame, made on first use (never handed out: copy it)."""
+    return pd.DataFrame([], columns=["source", "reason"])
 
 
 @lru_cache(maxsize=1)

@@ -22,6 +22,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 from urllib.parse import urlsplit
@@ -437,6 +438,12 @@ def target(url: str) -> dict:
     >>> target("http://127.0.0.1:18880/x")["port"], target("https://h/slow?ms=50")["path"], target("https://h")["port"]
     (18880, '/slow', 443)
     """
+    return dict(_target(url))  # a dict of its own: callers add to it
+
+
+@lru_cache(maxsize=1024)
+def _target(url: str) -> dict:
+    """:func:`target`, once per URL (a sweep's files name one target; read, never changed)."""
     parts = urlsplit(url)
     out: dict = {"url": url, "host": parts.hostname, "path": parts.path or "/"}
     try:
