@@ -377,21 +377,22 @@ def _runs_frame(rows: list[dict]) -> pd.DataFrame:
     """The runs frame (see :func:`_conform`)."""
     if not rows:
         return schema.empty("runs")
-    return _conform(rows, "runs", [(r.get("source"), 1) for r in rows])
+    return _conform(rows, "runs", None)
 
 
 def _conform(
-    rows: list[dict], table: str, sources: list[tuple[str | None, int]], given: dict | None = None
+    rows: list[dict], table: str, sources: list[tuple[str | None, int]] | None, given: dict | None = None
 ) -> pd.DataFrame:
     """``schema.conform``; a value no column can hold (an integer beyond 64 bits) names its file and column.
 
-    ``sources`` gives (file, number of rows) in the order of ``rows``; ``given``: columns built already.
+    ``sources`` gives (file, number of rows) in the order of ``rows`` (None: each row's ``source``, as run rows
+    hold it; looked up only for the error); ``given``: columns built already.
     """
     try:
         return schema.conform(rows, table, given=given)
     except (OverflowError, ValueError, TypeError) as e:
         limit = 2**63 - 1
-        owners = [src for src, n in sources for _ in range(n)]
+        owners = [r.get("source") for r in rows] if sources is None else [s for s, n in sources for _ in range(n)]
         for i, row in enumerate(rows):
             for col, v in row.items():
                 if isinstance(v, int) and not isinstance(v, bool) and abs(v) > limit:

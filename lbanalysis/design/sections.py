@@ -42,12 +42,15 @@ def mark(runs: list[dict], text: str) -> None:
         return
     said: dict = {}  # the settings said before the run being marked: one sweep down the lines, not one per run
     k = 0
+    marks = ()  # the runs under the same settings share one tuple (a sweep's log: thousands of runs, a few settings)
     for r in sorted(rows, key=lambda r: r["line"]):
-        while k < len(found) and found[k][0] < r["line"]:
-            said[found[k][1]] = found[k][2]
-            k += 1
-        if said:
-            r[MARKS] = tuple(said.items())
+        if k < len(found) and found[k][0] < r["line"]:
+            while k < len(found) and found[k][0] < r["line"]:
+                said[found[k][1]] = found[k][2]
+                k += 1
+            marks = tuple(said.items())
+        if marks:
+            r[MARKS] = marks
 
 
 @lru_cache(maxsize=256)
@@ -77,13 +80,22 @@ def with_sections(runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """The runs with a column per setting the marks name (numbers numeric), and those columns' names."""
     if MARKS not in runs:
         return runs, []
-    marks = [dict(m) if isinstance(m, tuple) else {} for m in runs.pop(MARKS)]
-    keys = list(dict.fromkeys(k for m in marks for k in m))
+    values = runs.pop(MARKS).tolist()
+    # a list per key, filled from each run's (key, value) pairs: no dict made per run (a sweep's log marks every run
+    # with a setting of its own); keys in the order first seen
+    by_key: dict[str, list] = {}
+    for i, m in enumerate(values):
+        if isinstance(m, tuple):
+            for key, value in m:
+                column = by_key.get(key)
+                if column is None:
+                    column = by_key[key] = [None] * len(values)
+                column[i] = value
     cols = []
-    for key in keys:
+    for key, column in by_key.items():
         col = key if key not in runs.columns else f"{key} (line)"
         cols.append(col)
-        runs[col] = [m.get(key) for m in marks]
+        runs[col] = column
         num = pd.to_numeric(runs[col], errors="coerce")
         if num.notna().sum() == runs[col].notna().sum():
             runs[col] = num

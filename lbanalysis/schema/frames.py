@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import itertools
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
@@ -327,9 +326,17 @@ def _columns(rows: list[Mapping]) -> dict[str, list]:
     >>> _columns([{"a": 1, "b": 2}, {"b": 3}, {"a": 4, "b": 5}])
     {'a': [1, None, 4], 'b': [2, 3, 5]}
     """
-    # each distinct order of keys once (a reader writes its rows from one literal: a handful of them), then the keys
-    # in the order first seen; a row of all the keys in that order is taken by its values (no lookup per key)
-    keys = list(dict.fromkeys(itertools.chain.from_iterable(dict.fromkeys(map(tuple, rows)))))
+    # the keys in the order first seen: a row whose keys are those of the row before (a reader writes its rows from
+    # one literal) adds none, which a comparison of their key views says without a tuple made per row; a row of all
+    # the keys in that order is then taken by its values (no lookup per key)
+    seen: dict = {}
+    before = None
+    for r in rows:
+        ks = r.keys()
+        if ks != before:
+            seen.update(dict.fromkeys(ks))
+            before = ks
+    keys = list(seen)
     full, width = tuple(keys), len(keys)
     columns: list[list] = [[] for _ in keys]
     for start in range(0, len(rows), _BLOCK_ROWS):
