@@ -789,7 +789,7 @@ def _read_pandas(
     if from_manifests:
         tables["cpu"].append(schema.conform(from_manifests, "cpu"))
     runs = with_think_times(runs)
-    skipped_df = pd.DataFrame(skipped, columns=["source", "reason"]) if skipped else _no_skipped().copy()
+    skipped_df = _skipped_frame(skipped)
     not_runs_df = _not_runs_frame(not_runs)
     detail = {
         name: schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), name)
@@ -830,6 +830,15 @@ def _not_runs_frame(rows: list[dict]) -> pd.DataFrame:
     columns: dict[str, object] = {c: [r.get(c) for r in rows] for c in NOT_RUNS_COLUMNS}
     columns["line"] = pd.array(columns["line"], dtype="Int64")
     return pd.DataFrame(columns)
+
+
+def _skipped_frame(rows: list[dict]) -> pd.DataFrame:
+    """The files a read skipped, a row each (source, reason).
+
+    >>> _skipped_frame([]).columns.tolist(), _skipped_frame([{"source": "a", "reason": "empty"}])["reason"].tolist()
+    (['source', 'reason'], ['empty'])
+    """
+    return pd.DataFrame(rows, columns=["source", "reason"]) if rows else _no_skipped().copy()
 
 
 @lru_cache(maxsize=1)
