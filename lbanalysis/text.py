@@ -382,7 +382,7 @@ def _blocks(lines: list[str], carries, lead: str | tuple[str, ...] = "") -> list
         ln = lines[i]
         if not ln.strip() or not carries(ln):
             continue
-        if count and i > last + 1 and "".join(lines[last + 1 : i]).strip():  # a line between ends the block
+        if count and i > last + 1 and any(map(str.strip, lines[last + 1 : i])):  # a line between ends the block
             if count >= 2:
                 out.append((first, last + 1))
             count = 0
@@ -408,6 +408,14 @@ def _dedent(lines: list[str]) -> str:
     """
     done = ""
     for a, b in _blocks(lines, _INDENT_RE.match, ("\t", "    ")):
+        if b - a == 2:  # two lines (wrk's Latency and Req/Sec rows in every run): indented by spaces, no TAB
+            first, second = lines[a], lines[a + 1]  # (a block starts and ends on a line that is not blank)
+            bare1, bare2 = first.lstrip(" "), second.lstrip(" ")
+            if bare1[0] != "\t" and bare2[0] != "\t":  # then the steps below come to this
+                width = min(len(first) - len(bare1), len(second) - len(bare2))
+                lines[a], lines[a + 1] = first[width:], second[width:]
+                done = done or "plain"
+                continue
         body = [ln for ln in lines[a:b] if ln.strip()]
         width = min(len(ln) - len(ln.lstrip(" \t")) for ln in body)
         if all(ln.startswith("\t") for ln in body):

@@ -150,3 +150,22 @@ def test_prose_mentioning_a_command_mid_sentence_is_no_command():
     text = f"We first ran ab -n 5000 -c 99 http://example.com/ for a warm-up, then:\n{AB10}"
     runs, _ = _parsed(text)
     assert len(runs) == 1 and runs[0].get("command") is None and runs[0]["concurrency"] == 10
+
+
+@pytest.mark.parametrize(
+    ("lines", "done", "dedented"),
+    [
+        (["    a", "      b"], "plain", ["a", "  b"]),  # two lines indented by spaces: the short way
+        (["  \ta", "    b"], "", ["  \ta", "    b"]),  # a TAB inside the first line's indent: the long way
+        (["\ta", "\t\tb"], "mixed", ["a", "\tb"]),
+        (["    a", "\tb"], "mixed", ["a", "    b"]),
+        (["     a", "    \tb"], "mixed", ["a", "   b"]),
+        (["x", "    a", "    b", "y", "      c", "    d"], "plain", ["x", "a", "b", "y", "  c", "d"]),
+    ],
+)
+def test_a_two_line_block_is_dedented_as_any_block(lines, done, dedented):
+    # the answers of the dedent before its short way for two lines indented by spaces (wrk's Latency and Req/Sec)
+    from lbanalysis.text import _dedent
+
+    got = list(lines)
+    assert _dedent(got) == done and got == dedented
