@@ -187,3 +187,28 @@ def test_a_json_document_is_claimed_only_by_formats_that_say_they_read_json(wher
     flagged = {f.name for f in readers._json_formats(None)}
     assert sum(claims.values()) > 50 and len(claims) >= (10 if where == "fixtures" else 3)  # the check bites
     assert set(claims) <= flagged, set(claims) - flagged
+
+
+@pytest.mark.parametrize("where", ["fixtures", "corpus"])
+def test_a_segment_no_marker_stands_in_is_one_no_format_detects(where, monkeypatch):
+    # a transcript's segments (notes between runs, a command's missing output) are not asked of every format when
+    # no marker stands in them: every format asked anyway says none is its own
+    from lbanalysis.text import normalize, split_transcript
+
+    roots = [FIXTURES] if where == "fixtures" else [corpus(k) for k in ("repos", "public", "public2", "lab")]
+    monkeypatch.setattr(readers, "_shows_marker", lambda text: True)  # every format asked
+    cands = readers.candidate_formats(None, None)
+    unmarked = 0
+    for root in roots:
+        for path in _files(root):
+            if path.stat().st_size > 3_000_000:
+                continue
+            for seg in split_transcript(normalize(decode(path.read_bytes())), str(path)):
+                monkeypatch.undo()
+                if readers._shows_marker(seg.text):
+                    continue
+                monkeypatch.setattr(readers, "_shows_marker", lambda text: True)
+                unmarked += 1
+                assert readers._detect_segment(seg, cands) is None, (path, seg.line)
+            monkeypatch.setattr(readers, "_shows_marker", lambda text: True)
+    assert unmarked > 20  # there are such segments: the check bites

@@ -187,6 +187,8 @@ def _detect_segment(seg: Segment, cands: list[Format]) -> Format | None:
         for f in _own(cands, seg.tool):
             if f.detect(seg.text):
                 return f
+    if not _shows_marker(seg.text):
+        return None  # a text no tool's marker stands in is no format's (notes between runs: tests/test_markers.py)
     for f in cands:
         if f.detect(seg.text):
             return f
