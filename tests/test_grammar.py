@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 
 from lbanalysis.readers.base import LineKind, scan
+from lbanalysis.text import at_line_start, normalize, split_transcript
+
+from .conftest import FIXTURES
 
 
 def _note(name):
@@ -78,12 +82,6 @@ def test_prepare_changes_a_line_and_other_gets_the_lines_no_kind_reads():
 
 def test_a_pattern_at_a_line_start_sought_from_line_ends_finds_what_it_finds_everywhere():
     # the detection patterns that are sought so (at_line_start), on every fixture and its segments, as pasted
-    import importlib
-
-    from lbanalysis.text import at_line_start, normalize, split_transcript
-
-    from .conftest import FIXTURES
-
     modules = [
         importlib.import_module(f"lbanalysis.readers.{m}.text") for m in ("ab", "siege", "gobench", "fortio", "httperf")
     ]

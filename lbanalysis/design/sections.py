@@ -44,10 +44,11 @@ def mark(runs: list[dict], text: str) -> None:
     k = 0
     marks = ()  # the runs under the same settings share one tuple (a sweep's log: thousands of runs, a few settings)
     for r in sorted(rows, key=lambda r: r["line"]):
-        if k < len(found) and found[k][0] < r["line"]:
-            while k < len(found) and found[k][0] < r["line"]:
-                said[found[k][1]] = found[k][2]
-                k += 1
+        before = k
+        while k < len(found) and found[k][0] < r["line"]:
+            said[found[k][1]] = found[k][2]
+            k += 1
+        if k != before:  # a setting said since the run before
             marks = tuple(said.items())
         if marks:
             r[MARKS] = marks
