@@ -147,3 +147,12 @@ def test_a_time_with_a_damaged_year_is_empty_not_a_pandas_overflow():
     cpu = lbanalysis.read(io.StringIO(header + "".join(rows)), table="cpu")
     assert str(cpu["time"].dtype) == "datetime64[ns]"
     assert cpu["time"].isna().tolist() == [True, False]
+
+
+def test_a_byte_order_mark_before_a_heading_leaves_it_a_heading():
+    # found by the fuzz suite: a BOM before a README's first `### Apache benchmarking` hid that heading from its runs
+    path = FIXTURES / "autobench" / "shapes" / "autobench_markdown_no_hosts.txt"
+    text = path.read_text(encoding="utf-8")
+    plain, marked = _read(text), _read("\ufeff" + text)
+    assert plain.runs["heading"].iloc[0] == "Apache benchmarking"
+    pd.testing.assert_frame_equal(plain.runs, marked.runs)

@@ -37,7 +37,8 @@ def mark(runs: list[dict], text: str) -> None:
     last = max((r["line"] for r in rows), default=0)
     if last <= 1:  # no line before any run's output (a clean output's run starts at its first line)
         return
-    found = section_lines(_before_line(text, last))  # what no run starts after is no mark
+    # (a byte-order mark before the first line is no part of it: `### Apache` after one is still a heading)
+    found = section_lines(_before_line(text.removeprefix("\ufeff"), last))  # what no run starts after is no mark
     if not found:
         return
     said: dict = {}  # the settings said before the run being marked: one sweep down the lines, not one per run
