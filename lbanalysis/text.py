@@ -213,7 +213,7 @@ _JENKINS_HINT_RE = re.compile(r"^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\] |
 #: lost them it runs into the text after it (``travis_time:start:0a3f9c2e$ ab ...``, ``...,event=scriptThe command``):
 #: there a fold's name and an event are lowercase words (Travis's own: ``script.1``, ``after_success``).
 TRAVIS_MARKER_RE = re.compile(
-    r"travis_(?:fold|time):[^\r\n]*\r(?:\x1b\[0K)?"
+    r"travis_(?:fold|time):[^\r\n]*\r(?!\n)(?:\x1b\[0K)?"  # a CR not a CRLF line end
     r"|travis_fold:(?:start|end):(?:(?!travis_)[a-z0-9_.-])+"
     r"|travis_time:start:[0-9a-f]+"
     r"|travis_time:end:[0-9a-f]+:start=\d+,finish=\d+,duration=\d+(?:,event=[a-z_]+)?"

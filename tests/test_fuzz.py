@@ -156,3 +156,12 @@ def test_a_byte_order_mark_before_a_heading_leaves_it_a_heading():
     plain, marked = _read(text), _read("\ufeff" + text)
     assert plain.runs["heading"].iloc[0] == "Apache benchmarking"
     pd.testing.assert_frame_equal(plain.runs, marked.runs)
+
+
+def test_a_travis_log_with_crlf_line_ends_reads_as_with_lf():
+    # found by the fuzz suite: a CRLF line end after `travis_time:start:ID$ wrk ...` was taken for the CR that ends
+    # a raw log's marker, and the command went with it
+    text = (FIXTURES / "pasted" / "wrk_travis_log_copied.txt").read_text(encoding="utf-8")
+    plain, crlf = _read(text), _read(text.replace("\n", "\r\n"))
+    pd.testing.assert_frame_equal(plain.runs, crlf.runs)
+    assert plain.runs["command"].iloc[0].startswith("wrk -t2")
