@@ -765,6 +765,8 @@ def _read_segment(
     seg: Segment, seg_cands: list[Format], cands: list[Format], tool: str | None, trailers: list[Format]
 ) -> tuple[Parsed, bool]:
     """One segment's runs (and the reports appended to it), and whether some format recognised it."""
+    if not trailers and (one := _read_one(seg, seg_cands, tool)) is not None:
+        return one, True
     seg, tail = _cut_trailer(seg, trailers)
     f = _format_of(seg, seg_cands, cands, tool)
     if f is None:
@@ -781,6 +783,28 @@ def _read_segment(
     if not part.runs and not part.not_runs and (info := _info_kind(seg)):
         part.not_runs.append({"line": seg.line, "tool": info[0], "command": seg.command, "kind": info[1]})
     return part, True
+
+
+def _read_one(seg: Segment, seg_cands: list[Format], tool: str | None) -> Parsed | None:
+    """A segment after its tool's command read at once by the format that recognises it (:attr:`Format.read_one`),
+    as :func:`_read_segment` reads it step by step, else None (a segment without reports appended: the caller
+    checks).
+
+    The steps it stands for: the format is the first of the command's tool's that detects the text (the tool
+    is the caller's, if any); the reader's one run gets its tool, format, command and line
+    (:func:`_finish`: a single run needs no scoping); a command asking for help or the version is set aside
+    (:func:`_set_aside`).
+    """
+    if seg.command is None or seg.tool is None or (tool is not None and tool != seg.tool):
+        return None
+    own = _own(seg_cands, seg.tool)
+    if not own or own[0].read_one is None or not own[0].detect(seg.text):
+        return None
+    f = own[0]
+    part = _netted(f, seg, f.read_one, seg)  # type: ignore[arg-type]
+    if part is None or len(part.runs) != 1:
+        return None
+    return _set_aside(_finish(part, f, seg), seg)
 
 
 def _checked(out: Parsed, seen_any: bool, text: str, source: str) -> Parsed:

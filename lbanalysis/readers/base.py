@@ -46,6 +46,7 @@ __all__ = [
     "Segment",
     "error_kind",
     "error_row",
+    "hint_search",
     "scan",
     "target",
     "to_float",
@@ -138,6 +139,15 @@ class Format:
     text taken for JSON is asked of these alone, in their order;
     ``tests/test_markers.py`` holds that no other format recognises one of
     the fixtures or the corpus).
+    ``read_one(segment)``: the runs of a segment after its tool's command
+    that holds one output in the shape the reader reads in one match and no
+    other line the reader would read, as ``parse`` gives them (their rows
+    before the dispatcher's tool, format, command and line), without the
+    line scan; None for any other segment, which ``parse`` then reads. The
+    dispatcher asks it first for such segments (a sweep's log: thousands of
+    them), after the checks ``parse`` would go through
+    (``tests/test_read_one.py`` holds the answers equal on every segment of
+    the fixtures and the corpus).
     """
 
     name: str
@@ -152,6 +162,7 @@ class Format:
     plain: re.Pattern[str] | None = None
     read_plain: Callable[[re.Match[str], Segment], Parsed] | None = None
     json: bool = False
+    read_one: Callable[[Segment], Parsed | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -216,6 +227,18 @@ def _compiled(kinds: Sequence[LineKind]) -> tuple[list[tuple], bool, Callable | 
         seek = None if "" in hints or any("\n" in h for h in hints) else re.compile(longest_of(hints)).search
         got = _COMPILED[id(kinds)] = (kinds, table, any(k.block for k in kinds), seek)  # holds the list: its id stays
     return got[1], got[2], got[3]
+
+
+def hint_search(kinds: Sequence[LineKind]) -> Callable[..., re.Match[str] | None] | None:
+    """The search :func:`scan` makes for the next place a hint of ``kinds`` stands (``search(text, pos)``), None
+    when some kind reads any line: a reader that reads a whole output in one match asks it whether any line after
+    the match is one the scan would read.
+
+    >>> kinds = [LineKind("pair", "=", re.compile(r"(\\w+)=(\\d+)"), lambda r, n, m: None)]
+    >>> hint_search(kinds)("no pair\\na=1").start()
+    9
+    """
+    return _compiled(kinds)[2]
 
 
 def _next_hint(text: str, pos: int, seek: Callable) -> tuple[int, int] | None:

@@ -80,9 +80,31 @@ from urllib.parse import urlsplit
 
 from ...text import Segment, command_argv, getopt
 from ...units import BINARY, DECIMAL
-from ..base import NO_ANSWER, NO_RESULT_SHOWN, Format, LineKind, Parsed, error_row, scan, to_float, to_int
+from ..base import (
+    NO_ANSWER,
+    NO_RESULT_SHOWN,
+    Format,
+    LineKind,
+    Parsed,
+    error_row,
+    hint_search,
+    scan,
+    to_float,
+    to_int,
+)
 
-__all__ = ["FORMATS", "LINES", "LINE_KINDS", "detect", "parse", "parse_command", "wrk_bytes", "wrk_rate", "wrk_time"]
+__all__ = [
+    "FORMATS",
+    "LINES",
+    "LINE_KINDS",
+    "detect",
+    "parse",
+    "parse_command",
+    "read_one",
+    "wrk_bytes",
+    "wrk_rate",
+    "wrk_time",
+]
 
 # ------------------------------------------------------------ the format ---
 # unit -> (multiply, divide): dividing keeps printed decimals exact (16.44ms -> 0.01644 s)
@@ -614,14 +636,22 @@ def _present(d: dict) -> dict:
 
 def parse(seg: Segment) -> Parsed:
     """Read every wrk/wrk2 run in a segment (one output, or several after each other)."""
-    cmd = _parse_command(seg.command) if seg.command else {}  # read, never changed: each row is a dict of its own
+    text_lines = None if seg.command else seg.text.split("\n")  # for the flags above a run, when no command
+    out = _parsed(scan(seg.text, LINE_KINDS, _Reader()).runs, seg, text_lines)
+    if not out.runs and seg.command:
+        cmd = _parse_command(seg.command)  # read, never changed: the row is a dict of its own
+        out.add_run(error_row("wrk", "no output after the command", **cmd))
+    return out
+
+
+def _parsed(runs: list[_Run], seg: Segment, text_lines: list[str] | None) -> Parsed:
+    """The runs read in a segment as rows: what the command (or the flags above a run, ``text_lines`` given when
+    no command) says, then what the output says over it."""
     given = _given(seg.command) if seg.command else {}
     out = Parsed()
-    text_lines = None if seg.command else seg.text.split("\n")  # for the flags above a run, when no command
-    for r in scan(seg.text, LINE_KINDS, _Reader()).runs:
+    for r in runs:
         start = r.line
         flags = None if text_lines is None else _flags_above(text_lines, start, r.first)
-        # what the command says, then what the output says over it
         row = {**(_present(_parse_command(flags[1])) if flags else given), **(r.d if r.filled else _present(r.d))}
         row["line"] = start
         if flags:
@@ -631,9 +661,39 @@ def parse(seg: Segment) -> Parsed:
         elif row.get("requests") == 0 and "error" not in row:
             row["error"], row["error_kind"] = "no response: every request timed out or none was answered", NO_ANSWER
         out.add_run(row, percentiles=r.percentiles)
-    if not out.runs and seg.command:
-        out.add_run(error_row("wrk", "no output after the command", **cmd))
     return out
+
+
+_HINT_SEARCH = hint_search(LINE_KINDS)
+
+
+def read_one(seg: Segment) -> Parsed | None:
+    """The run of a segment after a wrk command that is one canonical wrk 4 run (:data:`_BLOCK_RE`) and no other
+    line :data:`LINE_KINDS` reads, as :func:`parse` reads it, without the line scan (:attr:`Format.read_one`);
+    else None.
+
+    The scan passes over the lines before the first on which a kind's hint stands; there the block is matched
+    first; after it the scan looks for the next hint and, finding none, ends: so does this.
+
+    >>> text = ("Running 1m test @ http://h:81/\\n  2 threads and 10 connections\\n"
+    ...   "  Thread Stats   Avg      Stdev     Max   +/- Stdev\\n    Latency    16.44ms   25.19ms 131.06ms   87.14%\\n"
+    ...   "    Req/Sec   704.75    522.90     1.77k    55.00%\\n"
+    ...   "  1453 requests in 1.00m, 737.85KB read\\nRequests/sec:     24.21\\nTransfer/sec:     12.30KB\\nEnd time: 1\\n")
+    >>> seg = Segment(text, command="wrk -t2 -c10 -d1m http://h:81/", tool="wrk")
+    >>> read_one(seg).runs == parse(seg).runs, read_one(Segment(text + "Requests/sec: 5\\n", command=seg.command))
+    (True, None)
+    """
+    text = seg.text
+    first = _HINT_SEARCH(text) if seg.command else None  # type: ignore[misc]
+    if first is None:
+        return None
+    start = text.rfind("\n", 0, first.start()) + 1
+    m = _BLOCK_RE.match(text, start)
+    if m is None or _HINT_SEARCH(text, m.end()) is not None:  # type: ignore[misc]
+        return None
+    rd = _Reader()
+    _run_block(rd, text.count("\n", 0, start) + 1, m)
+    return _parsed(rd.runs, seg, None)
 
 
 _REFUSED_RE = re.compile(r"^unable to connect to [^\s:]+:\d+ \S")
@@ -674,5 +734,12 @@ def detect(text: str) -> bool:
 
 
 FORMATS = [
-    Format("wrk", "wrk", detect, parse, description="wrk 4.x and wrk2 text output (Thread Stats, --latency, spectrum)")
+    Format(
+        "wrk",
+        "wrk",
+        detect,
+        parse,
+        description="wrk 4.x and wrk2 text output (Thread Stats, --latency, spectrum)",
+        read_one=read_one,
+    )
 ]
