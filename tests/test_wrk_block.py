@@ -77,12 +77,13 @@ def block_runs(text: str) -> int:
 
 
 def wrk_segments(paths: Iterable[Path], monkeypatch: pytest.MonkeyPatch) -> list[Segment]:
-    """The segments the real read hands to the wrk reader, reading ``paths`` (each once)."""
+    """The segments the real read hands to the wrk reader, reading ``paths`` (each once; a segment read at once,
+    :func:`~lbanalysis.readers.wrk.text.read_one`, too)."""
     segs: list[Segment] = []
     netted = readers._netted
 
     def spy(f, seg, read, *args):
-        if f.name == "wrk" and read is f.parse:
+        if f.name == "wrk" and read in (f.parse, f.read_one):  # read at once or scanned (tests/test_read_one.py)
             segs.append(seg)
         return netted(f, seg, read, *args)
 
