@@ -96,3 +96,99 @@ def test_only_a_command_of_the_segment_s_own_tool_and_one_not_asking_for_help_is
     asked, (step, _) = readers._read_one(version, cands, None), readers._read_segment(version, cands, cands, None, [])
     assert (asked.runs, asked.not_runs) == (step.runs, step.not_runs) == ([], asked.not_runs)
     assert asked.not_runs[0]["kind"] == "help or version output"
+
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+#: Numbers and units as wrk prints them (first), and as an edited or damaged output may show them.
+_NUMBERS = (["0", "0.00", "1", "16.44", "999.99", "4.18", "10"], ["1.2.3", "-1", "nan", "-nan", "00.5", ""])
+_TIME_UNITS = (["us", "ms", "s", "m", "h"], ["", "ns", "sec"])
+_RATE_SUFFIX = (["", "k", "M"], ["K", "G", "x"])
+_BYTE_UNITS = (["B", "KB", "MB", "GB"], ["TB", "kB", ""])
+_PCTS = (["87.14%", "-nan%", "100.00%", "5%"], ["nan%", "87.14", "-1%"])
+#: Lines that may stand around a run: notes none of wrk's line kinds reads (first), and lines they read.
+_NOTES = (
+    ["End time: 1506570222", "", "podnum=40", "Start time: 1506570500", "== next =="],
+    [
+        "  Socket errors: connect 0, read 0, write 0, timeout 48",
+        "  Non-2xx or 3xx responses: 12",
+        "Requests/sec: 5.00",
+        "  Latency Distribution",
+        "     50%    3.82ms",
+        "unable to connect to 10.0.0.2:80 Connection refused",
+        "took 1.5 s",
+        "#[Mean    =        1.234, StdDeviation   =        0.456]",
+        "Running 10s test @ http://10.0.0.3/",
+        "  2 threads and 10 connections",
+        "    Latency   1.00ms  2.00ms  3.00ms  50.00%",
+    ],
+)
+
+
+@st.composite
+def _wrk_segments(draw) -> Segment:
+    """A wrk command and a segment of one wrk run between notes: a canonical run among notes none of wrk's line
+    kinds reads, or (each one draw in two) with its values and units, or the lines around it, drawn from what an
+    edited output shows too."""
+    odd = draw(st.booleans())  # the run's values (else canonical)
+    odd_notes = draw(st.booleans())  # the lines around it (else notes no line kind reads)
+
+    def pick(choices: tuple[list[str], list[str]], odd: bool = odd) -> str:
+        return draw(st.sampled_from(choices[0] + choices[1] if odd else choices[0]))
+
+    def n() -> str:
+        return pick(_NUMBERS)
+
+    def t() -> str:
+        return pick(_TIME_UNITS)
+
+    def r() -> str:
+        return pick(_RATE_SUFFIX)
+
+    run = [
+        f"Running {n()}{t()} test @ http://10.0.0.{draw(st.integers(1, 3))}:{draw(st.sampled_from(['80', '8888']))}/",
+        f"  {draw(st.integers(0, 64))} threads and {draw(st.integers(0, 2000))} connections",
+        "  Thread Stats   Avg      Stdev     Max   +/- Stdev",
+        f"    Latency   {n()}{t()}  {n()}{t()}  {n()}{t()}  {pick(_PCTS)}",
+        f"    Req/Sec   {n()}{r()}  {n()}{r()}  {n()}{r()}  {pick(_PCTS)}",
+    ]
+    if draw(st.booleans()):
+        run += ["  Latency Distribution", *(f"     {p}%  {n()}{t()}" for p in ("50", "75", "99"))]
+    run.append(f"  {draw(st.integers(0, 10**7))} requests in {n()}{t()}, {n()}{pick(_BYTE_UNITS)} read")
+    if draw(st.booleans()):
+        run.append("  Socket errors: connect 0, read 3, write 0, timeout 48")
+    if draw(st.booleans()):
+        run.append(f"  Non-2xx or 3xx responses: {draw(st.integers(0, 99))}")
+    run += [f"Requests/sec: {n()}{r()}", f"Transfer/sec:     {n()}{pick(_BYTE_UNITS)}"]
+    lines = [pick(_NOTES, odd_notes) for _ in range(draw(st.integers(0, 2)))] + run
+    lines += [pick(_NOTES, odd_notes) for _ in range(draw(st.integers(0, 4)))]
+    end = "\n" if draw(st.booleans()) else ""
+    command = draw(st.sampled_from([COMMAND, "wrk -t2 -c10 -d5s --latency http://10.0.0.2:8888/", "wrk --version"]))
+    return Segment("\n".join(lines) + end, "x.log", 2, command=command, tool="wrk", command_line=1)
+
+
+_TAKEN: list[int] = []
+
+
+@settings(max_examples=1000, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(seg=_wrk_segments())
+def _drawn(seg):
+    cands = readers.all_formats()
+    if readers._read_one(seg, cands, None) is None:
+        return  # left to the scan: the step-by-step read is the read
+    _TAKEN.append(1)
+    real = readers._read_one
+    readers._read_one = lambda *a: None
+    try:
+        step = _answer(seg, [])
+    finally:
+        readers._read_one = real
+    assert _answer(seg, []) == step
+
+
+def test_a_drawn_wrk_segment_read_at_once_gets_the_step_by_step_answer():
+    _TAKEN.clear()
+    _drawn()
+    assert len(_TAKEN) > 50  # the drawn segments read at once are many: the check bites
