@@ -115,7 +115,7 @@ def longest_of(words: Iterable[str]) -> str:
 def _top_level_bar(pattern: str) -> bool:
     """Whether a regular expression has a ``|`` outside every group and character class.
 
-    >>> _top_level_bar("^a|b"), _top_level_bar("^(?:a|b)[|]\\|")
+    >>> _top_level_bar("^a|b"), _top_level_bar(r"^(?:a|b)[|]\\|")
     (True, False)
     """
     depth, klass, i = 0, False, 0
