@@ -50,7 +50,7 @@ def _segments(roots: list[Path]) -> list[tuple[Segment, list]]:
 def _step_by_step(seg: Segment, trailers: list, monkeypatch) -> tuple:
     """What the dispatcher makes of a segment without :attr:`Format.read_one`."""
     with monkeypatch.context() as m:
-        m.setattr(readers, "_read_one", lambda *a: None)
+        m.setattr(readers, "_read_at_once", lambda *a: None)
         return _answer(seg, trailers)
 
 
@@ -69,7 +69,7 @@ def test_every_segment_read_at_once_gets_the_answer_of_the_step_by_step_read(whe
     cands = readers.all_formats()
     taken = 0
     for seg, trailers in _segments(roots):
-        if trailers or readers._read_one(seg, cands, None) is None:
+        if trailers or readers._read_at_once(seg, cands, None) is None:
             continue
         taken += 1
         assert _answer(seg, trailers) == _step_by_step(seg, trailers, monkeypatch), (seg.source, seg.line)
@@ -88,12 +88,15 @@ def test_a_line_the_scan_would_read_after_the_run_leaves_the_segment_to_the_scan
 
 def test_only_a_command_of_the_segment_s_own_tool_and_one_not_asking_for_help_is_read_at_once():
     cands = readers.all_formats()
-    assert readers._read_one(Segment(WRK, command=COMMAND, tool="wrk"), cands, None) is not None
-    assert readers._read_one(Segment(WRK, command=COMMAND, tool="wrk"), cands, "ab") is None  # the caller's tool
-    assert readers._read_one(Segment(WRK), cands, None) is None  # no command: the runs may be several
+    assert readers._read_at_once(Segment(WRK, command=COMMAND, tool="wrk"), cands, None) is not None
+    assert readers._read_at_once(Segment(WRK, command=COMMAND, tool="wrk"), cands, "ab") is None  # the caller's tool
+    assert readers._read_at_once(Segment(WRK), cands, None) is None  # no command: the runs may be several
     # a command asking for the version is set aside, as the step-by-step read sets it aside
     version = Segment(WRK, command="wrk --version " + COMMAND[4:], tool="wrk")
-    asked, (step, _) = readers._read_one(version, cands, None), readers._read_segment(version, cands, cands, None, [])
+    asked, (step, _) = (
+        readers._read_at_once(version, cands, None),
+        readers._read_segment(version, cands, cands, None, []),
+    )
     assert (asked.runs, asked.not_runs) == (step.runs, step.not_runs) == ([], asked.not_runs)
     assert asked.not_runs[0]["kind"] == "help or version output"
 
@@ -176,15 +179,15 @@ _TAKEN: list[int] = []
 @given(seg=_wrk_segments())
 def _drawn(seg):
     cands = readers.all_formats()
-    if readers._read_one(seg, cands, None) is None:
+    if readers._read_at_once(seg, cands, None) is None:
         return  # left to the scan: the step-by-step read is the read
     _TAKEN.append(1)
-    real = readers._read_one
-    readers._read_one = lambda *a: None
+    real = readers._read_at_once
+    readers._read_at_once = lambda *a: None
     try:
         step = _answer(seg, [])
     finally:
-        readers._read_one = real
+        readers._read_at_once = real
     assert _answer(seg, []) == step
 
 

@@ -767,7 +767,7 @@ def _read_segment(
     seg: Segment, seg_cands: list[Format], cands: list[Format], tool: str | None, trailers: list[Format]
 ) -> tuple[Parsed, bool]:
     """One segment's runs (and the reports appended to it), and whether some format recognised it."""
-    if not trailers and (one := _read_one(seg, seg_cands, tool)) is not None:
+    if not trailers and (one := _read_at_once(seg, seg_cands, tool)) is not None:
         return one, True
     seg, tail = _cut_trailer(seg, trailers)
     f = _format_of(seg, seg_cands, cands, tool)
@@ -787,7 +787,7 @@ def _read_segment(
     return part, True
 
 
-def _read_one(seg: Segment, seg_cands: list[Format], tool: str | None) -> Parsed | None:
+def _read_at_once(seg: Segment, seg_cands: list[Format], tool: str | None) -> Parsed | None:
     """A segment after its tool's command read at once by the format that recognises it (:attr:`Format.read_one`),
     as :func:`_read_segment` reads it step by step, else None (a segment without reports appended: the caller
     checks).
