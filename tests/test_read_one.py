@@ -11,6 +11,7 @@ are many (the check bites).
 from __future__ import annotations
 
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -47,10 +48,9 @@ def _segments(roots: list[Path]) -> list[tuple[Segment, list]]:
     return out
 
 
-def _step_by_step(seg: Segment, trailers: list, monkeypatch) -> tuple:
+def _step_by_step(seg: Segment, trailers: list) -> tuple:
     """What the dispatcher makes of a segment without :attr:`Format.read_one`."""
-    with monkeypatch.context() as m:
-        m.setattr(readers, "_read_at_once", lambda *a: None)
+    with mock.patch.object(readers, "_read_at_once", lambda *a: None):
         return _answer(seg, trailers)
 
 
@@ -64,7 +64,7 @@ def _answer(seg: Segment, trailers: list) -> tuple:
 
 
 @pytest.mark.parametrize("where", ["fixtures", "corpus"])
-def test_every_segment_read_at_once_gets_the_answer_of_the_step_by_step_read(where, monkeypatch):
+def test_every_segment_read_at_once_gets_the_answer_of_the_step_by_step_read(where):
     roots = [FIXTURES] if where == "fixtures" else [corpus(k) for k in ("repos", "public", "public2", "lab")]
     cands = readers.all_formats()
     taken = 0
@@ -72,7 +72,7 @@ def test_every_segment_read_at_once_gets_the_answer_of_the_step_by_step_read(whe
         if trailers or readers._read_at_once(seg, cands, None) is None:
             continue
         taken += 1
-        assert _answer(seg, trailers) == _step_by_step(seg, trailers, monkeypatch), (seg.source, seg.line)
+        assert _answer(seg, trailers) == _step_by_step(seg, trailers), (seg.source, seg.line)
     assert taken > (10 if where == "fixtures" else 5000)  # ktaka's sweep logs alone hold 5,440
 
 
@@ -182,13 +182,7 @@ def _drawn(seg):
     if readers._read_at_once(seg, cands, None) is None:
         return  # left to the scan: the step-by-step read is the read
     _TAKEN.append(1)
-    real = readers._read_at_once
-    readers._read_at_once = lambda *a: None
-    try:
-        step = _answer(seg, [])
-    finally:
-        readers._read_at_once = real
-    assert _answer(seg, []) == step
+    assert _answer(seg, []) == _step_by_step(seg, [])
 
 
 def test_a_drawn_wrk_segment_read_at_once_gets_the_step_by_step_answer():

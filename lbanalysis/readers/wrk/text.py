@@ -76,7 +76,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from urllib.parse import urlsplit
 
 from ...text import Segment, command_argv, getopt
 from ...units import BINARY, DECIMAL
@@ -89,6 +88,7 @@ from ..base import (
     error_row,
     hint_search,
     scan,
+    target,
     to_float,
     to_int,
 )
@@ -321,13 +321,13 @@ def _run_block(rd: _Reader, n: int, m: re.Match) -> None:
     done = within not in ("-nan", "nan")  # '0.00us ... -nan%': nothing was measured
     # printed only when non-zero, between the summary and Requests/sec (as :func:`_rps` says)
     errors = (0, 0, 0, 0) if connect is None else (int(connect), int(sock_read), int(write), int(timeout))
-    target = _target_of(url)
+    where = _target_of(url)
     d = {
         "time_limit_s": sec(limit, limit_unit),
-        "url": target["url"],  # one literal, its keys as the Running line's handler sets them
-        "host": target["host"],
-        "port": target["port"],
-        "path": target["path"],
+        "url": where["url"],  # one literal, its keys as the Running line's handler sets them
+        "host": where["host"],
+        "port": where["port"],
+        "path": where["path"],
         "threads": int(threads),
         "concurrency": int(conns),
         "latency_mean_s": sec(mean, mean_u) if done else None,
@@ -351,7 +351,7 @@ def _run_block(rd: _Reader, n: int, m: re.Match) -> None:
     }
     # as the Running line would start it (the threads line then belongs to it); a URL may not say host or port
     r = _Run(n, first, d)
-    r.filled = done and target["host"] is not None and target["port"] is not None
+    r.filled = done and where["host"] is not None and where["port"] is not None
     if dist:
         r.percentiles = [
             {"percentile": float(p), "latency_s": sec(v, u), "kind": None} for p, v, u in _BLOCK_PCT_RE.findall(dist)
@@ -555,13 +555,11 @@ def _target(url: str) -> dict:
 
 @lru_cache(maxsize=1024)
 def _target_of(url: str) -> dict:
-    """:func:`_target`, once per URL (a sweep's log names one target for every run; never handed out)."""
-    parts = urlsplit(url)
-    try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError:
-        port = None
-    return {"url": url, "host": parts.hostname, "port": port, "path": parts.path or "/"}
+    """:func:`_target`, once per URL (a sweep's log names one target for every run; never handed out): the shared
+    :func:`~lbanalysis.readers.base.target`, with ``port`` None, not left out, when the URL's is not a number (as
+    wrk's rows have always had it: an ``unable to connect`` line after it fills only a port that is absent)."""
+    t = target(url)
+    return {"url": t["url"], "host": t["host"], "port": t.get("port"), "path": t["path"]}
 
 
 def parse_command(command: str) -> dict:
