@@ -305,7 +305,7 @@ def _parsed(text: str, source: str, tool: str | None, fmt: str | None, tables: f
     """The runs of a text, each marked with the settings that lines before it name (``podnum=4``), read while the
     text is in memory (:mod:`lbanalysis.design.sections`)."""
     p = parse_text(text, source, tool=tool, fmt=fmt, tables=tables)
-    mark(p.runs, text)
+    mark(p.runs, text, p.sections)
     return p
 
 

@@ -581,7 +581,6 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
     >>> [(s.tool, s.line, s.text) for s in split_transcript(t)]
     [(None, 1, 'notes\\n'), ('ab', 3, 'out1\\n'), ('siege', 5, 'out2\\n')]
     """
-    segments: list[Segment] = []
     # Cheap pre-filter: only lines naming a tool executable can be commands. Each hit: (start, end, match), the
     # match of a command line made on the line alone (once per line: a sweep's log repeats its command)
     hits = []
@@ -592,6 +591,12 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
             hits.append((start, start + m.end(), m))
     if _TOOL_PATTERNS and any(word in text for word in _PATTERN_WORDS):
         hits = sorted([*hits, *((m.start(), m.end(), m) for m in _PATTERN_RE.finditer(text))], key=lambda h: h[0])
+    return _cut_at(text, source, hits)
+
+
+def _cut_at(text: str, source: str, hits: list[tuple[int, int, re.Match]]) -> list[Segment]:
+    """The segments of ``text`` cut at its command lines (``hits``: start, end and match of each, in order)."""
+    segments: list[Segment] = []
     if not hits:
         return [Segment(text, source, 1)]
     # line numbers by counting newlines up to each match start
@@ -627,6 +632,78 @@ def split_transcript(text: str, source: str = "<buffer>") -> list[Segment]:
             )
         )
     return segments
+
+
+#: A line of notes between the runs of a sweep's log that neither the clean-up nor the command search acts on: blank,
+#: or words and a ``:`` or ``=`` and a word (``podnum=4``, ``Start time: 1505451110``: ktaka's kube-lb-bench)
+_SWEEP_NOTE = r"(?:[ ]*|[A-Za-z][\w ]*(?:: ?|=)[\w.]*)"
+_SWEEP_TAIL_RE = re.compile(rf"(?:{_SWEEP_NOTE}\n)*{_SWEEP_NOTE}")
+#: What the clean-up (:func:`normalize`) acts on beyond indentation: a sweep's log read without it holds none
+_CLEANED = ("\r", "\x1b", "\t", "|", "\ufeff", "travis_", "stdout_lines")
+
+
+def sweep_unit(executables: Iterable[str], run: re.Pattern[str]) -> re.Pattern[str]:
+    """One run of a sweep's log as a pattern: lines of notes, the command (an executable and plain arguments, no
+    quotes, no shell), then the run's output as ``run`` matches it (:attr:`~lbanalysis.readers.base.Format.sweep`).
+
+    >>> unit = sweep_unit(["wrk"], re.compile(r"Requests/sec: \\d+\\n"))
+    >>> unit.match("podnum=4\\nwrk -c8 http://h/\\nRequests/sec: 5\\n").group("command")
+    'wrk -c8 http://h/'
+    """
+    return re.compile(
+        rf"(?:{_SWEEP_NOTE}\n)*(?P<command>{longest_of(executables)}(?:[ ]+[\w./:=%,@+-]+)+)[ ]*\n(?:{run.pattern})",
+        run.flags,
+    )
+
+
+def cut_sweep(text: str, source: str, unit: re.Pattern[str]) -> tuple[list[Segment], list[tuple[int, int]]] | None:
+    """A sweep's log cut as :func:`split_transcript` cuts it cleaned up (:func:`normalize`), without the clean-up
+    or the search of every line for commands; None unless the text is, line for line, runs as ``unit`` matches
+    them (:func:`sweep_unit`) and notes. With the segments: where the lines outside the runs' output (the notes
+    and the commands) stand, as (start, end) offsets, in order.
+
+    Such a text holds nothing the clean-up acts on but indented lines of the runs' output (wrk's Latency and
+    Req/Sec rows), which it dedents: the segments are the same but for that indentation. Each line of the notes,
+    and the first of a run's output (wrk's ``Running 30s test @ URL``), that names an executable is checked to be
+    no command line; the other lines of the output hold no free text (``tests/test_sweep_log.py``).
+
+    >>> unit = sweep_unit(["wrk"], re.compile(r"Requests/sec: \\d+\\n"))
+    >>> segs = cut_sweep("n=1\\nwrk -c8 http://h/\\nRequests/sec: 5\\nn=2\\nwrk -c9 http://h/\\nRequests/sec: 6\\n", "f", unit)
+    >>> [(s.line, s.command, s.text) for s in segs[0]]
+    [(1, None, 'n=1\\n'), (3, 'wrk -c8 http://h/', 'Requests/sec: 5\\nn=2\\n'), (6, 'wrk -c9 http://h/', 'Requests/sec: 6\\n')]
+    >>> cut_sweep("n=1\\nwrk -c8 http://h/\\nRequests/sec: 5\\n> quoted\\n", "f", unit) is None
+    True
+    """
+    if any(c in text for c in _CLEANED) or any(word in text for word in _PATTERN_WORDS):
+        return None
+    hits, outside = [], []
+    pos = 0
+    while (m := unit.match(text, pos)) is not None:
+        start, stop = m.span("command")
+        first_end = text.find("\n", stop + 1)
+        c = _command_line(text[start : text.find("\n", stop)])
+        if c is None or not _no_command(text[pos:start]) or not _no_command(text[stop + 1 : first_end]):
+            return None
+        hits.append((start, start + c.end(), c))
+        outside.append((pos, stop))
+        pos = m.end()
+    if not hits or _SWEEP_TAIL_RE.fullmatch(text, pos) is None or not _no_command(text[pos:]):
+        return None
+    outside.append((pos, len(text)))
+    return _cut_at(text, source, hits), outside
+
+
+def _no_command(part: str) -> bool:
+    """Whether no line of ``part`` is a command line as :func:`split_transcript` finds them.
+
+    >>> _no_command("Start time: 1\\npodnum=2\\n"), _no_command("x\\nwrk -c1 http://h/\\n")
+    (True, False)
+    """
+    for start in _tool_line_starts(part):
+        end = part.find("\n", start)
+        if _command_line(part[start : len(part) if end < 0 else end]) is not None:
+            return False
+    return True
 
 
 @lru_cache(maxsize=4096)

@@ -31,14 +31,16 @@ _WHOLE = ("json", "csv", "gnuplot", "log", "xml", "typed", "state")
 MARKS = "_sections"
 
 
-def mark(runs: list[dict], text: str) -> None:
-    """Set on each run row of a text output (in place) the settings that lines before its output name."""
+def mark(runs: list[dict], text: str, found: list[tuple[int, str, float | str]] | None = None) -> None:
+    """Set on each run row of a text output (in place) the settings that lines before its output name (``found``:
+    those lines as :func:`section_lines` gives them, when known; else they are sought in ``text``)."""
     rows = [r for r in runs if r.get("line") is not None and _text_output(r.get("format", ""))]
     last = max((r["line"] for r in rows), default=0)
     if last <= 1:  # no line before any run's output (a clean output's run starts at its first line)
         return
     # (a byte-order mark before the first line is no part of it: `### Apache` after one is still a heading)
-    found = section_lines(_before_line(text.removeprefix("\ufeff"), last))  # what no run starts after is no mark
+    if found is None:  # what no run starts after is no mark
+        found = section_lines(_before_line(text.removeprefix("\ufeff"), last))
     if not found:
         return
     said: dict = {}  # the settings said before the run being marked: one sweep down the lines, not one per run

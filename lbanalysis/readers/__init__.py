@@ -25,8 +25,9 @@ from typing import Any, NoReturn
 
 import pandas as pd
 
+from ..design.tokens import section_lines
 from ..errors import LBAnalysisError, ParseError, UnknownFormatError
-from ..text import Segment, command_argv, longest_of, normalize, split_transcript
+from ..text import Segment, command_argv, cut_sweep, longest_of, normalize, split_transcript, sweep_unit
 from .base import Format, Parsed
 from .moved import install
 
@@ -491,6 +492,8 @@ def parse_text(
                 seg = Segment(table, source, 1, tables=tables)
                 return _finish(_parse(f, seg), f, seg)
         asked = table
+    if fmt is None and (done := _read_sweep(text, source, tool, cands, tables)) is not None:
+        return done
     if fmt is None and tool is None:
         _refuse_unmarked(text, source, short=False)  # a long text no tool's marker stands in: no clean-up
     raw, text = text, normalize(text)
@@ -807,6 +810,66 @@ def _read_at_once(seg: Segment, seg_cands: list[Format], tool: str | None) -> Pa
     if part is None or len(part.runs) != 1:
         return None
     return _set_aside(_finish(part, f, seg), seg)
+
+
+@cache
+def _sweeps(tool: str | None) -> tuple[tuple[Format, re.Pattern[str]], ...]:
+    """The formats that read a sweep's log at once (:attr:`Format.sweep`), of ``tool`` if given, each with the
+    pattern of one of its runs after its command (:func:`~lbanalysis.text.sweep_unit`)."""
+    return tuple(
+        (f, sweep_unit(registry.get_tool(f.tool).executables, f.sweep))
+        for f in candidate_formats(tool, None)
+        if f.sweep is not None and f.read_one is not None
+    )
+
+
+def _read_sweep(
+    text: str, source: str, tool: str | None, cands: list[Format], tables: frozenset[str] | None
+) -> Parsed | None:
+    """A sweep's log (:attr:`Format.sweep`) read as :func:`_read_segments` reads it cleaned up, without the
+    clean-up and the command search (:func:`~lbanalysis.text.cut_sweep`), each run read at once
+    (:func:`_read_at_once`); else None (a run not read so, a report appended: the full path reads the text).
+    The settings its notes and commands name are sought there alone (:attr:`Parsed.sections`): the runs' output
+    names none.
+
+    The steps it passes by find nothing in such a text: it shows a command (no refusal), is no clean output and no
+    whole-file format's (``tests/test_sweep_log.py``).
+    """
+    for _, unit in _sweeps(tool):
+        cut = cut_sweep(text, source, unit)
+        if cut is None:
+            continue
+        segments, outside = cut
+        if _trailers_in(text, tool):
+            return None
+        out = Parsed()
+        for seg in segments:
+            seg.tables = tables
+            if seg.command is None:  # the notes before the first command
+                part, _ = _read_segment(seg, cands, cands, tool, [])
+            elif (part := _read_at_once(seg, cands, tool)) is None:
+                return None
+            out.extend(part)
+        out = _checked(out, True, text, source)
+        out.sections = _sections_in(text, outside)
+        return out
+    return None
+
+
+def _sections_in(text: str, parts: list[tuple[int, int]]) -> list[tuple[int, str, float | str]]:
+    """:func:`~lbanalysis.design.tokens.section_lines` of the parts of ``text`` (start, end: at line starts, in
+    order), as the lines of ``text`` name them.
+
+    >>> _sections_in("podnum=1\\nout\\nx=2\\npodnum=2\\n", [(0, 9), (17, 26)])
+    [(1, 'podnum', 1.0), (4, 'podnum', 2.0)]
+    """
+    found = []
+    line, pos = 0, 0
+    for start, end in parts:
+        line += text.count("\n", pos, start)
+        pos = start
+        found += [(line + n, k, v) for n, k, v in section_lines(text[start:end])]
+    return found
 
 
 def _checked(out: Parsed, seen_any: bool, text: str, source: str) -> Parsed:

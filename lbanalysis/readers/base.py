@@ -62,6 +62,10 @@ class Parsed:
     tables: dict[str, list[dict] | pd.DataFrame] = field(default_factory=dict)
     #: outputs that are not tests (help, version banners, bare commands): line, tool, command, kind
     not_runs: list[dict] = field(default_factory=list)
+    #: the lines before the runs that name settings, as :func:`~lbanalysis.design.tokens.section_lines` gives them,
+    #: when the reading found them already (a sweep's notes); None: :func:`~lbanalysis.design.sections.mark` seeks
+    #: them in the text
+    sections: list[tuple[int, str, float | str]] | None = None
 
     @property
     def n_runs(self) -> int:
@@ -148,6 +152,14 @@ class Format:
     them), after the checks ``parse`` would go through
     (``tests/test_read_one.py`` holds the answers equal on every segment of
     the fixtures and the corpus).
+    ``sweep``: the pattern of one run's output as it follows its command in
+    a sweep's log (wrk: its canonical block, the shape ``read_one`` reads),
+    whose lines hold no free text but in the first (the target). A text
+    that is such runs, each after a command of the tool, and notes between
+    them is cut without the clean-up and the command search
+    (:func:`~lbanalysis.text.cut_sweep`), and each segment read by
+    ``read_one`` (``tests/test_sweep_log.py`` holds the answers equal to the
+    full path's).
     """
 
     name: str
@@ -163,6 +175,7 @@ class Format:
     read_plain: Callable[[re.Match[str], Segment], Parsed] | None = None
     json: bool = False
     read_one: Callable[[Segment], Parsed | None] | None = None
+    sweep: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)

@@ -739,5 +739,6 @@ FORMATS = [
         parse,
         description="wrk 4.x and wrk2 text output (Thread Stats, --latency, spectrum)",
         read_one=read_one,
+        sweep=_BLOCK_RE,
     )
 ]
