@@ -47,6 +47,7 @@ NOT_FIGURES = [
     r"\b\d{4}-\d\d-\d\d(?:T\d\d:\d\d:\d\d(?:\.\d+)?Z?\b|\b|(?=T))",  # dates (ISO 8601: with the time)
     r"^\s*Linux \S+ \d.*$|\"system_info\":[^,]*",  # uname -a of iperf3 -V: the host, not the run
     r"\b\d\d?:\d\d(?::\d\d(?:\.\d+)?)?\b",  # times
+    r"\b(?:Start|End) time: \d{10}\b",  # Unix times a sweep's script echoes around each run (`$(date +%s)`)
     r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3} \d\d \d\d:\d\d:\d\d [A-Z]{2,5} \d{4}\b",  # Java's Date (JMeter)
     r"\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? +(?:\d+ +)?\w{3} +\d+ [\d:]+ +(?:\d{4}|GMT)?",  # ctime / HTTP dates
     r"\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}\b",  # HTTP dates
