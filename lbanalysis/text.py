@@ -634,24 +634,29 @@ def _cut_at(text: str, source: str, hits: list[tuple[int, int, re.Match]]) -> li
     return segments
 
 
-#: A line of notes between the runs of a sweep's log that neither the clean-up nor the command search acts on: blank,
-#: or words and a ``:`` or ``=`` and a word (``podnum=4``, ``Start time: 1505451110``: ktaka's kube-lb-bench)
-_SWEEP_NOTE = r"(?:[ ]*|[A-Za-z][\w ]*(?:: ?|=)[\w.]*)"
+#: A line of notes in a sweep's log (``podnum=4``, ``Start time: 1505451110``, a host's name): any line the clean-up
+#: leaves as it is, no quote, comment or indented block starting it (:data:`_QUOTE_LINE_RE`; the text holds none of
+#: :data:`_CLEANED`). That none is a command line is checked (:func:`_no_command`).
+_SWEEP_NOTE = r"(?!>|#|//| {4})[^\n]*"
 _SWEEP_TAIL_RE = re.compile(rf"(?:{_SWEEP_NOTE}\n)*{_SWEEP_NOTE}")
-#: What the clean-up (:func:`normalize`) acts on beyond indentation: a sweep's log read without it holds none
-_CLEANED = ("\r", "\x1b", "\t", "|", "\ufeff", "travis_", "stdout_lines")
+#: What the clean-up (:func:`normalize`) acts on beyond the start of a line: no free line of a sweep's log read
+#: without it holds one (nor a word of a registry command pattern: :data:`_PATTERN_WORDS`)
+_CLEANED = ("\r", "\x1b", "\t", "|", "\ufeff", "travis_", "stdout_lines", "Z] ")
 
 
 def sweep_unit(executables: Iterable[str], run: re.Pattern[str]) -> re.Pattern[str]:
-    """One run of a sweep's log as a pattern: lines of notes, the command (an executable and plain arguments, no
-    quotes, no shell), then the run's output as ``run`` matches it (:attr:`~lbanalysis.readers.base.Format.sweep`).
+    """One run of a sweep's log as a pattern: lines of notes, maybe the command (an executable and plain
+    arguments: no quotes, no shell), then the run's output as ``run`` matches it, from the group ``run``
+    (:attr:`~lbanalysis.readers.base.Format.sweep`).
 
     >>> unit = sweep_unit(["wrk"], re.compile(r"Requests/sec: \\d+\\n"))
-    >>> unit.match("podnum=4\\nwrk -c8 http://h/\\nRequests/sec: 5\\n").group("command")
-    'wrk -c8 http://h/'
+    >>> m = unit.match("podnum=4\\nwrk -c8 http://h/\\nRequests/sec: 5\\n")
+    >>> m.group("command"), m.start("run"), unit.match("Start: 1\\nRequests/sec: 5\\n").group("command")
+    ('wrk -c8 http://h/', 27, None)
     """
     return re.compile(
-        rf"(?:{_SWEEP_NOTE}\n)*(?P<command>{longest_of(executables)}(?:[ ]+[\w./:=%,@+-]+)+)[ ]*\n(?:{run.pattern})",
+        rf"(?:{_SWEEP_NOTE}\n)*?(?:(?P<command>{longest_of(executables)}(?:[ ]+[\w./:=%,@+-]+)+)[ ]*\n)?"
+        rf"(?P<run>)(?:{run.pattern})",
         run.flags,
     )
 
@@ -659,8 +664,8 @@ def sweep_unit(executables: Iterable[str], run: re.Pattern[str]) -> re.Pattern[s
 def cut_sweep(text: str, source: str, unit: re.Pattern[str]) -> tuple[list[Segment], list[tuple[int, int]]] | None:
     """A sweep's log cut as :func:`split_transcript` cuts it cleaned up (:func:`normalize`), without the clean-up
     or the search of every line for commands; None unless the text is, line for line, runs as ``unit`` matches
-    them (:func:`sweep_unit`) and notes. With the segments: where the lines outside the runs' output (the notes
-    and the commands) stand, as (start, end) offsets, in order.
+    them (:func:`sweep_unit`: each maybe after its command) and notes. With the segments: where the lines outside
+    the runs' output (the notes and the commands) stand, as (start, end) offsets, in order.
 
     Such a text holds nothing the clean-up acts on but indented lines of the runs' output (wrk's Latency and
     Req/Sec rows), which it dedents: the segments are the same but for that indentation. Each line of the notes,
@@ -671,23 +676,34 @@ def cut_sweep(text: str, source: str, unit: re.Pattern[str]) -> tuple[list[Segme
     >>> segs = cut_sweep("n=1\\nwrk -c8 http://h/\\nRequests/sec: 5\\nn=2\\nwrk -c9 http://h/\\nRequests/sec: 6\\n", "f", unit)
     >>> [(s.line, s.command, s.text) for s in segs[0]]
     [(1, None, 'n=1\\n'), (3, 'wrk -c8 http://h/', 'Requests/sec: 5\\nn=2\\n'), (6, 'wrk -c9 http://h/', 'Requests/sec: 6\\n')]
-    >>> cut_sweep("n=1\\nwrk -c8 http://h/\\nRequests/sec: 5\\n> quoted\\n", "f", unit) is None
+    >>> cut_sweep("n=1\\nwrk -c8 http://h/\\nRequests/sec: 5\\n> quoted\\n> twice\\n", "f", unit) is None
     True
     """
-    if any(c in text for c in _CLEANED) or any(word in text for word in _PATTERN_WORDS):
+    if "\t" in text:  # (the runs' output may hold TABs between its columns)
         return None
+    if _LOG_PREFIX_HINT_RE.match(text) or (text[2:3] == ":" and _JENKINS_HINT_RE.match(text)):
+        return None  # a CI log's prefixes on the first line (:func:`normalize`)
     hits, outside = [], []
+    free = []  # the notes and the first line of each run: their lines may name an executable
     pos = 0
     while (m := unit.match(text, pos)) is not None:
+        run = m.start("run")
         start, stop = m.span("command")
-        first_end = text.find("\n", stop + 1)
-        c = _command_line(text[start : text.find("\n", stop)])
-        if c is None or not _no_command(text[pos:start]) or not _no_command(text[stop + 1 : first_end]):
-            return None
-        hits.append((start, start + c.end(), c))
-        outside.append((pos, stop))
+        free += (text[pos : run if start < 0 else start], text[run : text.find("\n", run) + 1])
+        if start >= 0:
+            c = _command_line(text[start : text.find("\n", stop)])
+            if c is None:
+                return None
+            hits.append((start, start + c.end(), c))
+        outside.append((pos, run))
         pos = m.end()
-    if not hits or _SWEEP_TAIL_RE.fullmatch(text, pos) is None or not _no_command(text[pos:]):
+    free.append(text[pos:])
+    if not outside or _SWEEP_TAIL_RE.fullmatch(text, pos) is None:
+        return None
+    # the lines of free text (each part of ``free`` ends at a line's end: joined, they are the same lines): the
+    # runs' other lines are the pattern's words and figures, which hold none of these
+    notes = "".join(free)
+    if any(c in notes for c in _CLEANED) or any(word in notes for word in _PATTERN_WORDS) or not _no_command(notes):
         return None
     outside.append((pos, len(text)))
     return _cut_at(text, source, hits), outside

@@ -124,7 +124,10 @@ _NOTES = (
     ["podnum=4", "Start time: 1505451110", "End time: 1505451140", "", "   ", "kt-test-lb1", "1169", "30s"],
     ["run: 3", "servers=4", "concurrency: 64", "tool: wrk", "ab: 5", "Latency: 5", "time: 2", "siege=1",
      "Requests: 9", "iteration 2", "## wrk", "10 connections", "--", "wrk=2", "x: wrk", "$ ab -n 1 http://h/",
-     "> quoted: 1", "> podnum=3", "\tTAB: 1", "    indented: 2", "Requests/sec: 5.00"],
+     "> quoted: 1", "> podnum=3", "\tTAB: 1", "    indented: 2", "Requests/sec: 5.00", "wrk -c1 http://h/",
+     "$ wrk -t1 http://h/", "wrk --version", "  Socket errors: connect 0, read 1, write 0, timeout 2", "#",
+     "Start time: wrk -c800 -t40 -d60s http://10.0.255.2:8888/coffee", "  2 threads and 10 connections", "[x]",
+     "Running 1s test @ http://h/"],
 )  # fmt: skip
 _HOSTS = ["10.0.0.2:8888", "siege.local", "ab", "wrk:81", "h"]
 
@@ -159,14 +162,15 @@ def _canonical(draw) -> str:
 
 @st.composite
 def _sweeps(draw) -> str:
-    """A sweep's log: notes, then runs each after a wrk command, with notes after it (a canonical run, or one in
-    four a drawn segment of ``test_read_one``: values or lines wrk reads otherwise), to targets whose names may be
-    tools'."""
+    """A sweep's log: notes, then runs each after a wrk command (or without one), with notes after it (a canonical
+    run, or one in four a drawn segment of ``test_read_one``: values or lines wrk reads otherwise), to targets
+    whose names may be tools'."""
     notes = _NOTES[0] + _NOTES[1] if draw(st.booleans()) else _NOTES[0]
     text = "".join(draw(st.sampled_from(notes)) + "\n" for _ in range(draw(st.integers(0, 3))))
     for _ in range(draw(st.integers(1, 4))):
         if draw(st.integers(0, 3)):
-            text += draw(_canonical())
+            run = draw(_canonical())
+            text += run if draw(st.integers(0, 3)) else run.split("\n", 1)[1]  # one in four without its command
         else:
             seg = draw(_wrk_segments())
             text += seg.command + "\n" + seg.text.rstrip("\n") + "\n"
@@ -192,3 +196,14 @@ def test_a_drawn_sweep_gets_the_full_path_s_answer():
     _TAKEN.clear()
     _drawn()
     assert len(_TAKEN) > 120  # the drawn sweeps the cut takes are many: the check bites
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(run=_canonical())
+def test_a_run_a_sweep_pattern_matches_is_recognised_by_its_format(run):
+    """The dispatcher does not ask a format's ``detect`` of a segment that starts with a run its ``sweep`` pattern
+    matched (:attr:`Format.sweep`): it must be true there."""
+    body = run.split("\n", 1)[1]  # without the command
+    for f, _ in readers._sweeps(None):
+        assert f.sweep.match(body) is not None
+        assert f.detect(body + "End time: 1\n")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import replace
 from functools import cache, lru_cache
@@ -745,20 +746,40 @@ def _read_segments(
     text: str, source: str, tool: str | None, cands: list[Format], tables: frozenset[str] | None
 ) -> Parsed:
     """The text cut into one segment per command shown, each read with the format that recognises it."""
+    # a report that no search of the whole text finds is in none of its segments (each a slice of it, cut at line
+    # starts): each trailer is looked for once a text, not once a segment
     segments = split_transcript(text, source)
+    return _read_cut(segments, text, source, tool, cands, tables, _trailers_in(text, tool))  # type: ignore[return-value]
+
+
+def _read_cut(
+    segments: list[Segment],
+    text: str,
+    source: str,
+    tool: str | None,
+    cands: list[Format],
+    tables: frozenset[str] | None,
+    trailers: list[Format],
+    swept: Format | None = None,
+) -> Parsed | None:
+    """The segments of a text each read with the format that recognises it (``swept``: the text is a sweep's log
+    of this format's, :func:`_read_sweep`, and each segment after a command is read at once,
+    :func:`_read_at_once`, else None)."""
     for seg in segments:
         seg.tables = tables
     if len(segments) == 1 and segments[0].command is None:
         seg_cands = _by_kind(tool)[1]  # the whole text again: its whole-file formats were just tried
     else:
         seg_cands = cands
-    # a report that no search of the whole text finds is in none of its segments (each a slice of it, cut at line
-    # starts): each trailer is looked for once a text, not once a segment
-    trailers = _trailers_in(text, tool)
     out = Parsed()
     seen_any = False
     for seg in segments:
-        part, recognised = _read_segment(seg, seg_cands, cands, tool, trailers)
+        if swept is not None and seg.command is not None:
+            if (part := _read_at_once(seg, seg_cands, tool, detected=swept)) is None:
+                return None
+            recognised = True
+        else:
+            part, recognised = _read_segment(seg, seg_cands, cands, tool, trailers)
         seen_any = seen_any or recognised
         if len(segments) == 1 and recognised and part.runs and not part.not_runs:
             return part  # the common case: nothing to renumber
@@ -790,7 +811,9 @@ def _read_segment(
     return part, True
 
 
-def _read_at_once(seg: Segment, seg_cands: list[Format], tool: str | None) -> Parsed | None:
+def _read_at_once(
+    seg: Segment, seg_cands: list[Format], tool: str | None, detected: Format | None = None
+) -> Parsed | None:
     """A segment after its tool's command read at once by the format that recognises it (:attr:`Format.read_one`),
     as :func:`_read_segment` reads it step by step, else None (a segment without reports appended: the caller
     checks).
@@ -798,12 +821,13 @@ def _read_at_once(seg: Segment, seg_cands: list[Format], tool: str | None) -> Pa
     The steps it stands for: the format is the first of the command's tool's that detects the text (the tool
     is the caller's, if any); the reader's one run gets its tool, format, command and line
     (:func:`_finish`: a single run needs no scoping); a command asking for help or the version is set aside
-    (:func:`_set_aside`).
+    (:func:`_set_aside`). ``detected``: a format known to recognise the text (a run its :attr:`Format.sweep`
+    pattern matched stands at the segment's start), not asked again when it is that first format.
     """
     if seg.command is None or seg.tool is None or (tool is not None and tool != seg.tool):
         return None
     own = _own(seg_cands, seg.tool)
-    if not own or own[0].read_one is None or not own[0].detect(seg.text):
+    if not own or own[0].read_one is None or not (own[0] is detected or own[0].detect(seg.text)):
         return None
     f = own[0]
     part = _netted(f, seg, f.read_one, seg)  # type: ignore[arg-type]
@@ -827,49 +851,55 @@ def _read_sweep(
     text: str, source: str, tool: str | None, cands: list[Format], tables: frozenset[str] | None
 ) -> Parsed | None:
     """A sweep's log (:attr:`Format.sweep`) read as :func:`_read_segments` reads it cleaned up, without the
-    clean-up and the command search (:func:`~lbanalysis.text.cut_sweep`), each run read at once
-    (:func:`_read_at_once`); else None (a run not read so, a report appended: the full path reads the text).
+    clean-up and the command search (:func:`~lbanalysis.text.cut_sweep`), each run after a command read at once
+    (:func:`_read_at_once`), runs without one by the format that recognises them; else None (a run after a
+    command not read at once, a report appended: the full path reads the text).
     The settings its notes and commands name are sought there alone (:attr:`Parsed.sections`): the runs' output
     names none.
 
-    The steps it passes by find nothing in such a text: it shows a command (no refusal), is no clean output and no
-    whole-file format's (``tests/test_sweep_log.py``).
+    The steps it passes by find nothing in such a text: it shows a run of the tool's (no refusal), is no clean
+    output and no whole-file format's (``tests/test_sweep_log.py``).
     """
-    for _, unit in _sweeps(tool):
+    for f, unit in _sweeps(tool):
         cut = cut_sweep(text, source, unit)
         if cut is None:
             continue
-        segments, outside = cut
         if _trailers_in(text, tool):
             return None
-        out = Parsed()
-        for seg in segments:
-            seg.tables = tables
-            if seg.command is None:  # the notes before the first command
-                part, _ = _read_segment(seg, cands, cands, tool, [])
-            elif (part := _read_at_once(seg, cands, tool)) is None:
-                return None
-            out.extend(part)
-        out = _checked(out, True, text, source)
-        out.sections = _sections_in(text, outside)
+        segments, outside = cut
+        out = _read_cut(segments, text, source, tool, cands, tables, [], swept=f)
+        if out is not None:
+            out.sections = _sections_in(text, outside)
         return out
     return None
 
 
 def _sections_in(text: str, parts: list[tuple[int, int]]) -> list[tuple[int, str, float | str]]:
-    """:func:`~lbanalysis.design.tokens.section_lines` of the parts of ``text`` (start, end: at line starts, in
-    order), as the lines of ``text`` name them.
+    """:func:`~lbanalysis.design.tokens.section_lines` of the parts of ``text`` (start, end: each from a line's
+    start to a line's start, but the last, in order), as the lines of ``text`` name them: one search of the parts
+    joined.
 
     >>> _sections_in("podnum=1\\nout\\nx=2\\npodnum=2\\n", [(0, 9), (17, 26)])
     [(1, 'podnum', 1.0), (4, 'podnum', 2.0)]
     """
-    found = []
-    line, pos = 0, 0
-    for start, end in parts:
+    pieces = [text[a:b] for a, b in parts]
+    found = section_lines("".join(pieces))
+    if not found:
+        return []
+    joined, first = [], []  # the first line of each part in the parts joined, and in ``text``
+    j = line = 1
+    pos = 0
+    for (start, _), piece in zip(parts, pieces, strict=True):
         line += text.count("\n", pos, start)
         pos = start
-        found += [(line + n, k, v) for n, k, v in section_lines(text[start:end])]
-    return found
+        joined.append(j)
+        first.append(line)
+        j += piece.count("\n")
+    out = []
+    for n, key, value in found:
+        i = bisect_right(joined, n) - 1
+        out.append((first[i] + n - joined[i], key, value))
+    return out
 
 
 def _checked(out: Parsed, seen_any: bool, text: str, source: str) -> Parsed:

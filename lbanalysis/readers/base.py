@@ -154,7 +154,8 @@ class Format:
     the fixtures and the corpus).
     ``sweep``: the pattern of one run's output as it follows its command in
     a sweep's log (wrk: its canonical block, the shape ``read_one`` reads),
-    whose lines hold no free text but in the first (the target). A text
+    whose lines hold no free text but in the first (the target), and which
+    ``detect`` recognises wherever it matches at a segment's start. A text
     that is such runs, each after a command of the tool, and notes between
     them is cut without the clean-up and the command search
     (:func:`~lbanalysis.text.cut_sweep`), and each segment read by
