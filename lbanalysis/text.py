@@ -638,7 +638,10 @@ def _cut_at(text: str, source: str, hits: list[tuple[int, int, re.Match]]) -> li
 #: leaves as it is, no quote, comment or indented block starting it (:data:`_QUOTE_LINE_RE`; the text holds none of
 #: :data:`_CLEANED`). That none is a command line is checked (:func:`_no_command`).
 _SWEEP_NOTE = r"(?!>|#|//| {4})[^\n]*"
-_SWEEP_TAIL_RE = re.compile(rf"(?:{_SWEEP_NOTE}\n)*{_SWEEP_NOTE}")
+#: The most lines of notes before a run, or after its command (ktaka's: four): a text with more is left to the full
+#: path, and one that is no sweep is not searched beyond them
+_SWEEP_NOTES = 16
+_SWEEP_TAIL_RE = re.compile(rf"(?:{_SWEEP_NOTE}\n){{0,{_SWEEP_NOTES}}}{_SWEEP_NOTE}")
 #: What the clean-up (:func:`normalize`) acts on beyond the start of a line: no free line of a sweep's log read
 #: without it holds one (nor a word of a registry command pattern: :data:`_PATTERN_WORDS`)
 _CLEANED = ("\r", "\x1b", "\t", "|", "\ufeff", "travis_", "stdout_lines", "Z] ")
@@ -646,8 +649,8 @@ _CLEANED = ("\r", "\x1b", "\t", "|", "\ufeff", "travis_", "stdout_lines", "Z] ")
 
 def sweep_unit(executables: Iterable[str], run: re.Pattern[str]) -> re.Pattern[str]:
     """One run of a sweep's log as a pattern: lines of notes, maybe the command (an executable and plain
-    arguments: no quotes, no shell), then the run's output as ``run`` matches it, from the group ``run``
-    (:attr:`~lbanalysis.readers.base.Format.sweep`).
+    arguments: no quotes, no shell) and notes after it, then the run's output as ``run`` matches it, from the
+    group ``run`` (:attr:`~lbanalysis.readers.base.Format.sweep`).
 
     >>> unit = sweep_unit(["wrk"], re.compile(r"Requests/sec: \\d+\\n"))
     >>> m = unit.match("podnum=4\\nwrk -c8 http://h/\\nRequests/sec: 5\\n")
@@ -655,8 +658,8 @@ def sweep_unit(executables: Iterable[str], run: re.Pattern[str]) -> re.Pattern[s
     ('wrk -c8 http://h/', 27, None)
     """
     return re.compile(
-        rf"(?:{_SWEEP_NOTE}\n)*?(?:(?P<command>{longest_of(executables)}(?:[ ]+[\w./:=%,@+-]+)+)[ ]*\n)?"
-        rf"(?P<run>)(?:{run.pattern})",
+        rf"(?:{_SWEEP_NOTE}\n){{0,{_SWEEP_NOTES}}}?(?:(?P<command>{longest_of(executables)}(?:[ ]+[\w./:=%,@+-]+)+)"
+        rf"[ ]*\n(?P<after>(?:{_SWEEP_NOTE}\n){{0,{_SWEEP_NOTES}}}?))?(?P<run>)(?:{run.pattern})",
         run.flags,
     )
 
@@ -685,25 +688,31 @@ def cut_sweep(text: str, source: str, unit: re.Pattern[str]) -> tuple[list[Segme
         return None  # a CI log's prefixes on the first line (:func:`normalize`)
     hits, outside = [], []
     free = []  # the notes and the first line of each run: their lines may name an executable
+    commands = []
     pos = 0
     while (m := unit.match(text, pos)) is not None:
         run = m.start("run")
         start, stop = m.span("command")
-        free += (text[pos : run if start < 0 else start], text[run : text.find("\n", run) + 1])
-        if start >= 0:
-            c = _command_line(text[start : text.find("\n", stop)])
+        if start < 0:
+            free += (text[pos:run], text[run : text.find("\n", run) + 1])
+        else:
+            free += (text[pos:start], text[m.start("after") : text.find("\n", run) + 1])
+            shown = text[start : text.find("\n", stop)]
+            c = _command_line(shown)
             if c is None:
                 return None
             hits.append((start, start + c.end(), c))
+            commands.append(shown)
         outside.append((pos, run))
         pos = m.end()
     free.append(text[pos:])
     if not outside or _SWEEP_TAIL_RE.fullmatch(text, pos) is None:
         return None
-    # the lines of free text (each part of ``free`` ends at a line's end: joined, they are the same lines): the
-    # runs' other lines are the pattern's words and figures, which hold none of these
+    # the lines of free text (each part of ``free`` ends at a line's end: joined, they are the same lines) and the
+    # commands: the runs' other lines are the pattern's words and figures, which hold none of these
     notes = "".join(free)
-    if any(c in notes for c in _CLEANED) or any(word in notes for word in _PATTERN_WORDS) or not _no_command(notes):
+    shown = notes + "\n".join(commands)
+    if any(c in shown for c in _CLEANED) or any(word in shown for word in _PATTERN_WORDS) or not _no_command(notes):
         return None
     outside.append((pos, len(text)))
     return _cut_at(text, source, hits), outside

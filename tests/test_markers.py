@@ -84,13 +84,16 @@ def test_an_output_after_pages_of_prose_is_still_read(tmp_path, monkeypatch):
 
 
 def test_a_short_text_no_marker_stands_in_is_refused_once_it_is_no_clean_output(monkeypatch):
-    """A text within the head is cleaned up and tried as a clean output first; showing no marker, it is then refused
-    with the full pass's reason, without splitting it or asking every format. One that shows a marker gets the
-    full pass."""
+    """A text within the head is cleaned up and tried as a clean output first (a table no whole-file format knows:
+    not even that); showing no marker, it is then refused with the full pass's reason, without splitting it or
+    asking every format. One that shows a marker gets the full pass."""
     calls = _counting(monkeypatch)
     with pytest.raises(UnknownFormatError, match="no known format recognised") as early:
         readers.parse_text("label,conc,rqs\na,1,2\n", "a.csv")
-    assert calls["split_transcript"] == [] and len(calls["normalize"]) == 2  # the clean-up, then the reason's
+    assert calls["split_transcript"] == [] and len(calls["normalize"]) == 1  # the reason's: a table, no clean-up
+    with pytest.raises(UnknownFormatError, match="no known format recognised"):
+        readers.parse_text("notes on the run\nnothing changed\n", "a.txt")
+    assert calls["split_transcript"] == [] and len(calls["normalize"]) == 3  # the clean-up, then the reason's
     with pytest.raises(UnknownFormatError, match="no known format recognised") as marked:
         readers.parse_text("label,conc,rqs\nRequests per second: x\n", "b.csv")  # a marker, but no output
     assert calls["split_transcript"]  # the full pass ran

@@ -129,7 +129,7 @@ _NOTES = (
      "Start time: wrk -c800 -t40 -d60s http://10.0.255.2:8888/coffee", "  2 threads and 10 connections", "[x]",
      "Running 1s test @ http://h/"],
 )  # fmt: skip
-_HOSTS = ["10.0.0.2:8888", "siege.local", "ab", "wrk:81", "h"]
+_HOSTS = ["10.0.0.2:8888", "siege.local", "ab", "wrk:81", "h", "haproxy:80", "vegeta", "show", "travis_ci"]
 
 
 @st.composite

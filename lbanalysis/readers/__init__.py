@@ -493,6 +493,10 @@ def parse_text(
                 seg = Segment(table, source, 1, tables=tables)
                 return _finish(_parse(f, seg), f, seg)
         asked = table
+        if tool is None and len(text) <= HEAD_CHARS and _unclaimed(text):
+            # a short table no whole-file format knows and no marker stands in: refused as it would be after the
+            # clean-up and the try as a clean output, which find nothing in it (:func:`markers`)
+            _refuse_early(text, source)
     if fmt is None and (done := _read_sweep(text, source, tool, cands, tables)) is not None:
         return done
     if fmt is None and tool is None:
@@ -853,7 +857,8 @@ def _read_sweep(
     """A sweep's log (:attr:`Format.sweep`) read as :func:`_read_segments` reads it cleaned up, without the
     clean-up and the command search (:func:`~lbanalysis.text.cut_sweep`), each run after a command read at once
     (:func:`_read_at_once`), runs without one by the format that recognises them; else None (a run after a
-    command not read at once, a report appended: the full path reads the text).
+    command not read at once, a report appended: the full path reads the text). A report appended to a run (GNU
+    time's, a monitor's) begins on a line that is no part of the runs' output: it is sought in the notes.
     The settings its notes and commands name are sought there alone (:attr:`Parsed.sections`): the runs' output
     names none.
 
@@ -864,25 +869,28 @@ def _read_sweep(
         cut = cut_sweep(text, source, unit)
         if cut is None:
             continue
-        if _trailers_in(text, tool):
-            return None
         segments, outside = cut
+        pieces = [text[a:b] for a, b in outside]
+        if _trailers_in("".join(pieces), tool):  # a report appended begins on a line of notes, if anywhere
+            return None
         out = _read_cut(segments, text, source, tool, cands, tables, [], swept=f)
         if out is not None:
-            out.sections = _sections_in(text, outside)
+            out.sections = _sections_in(text, outside, pieces)
         return out
     return None
 
 
-def _sections_in(text: str, parts: list[tuple[int, int]]) -> list[tuple[int, str, float | str]]:
+def _sections_in(
+    text: str, parts: list[tuple[int, int]], pieces: list[str] | None = None
+) -> list[tuple[int, str, float | str]]:
     """:func:`~lbanalysis.design.tokens.section_lines` of the parts of ``text`` (start, end: each from a line's
-    start to a line's start, but the last, in order), as the lines of ``text`` name them: one search of the parts
-    joined.
+    start to a line's start, but the last, in order; ``pieces``: their texts, if cut already), as the lines of
+    ``text`` name them: one search of the parts joined.
 
     >>> _sections_in("podnum=1\\nout\\nx=2\\npodnum=2\\n", [(0, 9), (17, 26)])
     [(1, 'podnum', 1.0), (4, 'podnum', 2.0)]
     """
-    pieces = [text[a:b] for a, b in parts]
+    pieces = [text[a:b] for a, b in parts] if pieces is None else pieces
     found = section_lines("".join(pieces))
     if not found:
         return []
