@@ -21,6 +21,7 @@ import shlex
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from . import registry
 
@@ -664,11 +665,20 @@ def sweep_unit(executables: Iterable[str], run: re.Pattern[str]) -> re.Pattern[s
     )
 
 
-def cut_sweep(text: str, source: str, unit: re.Pattern[str]) -> tuple[list[Segment], list[tuple[int, int]]] | None:
+class Sweep(NamedTuple):
+    """A sweep's log cut (:func:`cut_sweep`): its segments; where its notes and commands stand, as (start, end)
+    offsets, in order; and the run after each command, as the groups of the run's pattern and where it starts and
+    ends in its segment's text."""
+
+    segments: list[Segment]
+    outside: list[tuple[int, int]]
+    runs: list[tuple[tuple, int, int]]
+
+
+def cut_sweep(text: str, source: str, unit: re.Pattern[str]) -> Sweep | None:
     """A sweep's log cut as :func:`split_transcript` cuts it cleaned up (:func:`normalize`), without the clean-up
     or the search of every line for commands; None unless the text is, line for line, runs as ``unit`` matches
-    them (:func:`sweep_unit`: each maybe after its command) and notes. With the segments: where the lines outside
-    the runs' output (the notes and the commands) stand, as (start, end) offsets, in order.
+    them (:func:`sweep_unit`: each maybe after its command) and notes.
 
     Such a text holds nothing the clean-up acts on but indented lines of the runs' output (wrk's Latency and
     Req/Sec rows), which it dedents: the segments are the same but for that indentation. Each line of the notes,
@@ -677,7 +687,7 @@ def cut_sweep(text: str, source: str, unit: re.Pattern[str]) -> tuple[list[Segme
 
     >>> unit = sweep_unit(["wrk"], re.compile(r"Requests/sec: \\d+\\n"))
     >>> segs = cut_sweep("n=1\\nwrk -c8 http://h/\\nRequests/sec: 5\\nn=2\\nwrk -c9 http://h/\\nRequests/sec: 6\\n", "f", unit)
-    >>> [(s.line, s.command, s.text) for s in segs[0]]
+    >>> [(s.line, s.command, s.text) for s in segs.segments]
     [(1, None, 'n=1\\n'), (3, 'wrk -c8 http://h/', 'Requests/sec: 5\\nn=2\\n'), (6, 'wrk -c9 http://h/', 'Requests/sec: 6\\n')]
     >>> cut_sweep("n=1\\nwrk -c8 http://h/\\nRequests/sec: 5\\n> quoted\\n> twice\\n", "f", unit) is None
     True
@@ -686,7 +696,8 @@ def cut_sweep(text: str, source: str, unit: re.Pattern[str]) -> tuple[list[Segme
         return None
     if _LOG_PREFIX_HINT_RE.match(text) or (text[2:3] == ":" and _JENKINS_HINT_RE.match(text)):
         return None  # a CI log's prefixes on the first line (:func:`normalize`)
-    hits, outside = [], []
+    hits, outside, runs = [], [], []
+    groups = unit.groupindex["run"]  # the unit's own groups: the run's pattern's follow
     free = []  # the notes and the first line of each run: their lines may name an executable
     commands = []
     pos = 0
@@ -703,6 +714,8 @@ def cut_sweep(text: str, source: str, unit: re.Pattern[str]) -> tuple[list[Segme
                 return None
             hits.append((start, start + c.end(), c))
             commands.append(shown)
+            body = m.start("after")  # where the command's segment starts
+            runs.append((m.groups()[groups:], run - body, m.end() - body))
         outside.append((pos, run))
         pos = m.end()
     free.append(text[pos:])
@@ -715,7 +728,7 @@ def cut_sweep(text: str, source: str, unit: re.Pattern[str]) -> tuple[list[Segme
     if any(c in shown for c in _CLEANED) or any(word in shown for word in _PATTERN_WORDS) or not _no_command(notes):
         return None
     outside.append((pos, len(text)))
-    return _cut_at(text, source, hits), outside
+    return Sweep(_cut_at(text, source, hits), outside, runs)
 
 
 def _no_command(part: str) -> bool:

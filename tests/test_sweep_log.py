@@ -63,7 +63,7 @@ def _answer(text: str, full: bool = False) -> tuple:
 
 def _same_cut(text: str) -> None:
     """The sweep's cut is the full path's (its clean-up cut by the command search), but for indentation."""
-    segments, _ = _cut(text)
+    segments = _cut(text).segments
     full = split_transcript(normalize(text), "x.log")
 
     def key(s):

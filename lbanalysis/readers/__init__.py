@@ -765,10 +765,11 @@ def _read_cut(
     tables: frozenset[str] | None,
     trailers: list[Format],
     swept: Format | None = None,
+    runs: list[tuple[tuple, int, int]] | None = None,
 ) -> Parsed | None:
     """The segments of a text each read with the format that recognises it (``swept``: the text is a sweep's log
     of this format's, :func:`_read_sweep`, and each segment after a command is read at once,
-    :func:`_read_at_once`, else None)."""
+    :func:`_read_at_once`, else None; ``runs``: the run its pattern matched after each command, in order)."""
     for seg in segments:
         seg.tables = tables
     if len(segments) == 1 and segments[0].command is None:
@@ -777,9 +778,10 @@ def _read_cut(
         seg_cands = cands
     out = Parsed()
     seen_any = False
+    ran = iter(runs or ())
     for seg in segments:
         if swept is not None and seg.command is not None:
-            if (part := _read_at_once(seg, seg_cands, tool, detected=swept)) is None:
+            if (part := _read_at_once(seg, seg_cands, tool, swept, next(ran, None))) is None:
                 return None
             recognised = True
         else:
@@ -816,7 +818,11 @@ def _read_segment(
 
 
 def _read_at_once(
-    seg: Segment, seg_cands: list[Format], tool: str | None, detected: Format | None = None
+    seg: Segment,
+    seg_cands: list[Format],
+    tool: str | None,
+    detected: Format | None = None,
+    run: tuple[tuple, int, int] | None = None,
 ) -> Parsed | None:
     """A segment after its tool's command read at once by the format that recognises it (:attr:`Format.read_one`),
     as :func:`_read_segment` reads it step by step, else None (a segment without reports appended: the caller
@@ -826,7 +832,8 @@ def _read_at_once(
     is the caller's, if any); the reader's one run gets its tool, format, command and line
     (:func:`_finish`: a single run needs no scoping); a command asking for help or the version is set aside
     (:func:`_set_aside`). ``detected``: a format known to recognise the text (a run its :attr:`Format.sweep`
-    pattern matched stands at the segment's start), not asked again when it is that first format.
+    pattern matched stands at the segment's start), not asked again when it is that first format; ``run``: that
+    match, as its groups, start and end in the segment's text, handed to the format's ``read_one``.
     """
     if seg.command is None or seg.tool is None or (tool is not None and tool != seg.tool):
         return None
@@ -834,7 +841,10 @@ def _read_at_once(
     if not own or own[0].read_one is None or not (own[0] is detected or own[0].detect(seg.text)):
         return None
     f = own[0]
-    part = _netted(f, seg, f.read_one, seg)  # type: ignore[arg-type]
+    if run is not None and f is detected:
+        part = _netted(f, seg, f.read_one, seg, run)  # type: ignore[arg-type]
+    else:
+        part = _netted(f, seg, f.read_one, seg)  # type: ignore[arg-type]
     if part is None or len(part.runs) != 1:
         return None
     return _set_aside(_finish(part, f, seg), seg)
@@ -869,13 +879,12 @@ def _read_sweep(
         cut = cut_sweep(text, source, unit)
         if cut is None:
             continue
-        segments, outside = cut
-        pieces = [text[a:b] for a, b in outside]
+        pieces = [text[a:b] for a, b in cut.outside]
         if _trailers_in("".join(pieces), tool):  # a report appended begins on a line of notes, if anywhere
             return None
-        out = _read_cut(segments, text, source, tool, cands, tables, [], swept=f)
+        out = _read_cut(cut.segments, text, source, tool, cands, tables, [], swept=f, runs=cut.runs)
         if out is not None:
-            out.sections = _sections_in(text, outside, pieces)
+            out.sections = _sections_in(text, cut.outside, pieces)
         return out
     return None
 

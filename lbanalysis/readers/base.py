@@ -152,6 +152,9 @@ class Format:
     them), after the checks ``parse`` would go through
     (``tests/test_read_one.py`` holds the answers equal on every segment of
     the fixtures and the corpus).
+    Given ``run`` too (``read_one(segment, run)``: the groups of its
+    ``sweep`` pattern's match, and where it starts and ends in the
+    segment's text), it reads that run without matching it again.
     ``sweep``: the pattern of one run's output as it follows its command in
     a sweep's log (wrk: its canonical block, the shape ``read_one`` reads),
     whose lines hold no free text but in the first (the target), and which
@@ -175,7 +178,7 @@ class Format:
     plain: re.Pattern[str] | None = None
     read_plain: Callable[[re.Match[str], Segment], Parsed] | None = None
     json: bool = False
-    read_one: Callable[[Segment], Parsed | None] | None = None
+    read_one: Callable[..., Parsed | None] | None = None
     sweep: re.Pattern[str] | None = None
 
 

@@ -299,7 +299,8 @@ def _seconds(value: str, unit: str) -> float:
 
 
 def _run_block(rd: _Reader, n: int, m: re.Match) -> None:
-    """A whole canonical wrk 4 run (:data:`_BLOCK_RE`): what its lines' handlers, one by one, would make of it.
+    """A whole canonical wrk 4 run (:data:`_BLOCK_RE`): what its lines' handlers, one by one, would make of it
+    (:func:`_block_run` of its groups).
 
     >>> text = ("Running 1m test @ http://h:81/\\n  2 threads and 10 connections\\n"
     ...   "  Thread Stats   Avg      Stdev     Max   +/- Stdev\\n    Latency    16.44ms   25.19ms 131.06ms   87.14%\\n"
@@ -311,12 +312,17 @@ def _run_block(rd: _Reader, n: int, m: re.Match) -> None:
     >>> r.d["latency_mean_s"], r.d["thread_requests_per_s_max"], r.d["duration_s"], r.d["non_2xx_3xx"], r.percentiles
     (0.01644, 1770.0, 60.0, 0, [{'percentile': 50.0, 'latency_s': 0.00382, 'kind': None}])
     """
+    _block_run(rd, n, m.groups())
+
+
+def _block_run(rd: _Reader, n: int, groups: tuple) -> None:
+    """The run of the groups of a :data:`_BLOCK_RE` match (:func:`_run_block`), at line ``n``."""
     (first, limit, limit_unit, url, threads, conns,
      mean, mean_u, sd, sd_u, top, top_u, within,
      rmean, rmean_s, rsd, rsd_s, rtop, rtop_s, rwithin,
      dist, requests, dur, dur_u, read, read_u,
      connect, sock_read, write, timeout, non_2xx,
-     rps, rps_s, transfer, transfer_u) = m.groups()  # fmt: skip
+     rps, rps_s, transfer, transfer_u) = groups  # fmt: skip
     sec, k, b = _seconds, _RATE_SUFFIX, BINARY
     done = within not in ("-nan", "nan")  # '0.00us ... -nan%': nothing was measured
     # printed only when non-zero, between the summary and Requests/sec (as :func:`_rps` says)
@@ -665,10 +671,11 @@ def _parsed(runs: list[_Run], seg: Segment, text_lines: list[str] | None) -> Par
 _HINT_SEARCH = hint_search(LINE_KINDS)
 
 
-def read_one(seg: Segment) -> Parsed | None:
+def read_one(seg: Segment, run: tuple[tuple, int, int] | None = None) -> Parsed | None:
     """The run of a segment after a wrk command that is one canonical wrk 4 run (:data:`_BLOCK_RE`) and no other
     line :data:`LINE_KINDS` reads, as :func:`parse` reads it, without the line scan (:attr:`Format.read_one`);
-    else None.
+    else None. ``run``: the block matched already in the segment's text (a sweep's cut), as its groups, start and
+    end: it is not matched again.
 
     The scan passes over the lines before the first on which a kind's hint stands; there the block is matched
     first; after it the scan looks for the next hint and, finding none, ends: so does this.
@@ -680,17 +687,28 @@ def read_one(seg: Segment) -> Parsed | None:
     >>> seg = Segment(text, command="wrk -t2 -c10 -d1m http://h:81/", tool="wrk")
     >>> read_one(seg).runs == parse(seg).runs, read_one(Segment(text + "Requests/sec: 5\\n", command=seg.command))
     (True, None)
+    >>> m = _BLOCK_RE.match(text)
+    >>> read_one(seg, (m.groups(), m.start(), m.end())).runs == parse(seg).runs
+    True
     """
     text = seg.text
     first = _HINT_SEARCH(text) if seg.command else None  # type: ignore[misc]
     if first is None:
         return None
     start = text.rfind("\n", 0, first.start()) + 1
-    m = _BLOCK_RE.match(text, start)
-    if m is None or _HINT_SEARCH(text, m.end()) is not None:  # type: ignore[misc]
+    if run is None:
+        m = _BLOCK_RE.match(text, start)
+        if m is None:
+            return None
+        groups, end = m.groups(), m.end()
+    elif run[1] != start:  # a hint on a line before the block: the scan reads from there
+        return None
+    else:
+        groups, _, end = run
+    if _HINT_SEARCH(text, end) is not None:  # type: ignore[misc]
         return None
     rd = _Reader()
-    _run_block(rd, text.count("\n", 0, start) + 1, m)
+    _block_run(rd, text.count("\n", 0, start) + 1, groups)
     return _parsed(rd.runs, seg, None)
 
 
