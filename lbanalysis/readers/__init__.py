@@ -567,6 +567,9 @@ def _shows_marker(text: str) -> bool:
         chars = set(text)
         if any(m_chars <= chars and m in text for m, m_chars in plain):
             return True
+    elif len(text) <= _TREE_CHARS:  # a short text: one search for them all (a fixed cost a marker is more)
+        if _plain_tree().search(text) is not None:
+            return True
     elif any(map(text.__contains__, _plain_markers())):  # each sought in C, not by a step of Python each
         return True
     return any(p.search(text) is not None for p in patterns)
@@ -576,6 +579,23 @@ def _shows_marker(text: str) -> bool:
 def _plain_markers() -> tuple[str, ...]:
     """The plain texts of :func:`markers`."""
     return tuple(m for m, _ in markers()[0])
+
+
+#: A text up to this long is searched for the plain markers in one pass of a pattern of them all
+#: (:func:`_plain_tree`): a search for each costs a tenth of a microsecond however short the text (a 200-character
+#: table: 11 µs for them all, 2.5 µs in one pass); a longer one, each in turn (4,000 characters: 170 µs, 210 µs).
+_TREE_CHARS = 1024
+
+
+@cache
+def _plain_tree() -> re.Pattern:
+    """The plain texts of :func:`markers` as one pattern (:func:`~lbanalysis.text.longest_of`: a tree of their
+    common beginnings).
+
+    >>> _plain_tree().search("x Requests per second: 5").group(0)
+    'Requests per second'
+    """
+    return re.compile(longest_of(_plain_markers()))
 
 
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
