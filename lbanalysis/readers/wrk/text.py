@@ -323,29 +323,38 @@ def _block_run(rd: _Reader, n: int, groups: tuple) -> None:
      dist, requests, dur, dur_u, read, read_u,
      connect, sock_read, write, timeout, non_2xx,
      rps, rps_s, transfer, transfer_u) = groups  # fmt: skip
-    sec, k, b = _seconds, _RATE_SUFFIX, BINARY
+    k, b, t = _RATE_SUFFIX, BINARY, _TIME_UNITS  # a time is float(value) * mul / div (:func:`_seconds`), inline
     done = within not in ("-nan", "nan")  # '0.00us ... -nan%': nothing was measured
     # printed only when non-zero, between the summary and Requests/sec (as :func:`_rps` says)
     errors = (0, 0, 0, 0) if connect is None else (int(connect), int(sock_read), int(write), int(timeout))
     where = _target_of(url)
+    (lm, ld), (dm, dd) = t[limit_unit], t[dur_u]
+    if done:
+        (mm, md), (sm, sd_), (tm, td) = t[mean_u], t[sd_u], t[top_u]
+        mean_s, sd_s, top_s, within_pct = (
+            float(mean) * mm / md,
+            float(sd) * sm / sd_,
+            float(top) * tm / td,
+            float(within),
+        )
+    else:
+        mean_s = sd_s = top_s = None
+        within_pct = _NAN
     d = {
-        "time_limit_s": sec(limit, limit_unit),
-        "url": where["url"],  # one literal, its keys as the Running line's handler sets them
-        "host": where["host"],
-        "port": where["port"],
-        "path": where["path"],
+        "time_limit_s": float(limit) * lm / ld,
+        **where,  # url, host, port, path: one literal, its keys as the Running line's handler sets them
         "threads": int(threads),
         "concurrency": int(conns),
-        "latency_mean_s": sec(mean, mean_u) if done else None,
-        "latency_stdev_s": sec(sd, sd_u) if done else None,
-        "latency_max_s": sec(top, top_u) if done else None,
-        "latency_within_stdev_pct": float(within) if done else _NAN,
+        "latency_mean_s": mean_s,
+        "latency_stdev_s": sd_s,
+        "latency_max_s": top_s,
+        "latency_within_stdev_pct": within_pct,
         "thread_requests_per_s_mean": float(rmean) * k[rmean_s],
         "thread_requests_per_s_stdev": float(rsd) * k[rsd_s],
         "thread_requests_per_s_max": float(rtop) * k[rtop_s],
         "thread_requests_per_s_within_stdev_pct": _NAN if rwithin.endswith("n") else float(rwithin),
         "requests": int(requests),
-        "duration_s": sec(dur, dur_u),
+        "duration_s": float(dur) * dm / dd,
         "bytes_total": float(read) * b[read_u],
         "socket_errors_connect": errors[0],
         "socket_errors_read": errors[1],
@@ -360,7 +369,8 @@ def _block_run(rd: _Reader, n: int, groups: tuple) -> None:
     r.filled = done and where["host"] is not None and where["port"] is not None
     if dist:
         r.percentiles = [
-            {"percentile": float(p), "latency_s": sec(v, u), "kind": None} for p, v, u in _BLOCK_PCT_RE.findall(dist)
+            {"percentile": float(p), "latency_s": _seconds(v, u), "kind": None}
+            for p, v, u in _BLOCK_PCT_RE.findall(dist)
         ]
     rd.runs.append(r)
     rd.awaits_threads = False
