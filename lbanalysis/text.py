@@ -612,20 +612,23 @@ def _cut_at(text: str, source: str, hits: list[tuple[int, int, re.Match]]) -> li
             continue  # a line continuing the command before
         line += text.count("\n", pos, start)
         pos = start
-        shown, cmd_end = _continued(text, m.group("cmd"), stop)
+        shown, cmd_end = m.group("cmd"), stop
+        if shown.rstrip().endswith("\\"):  # (most commands are one line: no call)
+            shown, cmd_end = _continued(text, shown, stop)
         nxt = i + 1  # the next match beyond the command's lines (an index: no copy of the list per command)
         while nxt < len(hits) and hits[nxt][0] <= cmd_end:
             nxt += 1
         end = hits[nxt][0] if nxt < len(hits) else len(text)
         body_start = cmd_end + 1 if cmd_end < len(text) else cmd_end
-        command, commands = _commands_shown(shown, "exe" in m.re.groupindex)
+        named = m.re is _CMD_RE  # found by an executable's name, else by a registry pattern
+        command, commands = _commands_shown(shown, named)
         segments.append(
             Segment(
                 text[body_start:end],
                 source,
                 line + 1 + text.count("\n", stop, cmd_end),
                 command,
-                _tool_of(m),
+                TOOL_COMMANDS[m.group("exe")] if named else _tool_of(m),
                 m.group("prompt").rstrip() or None,
                 None,
                 commands,
@@ -667,12 +670,14 @@ def sweep_unit(executables: Iterable[str], run: re.Pattern[str]) -> re.Pattern[s
 
 class Sweep(NamedTuple):
     """A sweep's log cut (:func:`cut_sweep`): its segments; where its notes and commands stand, as (start, end)
-    offsets, in order; and the run after each command, as the groups of the run's pattern and where it starts and
-    ends in its segment's text."""
+    offsets, in order; the run after each command, as the groups of the run's pattern and where it starts and
+    ends in its segment's text; and the runs before any command so."""
 
     segments: list[Segment]
     outside: list[tuple[int, int]]
     runs: list[tuple[tuple, int, int]]
+    #: the runs before the first command (in the first segment, which starts the text), as ``runs``
+    bare: list[tuple[tuple, int, int]]
 
 
 def cut_sweep(text: str, source: str, unit: re.Pattern[str]) -> Sweep | None:
@@ -696,7 +701,7 @@ def cut_sweep(text: str, source: str, unit: re.Pattern[str]) -> Sweep | None:
         return None
     if _LOG_PREFIX_HINT_RE.match(text) or (text[2:3] == ":" and _JENKINS_HINT_RE.match(text)):
         return None  # a CI log's prefixes on the first line (:func:`normalize`)
-    hits, outside, runs = [], [], []
+    hits, outside, runs, bare = [], [], [], []
     groups = unit.groupindex["run"]  # the unit's own groups: the run's pattern's follow
     free = []  # the notes and the first line of each run: their lines may name an executable
     commands = []
@@ -705,7 +710,10 @@ def cut_sweep(text: str, source: str, unit: re.Pattern[str]) -> Sweep | None:
         run = m.start("run")
         start, stop = m.span("command")
         if start < 0:
+            if hits:  # a run without a command after a command's run: the full path scopes the two
+                return None
             free += (text[pos:run], text[run : text.find("\n", run) + 1])
+            bare.append((m.groups()[groups:], run, m.end()))
         else:
             free += (text[pos:start], text[m.start("after") : text.find("\n", run) + 1])
             shown = text[start : text.find("\n", stop)]
@@ -728,7 +736,7 @@ def cut_sweep(text: str, source: str, unit: re.Pattern[str]) -> Sweep | None:
     if any(c in shown for c in _CLEANED) or any(word in shown for word in _PATTERN_WORDS) or not _no_command(notes):
         return None
     outside.append((pos, len(text)))
-    return Sweep(_cut_at(text, source, hits), outside, runs)
+    return Sweep(_cut_at(text, source, hits), outside, runs, bare)
 
 
 def _no_command(part: str) -> bool:

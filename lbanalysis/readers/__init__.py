@@ -280,15 +280,16 @@ def _contradicts(own: dict, said: dict) -> bool:
     return any(own.get(k) is not None and said.get(k) is not None and own[k] != said[k] for k in _IDENTITY)
 
 
-def _scoped(f: Format, seg: Segment) -> Parsed:
+def _scoped(f: Format, seg: Segment, runs: list[tuple[tuple, int, int]] | None = None) -> Parsed:
     """Read a segment; with several results, each gets only the command that applies to it.
 
     The k-th result of ``cmd1 && cmd2`` gets the k-th command; a later result
     keeps the last command only when nothing separates it from the one
     before (a heading, a note) and its own output does not name another
-    target (URL, host, port, path, TLS version).
+    target (URL, host, port, path, TLS version). ``runs``: a sweep's runs in a segment without a command, for
+    :func:`_parse`.
     """
-    part = _parse(f, seg)
+    part = _parse(f, seg, runs)
     if len(part.runs) < 2 or seg.command is None:
         return _finish(part, f, seg)
     commands: list[str | None] = [seg.command] * len(part.runs)
@@ -311,14 +312,17 @@ def _scoped(f: Format, seg: Segment) -> Parsed:
     return _finish(part, f, seg, commands)
 
 
-def _parse(f: Format, seg: Segment) -> Parsed:
-    """``f.parse(seg)``; an exception that is not the package's own becomes a :class:`ParseError`.
+def _parse(f: Format, seg: Segment, runs: list[tuple[tuple, int, int]] | None = None) -> Parsed:
+    """``f.parse(seg)`` (``f.parse(seg, runs)`` given the runs a sweep's cut found: :attr:`Format.sweep`); an
+    exception that is not the package's own becomes a :class:`ParseError`.
 
     A reader should raise ``ParseError`` itself, naming the line; this is the
     net under it, so a caller never gets a raw ``ValueError`` or
     ``OverflowError`` from deep inside a reader (the original is kept as
     ``__cause__``).
     """
+    if runs is not None:
+        return _netted(f, seg, f.parse, seg, runs)
     return _netted(f, seg, f.parse, seg)
 
 
@@ -786,10 +790,12 @@ def _read_cut(
     trailers: list[Format],
     swept: Format | None = None,
     runs: list[tuple[tuple, int, int]] | None = None,
+    bare: list[tuple[tuple, int, int]] | None = None,
 ) -> Parsed | None:
     """The segments of a text each read with the format that recognises it (``swept``: the text is a sweep's log
     of this format's, :func:`_read_sweep`, and each segment after a command is read at once,
-    :func:`_read_at_once`, else None; ``runs``: the run its pattern matched after each command, in order)."""
+    :func:`_read_at_once`, else None; ``runs``: the run its pattern matched after each command, in order;
+    ``bare``: those before any command, in the first segment)."""
     for seg in segments:
         seg.tables = tables
     if len(segments) == 1 and segments[0].command is None:
@@ -805,7 +811,8 @@ def _read_cut(
                 return None
             recognised = True
         else:
-            part, recognised = _read_segment(seg, seg_cands, cands, tool, trailers)
+            given = (swept, bare) if swept is not None and bare and seg is segments[0] else None
+            part, recognised = _read_segment(seg, seg_cands, cands, tool, trailers, given)
         seen_any = seen_any or recognised
         if len(segments) == 1 and recognised and part.runs and not part.not_runs:
             return part  # the common case: nothing to renumber
@@ -814,9 +821,15 @@ def _read_cut(
 
 
 def _read_segment(
-    seg: Segment, seg_cands: list[Format], cands: list[Format], tool: str | None, trailers: list[Format]
+    seg: Segment,
+    seg_cands: list[Format],
+    cands: list[Format],
+    tool: str | None,
+    trailers: list[Format],
+    swept: tuple[Format, list[tuple[tuple, int, int]]] | None = None,
 ) -> tuple[Parsed, bool]:
-    """One segment's runs (and the reports appended to it), and whether some format recognised it."""
+    """One segment's runs (and the reports appended to it), and whether some format recognised it (``swept``: a
+    format and the runs a sweep's cut found it in the segment, handed to its ``parse``)."""
     if not trailers and (one := _read_at_once(seg, seg_cands, tool)) is not None:
         return one, True
     seg, tail = _cut_trailer(seg, trailers)
@@ -829,7 +842,7 @@ def _read_segment(
         if info:
             part.not_runs.append({"line": seg.line, "tool": info[0], "command": seg.command, "kind": info[1]})
         return part, False
-    part = _set_aside(_scoped(f, seg), seg)
+    part = _set_aside(_scoped(f, seg, swept[1] if swept is not None and swept[0] is f else None), seg)
     if tail is not None:
         _append_trailer(part, tail)
     if not part.runs and not part.not_runs and (info := _info_kind(seg)):
@@ -902,7 +915,7 @@ def _read_sweep(
         pieces = [text[a:b] for a, b in cut.outside]
         if _trailers_in("".join(pieces), tool):  # a report appended begins on a line of notes, if anywhere
             return None
-        out = _read_cut(cut.segments, text, source, tool, cands, tables, [], swept=f, runs=cut.runs)
+        out = _read_cut(cut.segments, text, source, tool, cands, tables, [], f, cut.runs, cut.bare)
         if out is not None:
             out.sections = _sections_in(text, cut.outside, pieces)
         return out

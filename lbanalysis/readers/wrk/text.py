@@ -648,14 +648,45 @@ def _present(d: dict) -> dict:
     return {k: v for k, v in d.items() if v is not None}
 
 
-def parse(seg: Segment) -> Parsed:
-    """Read every wrk/wrk2 run in a segment (one output, or several after each other)."""
+def parse(seg: Segment, runs: list[tuple[tuple, int, int]] | None = None) -> Parsed:
+    """Read every wrk/wrk2 run in a segment (one output, or several after each other). ``runs``: every canonical
+    run of the segment as a sweep's cut matched it (groups, start, end), read without the scan when no other
+    line is one the scan reads (:func:`_swept`)."""
     text_lines = None if seg.command else seg.text.split("\n")  # for the flags above a run, when no command
-    out = _parsed(scan(seg.text, LINE_KINDS, _Reader()).runs, seg, text_lines)
+    rd = _swept(seg.text, runs) if runs else None
+    out = _parsed((rd or scan(seg.text, LINE_KINDS, _Reader())).runs, seg, text_lines)
     if not out.runs and seg.command:
         cmd = _parse_command(seg.command)  # read, never changed: the row is a dict of its own
         out.add_run(error_row("wrk", "no output after the command", **cmd))
     return out
+
+
+def _swept(text: str, runs: list[tuple[tuple, int, int]]) -> _Reader | None:
+    """What the scan reads of a text whose canonical runs (:data:`_BLOCK_RE`) stand at ``runs`` (groups, start,
+    end, in order), when no other line of it holds a hint of :data:`LINE_KINDS` (the scan passes over such lines
+    to the next run's ``Running`` line, where the block is matched first); else None.
+
+    >>> run = ("Running 1m test @ http://h:81/\\n  2 threads and 10 connections\\n"
+    ...   "  Thread Stats   Avg      Stdev     Max   +/- Stdev\\n    Latency    16.44ms   25.19ms 131.06ms   87.14%\\n"
+    ...   "    Req/Sec   704.75    522.90     1.77k    55.00%\\n"
+    ...   "  1453 requests in 1.00m, 737.85KB read\\nRequests/sec:     24.21\\nTransfer/sec:     12.30KB\\n")
+    >>> text = "podnum=1\\n" + run + "podnum=2\\n" + run
+    >>> ms = list(_BLOCK_RE.finditer(text))
+    >>> [r.line for r in _swept(text, [(m.groups(), m.start(), m.end()) for m in ms]).runs]
+    [2, 11]
+    >>> _swept(text + "Requests/sec: 5\\n", [(m.groups(), m.start(), m.end()) for m in ms]) is None
+    True
+    """
+    rd = _Reader()
+    line, pos = 1, 0
+    for groups, start, end in runs:
+        if _HINT_SEARCH(text[pos:start]) is not None:  # type: ignore[misc]
+            return None
+        line += text.count("\n", pos, start)
+        _block_run(rd, line, groups)
+        line += text.count("\n", start, end)
+        pos = end
+    return None if _HINT_SEARCH(text, pos) is not None else rd  # type: ignore[misc]
 
 
 def _parsed(runs: list[_Run], seg: Segment, text_lines: list[str] | None) -> Parsed:
