@@ -208,7 +208,7 @@ class _Run:
     percentiles: list[dict] = field(default_factory=list)
     kind: str | None = None  # the latency distribution being read ('recorded', 'uncorrected', None for wrk 4)
     spectrum: bool = False  # inside a Detailed Percentile spectrum
-    spectra: set[str] = field(default_factory=set)  # kinds that have a full spectrum
+    spectra: frozenset[str] = frozenset()  # kinds that have a full spectrum (a new set when one is added)
     filled: bool = False  # every value of d is set (a block read them all): none to leave out of its row
 
 
@@ -317,6 +317,12 @@ def _run_block(rd: _Reader, n: int, m: re.Match) -> None:
 
 def _block_run(rd: _Reader, n: int, groups: tuple) -> None:
     """The run of the groups of a :data:`_BLOCK_RE` match (:func:`_run_block`), at line ``n``."""
+    rd.runs.append(_block(n, groups))
+    rd.awaits_threads = False
+
+
+def _block(n: int, groups: tuple) -> _Run:
+    """The run of the groups of a :data:`_BLOCK_RE` match, at line ``n``."""
     (first, limit, limit_unit, url, threads, conns,
      mean, mean_u, sd, sd_u, top, top_u, within,
      rmean, rmean_s, rsd, rsd_s, rtop, rtop_s, rwithin,
@@ -372,8 +378,7 @@ def _block_run(rd: _Reader, n: int, groups: tuple) -> None:
             {"percentile": float(p), "latency_s": _seconds(v, u), "kind": None}
             for p, v, u in _BLOCK_PCT_RE.findall(dist)
         ]
-    rd.runs.append(r)
-    rd.awaits_threads = False
+    return r
 
 
 def _running(rd: _Reader, n: int, m: re.Match) -> None:
@@ -428,7 +433,7 @@ def _spectrum(rd: _Reader, n: int, m: re.Match) -> None:
         return
     r.spectrum = True
     kind = r.kind or "recorded"
-    r.spectra.add(kind)
+    r.spectra = r.spectra | {kind}
     # the spectrum is this distribution at full resolution; the lines printed above it stay, told apart
     for p in r.percentiles:
         if p.get("kind") == kind:
@@ -748,9 +753,7 @@ def read_one(seg: Segment, run: tuple[tuple, int, int] | None = None) -> Parsed 
         groups, _, end = run
     if _HINT_SEARCH(text, end) is not None:  # type: ignore[misc]
         return None
-    rd = _Reader()
-    _block_run(rd, text.count("\n", 0, start) + 1, groups)
-    return _parsed(rd.runs, seg, None)
+    return _parsed([_block(text.count("\n", 0, start) + 1, groups)], seg, None)
 
 
 _REFUSED_RE = re.compile(r"^unable to connect to [^\s:]+:\d+ \S")
