@@ -222,24 +222,26 @@ _RUNNING_RE = re.compile(r"^\s*Running (\S+) test @ (\S+)")
 # wrk prints it, in its order, spaces and tabs around it; each number as wrk prints it (digits, maybe a
 # decimal part, a unit). Any other shape (wrk2's calibration lines and spectra, a line missing or out of
 # place, a note between two lines, a number printed otherwise) does not match: the line kinds read it.
-_N = r"[0-9]+\.?[0-9]*"  # a number as wrk prints it (ASCII digits: what float() and int() read as the line kinds do)
+# Possessive (``*+``, ``++``): what a run of digits, blanks or a URL took is never given back, since the token after
+# each cannot start with what it took (a unit, ``%``, a blank, a line's end): the same matches, a fifth faster.
+_N = r"[0-9]++\.?+[0-9]*+"  # a number as wrk prints it (ASCII digits: what float() and int() read as the line kinds do)
 _TIME = rf"({_N})(us|ms|s|m|h)"  # value, unit (:data:`_TIME_UNITS`)
 _RATE = rf"({_N})([kKMG]?)"  # value, decimal suffix
 _BYTES = rf"({_N})([KMGT]?)B"  # value, binary prefix
 _PCT = rf"({_N}|-?nan)%"  # '-nan%' when nothing was measured
-_EOL = r"[ \t]*\n"
+_EOL = r"[ \t]*+\n"
 _BLOCK_RE = re.compile(
-    rf"([ \t]*Running {_TIME} test @ (\S+)){_EOL}"
-    rf"[ \t]*([0-9]+) threads and ([0-9]+) connections{_EOL}"
-    rf"[ \t]*Thread Stats[ \t]+Avg[ \t]+Stdev[ \t]+Max[ \t]+\+/- Stdev{_EOL}"
-    rf"[ \t]*Latency[ \t]+{_TIME}[ \t]+{_TIME}[ \t]+{_TIME}[ \t]+{_PCT}{_EOL}"
-    rf"[ \t]*Req/Sec[ \t]+{_RATE}[ \t]+{_RATE}[ \t]+{_RATE}[ \t]+{_PCT}{_EOL}"
-    rf"(?:[ \t]*Latency Distribution{_EOL}((?:[ \t]*{_N}%[ \t]+{_N}(?:us|ms|s|m|h){_EOL})*))?"
-    rf"[ \t]*([0-9]+) requests in {_TIME}, {_BYTES} read{_EOL}"
-    rf"(?:[ \t]*Socket errors: connect ([0-9]+), read ([0-9]+), write ([0-9]+), timeout ([0-9]+){_EOL})?"
-    rf"(?:[ \t]*Non-2xx or 3xx responses: ([0-9]+){_EOL})?"
-    rf"[ \t]*Requests/sec:[ \t]+{_RATE}{_EOL}"
-    rf"[ \t]*Transfer/sec:[ \t]+{_BYTES}[ \t]*(?:\n|\Z)"
+    rf"([ \t]*+Running {_TIME} test @ (\S++)){_EOL}"
+    rf"[ \t]*+([0-9]++) threads and ([0-9]++) connections{_EOL}"
+    rf"[ \t]*+Thread Stats[ \t]++Avg[ \t]++Stdev[ \t]++Max[ \t]++\+/- Stdev{_EOL}"
+    rf"[ \t]*+Latency[ \t]++{_TIME}[ \t]++{_TIME}[ \t]++{_TIME}[ \t]++{_PCT}{_EOL}"
+    rf"[ \t]*+Req/Sec[ \t]++{_RATE}[ \t]++{_RATE}[ \t]++{_RATE}[ \t]++{_PCT}{_EOL}"
+    rf"(?:[ \t]*+Latency Distribution{_EOL}((?:[ \t]*+{_N}%[ \t]++{_N}(?:us|ms|s|m|h){_EOL})*+))?"
+    rf"[ \t]*+([0-9]++) requests in {_TIME}, {_BYTES} read{_EOL}"
+    rf"(?:[ \t]*+Socket errors: connect ([0-9]++), read ([0-9]++), write ([0-9]++), timeout ([0-9]++){_EOL})?"
+    rf"(?:[ \t]*+Non-2xx or 3xx responses: ([0-9]++){_EOL})?"
+    rf"[ \t]*+Requests/sec:[ \t]++{_RATE}{_EOL}"
+    rf"[ \t]*+Transfer/sec:[ \t]++{_BYTES}[ \t]*+(?:\n|\Z)"
 )
 # one line of the block's Latency Distribution: percentile, value, unit
 _BLOCK_PCT_RE = re.compile(rf"({_N})%[ \t]+{_TIME}")
