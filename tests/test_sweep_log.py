@@ -212,9 +212,10 @@ def test_a_drawn_sweep_gets_the_full_path_s_answer():
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(run=_canonical())
 def test_a_run_a_sweep_pattern_matches_is_recognised_by_its_format(run):
-    """The dispatcher does not ask a format's ``detect`` of a segment that starts with a run its ``sweep`` pattern
-    matched (:attr:`Format.sweep`): it must be true there."""
+    """The dispatcher cuts only a text its format's ``detect`` recognises, and does not ask ``detect`` again of a
+    segment that starts with a run its ``sweep`` pattern matched (:attr:`Format.sweep`): it must be true of a
+    text wherever such a run stands at a line's start."""
     body = run.split("\n", 1)[1]  # without the command
     for f, _ in readers._sweeps(None):
         assert f.sweep.match(body) is not None
-        assert f.detect(body + "End time: 1\n")
+        assert f.detect(body + "End time: 1\n") and f.detect("podnum=4\nStart time: 1\n" + run + "End time: 1\n")

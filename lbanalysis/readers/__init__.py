@@ -909,6 +909,10 @@ def _read_sweep(
     output and no whole-file format's (``tests/test_sweep_log.py``).
     """
     for f, unit in _sweeps(tool):
+        # a text with one of its runs is one its format recognises (:attr:`Format.sweep`): the others (an ab
+        # summary) are not cut at all
+        if not f.detect(text):
+            continue
         cut = cut_sweep(text, source, unit)
         if cut is None:
             continue

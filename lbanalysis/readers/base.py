@@ -158,7 +158,8 @@ class Format:
     ``sweep``: the pattern of one run's output as it follows its command in
     a sweep's log (wrk: its canonical block, the shape ``read_one`` reads),
     whose lines hold no free text but in the first (the target), and which
-    ``detect`` recognises wherever it matches at a segment's start. A text
+    ``detect`` recognises wherever it matches at a line's start (the
+    dispatcher asks ``detect`` before it cuts a text). A text
     that is such runs, each after a command of the tool, and notes between
     them is cut without the clean-up and the command search
     (:func:`~lbanalysis.text.cut_sweep`), and each segment read by
