@@ -787,11 +787,17 @@ def detect(text: str) -> bool:
     >>> detect("Running tests...\\n")
     False
     """
-    if "test @" in text and any(_after_blanks(text, m.start()) for m in _DETECT_RE.finditer(text)):
-        return True
-    if "connections" in text and _DETECT_THREADS_RE.search(text):
-        return True
-    first = next((ln for ln in text.split("\n") if ln.strip()), "")
+    if "connections" in text:  # both shapes show it (one search first: every text a sweep's log may be is asked)
+        if "test @" in text and any(_after_blanks(text, m.start()) for m in _DETECT_RE.finditer(text)):
+            return True
+        if _DETECT_THREADS_RE.search(text):
+            return True
+    # the first line that is not blank, from its start (found without splitting the text: it is asked of every text
+    # a sweep's log may be, :attr:`Format.sweep`)
+    at = len(text) - len(text.lstrip())
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    first = text[start : len(text) if end < 0 else end]
     return bool(_REFUSED_RE.match(first))  # wrk's own wording for a run that could not start
 
 
