@@ -482,25 +482,9 @@ def parse_text(
     recognised output is broken.
     """
     cands = candidate_formats(tool, fmt)
-    asked = None  # a text every whole-file format was asked of already (a table none of them knows)
-    if (fmt is None or cands[0].whole_file) and (doc := _json_document(text)) is not None:
-        # a JSON document needs none of the clean-up of pasted text: the whole-file formats read it as it is
-        for f in cands if fmt is not None else _json_formats(tool):
-            if fmt is not None or f.detect(doc):
-                seg = Segment(doc, source, 1, tables=tables)
-                return _finish(_parse(f, seg), f, seg)
-        if tool is None and _json_start(doc) and _all_json(doc):
-            _refuse(doc, source)  # a JSON document no whole-file format knows: no transcript is in it
-    elif fmt is None and (table := _csv_document(text)) is not None:
-        for f in _by_kind(tool)[0]:  # a table that one of them knows is read as it is; else the full path below
-            if f.detect(table):
-                seg = Segment(table, source, 1, tables=tables)
-                return _finish(_parse(f, seg), f, seg)
-        asked = table
-        if tool is None and len(text) <= HEAD_CHARS and _unclaimed(text):
-            # a short table no whole-file format knows and no marker stands in: refused as it would be after the
-            # clean-up and the try as a clean output, which find nothing in it (:func:`markers`)
-            _refuse_early(text, source)
+    done, asked = _read_document(text, source, tool, fmt, cands, tables)
+    if done is not None:
+        return done
     if fmt is None and (done := _read_sweep(text, source, tool, cands, tables)) is not None:
         return done
     if fmt is None and tool is None:
@@ -517,6 +501,33 @@ def parse_text(
     if done is None:
         done = _read_segments(text, source, tool, cands, tables)
     return done
+
+
+def _read_document(
+    text: str, source: str, tool: str | None, fmt: str | None, cands: list[Format], tables: frozenset[str] | None
+) -> tuple[Parsed | None, str | None]:
+    """A JSON document or a table read as it is by the whole-file format that recognises it, with no clean-up;
+    else None, and the table every whole-file format was asked of already (None: no table). A JSON document, or
+    a short table, that no format can claim is refused here (:class:`UnknownFormatError`)."""
+    if (fmt is None or cands[0].whole_file) and (doc := _json_document(text)) is not None:
+        # a JSON document needs none of the clean-up of pasted text: the whole-file formats read it as it is
+        for f in cands if fmt is not None else _json_formats(tool):
+            if fmt is not None or f.detect(doc):
+                seg = Segment(doc, source, 1, tables=tables)
+                return _finish(_parse(f, seg), f, seg), None
+        if tool is None and _json_start(doc) and _all_json(doc):
+            _refuse(doc, source)  # a JSON document no whole-file format knows: no transcript is in it
+    elif fmt is None and (table := _csv_document(text)) is not None:
+        for f in _by_kind(tool)[0]:  # a table that one of them knows is read as it is; else the full path
+            if f.detect(table):
+                seg = Segment(table, source, 1, tables=tables)
+                return _finish(_parse(f, seg), f, seg), None
+        if tool is None and len(text) <= HEAD_CHARS and _unclaimed(text):
+            # a short table no whole-file format knows and no marker stands in: refused as it would be after the
+            # clean-up and the try as a clean output, which find nothing in it (:func:`markers`)
+            _refuse_early(text, source)
+        return None, table
+    return None, None
 
 
 #: A text longer than this is first searched for the registry's markers (:func:`markers`), and refused at once when
