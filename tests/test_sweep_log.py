@@ -25,18 +25,7 @@ from lbanalysis.reader import _parsed
 from lbanalysis.text import cut_sweep, decode, normalize, split_transcript
 
 from .conftest import FIXTURES, corpus
-
-WRK = (
-    "Running 30s test @ http://10.0.0.2:8888/\n"
-    "  40 threads and 800 connections\n"
-    "  Thread Stats   Avg      Stdev     Max   +/- Stdev\n"
-    "    Latency    10.80ms   33.26ms 910.89ms   96.85%\n"
-    "    Req/Sec     4.18k     0.93k   13.56k    74.50%\n"
-    "  4990710 requests in 30.10s, 1.15GB read\n"
-    "Requests/sec: 165806.32\n"
-    "Transfer/sec:     39.18MB\n"
-)
-COMMAND = "wrk -c800 -t40 -d30s http://10.0.0.2:8888/"
+from .test_read_one import COMMAND, WRK  # one canonical wrk run and its command
 
 
 def _cut(text: str):
