@@ -160,11 +160,14 @@ class Format:
     whose lines hold no free text but in the first (the target), and which
     ``detect`` recognises wherever it matches at a line's start (the
     dispatcher asks ``detect`` before it cuts a text). A text
-    that is such runs, each after a command of the tool, and notes between
-    them is cut without the clean-up and the command search
-    (:func:`~lbanalysis.text.cut_sweep`), and each segment read by
-    ``read_one`` (``tests/test_sweep_log.py`` holds the answers equal to the
-    full path's).
+    that is such runs, each maybe after a command of the tool, and notes
+    between them is cut without the clean-up and the command search
+    (:func:`~lbanalysis.text.cut_sweep`); each run after a command is read
+    by ``read_one(segment, run)``, the runs before any command by
+    ``parse(segment, runs)`` (their groups, starts and ends in the
+    segment's text), which a format with ``sweep`` accepts
+    (``tests/test_sweep_log.py`` holds the answers equal to the full
+    path's).
     """
 
     name: str

@@ -302,7 +302,7 @@ def _seconds(value: str, unit: str) -> float:
 
 def _run_block(rd: _Reader, n: int, m: re.Match) -> None:
     """A whole canonical wrk 4 run (:data:`_BLOCK_RE`): what its lines' handlers, one by one, would make of it
-    (:func:`_block_run` of its groups).
+    (:func:`_block` of its groups).
 
     >>> text = ("Running 1m test @ http://h:81/\\n  2 threads and 10 connections\\n"
     ...   "  Thread Stats   Avg      Stdev     Max   +/- Stdev\\n    Latency    16.44ms   25.19ms 131.06ms   87.14%\\n"
@@ -314,12 +314,7 @@ def _run_block(rd: _Reader, n: int, m: re.Match) -> None:
     >>> r.d["latency_mean_s"], r.d["thread_requests_per_s_max"], r.d["duration_s"], r.d["non_2xx_3xx"], r.percentiles
     (0.01644, 1770.0, 60.0, 0, [{'percentile': 50.0, 'latency_s': 0.00382, 'kind': None}])
     """
-    _block_run(rd, n, m.groups())
-
-
-def _block_run(rd: _Reader, n: int, groups: tuple) -> None:
-    """The run of the groups of a :data:`_BLOCK_RE` match (:func:`_run_block`), at line ``n``."""
-    rd.runs.append(_block(n, groups))
+    rd.runs.append(_block(n, m.groups()))
     rd.awaits_threads = False
 
 
@@ -690,7 +685,7 @@ def _swept(text: str, runs: list[tuple[tuple, int, int]]) -> _Reader | None:
         if _HINT_SEARCH(text[pos:start]) is not None:  # type: ignore[misc]
             return None
         line += text.count("\n", pos, start)
-        _block_run(rd, line, groups)
+        rd.runs.append(_block(line, groups))
         line += text.count("\n", start, end)
         pos = end
     return None if _HINT_SEARCH(text, pos) is not None else rd  # type: ignore[misc]
