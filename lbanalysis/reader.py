@@ -482,7 +482,7 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
             if name not in wanted:
                 continue
             if isinstance(part, pd.DataFrame):
-                src = pd.Categorical.from_codes(np.zeros(len(part), dtype=np.int8), categories=[it.source])
+                src = schema.categorical(np.zeros(len(part), dtype=np.int8), [it.source])
                 frames[name].append(part.assign(source=src))
             elif part:
                 rows[name].extend(part)
@@ -495,7 +495,7 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
             counts = [n for _, n in sources[name]]
             codes = np.repeat(np.arange(len(names)), counts)
             source = (
-                pd.Categorical.from_codes(codes, categories=names)  # each file once: its rows are together
+                schema.categorical(codes, names)  # each file once: its rows are together
                 if len(set(names)) == len(names)
                 else pd.Categorical(np.repeat(names, counts))
             )  # columnar build from the dicts (fast), the file of each row given as built

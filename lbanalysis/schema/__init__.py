@@ -32,7 +32,7 @@ from __future__ import annotations
 from .columns import COMMAND_REFUSED, ERROR_KINDS, KEY, NO_ANSWER, NO_RESULT_SHOWN, Column, columns_of
 from .cpu import CPU, CPU_SCOPES, PAIRED_BY, ROLES
 from .detail import HISTOGRAM, INTERVALS, METRICS, PERCENTILES, PHASES, REQUESTS, SERVERS, STREAMS
-from .frames import TABLES, absent_columns, conform, describe, empty, markdown, missing_array
+from .frames import TABLES, absent_columns, categorical, conform, describe, empty, markdown, missing_array
 from .runs import RUNS
 
 __all__ = [
@@ -57,6 +57,7 @@ __all__ = [
     "TABLES",
     "Column",
     "absent_columns",
+    "categorical",
     "columns_of",
     "conform",
     "describe",
