@@ -76,6 +76,30 @@ _HEAD = 1 << 16
 NOT_RUNS_COLUMNS = ["source", "line", "tool", "command", "kind"]
 
 
+class _Table:
+    """A detail table of a :class:`Dataset`: one given as None (or not given) is the table's empty frame, made when
+    first asked for (a read of a folder of one tool leaves most tables empty; pandas takes 30-300 µs to make each).
+
+    >>> ds = Dataset(runs=pd.DataFrame())
+    >>> ds.servers.shape[0], list(ds.metrics.columns)[:2], ds.metrics is ds.metrics
+    (0, ['source', 'run'], True)
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name, self.slot = name, "_" + name
+
+    def __get__(self, obj: object, owner: type | None = None) -> pd.DataFrame | None:
+        if obj is None:
+            return None  # the field's default: the empty table, made on first use
+        frame = obj.__dict__[self.slot]
+        if frame is None:
+            frame = obj.__dict__[self.slot] = schema.empty(self.name)
+        return frame
+
+    def __set__(self, obj: object, value: pd.DataFrame | None) -> None:
+        obj.__dict__[self.slot] = value
+
+
 @dataclass
 class Dataset:
     """Everything one ``read()`` produced: the tables and what was left out.
@@ -94,15 +118,15 @@ class Dataset:
     """
 
     runs: pd.DataFrame
-    percentiles: pd.DataFrame
-    phases: pd.DataFrame
-    requests: pd.DataFrame
-    intervals: pd.DataFrame
-    servers: pd.DataFrame = field(default_factory=lambda: schema.empty("servers"))
-    streams: pd.DataFrame = field(default_factory=lambda: schema.empty("streams"))
-    histogram: pd.DataFrame = field(default_factory=lambda: schema.empty("histogram"))
-    metrics: pd.DataFrame = field(default_factory=lambda: schema.empty("metrics"))
-    cpu: pd.DataFrame = field(default_factory=lambda: schema.empty("cpu"))
+    percentiles: pd.DataFrame = _Table()
+    phases: pd.DataFrame = _Table()
+    requests: pd.DataFrame = _Table()
+    intervals: pd.DataFrame = _Table()
+    servers: pd.DataFrame = _Table()
+    streams: pd.DataFrame = _Table()
+    histogram: pd.DataFrame = _Table()
+    metrics: pd.DataFrame = _Table()
+    cpu: pd.DataFrame = _Table()
     skipped: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["source", "reason"]))
     not_runs: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=NOT_RUNS_COLUMNS))
     ignored: list[str] = field(default_factory=list)
@@ -791,11 +815,10 @@ def _read_pandas(
     runs = with_think_times(runs)
     skipped_df = _skipped_frame(skipped)
     not_runs_df = _not_runs_frame(not_runs)
-    detail = {
+    detail = {  # an empty table is made when first asked for (None: see Dataset)
         name: schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), name)
-        if parts
-        else schema.empty(name)
         for name, parts in tables.items()
+        if parts
     }
     if "cpu" in detail:
         detail["cpu"] = pair_cpu(detail["cpu"], runs)
@@ -805,7 +828,7 @@ def _read_pandas(
     if table == "runs":
         return runs
     if table != "all":
-        return detail[table]
+        return detail[table] if table in detail else schema.empty(table)
     return Dataset(
         runs=runs,
         design_inputs=_design_inputs(pattern, manifest_names, section_keys, design),
