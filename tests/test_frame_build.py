@@ -1,0 +1,73 @@
+"""The fast builds of frames (issue #39) give what pandas' own constructors give, and share nothing a user can change.
+
+A read builds its frames without pandas' inference and checks (``schema.categorical``, absent columns made in
+blocks, the column index made once per list of names) and leaves the detail tables no file gave unbuilt until asked
+for (``Dataset``): these tests hold that each is the same frame the slow way, and that one frame's change reaches no
+other.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import lbanalysis
+from lbanalysis import schema
+
+AB = Path(__file__).resolve().parent / "fixtures" / "ab"
+
+
+@pytest.mark.parametrize(
+    "names",
+    [["a.txt"], ["results/c8000.json", "results/c10000.json"], ["1", "2.5", "x"], ["été/ü.txt", "b"], ["", "a"]],
+)
+def test_categorical_is_pandas_own(names):
+    codes = np.arange(len(names)).repeat(2)
+    ours, theirs = schema.categorical(codes, names), pd.Categorical.from_codes(codes, categories=names)
+    assert ours.dtype == theirs.dtype
+    assert ours.categories.dtype == theirs.categories.dtype
+    pd.testing.assert_series_equal(pd.Series(ours), pd.Series(theirs))
+
+
+def test_absent_columns_are_missing_and_apart():
+    cols, fills = schema.absent_columns("runs", ["source", "run"], 3)
+    for fill in fills:
+        fill()
+    assert all(pd.isna(pd.array(v)).all() for v in cols.values())
+    for name, column in cols.items():
+        assert str(column.dtype) == schema.TABLES["runs"][name].dtype, name
+    ids = [id(v) for v in cols.values()]
+    assert len(set(ids)) == len(ids)  # an array each: none written through another
+
+
+def _read(path: Path) -> lbanalysis.Dataset:
+    return lbanalysis.read(path, table="all", errors="skip")  # the folder holds an error output on purpose
+
+
+def test_a_change_to_one_read_reaches_no_other():
+    first, second = _read(AB), _read(AB)
+    absent = [c for c in schema.TABLES["runs"] if first.runs[c].isna().all()]
+    strings = [c for c in absent if schema.TABLES["runs"][c].dtype == "string"][:2]
+    ints = [c for c in absent if schema.TABLES["runs"][c].dtype == "Int64"][:2]
+    assert len(strings) == 2 and len(ints) == 2
+    first.runs.loc[0, strings[0]] = "changed"
+    first.runs.loc[0, ints[0]] = 7
+    for table in ("runs", "percentiles", "servers"):  # a frame's column index is its own: naming it names no other's
+        first.tables[table].columns.name = "mine"
+    assert first.runs[strings[1]].isna().all() and first.runs[ints[1]].isna().all()
+    assert second.runs[strings[0]].isna().all() and second.runs[ints[0]].isna().all()
+    for table in ("runs", "percentiles", "servers"):
+        assert second.tables[table].columns.name is None and _read(AB).tables[table].columns.name is None
+
+
+def test_a_table_no_file_gave_is_made_when_asked_for():
+    ds = _read(AB / "ab_S.txt")
+    assert ds.__dict__["_servers"] is None  # not built by the read
+    pd.testing.assert_frame_equal(ds.servers, schema.empty("servers"))
+    assert ds.servers is ds.servers  # made once
+    assert len(ds.percentiles) and ds.__dict__["_percentiles"] is not None
+    assert ds.tables["streams"].empty and list(ds.tables["streams"].columns) == list(schema.TABLES["streams"])
+    pd.testing.assert_frame_equal(lbanalysis.read(AB / "ab_S.txt", table="servers"), schema.empty("servers"))
