@@ -815,13 +815,7 @@ def _read_pandas(
     runs = with_think_times(runs)
     skipped_df = _skipped_frame(skipped)
     not_runs_df = _not_runs_frame(not_runs)
-    detail = {  # an empty table is made when first asked for (None: see Dataset)
-        name: schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), name)
-        for name, parts in tables.items()
-        if parts
-    }
-    if "cpu" in detail:
-        detail["cpu"] = pair_cpu(detail["cpu"], runs)
+    detail = _detail_frames(tables, runs)
     # read-only records that pandas shares, not copies, into every frame built from runs (issue #39)
     runs.attrs["skipped"] = Records(skipped)  # the frame's records: (source, reason) strings
     runs.attrs["not_runs"] = Records(not_runs_df.to_dict("records") if not_runs else ())
@@ -839,6 +833,19 @@ def _read_pandas(
         notes=notes,
         **detail,
     )
+
+
+def _detail_frames(tables: dict[str, list[pd.DataFrame]], runs: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The detail tables that some file gave rows to, each one frame (the CPU samples paired with their runs); the
+    others are left out, to be made when first asked for (see :class:`Dataset`)."""
+    detail = {
+        name: schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), name)
+        for name, parts in tables.items()
+        if parts
+    }
+    if "cpu" in detail:
+        detail["cpu"] = pair_cpu(detail["cpu"], runs)
+    return detail
 
 
 def _not_runs_frame(rows: list[dict]) -> pd.DataFrame:
