@@ -170,11 +170,18 @@ def test_search_finds_the_rate_littles_law_gives(slo_lab, tmp_path):
     print(f"vegeta: S_eff {s_eff * 1e3:.1f} ms, X* {x_star:.1f}/s, found {cap['capacity_requests_per_s']:.1f}/s at "
           f"rate {cap['capacity_load']:.1f} ({cap['lower']:.1f} to {cap['upper']:.1f}) in {result.done} runs")  # fmt: skip
     # X* as the server's service time gives it before the search and again after it: on a machine shared with other
-    # work (the suite's other tests) S_eff moves between the two, and the capacity found stands within 10 % of X*
-    # for a service time the server showed (within 10 % of one of them, or between them)
+    # work (the suite's other tests) S_eff moves between the two. Past X* the queue grows for the whole run, so no rate
+    # much above it meets the objective (the throughput found is at most 1.1 X*); below it the queue stays short, so
+    # the search does not fail at a rate far below it (its first failed rate is at least 0.9 X*). The rate it reports
+    # met stands below that failure by at most its resolution (10 %), and the mean latency a rate near X* gets from
+    # the jitter of a shared machine takes some more: a bound on the throughput found from below would hold the
+    # resolution against the search (a CI run found 68.5/s met, 74 failed, X* 77.3: right, and 0.89 X*).
     s_after = _s_eff(slo_lab["url"])
-    low, high = 0.9 * N / max(s_eff, s_after), 1.1 * N / min(s_eff, s_after)
-    assert low <= cap["capacity_requests_per_s"] <= high, (x_star, N / s_after, cap.to_dict(), result.steps)
+    x_low, x_high = N / max(s_eff, s_after), N / min(s_eff, s_after)
+    evidence = (x_star, N / s_after, cap.to_dict(), result.steps)
+    assert cap["capacity_requests_per_s"] <= 1.1 * x_high, evidence
+    assert cap["failed_load"] >= 0.9 * x_low, evidence
+    assert cap["failed_load"] - cap["met_load"] <= max(0.1 * cap["met_load"], 1) + 1e-9, evidence  # its resolution
 
 
 def _runs_at(rows: list[dict], load: float) -> int:
