@@ -22,6 +22,12 @@ MO = 2**20
 NOTEBOOKS = ("04-haproxy-apache-siege", "05-lbbench")
 
 
+#: Each notebook's module fixture runs once: the tests reading it on one worker (under ``-n``, a module fixture runs
+#: on every worker that gets one of its tests: the notebook executed two or three times over).
+NB04 = pytest.mark.xdist_group("notebook-04")
+NB05 = pytest.mark.xdist_group("notebook-05")
+
+
 def execute(name: str, out: Path, **parameters) -> tuple[Path, Path, nbformat.NotebookNode]:
     papermill = pytest.importorskip("papermill")
     figures, processed = out / "figures", out / "processed"
@@ -98,6 +104,7 @@ def siege_nb(tmp_path_factory):
 
 
 @pytest.mark.slow
+@NB04
 def test_04_ran_with_its_parameters(siege_nb):
     _, _, nb = siege_nb
     assert_no_errors(nb)
@@ -105,6 +112,7 @@ def test_04_ran_with_its_parameters(siege_nb):
 
 
 @pytest.mark.slow
+@NB04
 def test_04_figures(siege_nb):
     figures, _, _ = siege_nb
     for name in ("transactions", "response-times", "throughput-mo-s", "gain", "utilisation"):
@@ -112,6 +120,7 @@ def test_04_figures(siege_nb):
 
 
 @pytest.mark.slow
+@NB04
 def test_04_results_table_carries_the_article_figures(siege_nb):
     _, processed, _ = siege_nb
     t = pd.read_csv(processed / "results.csv").set_index(["servers", "concurrency", "row_in_group"])
@@ -133,6 +142,7 @@ def test_04_results_table_carries_the_article_figures(siege_nb):
 
 
 @pytest.mark.slow
+@NB04
 def test_04_per_level_means(siege_nb):
     _, processed, _ = siege_nb
     means = pd.read_csv(processed / "level-means.csv").set_index(["servers", "concurrency"])
@@ -147,6 +157,7 @@ def test_04_per_level_means(siege_nb):
 
 
 @pytest.mark.slow
+@NB04
 def test_04_gain_of_the_second_server(siege_nb):
     _, processed, _ = siege_nb
     gain = pd.read_csv(processed / "gain.csv", index_col=0)
@@ -164,6 +175,7 @@ def test_04_gain_of_the_second_server(siege_nb):
 
 
 @pytest.mark.slow
+@NB04
 def test_04_iperf_links(siege_nb):
     _, processed, _ = siege_nb
     links = pd.read_csv(processed / "links.csv")
@@ -172,6 +184,7 @@ def test_04_iperf_links(siege_nb):
 
 
 @pytest.mark.slow
+@NB04
 def test_04_every_path_against_its_own_capacity(siege_nb):
     _, processed, _ = siege_nb
     net = pd.read_csv(processed / "network.csv")
@@ -192,6 +205,7 @@ def test_04_every_path_against_its_own_capacity(siege_nb):
 
 
 @pytest.mark.slow
+@NB04
 def test_04_ledger(siege_nb):
     figures, _, _ = siege_nb
     ledger = pd.read_csv(figures / "ledger.csv").set_index("claim")
@@ -204,6 +218,7 @@ def test_04_ledger(siege_nb):
 
 
 @pytest.mark.slow
+@NB04
 def test_04_stated_numbers_follow_the_parameters(siege_nb, tmp_path_factory):
     figures, _, nb = execute(
         "04-haproxy-apache-siege", tmp_path_factory.mktemp("nb04b"), include_duplicates=True, threshold=0.4, limit=0.6
@@ -221,6 +236,7 @@ def test_04_stated_numbers_follow_the_parameters(siege_nb, tmp_path_factory):
 
 
 @pytest.mark.slow
+@NB04
 def test_04_capacity_with_one_server_and_with_two(siege_nb):
     """mean <= 0.5 s: one server crosses between 40 and 60 clients, two between 60 and 80 (two runs a level)."""
     _, processed, nb = siege_nb
@@ -239,6 +255,7 @@ def test_04_capacity_with_one_server_and_with_two(siege_nb):
 
 
 @pytest.mark.slow
+@NB04
 def test_04_committed_processed_data_is_current(siege_nb):
     _, processed, _ = siege_nb
     assert_committed_matches(processed, "haproxy-apache-siege")
@@ -253,6 +270,7 @@ def lbbench_nb(tmp_path_factory):
 
 
 @pytest.mark.slow
+@NB05
 def test_05_ran(lbbench_nb):
     figures, _, nb = lbbench_nb
     assert_no_errors(nb)
@@ -261,6 +279,7 @@ def test_05_ran(lbbench_nb):
 
 
 @pytest.mark.slow
+@NB05
 def test_05_table_carries_the_article_figures(lbbench_nb):
     _, processed, _ = lbbench_nb
     runs = pd.read_csv(processed / "runs.csv")
@@ -280,6 +299,7 @@ def test_05_table_carries_the_article_figures(lbbench_nb):
 
 
 @pytest.mark.slow
+@NB05
 def test_05_claims(lbbench_nb):
     _, processed, _ = lbbench_nb
     claims = pd.read_csv(processed / "claims.csv")["from its figures"].tolist()
@@ -287,6 +307,7 @@ def test_05_claims(lbbench_nb):
 
 
 @pytest.mark.slow
+@NB05
 def test_05_scaling_fits(lbbench_nb):
     _, processed, _ = lbbench_nb
     fits = pd.read_csv(processed / "scaling-fits.csv", index_col="mode", keep_default_na=False, na_values=[""])
@@ -301,6 +322,7 @@ def test_05_scaling_fits(lbbench_nb):
 
 
 @pytest.mark.slow
+@NB05
 def test_05_multi_ab_sums_and_fits(lbbench_nb):
     _, processed, _ = lbbench_nb
     per_process = pd.read_csv(processed / "multi-ab-runs.csv")
@@ -323,6 +345,7 @@ def test_05_multi_ab_sums_and_fits(lbbench_nb):
 
 
 @pytest.mark.slow
+@NB05
 def test_05_ledger(lbbench_nb):
     figures, _, nb = lbbench_nb
     ledger = pd.read_csv(figures / "ledger.csv").set_index("claim")
@@ -342,6 +365,7 @@ def test_05_ledger(lbbench_nb):
 
 
 @pytest.mark.slow
+@NB05
 def test_05_stated_numbers_follow_the_parameters(lbbench_nb, tmp_path_factory):
     _, processed, nb = execute("05-lbbench", tmp_path_factory.mktemp("nb05b"), fit_model="usl")
     text, default = shown_text(nb), shown_text(lbbench_nb[2])
@@ -352,6 +376,7 @@ def test_05_stated_numbers_follow_the_parameters(lbbench_nb, tmp_path_factory):
 
 
 @pytest.mark.slow
+@NB05
 def test_05_committed_processed_data_is_current(lbbench_nb):
     _, processed, _ = lbbench_nb
     assert_committed_matches(processed, "lbbench")

@@ -24,6 +24,10 @@ PAR = FIXTURES / "parallel"
 MANIFEST = pd.read_csv(PAR / "manifest.csv")
 
 
+#: The folder is read and studied once (module fixtures), on the one worker that runs these tests.
+pytestmark = pytest.mark.xdist_group("parallel")
+
+
 @pytest.fixture(scope="module")
 def ds():
     return lbanalysis.read(PAR, table="all")

@@ -38,7 +38,8 @@ from lbanalysis.sweep.search import search_sweep
 
 from .test_sweep import free_ports, need, stop, wait_port
 
-pytestmark = [pytest.mark.live, pytest.mark.slow]
+#: One worker holds the lab (its HAProxy, backend and measured S_eff made once) and runs its searches one at a time.
+pytestmark = [pytest.mark.live, pytest.mark.slow, pytest.mark.xdist_group("slo-lab")]
 
 N = 2  # HAProxy's maxconn on the one server
 SERVICE_S = 0.02  # the backend's own time per request
