@@ -125,11 +125,28 @@ RESULT_FIELDS = (
 )
 
 
+_CLASS_KEYS = tuple((c, f"req{c}") for c in CLASSES)
+#: The columns of the "answered" fields: dropped when no request got a response (see :data:`RESULT_FIELDS`).
+_ANSWERED = frozenset(f.column for f in RESULT_FIELDS if f.kind == "answered")
+
+
 def _counts(res: dict) -> dict:
-    """The status classes, others and errors of a result, as :func:`~lbanalysis.readers.bombardier.text.count_fields`."""
-    classes = {c: _int(res, f"req{c}") or 0 for c in CLASSES} if any(f"req{c}" in res for c in CLASSES) else None
-    errors = [(e["description"], e["count"]) for e in res.get("errors") or []
-              if isinstance(e, dict) and isinstance(e.get("description"), str) and isinstance(e.get("count"), int)]  # fmt: skip
+    """The status classes, others and errors of a result, as :func:`~lbanalysis.readers.bombardier.text.count_fields`.
+
+    >>> _counts({"req2xx": 9, "req5xx": 1, "others": 2, "errors": [{"description": "timeout", "count": 2}]})
+    {'requests': 10, 'requests_ok': 9, 'non_2xx': 1, 'status_codes': '2xx: 9; 5xx: 1', 'failed': 2, 'failed_network': 2, 'warnings': 'timeout (x2)'}
+    """
+    classes = None
+    for _, key in _CLASS_KEYS:
+        if key in res:
+            classes = {c: _int(res, k) or 0 for c, k in _CLASS_KEYS}
+            break
+    errors = []
+    for e in res.get("errors") or ():
+        if type(e) is dict:
+            msg, n = e.get("description"), e.get("count")
+            if isinstance(msg, str) and isinstance(n, int):
+                errors.append((msg, n))
     return count_fields(classes, _int(res, "others"), errors)
 
 
@@ -145,7 +162,7 @@ def _latency_percentiles(res: dict) -> list[dict]:
 
 def _result(res: dict) -> tuple[dict, list[dict]]:
     d = _counts(res)
-    d.update(walk(res, RESULT_FIELDS, "runs"))
+    d.update(walk(res, RESULT_FIELDS))  # one walk of every field; the answered ones dropped below when none was
     taken, read, written = d.get("duration_s"), d.get("bytes_total"), d.get("bytes_sent")
     if taken and d.get("requests") is not None:
         d["requests_per_s"] = d["requests"] / taken
@@ -153,8 +170,8 @@ def _result(res: dict) -> tuple[dict, list[dict]]:
         d["bytes_per_s_total"] = (read + written) / taken
     if d.get("requests") == 0:  # the times of attempts that got no answer
         d.setdefault("requests_per_s", 0.0)
-        return d, []
-    return {**d, **walk(res, RESULT_FIELDS, "answered")}, _latency_percentiles(res)
+        return {k: v for k, v in d.items() if k not in _ANSWERED}, []
+    return d, _latency_percentiles(res)
 
 
 def parse(seg: Segment) -> Parsed:
