@@ -18,7 +18,7 @@ import os
 import re
 import sys
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -474,7 +474,9 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
     empty, so ``read(path)`` does not pay for percentiles it will not return.
     Each run's file path and path relative to what was read are returned
     beside the rows (lists in their order), not as columns: a wide frame
-    pays a copy of its blocks for each column taken out again.
+    pays a copy of its blocks for each column taken out again. The detail
+    tables come with the names of those whose one frame is built here, to
+    the table already (no second conform).
     """
     wanted = set(schema.TABLES) if want is None else set(want)
     runs: list[dict] = []
@@ -485,6 +487,7 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
     sources: dict[str, list[tuple[str, int]]] = {k: [] for k in schema.TABLES if k != "runs"}
     skipped: list[dict] = []
     not_runs: list[dict] = []
+    ready: set[str] = set()
     for it, (p, err) in zip(items, results, strict=True):
         if err is not None:
             if errors == "raise":
@@ -514,6 +517,8 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
     tables: dict[str, list[pd.DataFrame]] = {}
     for name in rows:
         parts = list(frames[name])
+        if rows[name] and not parts:  # the table's one frame is built to it here (conform once)
+            ready.add(name)
         if rows[name]:
             names = [s for s, _ in sources[name]]
             counts = [n for _, n in sources[name]]
@@ -525,7 +530,7 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
             )  # columnar build from the dicts (fast), the file of each row given as built
             parts.append(_conform(rows[name], name, sources[name], given={"source": source}))
         tables[name] = parts
-    return runs, (paths, rels), tables, skipped, not_runs
+    return runs, (paths, rels), (tables, ready), skipped, not_runs
 
 
 def _missing_paths(missing: list[str], errors: Errors) -> list[dict]:
@@ -792,7 +797,7 @@ def _read_pandas(
     skipped_missing = _missing_paths(missing, errors)
     want = _wanted(table, tables)
     results = _gather(items, tool, format, workers, progress, want, executor)
-    runs_rows, (run_paths, rels), tables, skipped, not_runs = _assemble(items, results, errors, want)
+    runs_rows, (run_paths, rels), (tables, ready), skipped, not_runs = _assemble(items, results, errors, want)
     skipped = skipped_missing + skipped
     if table not in ("runs", "all", "cpu"):
         # one detail table asked for: the runs frame and its metadata are not needed
@@ -815,7 +820,7 @@ def _read_pandas(
     runs = with_think_times(runs)
     skipped_df = _skipped_frame(skipped)
     not_runs_df = _not_runs_frame(not_runs)
-    detail = _detail_frames(tables, runs)
+    detail = _detail_frames(tables, runs, ready)
     # read-only records that pandas shares, not copies, into every frame built from runs (issue #39)
     runs.attrs["skipped"] = Records(skipped)  # the frame's records: (source, reason) strings
     runs.attrs["not_runs"] = Records(not_runs_df.to_dict("records") if not_runs else ())
@@ -835,14 +840,18 @@ def _read_pandas(
     )
 
 
-def _detail_frames(tables: dict[str, list[pd.DataFrame]], runs: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def _detail_frames(
+    tables: dict[str, list[pd.DataFrame]], runs: pd.DataFrame, ready: Collection[str] = ()
+) -> dict[str, pd.DataFrame]:
     """The detail tables that some file gave rows to, each one frame (the CPU samples paired with their runs); the
-    others are left out, to be made when first asked for (see :class:`Dataset`)."""
+    others are left out, to be made when first asked for (see :class:`Dataset`). ``ready``: the tables whose one
+    frame is built to the table already (:func:`_assemble`)."""
     detail = {
-        name: schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), name)
+        name: parts[0] if name in ready else
+        schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), name)
         for name, parts in tables.items()
         if parts
-    }
+    }  # fmt: skip
     if "cpu" in detail:
         detail["cpu"] = pair_cpu(detail["cpu"], runs)
     return detail

@@ -719,7 +719,9 @@ def with_think_times(runs: pd.DataFrame) -> pd.DataFrame:
     if not len(runs) or "tool" not in runs or "source" not in runs:
         return runs
     infos = {t.name: t for t in TOOLS if t.think_times or t.script_language}
-    if not any(t in infos for t in runs["tool"].unique()):  # the usual read: no tool that reads a script
+    tools = runs["tool"]  # a category's names hold every tool present (maybe more): no pass over the rows
+    named = tools.cat.categories if isinstance(tools.dtype, pd.CategoricalDtype) else tools.unique()
+    if not any(t in infos for t in named):  # the usual read: no tool that reads a script
         return runs
     todo = runs["tool"].isin(list(infos)).fillna(False).to_numpy(bool, copy=True)
     if "think_time_s" in runs:
