@@ -192,6 +192,51 @@ def test_a_json_document_is_claimed_only_by_formats_that_say_they_read_json(wher
     assert set(claims) <= flagged, set(claims) - flagged
 
 
+def _json_documents(files: list[Path]) -> list[str]:
+    docs = []
+    for path in files:
+        try:
+            doc = readers._json_document(decode(path.read_bytes()))
+        except (UnicodeError, ValueError):
+            continue
+        if doc is not None:
+            docs.append(doc)
+    return docs
+
+
+@pytest.mark.parametrize("where", ["fixtures", "corpus"])
+def test_every_json_document_a_format_recognises_holds_one_of_its_words(where):
+    """A JSON document is asked only of the formats one of whose words (``Format.json_words``) it holds: every
+    document of the fixtures and the corpus that a format recognises holds one of its words, as the dispatcher
+    finds them (for any tool asked, or none)."""
+    files = _files(FIXTURES) if where == "fixtures" else [p for k in ("repos", "public", "public2", "lab", "peers")
+                                                         for p in _files(corpus(k))]  # fmt: skip
+    claimed: dict[str, int] = {}
+    for doc in _json_documents(files):
+        for f in readers._json_formats(None):
+            if f.json_words is not None and f.detect(doc):
+                claimed[f.name] = claimed.get(f.name, 0) + 1
+                assert f in readers._json_asked(doc, None), (f.name, doc[:200])
+                assert f in readers._json_asked(doc, f.tool), (f.name, doc[:200])
+    assert sum(claimed.values()) > 50 and len(claimed) >= (12 if where == "fixtures" else 3)  # the check bites
+
+
+def test_a_json_document_is_asked_of_the_formats_its_words_name():
+    """What the words save: a bombardier result is not asked of iperf3's, siege's or fortio's format; one that
+    holds no format's words only of those that say none; a document past the searched head of every format."""
+    bombardier = '{"spec": {"numberOfConnections": 2}, "result": {"bytesRead": 0, "latency": {"mean": 1}}}'
+    asked = [f.name for f in readers._json_asked(bombardier, None)]
+    assert "bombardier-json" in asked and not {"iperf3-json", "siege-json", "fortio-json"} & set(asked)
+    assert {f.name for f in readers._json_asked('{"a": 1}', None)} == {
+        f.name for f in readers._json_formats(None) if f.json_words is None
+    }
+    # a word inside a longer key or value is not the word; a word quoted anywhere is (a value too: detect looks so)
+    assert "iperf3-json" not in [f.name for f in readers._json_asked('{"start_time": 1, "x": "restart"}', None)]
+    assert "iperf3-json" in [f.name for f in readers._json_asked('{"a": "x", "b": "start"}', None)]
+    long = '{"a": "' + "x" * readers._WORDS_HEAD + '"}'
+    assert readers._json_asked(long, None) == readers._json_formats(None)
+
+
 @pytest.mark.parametrize("where", ["fixtures", "corpus"])
 def test_a_segment_no_marker_stands_in_is_one_no_format_detects(where, monkeypatch):
     # a transcript's segments (notes between runs, a command's missing output) are not asked of every format when

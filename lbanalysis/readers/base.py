@@ -143,6 +143,12 @@ class Format:
     text taken for JSON is asked of these alone, in their order;
     ``tests/test_markers.py`` holds that no other format recognises one of
     the fixtures or the corpus).
+    ``json_words``: for such a format, keys one of which (quoted, as
+    ``"key"``) every document it recognises holds, wherever they stand;
+    None: not said. The dispatcher finds which of all the formats' words a
+    document's head holds in one search and asks only the formats with a
+    word there, and those that say none (``tests/test_json_words.py`` holds
+    the words true of every JSON document of the fixtures and the corpus).
     ``read_one(segment)``: the runs of a segment after its tool's command
     that holds one output in the shape the reader reads in one match and no
     other line the reader would read, as ``parse`` gives them (their rows
@@ -182,6 +188,7 @@ class Format:
     plain: re.Pattern[str] | None = None
     read_plain: Callable[[re.Match[str], Segment], Parsed] | None = None
     json: bool = False
+    json_words: tuple[str, ...] | None = None
     read_one: Callable[..., Parsed | None] | None = None
     sweep: re.Pattern[str] | None = None
 

@@ -54,7 +54,9 @@ __all__ = ["FORMATS", "detect", "parse"]
 RPS_PERCENTILES = (50, 75, 90, 95, 99)
 
 _HINT_RE = re.compile(r'^\{\s*"spec"\s*:\s*\{\s*"numberOfConnections"|"result"\s*:\s*\{\s*"bytesRead"', re.M)
-_HINT_WORDS = ('"numberOfConnections"', '"bytesRead"')
+#: The keys one of which the hint holds (:attr:`~lbanalysis.readers.base.Format.json_words`)
+JSON_WORDS = ("numberOfConnections", "bytesRead")
+_HINT_WORDS = tuple(f'"{w}"' for w in JSON_WORDS)
 _TOP_RE = re.compile(r'\{\s*"(?:spec|result)"\s*:')  # its first key (spec; result when the keys are sorted)
 # what bombardier prints before its JSON result: the intro (-p i), the progress bar (-p p; its carriage
 # returns read as line ends) and "Done!"
@@ -201,6 +203,7 @@ FORMATS = [
         parse,
         whole_file=True,
         json=True,
+        json_words=JSON_WORDS,
         description="bombardier -o json result",
     )
 ]

@@ -244,6 +244,6 @@ def parse(seg: Segment) -> Parsed:
 
 
 FORMATS = [
-    Format("crank-json", "crank", detect, parse, whole_file=True, json=True,
+    Format("crank-json", "crank", detect, parse, whole_file=True, json=True, json_words=("jobs",),
            description="crank --json results (load job into runs; every job's CPU and memory into cpu)"),
 ]  # fmt: skip

@@ -164,5 +164,6 @@ def parse(seg: Segment) -> Parsed:
 
 
 FORMATS = [
-    Format("fortio-json", "fortio", detect, parse, whole_file=True, json=True, description="fortio load -json result"),
-]
+    Format("fortio-json", "fortio", detect, parse, whole_file=True, json=True, json_words=KEYS[:1],
+           description="fortio load -json result"),
+]  # fmt: skip

@@ -242,6 +242,7 @@ FORMATS = [
     Format("haproxy-stat-csv", "haproxy", _detect_csv, _parse_csv, whole_file=True,
            description="HAProxy 'show stat' CSV and the stats page's ;csv"),
     Format("haproxy-stat-json", "haproxy", _detect_json, _parse_json, whole_file=True, json=True,
+           json_words=("objType",),
            description="HAProxy 'show stat json'"),
     Format("haproxy-stat-typed", "haproxy", _detect_typed, _parse_typed, whole_file=True,
            description="HAProxy 'show stat typed'"),

@@ -108,11 +108,13 @@ _HINT_RE = re.compile(
     r'|"version"\s*:\s*"iperf|"event"\s*:\s*"(?:start|interval|end|error)"|\{\s*"start"\s*:\s*\{'
 )
 
+#: The keys one of which every hint holds (:attr:`~lbanalysis.readers.base.Format.json_words`)
+JSON_WORDS = (
+    "connecting_to", "accepted_connection", "test_start", "sum_sent", "sum_received", "cpu_utilization_percent",
+    "intervals", "version", "event", "start",
+)  # fmt: skip
 # the quoted key every hint holds: one pattern that starts with a quote (a search far faster than the hints')
-_HINT_KEY_RE = re.compile(
-    r'"(?:connecting_to|accepted_connection|test_start|sum_sent|sum_received|cpu_utilization_percent|intervals'
-    r'|version|event|start)"'
-)
+_HINT_KEY_RE = re.compile('"(?:' + "|".join(JSON_WORDS) + ')"')
 
 
 def detect(text: str) -> bool:
@@ -547,6 +549,7 @@ FORMATS = [
         parse,
         whole_file=True,
         json=True,
+        json_words=JSON_WORDS,
         description="iperf3 -J JSON (one, several, or an array of documents) and --json-stream events",
     )
 ]

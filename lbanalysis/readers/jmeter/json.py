@@ -168,6 +168,6 @@ def _document(out: Parsed, doc: object, line: int, seg: Segment) -> None:
 
 
 FORMATS = [
-    Format("jmeter-statistics-json", "jmeter", detect, parse, whole_file=True, json=True,
+    Format("jmeter-statistics-json", "jmeter", detect, parse, whole_file=True, json=True, json_words=("transaction",),
            description="JMeter HTML dashboard statistics.json (JMeter 3.0+)"),
 ]  # fmt: skip

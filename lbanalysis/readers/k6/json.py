@@ -287,6 +287,9 @@ def _row(doc: dict) -> tuple[dict, list[dict], list[dict]]:
 
 
 _DETECT_RE = re.compile(r'^\s*\{\s*"(?:metrics|root_group|results|config|version|metadata|options|state)"\s*:')
+#: k6's metrics one of which a summary holds (:attr:`~lbanalysis.readers.base.Format.json_words`)
+JSON_WORDS = ("http_reqs", "iterations", "vus_max")
+_QUOTED_WORDS = tuple(f'"{w}"' for w in JSON_WORDS)
 
 
 def detect(text: str) -> bool:
@@ -298,7 +301,7 @@ def detect(text: str) -> bool:
     if not _DETECT_RE.match(text[:200]):
         return False
     head = text[:200_000]
-    return ('"http_reqs"' in head or '"iterations"' in head or '"vus_max"' in head) and (
+    return any(w in head for w in _QUOTED_WORDS) and (
         '"root_group"' in head or '"results"' in head or '"metrics"' in head
     )
 
@@ -326,6 +329,7 @@ FORMATS = [
         parse,
         whole_file=True,
         json=True,
+        json_words=JSON_WORDS,
         description="k6 --summary-export JSON, handleSummary() data, --new-machine-readable-summary",
     )
 ]

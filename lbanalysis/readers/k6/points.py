@@ -349,7 +349,7 @@ def parse_json(seg: Segment) -> Parsed:
 
 FORMATS = [
     Format("k6-csv", "k6", detect_csv, parse_csv, whole_file=True, description="k6 --out csv metric samples"),
-    Format(
-        "k6-json", "k6", detect_json, parse_json, whole_file=True, json=True, description="k6 --out json metric points"
-    ),
-]
+    Format("k6-json", "k6", detect_json, parse_json, whole_file=True, json=True,
+           json_words=("type", "metric"),  # the first key of the first line
+           description="k6 --out json metric points"),
+]  # fmt: skip

@@ -202,6 +202,7 @@ FORMATS = [
         parse,
         whole_file=True,
         json=True,
+        json_words=("num_requests",),  # one of KEYS, which detect asks for
         description="Locust --json / --json-file statistics",
     )
 ]

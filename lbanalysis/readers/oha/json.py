@@ -238,6 +238,7 @@ FORMATS = [
         parse,
         whole_file=True,
         json=True,
+        json_words=("summary",),  # what detect looks for first
         description="oha --output-format json (or -j) summary",
     ),
     Format("oha-csv", "oha", detect_csv, parse_csv, whole_file=True, description="oha --output-format csv per request"),

@@ -114,6 +114,7 @@ FORMATS = [
         parse,
         whole_file=True,
         json=True,
+        json_words=("transactions",),  # what detect looks for first
         description="siege -j / json_output JSON (siege >= 4.0.5), alone or after error notices",
     )
 ]

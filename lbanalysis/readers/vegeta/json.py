@@ -202,7 +202,8 @@ def parse_results(seg: Segment) -> Parsed:
 
 
 FORMATS = [
-    Format("vegeta-json", "vegeta", detect, parse, whole_file=True, json=True, description="vegeta report -type=json"),
+    Format("vegeta-json", "vegeta", detect, parse, whole_file=True, json=True,
+           json_words=("latencies", "status_codes"), description="vegeta report -type=json"),
     Format("vegeta-results-json", "vegeta", detect_results, parse_results, whole_file=True, json=True,
-           description="vegeta encode --to json results (NDJSON)"),
+           json_words=("timestamp",), description="vegeta encode --to json results (NDJSON)"),
 ]  # fmt: skip
