@@ -6,15 +6,15 @@ Run with ``make bench`` (or ``python bench/bench_read.py [--rows N] [--files N] 
    with default arguments (threads started for the file and stopped after
    it) against a bare ``pandas.read_csv(path, sep="\\t")`` of the same file,
    run in a process of its own, its turn taken among ours (in ours, its best
-   time depended on what our read left in Arrow's memory pool; that figure is
-   printed beside it).
+   time depended on what our read left in the allocators' pools; that figure
+   is printed beside it).
    Target: speed ratio (bare time / our time) >= 0.8. The ratio with a
    thread pool kept open across reads (``executor=pool``) is printed beside it.
 2. Peak memory of that read against the memory of the frame it returns
    (``memory_usage(deep=True)``), measured two ways: Python's allocations
    (tracemalloc), and the growth of the resident set of a fresh process
    reading the file (which also counts what tracemalloc does not see:
-   pyarrow's memory pool, the C parser's buffers). Target: <= 1.5x, by the
+   the C parser's buffers, what the allocators keep). Target: <= 1.5x, by the
    larger of the two. What the process still holds once the frame is
    dropped is printed beside it (freed memory the allocators keep).
 3. 10,000 ab summary files (copies of real captures in tests/fixtures/ab):
@@ -138,8 +138,8 @@ class _Bare:
     returns its time (what ``rounds`` records, its turn taken among the others').
 
     In the process that also reads with lbanalysis, the bare read's best time depended on what our read left in
-    Arrow's memory pool: 0.044 s after a read that handed back the reader's own arrays, 0.07 s after one that copied
-    them, with our read's own time the same (and 0.07 s in a fresh process). Handing freed memory back to the
+    the memory pools (when Arrow parsed the file, in Arrow's: 0.044 s after a read that handed back the reader's own
+    arrays, 0.07 s after one that copied them, with our read's own time the same, and 0.07 s in a fresh process). Handing freed memory back to the
     system before each call did not change it. In a process of its own, each side is timed on what it does itself.
     """
 

@@ -14,16 +14,13 @@ The run row gets ``requests`` (lines), ``timestamp`` (first start) and
 latency min/mean/max computed from ``ttime``; when no caller wants the
 requests table (``read(path)``), the run row is all that is built.
 
-A file on disk above 4 MiB is parsed whole by pyarrow's CSV reader when
-pyarrow is installed (Arrow's own threads and memory pool, kept by Arrow
-between reads: threads started for one file would map their memory afresh),
-skipping the human-readable date column. Without pyarrow, or for a line
-Arrow does not take, the file is cut into byte ranges at line ends, one per
-core, and each range is parsed by pandas' C parser in its own thread (it
-releases the GIL; threads started for the file, or the caller's pool:
-``read(..., executor=pool)``). Each part is then ordered by second: the
-second and the row number are packed into one integer and sorted as values,
-which is stable and several times faster than a stable argsort. The parts
+A file on disk above 4 MiB is cut into byte ranges at line ends, one per
+core, and each range is parsed by pandas' C parser in its own thread,
+skipping the human-readable date column (the parser releases the GIL;
+threads started for the file, or the caller's pool:
+``read(..., executor=pool)``). Each part is then ordered by second, on its
+own thread (NumPy's stable sort of the seconds as small offsets: a radix
+sort). The parts
 are merged second by second into the output columns, one thread per part,
 and every column of the requests table ab does not fill is built there too
 (:func:`lbanalysis.schema.absent_columns`), so that nothing is left to fill
@@ -406,42 +403,6 @@ def parse(seg: Segment) -> Parsed:
     return _frame([chunk], with_rows=seg.wants("requests"))
 
 
-_ARROW_BLOCK = 4 << 20  # bytes per block of pyarrow's CSV reader (its threads share the blocks)
-
-
-def _read_arrow(path: Path) -> _Chunk | None:
-    """A large -g file parsed whole by pyarrow's CSV reader, on Arrow's own threads; None without pyarrow.
-
-    Arrow keeps its threads and its memory pool between reads, so a read
-    does not pay for fresh threads and freshly mapped memory as pandas'
-    parser does in threads started for one file. Any line Arrow does not take
-    (or a time beyond int32) gives None too: the pandas path then reads the
-    file, with its own rules, and names the line.
-    """
-    try:
-        import pyarrow as pa
-        import pyarrow.csv as pacsv
-    except ImportError:  # pragma: no cover - a dependency, but an install without its dependencies may lack it
-        return None
-    try:
-        table = pacsv.read_csv(
-            path,
-            read_options=pacsv.ReadOptions(skip_rows=1, column_names=HEADER, block_size=_ARROW_BLOCK),
-            parse_options=pacsv.ParseOptions(delimiter="\t"),
-            convert_options=pacsv.ConvertOptions(
-                include_columns=HEADER[1:],
-                column_types={"seconds": pa.int64(), **dict.fromkeys(_COLS, pa.int32())},
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-            ),
-        )
-    except (pa.ArrowException, OSError):
-        return None
-    if any(table.column(c).null_count for c in HEADER[1:]):  # an empty field: pandas' rules decide
-        return None
-    return _Chunk({c: table.column(c).to_numpy() for c in HEADER[1:]})
-
-
 def _bounds(path: Path, size: int, start: int, parts: int) -> list[tuple[int, int]]:
     """Byte ranges cutting the data section into about ``parts`` pieces at line ends."""
     cuts = [start]
@@ -465,9 +426,9 @@ def parse_path(
 
     ``tables`` names the detail tables the caller wants (None: all): without
     ``requests`` only the run row is built. ``executor``: a thread pool the
-    caller keeps open, on which the rows are ordered and placed (and the
-    ranges parsed, when Arrow does not parse the file whole); by default,
-    threads started for this file and stopped after it.
+    caller keeps open, on which the ranges are parsed and the rows ordered
+    and placed; by default, threads started for this file and stopped after
+    it.
     """
     size = path.stat().st_size
     with open(path, "rb") as fh:
@@ -476,9 +437,6 @@ def parse_path(
     _check_header(first.decode("utf-8", "replace"), source)
     cores = _cores()
     with_rows = tables is None or "requests" in tables
-    whole = _read_arrow(path) if chunks is None and size >= _CHUNK_MIN_BYTES else None
-    if whole is not None:
-        return _with_threads(cores, executor, lambda run_map: _frame([whole], run_map, with_rows=with_rows))
     ranges = _bounds(path, size, start, chunks or (cores if size >= _CHUNK_MIN_BYTES else 1))
     if len(ranges) < 2:
         return _read_ranges(path, source, ranges, map, with_rows)
