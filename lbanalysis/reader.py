@@ -487,7 +487,6 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
     sources: dict[str, list[tuple[str, int]]] = {k: [] for k in schema.TABLES if k != "runs"}
     skipped: list[dict] = []
     not_runs: list[dict] = []
-    ready: set[str] = set()
     for it, (p, err) in zip(items, results, strict=True):
         if err is not None:
             if errors == "raise":
@@ -515,22 +514,28 @@ def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None)
                 rows[name].extend(part)
                 sources[name].append((it.source, len(part)))
     tables: dict[str, list[pd.DataFrame]] = {}
+    ready: set[str] = set()  # the tables whose one frame is built to the table here (conform once)
     for name in rows:
-        parts = list(frames[name])
-        if rows[name] and not parts:  # the table's one frame is built to it here (conform once)
-            ready.add(name)
+        tables[name] = list(frames[name])
         if rows[name]:
-            names = [s for s, _ in sources[name]]
-            counts = [n for _, n in sources[name]]
-            codes = np.repeat(np.arange(len(names)), counts)
-            source = (
-                schema.categorical(codes, names)  # each file once: its rows are together
-                if len(set(names)) == len(names)
-                else pd.Categorical(np.repeat(names, counts))
-            )  # columnar build from the dicts (fast), the file of each row given as built
-            parts.append(_conform(rows[name], name, sources[name], given={"source": source}))
-        tables[name] = parts
+            if not tables[name]:
+                ready.add(name)
+            tables[name].append(_rows_frame(name, rows[name], sources[name]))
     return runs, (paths, rels), (tables, ready), skipped, not_runs
+
+
+def _rows_frame(name: str, rows: list[dict], sources: list[tuple[str, int]]) -> pd.DataFrame:
+    """A detail table's rows of every file as one frame, built column by column from the dicts (fast), the file of
+    each row given as built (``sources``: each file and its number of rows, in order)."""
+    names = [s for s, _ in sources]
+    counts = [n for _, n in sources]
+    codes = np.repeat(np.arange(len(names)), counts)
+    source = (
+        schema.categorical(codes, names)  # each file once: its rows are together
+        if len(set(names)) == len(names)
+        else pd.Categorical(np.repeat(names, counts))
+    )
+    return _conform(rows, name, sources, given={"source": source})
 
 
 def _missing_paths(missing: list[str], errors: Errors) -> list[dict]:

@@ -21,6 +21,7 @@ import pytest
 import lbanalysis
 import lbanalysis.readers as readers
 from lbanalysis.errors import LBAnalysisError, UnknownFormatError
+from lbanalysis.readers.sniff import WORDS_HEAD, json_document
 from lbanalysis.text import decode
 
 from .conftest import FIXTURES, corpus
@@ -171,7 +172,7 @@ def _json_claims(files: list[Path]) -> dict[str, int]:
     claims: dict[str, int] = {}
     for path in files:
         try:
-            doc = readers._json_document(decode(path.read_bytes()))
+            doc = json_document(decode(path.read_bytes()))
         except (UnicodeError, ValueError):
             continue
         for f in whole if doc is not None else ():
@@ -196,7 +197,7 @@ def _json_documents(files: list[Path]) -> list[str]:
     docs = []
     for path in files:
         try:
-            doc = readers._json_document(decode(path.read_bytes()))
+            doc = json_document(decode(path.read_bytes()))
         except (UnicodeError, ValueError):
             continue
         if doc is not None:
@@ -233,7 +234,7 @@ def test_a_json_document_is_asked_of_the_formats_its_words_name():
     # a word inside a longer key or value is not the word; a word quoted anywhere is (a value too: detect looks so)
     assert "iperf3-json" not in [f.name for f in readers._json_asked('{"start_time": 1, "x": "restart"}', None)]
     assert "iperf3-json" in [f.name for f in readers._json_asked('{"a": "x", "b": "start"}', None)]
-    long = '{"a": "' + "x" * readers._WORDS_HEAD + '"}'
+    long = '{"a": "' + "x" * WORDS_HEAD + '"}'
     assert readers._json_asked(long, None) == readers._json_formats(None)
 
 

@@ -31,6 +31,7 @@ from ..errors import LBAnalysisError, ParseError, UnknownFormatError
 from ..text import Segment, command_argv, cut_sweep, longest_of, normalize, split_transcript, sweep_unit
 from .base import Format, Parsed
 from .moved import install
+from .sniff import all_json, csv_document, json_asked, json_document, json_start, words_pattern
 
 __all__ = ["FORMATS", "TOOLS", "Format", "Parsed", "all_formats", "detect", "formats", "get_format", "parse_text"]
 
@@ -125,38 +126,15 @@ def _json_formats(tool: str | None) -> list[Format]:
     return [f for f in _by_kind(tool)[0] if f.json]
 
 
-#: A JSON document up to this long is searched for the formats' words (:func:`_json_asked`); a longer one is asked
-#: of every JSON format (their checks look at their own heads, and a search of megabytes costs more than they do).
-_WORDS_HEAD = 1 << 16
-
-
 @cache
 def _json_words(tool: str | None) -> re.Pattern:
-    """One pattern of the words of :func:`_json_formats` (:attr:`Format.json_words`), each quoted: a search of a
-    document finds every word it holds (the closing quote looked ahead: it may open the next).
-
-    >>> sorted(set(_json_words("bombardier").findall('{"spec": {"numberOfConnections": 2}, "x": "bytesRead"}')))
-    ['bytesRead', 'numberOfConnections']
-    """
-    words = {w for f in _json_formats(tool) for w in f.json_words or ()}
-    return re.compile('"(' + longest_of(sorted(words)) + ')(?=")')
+    """The words of :func:`_json_formats` as one pattern (:func:`~lbanalysis.readers.sniff.words_pattern`)."""
+    return words_pattern(_json_formats(tool))
 
 
 def _json_asked(doc: str, tool: str | None) -> list[Format]:
-    """The formats of :func:`_json_formats` that may recognise a JSON document, in their order: those that say
-    no words, and those with one of their words in it. A document longer than :data:`_WORDS_HEAD` is asked of all.
-
-    One search of the document for every format's words costs about half of what asking each format costs
-    (each looks for its own first: a pass over the document each).
-
-    >>> [f.name for f in _json_asked('{"spec": {"numberOfConnections": 2}, "result": {}}', None)]
-    ['haproxy-info', 'bombardier-json']
-    """
-    formats = _json_formats(tool)
-    if len(doc) > _WORDS_HEAD:
-        return formats
-    found = set(_json_words(tool).findall(doc))
-    return [f for f in formats if f.json_words is None or not found.isdisjoint(f.json_words)]
+    """The formats of :func:`_json_formats` that may recognise a JSON document (:func:`~.sniff.json_asked`)."""
+    return json_asked(doc, _json_formats(tool), _json_words(tool))
 
 
 @cache
@@ -543,15 +521,15 @@ def _read_document(
     """A JSON document or a table read as it is by the whole-file format that recognises it, with no clean-up;
     else None, and the table every whole-file format was asked of already (None: no table). A JSON document, or
     a short table, that no format can claim is refused here (:class:`UnknownFormatError`)."""
-    if (fmt is None or cands[0].whole_file) and (doc := _json_document(text)) is not None:
+    if (fmt is None or cands[0].whole_file) and (doc := json_document(text)) is not None:
         # a JSON document needs none of the clean-up of pasted text: the whole-file formats read it as it is
         for f in cands if fmt is not None else _json_asked(doc, tool):
             if fmt is not None or f.detect(doc):
                 seg = Segment(doc, source, 1, tables=tables)
                 return _finish(_parse(f, seg), f, seg), None
-        if tool is None and _json_start(doc) and _all_json(doc):
+        if tool is None and json_start(doc) and all_json(doc):
             _refuse(doc, source)  # a JSON document no whole-file format knows: no transcript is in it
-    elif fmt is None and (table := _csv_document(text)) is not None:
+    elif fmt is None and (table := csv_document(text)) is not None:
         for f in _by_kind(tool)[0]:  # a table that one of them knows is read as it is; else the full path
             if f.detect(table):
                 seg = Segment(table, source, 1, tables=tables)
@@ -688,90 +666,6 @@ def _refuse_early(text: str, source: str) -> None:
     clean = normalize(head)
     if clean.strip():
         _refuse(clean, source)
-
-
-_JSON_START_RE = re.compile(r"\ufeff?[\r\n]*(?:\{|\[\s*[\[{\"\]])")
-
-
-def _json_document(text: str) -> str | None:
-    """The text of a JSON document (or JSON lines) with only its BOM and CR line ends taken off, else None.
-
-    A text is taken for JSON by its first characters (``{``, or ``[`` before ``{``, ``[``, ``"`` or ``]``:
-    not iperf's ``[  3]`` nor siege's ``[error]``; at the start of a line: an indented document is a quoted
-    one, which the clean-up dedents), unless it holds Ansible's ``stdout_lines`` (outputs inside
-    JSON strings, which :func:`~lbanalysis.text.normalize` unquotes).
-
-    >>> _json_document('\\ufeff{\\r\\n  "a": 1\\r\\n}\\r\\n'), _json_document("[  3]  0.0- 1.0 sec"), _json_document("[]")
-    ('{\\n  "a": 1\\n}\\n', None, '[]')
-    >>> _json_document('    {"a": 1}') is None
-    True
-    """
-    if _JSON_START_RE.match(text) is None or "stdout_lines" in text:
-        return None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-
-
-_CSV_HEAD_RE = re.compile(r'\ufeff?[A-Za-z"][^\n\x1b|>]*,[^\n\x1b|]*,')
-
-
-def _csv_document(text: str) -> str | None:
-    """The text of a CSV file with only its BOM and CR line ends taken off, else None.
-
-    A text is taken for a table by its first lines: a header of three fields or more, starting with a letter
-    or a quote, with no ANSI escape, ``|`` (a log's prefix) or ``>`` (a quote) in it, and a second line of
-    as many commas (not a sentence with commas in it).
-
-    >>> _csv_document('\\ufeffType,Name,Request Count\\r\\nGET,/,5\\r\\n'), _csv_document("Requests per second: 5")
-    ('Type,Name,Request Count\\nGET,/,5\\n', None)
-    >>> _csv_document("siege  | a,b,c\\n") is None, _csv_document("# pxname,svname,qcur\\n") is None
-    (True, True)
-    >>> _csv_document("Running 1s test @ http://h/, 2 threads, 10 connections\\n  Thread Stats\\n") is None
-    True
-    """
-    if _CSV_HEAD_RE.match(text) is None or "\x1b" in text or "stdout_lines" in text:
-        return None
-    end = text.find("\n")
-    after = text.find("\n", end + 1) if end >= 0 else -1
-    if end < 0 or text.count(",", 0, end) != text.count(",", end + 1, after if after >= 0 else len(text)):
-        return None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-
-
-def _json_start(doc: str) -> bool:
-    """Whether a JSON text opens with a document's first token and no more (not the quoted outputs of a log).
-
-    >>> _json_start('{"a": 1}'), _json_start('[{"a": 1}]'), _json_start('["$ ab -c 1 http://h/"]')
-    (True, True, False)
-    """
-    return re.match(r"\s*(?:\{\s*\"|\[\s*[\[{\]])", doc) is not None
-
-
-def _all_json(doc: str) -> bool:
-    """Whether the text is JSON through and through: one document, or one per line (not a tool's JSON log lines
-    followed by what it printed, as fortio's text output is).
-
-    >>> _all_json('{"a": 1}'), _all_json('{"a": 1}\\n{"b": 2}\\n'), _all_json('{"ts": 1}\\nFortio running at 10 qps')
-    (True, True, False)
-    """
-    import json
-
-    try:
-        json.loads(doc)
-        return True
-    except ValueError:
-        pass
-    for line in doc.split("\n"):
-        if not line.strip():
-            continue
-        try:
-            json.loads(line)
-        except ValueError:
-            return False
-    return True
 
 
 def _refuse(text: str, source: str) -> NoReturn:

@@ -147,7 +147,7 @@ class Format:
     ``"key"``) every document it recognises holds, wherever they stand;
     None: not said. The dispatcher finds which of all the formats' words a
     document's head holds in one search and asks only the formats with a
-    word there, and those that say none (``tests/test_json_words.py`` holds
+    word there, and those that say none (``tests/test_markers.py`` holds
     the words true of every JSON document of the fixtures and the corpus).
     ``read_one(segment)``: the runs of a segment after its tool's command
     that holds one output in the shape the reader reads in one match and no
