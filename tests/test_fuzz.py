@@ -139,6 +139,21 @@ def test_a_duration_of_thousands_of_years_leaves_the_runs_window_empty():
     assert lbanalysis.study(ds).verdicts["verdict"].notna().all()
 
 
+def test_manifest_end_times_beside_ends_from_durations_keep_nanoseconds():
+    """A manifest's end time (text: microseconds in pandas 3) beside a run whose end comes from its start and a
+    duration to the nanosecond: the window holds both (it raised a lossless-cast error: a study of tests/fixtures
+    failed on it)."""
+    runs = pd.DataFrame({
+        "source": ["a", "b"], "run": [0, 0],
+        "timestamp": pd.to_datetime(["2026-11-27 10:00:00", "2026-11-27 10:00:00"]).astype("datetime64[ns]"),
+        "end_time": ["2026-11-27 10:00:04", None], "duration_s": [4.0, 1.226138446],
+    })  # fmt: skip
+    w = windows(runs)
+    assert str(w["end"].dtype) == "datetime64[ns]"
+    assert w["end"].tolist() == [pd.Timestamp("2026-11-27 10:00:04"), pd.Timestamp("2026-11-27 10:00:01.226138446")]
+    assert w["window_basis"].tolist() == ["start and end times (manifest)", "start time shown and duration"]
+
+
 def test_a_time_with_a_damaged_year_is_empty_not_a_pandas_overflow():
     """A CPU sample stamped in year -5 (a mutated sweep CSV): that time is NaT, the others are read, in ns."""
     header = "time,host,role,scope,cores,interval_s,busy_pct,tool,run_source,run,paired_by\n"

@@ -670,7 +670,7 @@ def _judge_all(
     # the loop reads these columns only: a narrow frame is far cheaper to cut per series than the whole runs table
     narrow = data[[c for c in dict.fromkeys((load, *_JUDGED, "axis", *axes)) if c in data]]
     # numbers converted once here, not once per series (``as_floats`` takes plain floats as they are)
-    narrow = narrow.assign(**{c: as_floats(narrow, c) for c in (load, *_NUMBERS) if c in narrow})
+    narrow = narrow.assign(**{c: as_floats(narrow, c) for c in (load, *_NUMBERS) if c in narrow}).copy()
     ctx = _Context(load, t, root, cpu, peers(narrow, load, servers), Queues(snapshots(servers)))
     rows, knee_rows = [], []
     scale_fits = []

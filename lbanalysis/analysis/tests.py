@@ -132,14 +132,22 @@ def _scope(runs: pd.DataFrame) -> pd.Series:
 
 
 def _times(runs: pd.DataFrame, col: str) -> pd.Series:
-    """A column of times as naive datetimes (text from a manifest parsed; anything else empty)."""
+    """A column of times as naive datetimes in nanoseconds, the unit of the ends worked out from durations (text
+    from a manifest parsed, to microseconds by pandas 3; a time beyond what nanoseconds hold, or anything else,
+    empty).
+
+    >>> _times(pd.DataFrame({"end_time": ["2026-01-01 10:00:04+01:00", "3000-01-01", "x"]}), "end_time").tolist()
+    [Timestamp('2026-01-01 09:00:04'), NaT, NaT]
+    """
     if col not in runs:
         return pd.Series(pd.NaT, index=runs.index, dtype="datetime64[ns]")
     s = runs[col]
-    if pd.api.types.is_datetime64_any_dtype(s):
-        return s.dt.tz_localize(None) if getattr(s.dt, "tz", None) is not None else s
-    out = pd.to_datetime(s.astype("string"), errors="coerce", utc=True, format="mixed")
-    return out.dt.tz_localize(None)
+    if not pd.api.types.is_datetime64_any_dtype(s):
+        s = pd.to_datetime(s.astype("string"), errors="coerce", utc=True, format="mixed")
+    if getattr(s.dt, "tz", None) is not None:
+        s = s.dt.tz_localize(None)
+    held = s.isna() | ((s >= pd.Timestamp.min) & (s <= pd.Timestamp.max))
+    return s.where(held).astype("datetime64[ns]")
 
 
 # ------------------------------------------------------------- identity ---
