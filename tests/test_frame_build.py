@@ -71,3 +71,27 @@ def test_a_table_no_file_gave_is_made_when_asked_for():
     assert len(ds.percentiles) and ds.__dict__["_percentiles"] is not None
     assert ds.tables["streams"].empty and list(ds.tables["streams"].columns) == list(schema.TABLES["streams"])
     pd.testing.assert_frame_equal(lbanalysis.read(AB / "ab_S.txt", table="servers"), schema.empty("servers"))
+
+
+def test_a_frame_built_block_by_block_is_pandas_own_and_its_columns_apart():
+    """The runs frame's blocks built as they are (one float block, each extension array its own): the frame the
+    public constructor makes of the same arrays, and a change to one float column reaches no other."""
+    from lbanalysis.schema import frames
+
+    rows = [
+        {"source": "a", "run": 0, "tool": "ab", "requests": 5, "requests_per_s": 1.5, "latency_mean_s": 0.2,
+         "timestamp": pd.Timestamp("2026-12-03 06:00:00"), "keepalive": True},
+        {"source": "b", "run": 1, "tool": "wrk", "requests_per_s": 2.5, "error": "refused"},
+    ]  # fmt: skip
+    built = schema.conform(rows, "runs")
+    assert len(built._mgr.blocks) < len(built.columns)  # the float columns are one block
+    arrays = {c: built[c].array for c in built.columns}
+    pd.testing.assert_frame_equal(built, pd.DataFrame(arrays))
+    absent, fills = frames.absent_columns("runs", ["source"], 2)
+    for fill in fills:
+        fill()
+    assert frames._by_blocks(absent, 2) is not None  # the absent columns' kinds are all built so
+    pd.testing.assert_frame_equal(frames._by_blocks(absent, 2), pd.DataFrame(absent))
+    assert frames._by_blocks({"x": np.array(["a"], dtype=object)}, 1) is None  # pandas sorts out other kinds
+    built.loc[0, "requests_per_s"] = 9.0
+    assert built["latency_mean_s"].tolist()[0] == 0.2 and built["requests_per_s"].tolist() == [9.0, 2.5]
