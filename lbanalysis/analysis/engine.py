@@ -58,17 +58,17 @@ import pandas as pd
 
 from .. import registry
 from .evidence.capacity import with_capacity, with_path_bound, with_utilisation
-from .evidence.cpu import cpu_at_loads, cpu_of_runs
+from .evidence.cpu import cpu_at_loads, cpu_at_loads_by, cpu_of_runs
 from .evidence.errors import ERROR_COUNTERS, count_of, error_shares, errors_per_load
 from .evidence.latency import with_latency
-from .evidence.loads import LOAD_WORDS, NO_LOADS, per_load, series_load
+from .evidence.loads import LOAD_WORDS, NO_LOADS, per_load, per_load_by, run_loads, series_load
 from .evidence.peers import ROUTE_COLUMNS, Peers, peers
 from .evidence.queue import Queues, snapshots
 from .evidence.runs import files_from, known_tool, left_out, target
 from .evidence.twins import twins, writes_file
 from .latency import is_closed_loop
 from .rules import RULES, THRESHOLDS, Evidence, count_reasons, judge, kept_up, kept_up_finding
-from .series import as_floats, common_folder, origins_of
+from .series import as_floats, common_folder, origins_of, rows_where
 from .tests import fold, series_notes
 from .tests import table as tests_table
 
@@ -545,24 +545,54 @@ class _Context:
 
 
 @dataclass
+class _Curves:
+    """What the curve of every series is made of, built in one pass over the used runs of all the series: each
+    series' load column (:func:`~lbanalysis.analysis.evidence.loads.series_load`), its rows per load
+    (:func:`~lbanalysis.analysis.evidence.loads.per_load`) and CPU figures per load (``cpu``; a series absent
+    from ``loads`` or ``cpu``: asked of its own runs)."""
+
+    load_col: dict[Any, str]
+    loads: dict[Any, pd.DataFrame]
+    cpu: dict[Any, pd.DataFrame]
+
+    @classmethod
+    def of(cls, narrow: pd.DataFrame, load0: str, cpu: pd.DataFrame | None) -> _Curves:
+        """The curves of the series of ``narrow`` (the judged columns of the runs), at once."""
+        used = narrow[narrow["used"].to_numpy(bool)]
+        cols, values = run_loads(used, load0, "series")
+        return cls(cols, per_load_by(used, values, "series"), cpu_at_loads_by(cpu, used, values, "series"))
+
+
+@dataclass
 class _Series:
-    """The runs of one series as the rules see them: all, not a twin, used; its tool, loop, load and curve."""
+    """The runs of one series as the rules see them: all, not a twin, used; its tool, loop, load and curve
+    (``curves``: built for all the series at once, else from these runs)."""
 
     name: Any
     g: pd.DataFrame
     load0: str
+    curves: _Curves | None = None
 
     def __post_init__(self) -> None:
-        g = self.g
-        self.not_twin = g[g["twin_of"].isna()]
-        self.used = g[g["used"]]
+        g, curves = self.g, self.curves
+        self.not_twin = rows_where(g, g["twin_of"].isna())
+        self.used = rows_where(g, g["used"])
         self.tool = str(g["tool"].iloc[0]) if "tool" in g else ""
         self.rate = as_floats(self.used, "rate_target_per_s")
         self.closed = is_closed_loop(self.tool, self.rate.mean() if self.rate.notna().any() else None)
-        self.load_col = series_load(self.used, self.load0)
+        self.load_col = curves.load_col.get(self.name, self.load0) if curves else series_load(self.used, self.load0)
         self.load = self.load_col if self.load_col == self.load0 else LOAD_WORDS.get(self.load_col, self.load_col)
-        has_load = self.load_col in self.used and len(self.used)
-        self.loads = per_load(self.used, self.load_col) if has_load else NO_LOADS
+        if curves and self.name in curves.loads:
+            self.loads = curves.loads[self.name]
+        else:
+            has_load = self.load_col in self.used and len(self.used)
+            self.loads = per_load(self.used, self.load_col) if has_load else NO_LOADS
+
+    def cpu(self, by_run: pd.DataFrame | None) -> pd.DataFrame | None:
+        """The CPU figures of the used runs per load (``by_run``: the figures of every run)."""
+        if self.curves and self.name in self.curves.cpu:
+            return self.curves.cpu[self.name]
+        return cpu_at_loads(by_run, self.used, self.load_col)
 
     def joined(self, col: str) -> str:
         """The distinct texts of a column over the runs that are not twins, joined."""
@@ -590,7 +620,7 @@ def _evidence(s: _Series, ctx: _Context) -> Evidence:
         basis=s.joined("capacity_basis"),
         capacity_source=files_from(s.joined("capacity_source"), ctx.root),
         server_side=ctx.queues.of(s.g),
-        cpu=cpu_at_loads(ctx.cpu, s.used, s.load_col),
+        cpu=s.cpu(ctx.cpu),
         others=others,
         direct=direct,
     )
@@ -672,6 +702,7 @@ def _judge_all(
     # numbers converted once here, not once per series (``as_floats`` takes plain floats as they are)
     narrow = narrow.assign(**{c: as_floats(narrow, c) for c in (load, *_NUMBERS) if c in narrow}).copy()
     ctx = _Context(load, t, root, cpu, peers(narrow, load, servers), Queues(snapshots(servers)))
+    curves = _Curves.of(narrow, load, cpu)
     rows, knee_rows = [], []
     scale_fits = []
     for name, g in narrow.groupby("series", sort=True):
@@ -684,7 +715,7 @@ def _judge_all(
                 knee_rows.append(_knee(name, used_g, curve, axis, t, closed=False))
             scale_fits.append(used_g[["series", "requests_per_s"]].assign(_along=as_floats(used_g, axis)))
             continue
-        s = _Series(name, g, load)
+        s = _Series(name, g, load, curves)
         e = _evidence(s, ctx)
         out = judge(e, **t)
         rows.append(_verdict_row(s, e, out, _notes(s, e, out), load))

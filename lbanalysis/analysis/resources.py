@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import math
 import os
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -55,7 +56,7 @@ import pandas as pd
 from .. import registry
 from .cpu import samples, warnings_of
 
-__all__ = ["COLUMNS", "DECLARED_CORES", "LB_PROGRAMS", "cpu_by_run", "per_load", "samples_by_run"]
+__all__ = ["COLUMNS", "DECLARED_CORES", "LB_PROGRAMS", "cpu_by_run", "per_load", "per_load_by", "samples_by_run"]
 
 #: The figures :func:`cpu_by_run` gives per run (shares 0-1) and where each is read (``*_at``).
 COLUMNS: tuple[str, ...] = (
@@ -301,6 +302,16 @@ def _figures(g: pd.DataFrame, parallel: float) -> dict[str, object]:
     return {**_client_figures(g), **_lb_figures(g, parallel), **_server_figures(g)}
 
 
+def _grouped(frame: pd.DataFrame, columns: pd.Index, keys: list[str]) -> pd.DataFrame:
+    """The figures ``columns`` of ``frame`` per group of ``keys``: the mean of the numbers, the first place."""
+    numbers = [c for c in columns if not c.endswith("_at")]
+    places = [c for c in columns if c.endswith("_at")]
+    by = frame.groupby(keys)
+    means = by[numbers].mean()
+    first = by[places].agg(lambda s: next((x for x in s if isinstance(x, str) and x), ""))
+    return pd.concat([means, first], axis=1)
+
+
 def per_load(by_run: pd.DataFrame, load: pd.Series) -> pd.DataFrame:
     """The figures per load (index: the load, ascending): the mean over its runs, the place of the first.
 
@@ -309,9 +320,17 @@ def per_load(by_run: pd.DataFrame, load: pd.Series) -> pd.DataFrame:
     0.95
     """
     frame = by_run.assign(_load=pd.to_numeric(load, errors="coerce").to_numpy()).dropna(subset=["_load"])
-    numbers = [c for c in by_run if not c.endswith("_at")]
-    places = [c for c in by_run if c.endswith("_at")]
-    by = frame.groupby("_load")
-    means = by[numbers].mean()
-    first = by[places].agg(lambda s: next((x for x in s if isinstance(x, str) and x), ""))
-    return pd.concat([means, first], axis=1).sort_index().rename_axis(None)
+    return _grouped(frame, by_run.columns, ["_load"]).sort_index().rename_axis(None)
+
+
+def per_load_by(by_run: pd.DataFrame, load: pd.Series, keys: pd.Series) -> dict[Any, pd.DataFrame]:
+    """:func:`per_load` of each group of the runs ``by_run`` sharing a value of ``keys``, in one pass; a group with
+    no run of a known load has no entry.
+
+    >>> runs = pd.DataFrame({"client_busy": [0.9, 1.0, 0.2], "client_at": ["a:1", "b:1", "c:1"]})
+    >>> per_load_by(runs, pd.Series([8, 8, 1]), pd.Series(["s", "s", "t"]))["s"].to_dict("index")[8]["client_busy"]
+    0.95
+    """
+    frame = by_run.assign(_by=keys.to_numpy(), _load=pd.to_numeric(load, errors="coerce").to_numpy())
+    out = _grouped(frame.dropna(subset=["_load"]), by_run.columns, ["_by", "_load"])
+    return {k: part.droplevel(0).rename_axis(None) for k, part in out.groupby(level=0, sort=False)}

@@ -49,6 +49,7 @@ __all__ = [
     "assign_series",
     "common_folder",
     "fit_series",
+    "rows_where",
     "series_keys",
     "series_table",
     "setting_word",
@@ -476,3 +477,17 @@ def as_floats(df: pd.DataFrame, col: str) -> pd.Series:
     if isinstance(s.dtype, pd.BooleanDtype) or s.dtype == bool:
         s = s.astype("Float64")
     return pd.to_numeric(s, errors="coerce").astype("Float64").astype(float)
+
+
+def rows_where(df: pd.DataFrame, mask: pd.Series | np.ndarray) -> pd.DataFrame:
+    """The rows of ``df`` where ``mask`` holds: ``df`` itself when every row does, its empty head when none does
+    (the frame is not copied row by row for the many one-run series of a study).
+
+    >>> df = pd.DataFrame({"a": [1, 2]})
+    >>> rows_where(df, df["a"] > 0) is df, len(rows_where(df, df["a"] > 5)), rows_where(df, df["a"] > 1)["a"].tolist()
+    (True, 0, [2])
+    """
+    keep = np.asarray(mask, dtype=bool)
+    if keep.all():
+        return df
+    return df.iloc[:0] if not keep.any() else df[keep]

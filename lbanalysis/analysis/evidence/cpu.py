@@ -8,13 +8,15 @@ those :func:`lbanalysis.analysis.cpu.samples` keeps, the same that
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
-from ..resources import cpu_by_run, per_load
+from ..resources import cpu_by_run, per_load, per_load_by
 from ..series import as_floats
 from ..tests import cpu_of_tests
 
-__all__ = ["cpu_at_loads", "cpu_of_runs"]
+__all__ = ["cpu_at_loads", "cpu_at_loads_by", "cpu_of_runs"]
 
 
 def cpu_of_runs(cpu: pd.DataFrame | None, processes: pd.DataFrame, http: pd.DataFrame) -> pd.DataFrame | None:
@@ -30,3 +32,13 @@ def cpu_at_loads(by_run: pd.DataFrame | None, used: pd.DataFrame, load: str) -> 
     if by_run is None or not len(used):
         return None
     return per_load(by_run.loc[used.index], as_floats(used, load))
+
+
+def cpu_at_loads_by(
+    by_run: pd.DataFrame | None, used: pd.DataFrame, load: pd.Series, by: str
+) -> dict[Any, pd.DataFrame]:
+    """:func:`cpu_at_loads` of each group of the runs ``used`` sharing a value of the column ``by`` (``load``: each
+    run's load), in one pass; a group with no run of a known load has no entry."""
+    if by_run is None or not len(used):
+        return {}
+    return per_load_by(by_run.loc[used.index], load, used[by])

@@ -197,10 +197,17 @@ def errors_per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
     [[0.2, 'as a share of replies + errors']]
     """
     groups: dict[float, list[tuple[float, float, float, Any]]] = {}
-    rows_in = zip(as_floats(g, load).fillna(-1.0), as_floats(g, "errors"), as_floats(g, "attempts"),
-                  as_floats(g, "error_share"), g["error_basis"] if "error_basis" in g else [""] * len(g),
-                  strict=True)  # fmt: skip
+    rows_in = zip(as_floats(g, load).fillna(-1.0).tolist(), *(as_floats(g, c).tolist() for c in _COUNTS),
+                  g["error_basis"].tolist() if "error_basis" in g else [""] * len(g), strict=True)  # fmt: skip
     for k, bad, att, share, basis in rows_in:
         groups.setdefault(k, []).append((bad, att, share, basis))
-    rows = {k if k >= 0 else math.nan: _one_load(groups[k]) for k in sorted(groups)}
-    return pd.DataFrame.from_dict(rows, orient="index", columns=["bad", "attempts", "share", "basis"])
+    rows = [_one_load(groups[k]) for k in sorted(groups)]
+    if not rows:
+        return pd.DataFrame.from_dict({}, orient="index", columns=list(_PER_LOAD))
+    loads = pd.Index([k if k >= 0 else math.nan for k in sorted(groups)], dtype=float)
+    return pd.DataFrame({c: [r[c] for r in rows] for c in _PER_LOAD}, index=loads)
+
+
+#: The counters of each run :func:`errors_per_load` sums, and its columns.
+_COUNTS = ("errors", "attempts", "error_share")
+_PER_LOAD = ("bad", "attempts", "share", "basis")

@@ -8,11 +8,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 from ..series import as_floats
 
-__all__ = ["LOAD_WORDS", "NO_LOADS", "per_load", "sent", "series_load"]
+__all__ = ["LOAD_WORDS", "NO_LOADS", "per_load", "per_load_by", "run_loads", "sent", "series_load", "series_loads"]
 
 #: How a sentence names a load other than the one asked for (:func:`series_load`).
 LOAD_WORDS = {"rate_target_per_s": "rate"}
@@ -67,6 +69,45 @@ def series_load(runs: pd.DataFrame, load: str = "concurrency") -> str:
     return load
 
 
+def series_loads(runs: pd.DataFrame, load: str, by: str) -> dict[Any, str]:
+    """:func:`series_load` of each group of ``runs`` sharing a value of the column ``by``, in one pass (a group
+    absent: ``load``).
+
+    >>> runs = pd.DataFrame({"s": ["a", "a", "b"], "concurrency": [10, 10, 4], "rate_target_per_s": [1.0, 2, None]})
+    >>> series_loads(runs, "concurrency", "s")
+    {'a': 'rate_target_per_s', 'b': 'concurrency'}
+    """
+    if not len(runs):
+        return {}
+    rate, own = as_floats(runs, "rate_target_per_s"), as_floats(runs, load)
+    by_group = pd.DataFrame({"rate": rate, "own": own}).groupby(runs[by].to_numpy(), sort=False)
+    n, known, distinct = by_group.size(), by_group.count(), by_group.nunique()
+    concurrency, has_load = load == "concurrency", load in runs
+    out = {}
+    for k, size, rates, owns, rate_values, own_values in zip(n.index, n, known["rate"], known["own"],
+                                                             distinct["rate"], distinct["own"], strict=True):  # fmt: skip
+        if concurrency and rates == size and rate_values > own_values:
+            out[k] = "rate_target_per_s"
+        elif has_load and owns:
+            out[k] = load
+        else:
+            out[k] = "rate_target_per_s" if concurrency and rates else load
+    return out
+
+
+def run_loads(runs: pd.DataFrame, load: str, by: str) -> tuple[dict[Any, str], pd.Series]:
+    """The load column of each group of ``runs`` sharing a value of the column ``by`` (:func:`series_loads`), and
+    each run's load read from its group's column.
+
+    >>> runs = pd.DataFrame({"s": ["a", "a", "b"], "concurrency": [10, 10, 4], "rate_target_per_s": [1.0, 2, None]})
+    >>> run_loads(runs, "concurrency", "s")[1].tolist()
+    [1.0, 2.0, 4.0]
+    """
+    cols = series_loads(runs, load, by)
+    by_rate = runs[by].map(lambda k: cols.get(k) == "rate_target_per_s").to_numpy(bool)
+    return cols, as_floats(runs, load).where(~by_rate, as_floats(runs, "rate_target_per_s")).rename(None)
+
+
 def sent(g: pd.DataFrame) -> pd.Series:
     """The rate each run says it sent: printed (vegeta), else the rate asked less the iterations the tool
     dropped, having no client free to start them (k6's arrival-rate executors).
@@ -94,15 +135,11 @@ def _think(g: pd.DataFrame) -> pd.Series:
     return as_floats(g, "think_time_s").where(~bench, 0.0)
 
 
-def per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
-    """One row per load of the runs ``g`` (index: the load, ascending), the columns of :data:`NO_LOADS`: means of
-    rates and latencies, maxima of steps, utilisation and think time, and the run-to-run ``spread`` of the rate;
-    means of the wait asked (``think``), of the iterations per second and of an iteration's duration; ``ramped``
-    (1: some run's load rose or fell during it).
-    Where a utilisation is known, ``used_bits`` and ``cap`` are those of the run of highest utilisation."""
-    frame = pd.DataFrame(
+def _figures(g: pd.DataFrame, load: pd.Series) -> pd.DataFrame:
+    """The figures :func:`per_load` reads of each run (``load``: the run's load; runs without one left out)."""
+    return pd.DataFrame(
         {
-            "load": as_floats(g, load),
+            "load": load,
             "x": as_floats(g, "requests_per_s"),
             "r": as_floats(g, "latency_used_s"),
             "step": as_floats(g, "latency_step_s"),
@@ -119,13 +156,45 @@ def per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
             "ramped": as_floats(g, "ramped"),
         }
     ).dropna(subset=["load"])
-    by = frame.groupby("load")
+
+
+def _curves(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The columns of :data:`NO_LOADS` per group of the figures ``frame`` (:func:`_figures`) by ``keys``."""
+    by = frame.groupby(keys)
     means = by[["x", "r", "rate", "sent", "unconnected", "think", "iter_rate", "iter_s"]].mean()
     maxes = by[["step", "util", "used_bits", "cap", "delay", "ramped"]].max()
     spread = ((by["x"].max() - by["x"].min()) / means["x"].where(means["x"] > 0)).rename("spread")
-    out = pd.concat([by.size().rename("runs"), means, maxes, spread], axis=1)[list(NO_LOADS.columns)]
+    return pd.concat([by.size().rename("runs"), means, maxes, spread], axis=1)[list(NO_LOADS.columns)]
+
+
+def per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
+    """One row per load of the runs ``g`` (index: the load, ascending), the columns of :data:`NO_LOADS`: means of
+    rates and latencies, maxima of steps, utilisation and think time, and the run-to-run ``spread`` of the rate;
+    means of the wait asked (``think``), of the iterations per second and of an iteration's duration; ``ramped``
+    (1: some run's load rose or fell during it).
+    Where a utilisation is known, ``used_bits`` and ``cap`` are those of the run of highest utilisation."""
+    frame = _figures(g, as_floats(g, load))
+    out = _curves(frame, ["load"])
     if out["util"].notna().any():  # the figures at the run of highest utilisation
         at = frame.loc[frame["util"].idxmax()] if frame["util"].notna().any() else None
         if at is not None:
             out.loc[at["load"], ["used_bits", "cap"]] = [at["used_bits"], at["cap"]]
     return out.sort_index()
+
+
+def per_load_by(g: pd.DataFrame, load: pd.Series, by: str) -> dict[Any, pd.DataFrame]:
+    """:func:`per_load` of each group of the runs ``g`` sharing a value of the column ``by`` (``load``: each run's
+    load), in one pass; a group with no run of a known load has no entry.
+
+    >>> g = pd.DataFrame({"s": ["a", "a", "b"], "concurrency": [1, 1, 2], "requests_per_s": [100.0, 110, 190]})
+    >>> {k: v["x"].tolist() for k, v in per_load_by(g, as_floats(g, "concurrency"), "s").items()}
+    {'a': [105.0], 'b': [190.0]}
+    """
+    frame = _figures(g, load).assign(_by=g[by])
+    out = _curves(frame, ["_by", "load"])
+    util = frame["util"].dropna()
+    if len(util):  # per group, the figures at the run of highest utilisation
+        at = frame.loc[util.groupby(frame.loc[util.index, "_by"], sort=False).idxmax().to_numpy()]
+        where = list(zip(at["_by"], at["load"], strict=True))
+        out.loc[where, ["used_bits", "cap"]] = at[["used_bits", "cap"]].to_numpy()
+    return {k: part.droplevel(0) for k, part in out.groupby(level=0, sort=False)}

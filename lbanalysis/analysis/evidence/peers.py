@@ -15,7 +15,7 @@ import pandas as pd
 
 from ...capacity import within
 from ..series import as_floats
-from .loads import series_load
+from .loads import run_loads
 
 __all__ = ["ROUTE_COLUMNS", "backends", "peers"]
 
@@ -56,14 +56,19 @@ def _listed(g: pd.DataFrame, first: pd.Series, listed_by: dict[str, set[str]]) -
     return any(hostport in ips for d, ips in listed_by.items() if any(within(f, d) for f in folders))
 
 
-def _peer_row(name: Any, g: pd.DataFrame, load0: str, listed_by: dict[str, set[str]]) -> dict[str, Any] | None:
-    """What the cross-series rules compare of one series: its key, its best rate and spread, its route."""
-    used = g[g["used"]]
+def _throughputs(narrow: pd.DataFrame, load0: str) -> dict[Any, pd.DataFrame]:
+    """Per series with used runs of a known load, the requests/s of those runs per load: mean, max and min."""
+    used = narrow[narrow["used"].to_numpy(bool)]
     if not len(used):
-        return None
-    col = series_load(used, load0)
-    x = as_floats(used, "requests_per_s").groupby(as_floats(used, col).to_numpy()).agg(["mean", "max", "min"])
-    if not len(x) or not x["mean"].notna().any():
+        return {}
+    x = as_floats(used, "requests_per_s").groupby([used["series"], run_loads(used, load0, "series")[1]])
+    return {k: part.droplevel(0) for k, part in x.agg(["mean", "max", "min"]).groupby(level=0, sort=False)}
+
+
+def _peer_row(name: Any, g: pd.DataFrame, x: pd.DataFrame, listed_by: dict[str, set[str]]) -> dict[str, Any] | None:
+    """What the cross-series rules compare of one series (``x``: its requests/s per load, :func:`_throughputs`): its
+    key, its best rate and spread, its route."""
+    if not x["mean"].notna().any():
         return None
     first = g.iloc[0]
     target = str(first.get("_target") or "").rstrip("/")
@@ -107,7 +112,9 @@ def peers(narrow: pd.DataFrame, load0: str, servers: pd.DataFrame | None) -> Pee
     backend (marked ``direct`` in a :data:`ROUTE_COLUMNS` column, or whose address the load balancer's
     statistics in its folder list as a server)."""
     listed_by = backends(servers)
-    rows = [_peer_row(name, g, load0, listed_by) for name, g in narrow.groupby("series", sort=True)]
+    x = _throughputs(narrow, load0)
+    measured = narrow[narrow["series"].isin(list(x)).to_numpy(bool)]  # the other series are no one's peers
+    rows = [_peer_row(name, g, x[name], listed_by) for name, g in measured.groupby("series", sort=True)]
     rows = [r for r in rows if r is not None]
     if not rows:
         return {}
