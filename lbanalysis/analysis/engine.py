@@ -548,8 +548,8 @@ class _Context:
 class _Curves:
     """What the curve of every series is made of, built in one pass over the used runs of all the series: each
     series' load column (:func:`~lbanalysis.analysis.evidence.loads.series_load`), its rows per load
-    (:func:`~lbanalysis.analysis.evidence.loads.per_load`) and CPU figures per load (``cpu``; a series absent
-    from ``loads`` or ``cpu``: asked of its own runs)."""
+    (:func:`~lbanalysis.analysis.evidence.loads.per_load`) and CPU figures per load (``cpu``); a series without used
+    runs is in none of them."""
 
     load_col: dict[Any, str]
     loads: dict[Any, pd.DataFrame]
@@ -582,7 +582,7 @@ class _Series:
         self.closed = is_closed_loop(self.tool, self.rate.mean() if self.rate.notna().any() else None)
         self.load_col = curves.load_col.get(self.name, self.load0) if curves else series_load(self.used, self.load0)
         self.load = self.load_col if self.load_col == self.load0 else LOAD_WORDS.get(self.load_col, self.load_col)
-        if curves and self.name in curves.loads:
+        if curves and self.load_col in self.used and self.name in curves.loads:
             self.loads = curves.loads[self.name]
         else:
             has_load = self.load_col in self.used and len(self.used)
@@ -602,8 +602,8 @@ class _Series:
 def _evidence(s: _Series, ctx: _Context) -> Evidence:
     """The :class:`~lbanalysis.analysis.rules.Evidence` of one series, from the evidence built for the study."""
     info = registry.get_tool(s.tool) if known_tool(s.tool) else None
-    notes = s.used["_latency_note"][s.used["_latency_note"] != ""]
-    measured = s.not_twin[as_floats(s.not_twin, "requests_per_s").gt(0).to_numpy(bool)]
+    notes = [n for n in s.used["_latency_note"].tolist() if not (isinstance(n, str) and n == "")]
+    measured = rows_where(s.not_twin, as_floats(s.not_twin, "requests_per_s").gt(0))
     network = s.load_col in measured and measured["capacity_bits_per_s"].notna().any()
     others, direct = ctx.peers.get(s.name, (None, None))
     return Evidence(
@@ -613,7 +613,7 @@ def _evidence(s: _Series, ctx: _Context) -> Evidence:
         errors=errors_per_load(s.not_twin, s.load_col),
         tool=s.tool,
         closed=s.closed,
-        latency_note=str(notes.iloc[0]) if len(notes) else "",
+        latency_note=str(notes[0]) if notes else "",
         excluded=[str(w) for w in s.not_twin["left_out"] if w],
         unseen_think_time=info.unseen_think_time if info else "",
         think_source=s.joined("think_time_source") if "think_time_source" in s.not_twin else "",
@@ -649,14 +649,14 @@ def _notes(s: _Series, e: Evidence, out: dict[str, Any]) -> list[str]:
     rate_note = _rate_note(s, e, out)
     if rate_note:
         notes.append(rate_note)
-    notes += [n for n in dict.fromkeys(s.g["capacity_note"]) if n] + series_notes(s.not_twin)
-    n_out = int((~s.not_twin["used"]).sum())
+    notes += [n for n in dict.fromkeys(s.g["capacity_note"].tolist()) if n] + series_notes(s.not_twin)
+    n_out = int((~s.not_twin["used"].to_numpy(bool)).sum())
     if n_out and len(s.loads):
         notes.append(f"{n_out} of {count_of(len(s.not_twin), 'run')} left out of curves: {count_reasons(e.excluded)}")
     if len(s.g) > len(s.not_twin):
         notes.append(f"{count_of(len(s.g) - len(s.not_twin), 'run')} also read from their own log (counted once)")
-    zero = s.used[as_floats(s.used, "latency_mean_s").eq(0) & ~(as_floats(s.used, "latency_mean_step_s") > 0)]
-    if len(zero):
+    mean, step = as_floats(s.used, "latency_mean_s").to_numpy(), as_floats(s.used, "latency_mean_step_s").to_numpy()
+    if ((mean == 0) & ~(step > 0)).any():
         from .little import ZERO_LATENCY
 
         notes.append(ZERO_LATENCY)

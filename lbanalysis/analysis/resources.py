@@ -324,8 +324,8 @@ def per_load(by_run: pd.DataFrame, load: pd.Series) -> pd.DataFrame:
 
 
 def per_load_by(by_run: pd.DataFrame, load: pd.Series, keys: pd.Series) -> dict[Any, pd.DataFrame]:
-    """:func:`per_load` of each group of the runs ``by_run`` sharing a value of ``keys``, in one pass; a group with
-    no run of a known load has no entry.
+    """:func:`per_load` of each group of the runs ``by_run`` sharing a value of ``keys``, in one pass (a group with
+    no run of a known load: the table of no row).
 
     >>> runs = pd.DataFrame({"client_busy": [0.9, 1.0, 0.2], "client_at": ["a:1", "b:1", "c:1"]})
     >>> per_load_by(runs, pd.Series([8, 8, 1]), pd.Series(["s", "s", "t"]))["s"].to_dict("index")[8]["client_busy"]
@@ -333,4 +333,6 @@ def per_load_by(by_run: pd.DataFrame, load: pd.Series, keys: pd.Series) -> dict[
     """
     frame = by_run.assign(_by=keys.to_numpy(), _load=pd.to_numeric(load, errors="coerce").to_numpy())
     out = _grouped(frame.dropna(subset=["_load"]), by_run.columns, ["_by", "_load"])
-    return {k: part.droplevel(0).rename_axis(None) for k, part in out.groupby(level=0, sort=False)}
+    none = _grouped(frame.iloc[:0], by_run.columns, ["_load"]).sort_index().rename_axis(None)
+    found = {k: part.droplevel(0).rename_axis(None) for k, part in out.groupby(level=0, sort=False)}
+    return {k: found.get(k, none) for k in keys.unique()}

@@ -38,7 +38,7 @@ def cpu_at_loads_by(
     by_run: pd.DataFrame | None, used: pd.DataFrame, load: pd.Series, by: str
 ) -> dict[Any, pd.DataFrame]:
     """:func:`cpu_at_loads` of each group of the runs ``used`` sharing a value of the column ``by`` (``load``: each
-    run's load), in one pass; a group with no run of a known load has no entry."""
+    run's load), in one pass (no entry at all without figures: ``by_run`` None)."""
     if by_run is None or not len(used):
         return {}
     return per_load_by(by_run.loc[used.index], load, used[by])

@@ -184,7 +184,7 @@ def per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
 
 def per_load_by(g: pd.DataFrame, load: pd.Series, by: str) -> dict[Any, pd.DataFrame]:
     """:func:`per_load` of each group of the runs ``g`` sharing a value of the column ``by`` (``load``: each run's
-    load), in one pass; a group with no run of a known load has no entry.
+    load), in one pass (a group with no run of a known load: the table of no row).
 
     >>> g = pd.DataFrame({"s": ["a", "a", "b"], "concurrency": [1, 1, 2], "requests_per_s": [100.0, 110, 190]})
     >>> {k: v["x"].tolist() for k, v in per_load_by(g, as_floats(g, "concurrency"), "s").items()}
@@ -192,9 +192,11 @@ def per_load_by(g: pd.DataFrame, load: pd.Series, by: str) -> dict[Any, pd.DataF
     """
     frame = _figures(g, load).assign(_by=g[by])
     out = _curves(frame, ["_by", "load"])
+    none = _curves(frame.iloc[:0], ["load"]).sort_index()
     util = frame["util"].dropna()
     if len(util):  # per group, the figures at the run of highest utilisation
         at = frame.loc[util.groupby(frame.loc[util.index, "_by"], sort=False).idxmax().to_numpy()]
         where = list(zip(at["_by"], at["load"], strict=True))
         out.loc[where, ["used_bits", "cap"]] = at[["used_bits", "cap"]].to_numpy()
-    return {k: part.droplevel(0) for k, part in out.groupby(level=0, sort=False)}
+    found = {k: part.droplevel(0) for k, part in out.groupby(level=0, sort=False)}
+    return {k: found.get(k, none) for k in g[by].unique()}

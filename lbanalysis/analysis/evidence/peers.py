@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ...capacity import within
@@ -87,22 +88,26 @@ def _peer_row(name: Any, g: pd.DataFrame, x: pd.DataFrame, listed_by: dict[str, 
     }  # fmt: skip
 
 
-def _alike(same: pd.DataFrame, r: Any) -> pd.DataFrame | None:
-    """The series against the same target with the same keep-alive (where both say)."""
-    alike = same[(same["target"] == r.target) & (same["target"] != "")]
+def _alike(table: pd.DataFrame, same: np.ndarray, r: Any) -> pd.DataFrame | None:
+    """The series (rows ``same`` of the peers' ``table``) against the same target with the same keep-alive (where
+    both say)."""
+    target = table["target"].to_numpy()
+    alike = same & (target == r.target) & (target != "")
     if r.keepalive is not None:
-        alike = alike[alike["keepalive"].map(lambda k, mine=r.keepalive: k is None or k == mine)]
-    return alike[["series", "tool", "best", "spread"]] if len(alike) else None
+        alike &= np.array([k is None or k == r.keepalive for k in table["keepalive"].tolist()], dtype=bool)
+    return table.loc[alike, ["series", "tool", "best", "spread"]] if alike.any() else None
 
 
-def _direct(same: pd.DataFrame, r: Any) -> dict[str, Any] | None:
-    """For a series not direct itself, the best direct series of the same tool to the same path."""
+def _direct(table: pd.DataFrame, same: np.ndarray, r: Any) -> dict[str, Any] | None:
+    """For a series not direct itself, the best direct series (rows ``same`` of the peers' ``table``) of the same
+    tool to the same path."""
     if r.direct or not r.target:
         return None
-    cand = same[same["direct"] & (same["tool"] == r.tool) & (same["rest"] == r.rest)]
-    if not len(cand):
+    cand = same & table["direct"].to_numpy(bool) & (table["tool"].to_numpy() == r.tool)
+    cand &= table["rest"].to_numpy() == r.rest
+    if not cand.any():
         return None
-    best = cand.sort_values("best").iloc[-1]
+    best = table[cand].sort_values("best").iloc[-1]
     return {"series": best["series"], "best": best["best"], "by_load": best["by_load"]}
 
 
@@ -120,7 +125,8 @@ def peers(narrow: pd.DataFrame, load0: str, servers: pd.DataFrame | None) -> Pee
         return {}
     table = pd.DataFrame(rows)
     out: Peers = {}
+    origin, series, method = (table[c].to_numpy() for c in ("origin", "series", "method"))
     for r in table.itertuples():
-        same = table[(table["origin"] == r.origin) & (table["series"] != r.series) & (table["method"] == r.method)]
-        out[r.series] = (_alike(same, r), _direct(same, r))
+        same = (origin == r.origin) & (series != r.series) & (method == r.method)
+        out[r.series] = (_alike(table, same, r), _direct(table, same, r))
     return out
