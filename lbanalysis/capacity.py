@@ -269,7 +269,7 @@ def link_capacity(
     func = _stat_func(stat)
     _check_paths_args(runs, by, symmetric)
     columns = [*by, *_PATH_COLUMNS]
-    df = _usable(runs)
+    df = _usable(runs[[c for c in dict.fromkeys([*by, *_LINK_READS]) if c in runs]])  # the columns read, not all
     if protocol is not None and "protocol" in df:
         df = df[(df["protocol"].astype("string").str.lower() != "udp").fillna(True).to_numpy(bool)]
     if tuple(by[:2]) in _PAIRS or any(c in by for pair in _PAIRS for c in pair):
@@ -293,6 +293,9 @@ def link_capacity(
 #: The columns of :func:`link_capacity` after the ``by`` columns, and their dtypes.
 _PATH_COLUMNS = ("capacity_bits_per_s", "n_runs", "direction_used", "min_bits_per_s", "max_bits_per_s", "spread",
                  "consistent", "tests")  # fmt: skip
+#: The columns of the runs :func:`link_capacity` reads, besides its ``by``.
+_LINK_READS = ("tool", "error", "bits_per_s", "protocol", "role", "reverse", *(c for pair in _PAIRS for c in pair),
+               "direction", "source", "line", "run")  # fmt: skip
 _PATH_DTYPES = ("float64", "int64", "string", "float64", "float64", "float64", "boolean", "string")
 
 

@@ -528,7 +528,7 @@ _NUMBERS = (
     "errors", "attempts", "error_share", "requests", "requests_per_s", "duration_s", "concurrency",
     "rate_target_per_s", "rate_sent_per_s", "iterations", "iterations_dropped", "socket_errors_connect",
     "latency_mean_s", "latency_mean_step_s", "latency_used_s", "latency_step_s", "utilisation", "used_bits_per_s",
-    "capacity_bits_per_s", "delay_s", "think_time_s", "iterations_per_s", "iteration_mean_s", "ramped",
+    "capacity_bits_per_s", "delay_s", "think_time_s", "iterations_per_s", "iteration_mean_s", "ramped", "processes",
 )  # fmt: skip
 
 
@@ -788,23 +788,26 @@ def _series_rows(http: pd.DataFrame, load: str) -> pd.DataFrame:
     """One row per series: its key (tool, origin, method, target, body, keep-alive, TLS) and its runs."""
     if not len(http):
         return pd.DataFrame(columns=["series", "tool", "origin", "target", "runs", "used", "loads"])
-    rows = []
-    keep = [c for c in ("series", "tool", "origin", "method", "keepalive", "used", load, "url", "host", "port", "path")
-            if c in http]  # fmt: skip
+    keep = [c for c in ("series", "tool", "origin", "method", "keepalive", "used") if c in http]
     targets = target(http).to_numpy()  # by position: a runs table given by hand may repeat index labels
-    narrow = http[list(dict.fromkeys(keep))].assign(_pos=np.arange(len(http)))
-    for name, g in narrow.dropna(subset=["series"]).groupby("series", sort=True):
-        first = g.iloc[0]
-        rows.append(
-            {
-                "series": name, "tool": first.get("tool"), "origin": first.get("origin"),
-                "method": first.get("method") if "method" in g else None, "target": targets[g["_pos"].iloc[0]],
-                "keepalive": first.get("keepalive") if "keepalive" in g else None,
-                "runs": len(g), "used": int(g["used"].sum()),
-                "loads": int(as_floats(g[g["used"]], load).nunique()) if load in g else 0,
-            }
-        )  # fmt: skip
-    return pd.DataFrame(rows)
+    loads = as_floats(http, load) if load in http else pd.Series(np.nan, index=http.index)
+    narrow = http[keep].assign(_pos=np.arange(len(http)), _load=loads.where(http["used"].to_numpy(bool)))
+    by = narrow.dropna(subset=["series"]).groupby("series", sort=True)
+    counts = pd.DataFrame({"pos": by["_pos"].first(), "runs": by.size(), "used": by["used"].sum(),
+                           "loads": by["_load"].nunique() if load in http else 0})  # fmt: skip
+    pos = counts["pos"].to_numpy()
+    first = narrow.iloc[pos]  # each series' first run
+
+    def first_of(col: str) -> list[Any]:  # the values of the first runs, as a row of each gives them
+        return [first[col].iloc[i] for i in range(len(first))] if col in first else [None] * len(first)
+
+    values = (counts.index, first_of("tool"), first_of("origin"), first_of("method"), targets[pos].tolist(),
+              first_of("keepalive"), counts["runs"].tolist(), counts["used"].tolist(), counts["loads"].tolist())  # fmt: skip
+    return pd.DataFrame([dict(zip(_SERIES_ROW, row, strict=True)) for row in zip(*values, strict=True)])
+
+
+#: The columns of :func:`_series_rows`.
+_SERIES_ROW = ("series", "tool", "origin", "method", "target", "keepalive", "runs", "used", "loads")
 
 
 def tests_of(data: Any, **study_options: Any) -> pd.DataFrame:
