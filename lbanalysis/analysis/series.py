@@ -324,7 +324,8 @@ def fit_series(
     from .fits import fit_scaling
 
     names = assign_series(runs, by)
-    data = runs.assign(series=names).dropna(subset=["series"])
+    fitted = [c for c in dict.fromkeys([load, y]) if c in runs]  # all a fit reads: far cheaper to cut per series
+    data = runs[fitted].assign(series=names).dropna(subset=["series"])
     need = MIN_LOADS.get(model, 3)
     rows, good = [], {}
     for name, g in data.groupby("series", sort=True):

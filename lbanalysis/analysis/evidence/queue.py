@@ -38,6 +38,8 @@ def _rows(g: pd.DataFrame, servers: pd.DataFrame) -> pd.DataFrame:
     cols = [c for c in SNAPSHOT_COLUMNS if c in servers]
     dirs = servers["_dir"] if "_dir" in servers else servers["source"].astype(str).map(os.path.dirname)
     inside = {d for d in dirs.unique() if any(within(f, d) for f in folders)}  # each snapshot folder asked once
+    if not inside:  # most series: no statistics in their folders
+        return servers.iloc[:0][cols]
     rows = servers.loc[dirs.isin(inside).to_numpy(bool), cols]
     if "server" in rows:
         rows = rows[~rows["server"].astype("string").isin(NOT_QUEUES).fillna(False).to_numpy(bool)]
@@ -55,6 +57,8 @@ def server_side(g: pd.DataFrame, servers: pd.DataFrame | None) -> str:
     if servers is None or not len(servers) or "source" not in g or "source" not in servers:
         return ""
     rows = _rows(g, servers)
+    if not len(rows):
+        return ""
     said = []
     qmax, smax, slim = as_floats(rows, "queue_max"), as_floats(rows, "sessions_max"), as_floats(rows, "sessions_limit")
     names = rows["proxy"].astype(str) + "/" + rows["server"].astype(str) if "proxy" in rows else rows.index.astype(str)
