@@ -59,9 +59,9 @@ import pandas as pd
 from .. import registry
 from .evidence.capacity import with_capacity, with_path_bound, with_utilisation
 from .evidence.cpu import cpu_at_loads, cpu_at_loads_by, cpu_of_runs
-from .evidence.errors import ERROR_COUNTERS, count_of, error_shares, errors_per_load
+from .evidence.errors import ERROR_COUNTERS, count_of, error_shares, errors_per_load, errors_per_load_by
 from .evidence.latency import with_latency
-from .evidence.loads import LOAD_WORDS, NO_LOADS, per_load, per_load_by, run_loads, series_load
+from .evidence.loads import LOAD_WORDS, NO_LOADS, loads_in, per_load, per_load_by, run_loads, series_load
 from .evidence.peers import ROUTE_COLUMNS, Peers, peers
 from .evidence.queue import Queues, snapshots
 from .evidence.runs import files_from, known_tool, left_out, target
@@ -548,19 +548,23 @@ class _Context:
 class _Curves:
     """What the curve of every series is made of, built in one pass over the used runs of all the series: each
     series' load column (:func:`~lbanalysis.analysis.evidence.loads.series_load`), its rows per load
-    (:func:`~lbanalysis.analysis.evidence.loads.per_load`) and CPU figures per load (``cpu``); a series without used
-    runs is in none of them."""
+    (:func:`~lbanalysis.analysis.evidence.loads.per_load`) and CPU figures per load (``cpu``), built over the
+    used runs (a series without any is in none of them); the errors per load of the runs that are not twins
+    (``errors``: :func:`~lbanalysis.analysis.evidence.errors.errors_per_load`)."""
 
     load_col: dict[Any, str]
     loads: dict[Any, pd.DataFrame]
     cpu: dict[Any, pd.DataFrame]
+    errors: dict[Any, pd.DataFrame]
 
     @classmethod
     def of(cls, narrow: pd.DataFrame, load0: str, cpu: pd.DataFrame | None) -> _Curves:
         """The curves of the series of ``narrow`` (the judged columns of the runs), at once."""
         used = narrow[narrow["used"].to_numpy(bool)]
         cols, values = run_loads(used, load0, "series")
-        return cls(cols, per_load_by(used, values, "series"), cpu_at_loads_by(cpu, used, values, "series"))
+        not_twin = narrow[narrow["twin_of"].isna().to_numpy(bool)]
+        errors = errors_per_load_by(not_twin, loads_in(not_twin, cols, load0, "series"), "series")
+        return cls(cols, per_load_by(used, values, "series"), cpu_at_loads_by(cpu, used, values, "series"), errors)
 
 
 @dataclass
@@ -594,6 +598,12 @@ class _Series:
             return self.curves.cpu[self.name]
         return cpu_at_loads(by_run, self.used, self.load_col)
 
+    def errors(self) -> pd.DataFrame:
+        """The errors per load of the runs that are not twins."""
+        if self.curves and self.name in self.curves.errors:
+            return self.curves.errors[self.name]
+        return errors_per_load(self.not_twin, self.load_col)
+
     def joined(self, col: str) -> str:
         """The distinct texts of a column over the runs that are not twins, joined."""
         return ", ".join(dict.fromkeys(s for s in self.not_twin[col] if isinstance(s, str) and s))
@@ -610,7 +620,7 @@ def _evidence(s: _Series, ctx: _Context) -> Evidence:
         load=s.load,
         loads=s.loads,
         network=per_load(measured, s.load_col) if network else None,
-        errors=errors_per_load(s.not_twin, s.load_col),
+        errors=s.errors(),
         tool=s.tool,
         closed=s.closed,
         latency_note=str(notes[0]) if notes else "",

@@ -17,7 +17,7 @@ import pandas as pd
 from ...schema import COMMAND_REFUSED, NO_RESULT_SHOWN
 from ..series import as_floats
 
-__all__ = ["ERROR_COUNTERS", "ERROR_RATIOS", "count_of", "error_shares", "errors_per_load"]
+__all__ = ["ERROR_COUNTERS", "ERROR_RATIOS", "count_of", "error_shares", "errors_per_load", "errors_per_load_by"]
 
 #: How each tool's own counters make one error share, as (columns that must be present, failed attempts
 #: without an answer, answers that are errors, the denominator in words). The first line whose columns the
@@ -196,16 +196,39 @@ def errors_per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
     >>> errors_per_load(g, "rate_target_per_s")[["share", "basis"]].values.tolist()
     [[0.2, 'as a share of replies + errors']]
     """
-    groups: dict[float, list[tuple[float, float, float, Any]]] = {}
-    rows_in = zip(as_floats(g, load).fillna(-1.0).tolist(), *(as_floats(g, c).tolist() for c in _COUNTS),
-                  g["error_basis"].tolist() if "error_basis" in g else [""] * len(g), strict=True)  # fmt: skip
-    for k, bad, att, share, basis in rows_in:
-        groups.setdefault(k, []).append((bad, att, share, basis))
-    rows = [_one_load(groups[k]) for k in sorted(groups)]
-    if not rows:
+    if not len(g):
         return pd.DataFrame.from_dict({}, orient="index", columns=list(_PER_LOAD))
-    loads = pd.Index([k if k >= 0 else math.nan for k in sorted(groups)], dtype=float)
-    return pd.DataFrame({c: [r[c] for r in rows] for c in _PER_LOAD}, index=loads)
+    return _per_load_tables(g, as_floats(g, load), [0] * len(g))[0]
+
+
+def errors_per_load_by(g: pd.DataFrame, load: pd.Series, by: str) -> dict[Any, pd.DataFrame]:
+    """:func:`errors_per_load` of each group of the runs ``g`` sharing a value of the column ``by`` (``load``: each
+    run's load), in one pass.
+
+    >>> g = pd.DataFrame({"s": ["a", "b", "a"], "concurrency": [1, 2, 1], "errors": [1, 0, 0], "attempts": 10,
+    ...                   "error_share": [0.1, 0.0, 0.0], "error_basis": "requests"})
+    >>> errors_per_load_by(g, g["concurrency"], "s")["a"]["basis"].tolist()
+    ['1 of 20 requests']
+    """
+    return _per_load_tables(g, load, g[by].tolist()) if len(g) else {}
+
+
+def _per_load_tables(g: pd.DataFrame, load: pd.Series, keys: list[Any]) -> dict[Any, pd.DataFrame]:
+    """The table of :func:`errors_per_load` of the runs of each key (``keys``: one per run), cut from one table."""
+    groups: dict[Any, dict[float, list[tuple[float, float, float, Any]]]] = {}
+    rows_in = zip(keys, load.fillna(-1.0).tolist(), *(as_floats(g, c).tolist() for c in _COUNTS),
+                  g["error_basis"].tolist() if "error_basis" in g else [""] * len(g), strict=True)  # fmt: skip
+    for key, k, bad, att, share, basis in rows_in:
+        groups.setdefault(key, {}).setdefault(k, []).append((bad, att, share, basis))
+    loads, rows, bounds = [], [], {}
+    for key, per in groups.items():
+        start = len(rows)
+        for k in sorted(per):
+            loads.append(k if k >= 0 else math.nan)
+            rows.append(_one_load(per[k]))
+        bounds[key] = (start, len(rows))
+    table = pd.DataFrame({c: [r[c] for r in rows] for c in _PER_LOAD}, index=pd.Index(loads, dtype=float))
+    return {key: table.iloc[a:b] for key, (a, b) in bounds.items()}
 
 
 #: The counters of each run :func:`errors_per_load` sums, and its columns.

@@ -14,7 +14,17 @@ import pandas as pd
 
 from ..series import as_floats
 
-__all__ = ["LOAD_WORDS", "NO_LOADS", "per_load", "per_load_by", "run_loads", "sent", "series_load", "series_loads"]
+__all__ = [
+    "LOAD_WORDS",
+    "NO_LOADS",
+    "loads_in",
+    "per_load",
+    "per_load_by",
+    "run_loads",
+    "sent",
+    "series_load",
+    "series_loads",
+]
 
 #: How a sentence names a load other than the one asked for (:func:`series_load`).
 LOAD_WORDS = {"rate_target_per_s": "rate"}
@@ -104,8 +114,13 @@ def run_loads(runs: pd.DataFrame, load: str, by: str) -> tuple[dict[Any, str], p
     [1.0, 2.0, 4.0]
     """
     cols = series_loads(runs, load, by)
-    by_rate = runs[by].map(lambda k: cols.get(k) == "rate_target_per_s").to_numpy(bool)
-    return cols, as_floats(runs, load).where(~by_rate, as_floats(runs, "rate_target_per_s")).rename(None)
+    return cols, loads_in(runs, cols, load, by)
+
+
+def loads_in(runs: pd.DataFrame, cols: dict[Any, str], load: str, by: str) -> pd.Series:
+    """Each run's load, read from the column ``cols`` names for its group (of the column ``by``; else ``load``)."""
+    by_rate = runs[by].map(lambda k: cols.get(k, load) == "rate_target_per_s").to_numpy(bool)
+    return as_floats(runs, load).where(~by_rate, as_floats(runs, "rate_target_per_s")).rename(None)
 
 
 def sent(g: pd.DataFrame) -> pd.Series:
