@@ -50,10 +50,11 @@ def series_section(
     http = st.runs.dropna(subset=["series"])
     # each series by its own load: the concurrency, or the rate asked of a fixed-rate tool
     own = own_loads(st).to_dict()
+    read = [c for c in dict.fromkeys(["series", load, *own.values()]) if c in http]  # not the whole runs table
     loads = pd.Series(
         {
             n: as_floats(g, own.get(n, load)).nunique() if own.get(n, load) in g else 0
-            for n, g in http.groupby("series")
+            for n, g in http[read].groupby("series")
         },
         dtype=int,
     )
