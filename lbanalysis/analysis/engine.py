@@ -709,7 +709,8 @@ def _judge_all(
     axes = [a for a in data["axis"].unique() if a] if "axis" in data else []
     # the loop reads these columns only: a narrow frame is far cheaper to cut per series than the whole runs table
     narrow = data[[c for c in dict.fromkeys((load, *_JUDGED, "axis", *axes)) if c in data]]
-    # numbers converted once here, not once per series (``as_floats`` takes plain floats as they are)
+    # numbers converted once here, not once per series (``as_floats`` takes plain floats as they are); the copy
+    # consolidates the columns into one block per kind, which each cut of a series then takes in one step
     narrow = narrow.assign(**{c: as_floats(narrow, c) for c in (load, *_NUMBERS) if c in narrow}).copy()
     ctx = _Context(load, t, root, cpu, peers(narrow, load, servers), Queues(snapshots(servers)))
     curves = _Curves.of(narrow, load, cpu)
@@ -808,8 +809,8 @@ def _series_rows(http: pd.DataFrame, load: str) -> pd.DataFrame:
     pos = counts["pos"].to_numpy()
     first = narrow.iloc[pos]  # each series' first run
 
-    def first_of(col: str) -> list[Any]:  # the values of the first runs, as a row of each gives them
-        return [first[col].iloc[i] for i in range(len(first))] if col in first else [None] * len(first)
+    def first_of(col: str) -> list[Any]:  # the values of the first runs
+        return first[col].tolist() if col in first else [None] * len(first)
 
     values = (counts.index, first_of("tool"), first_of("origin"), first_of("method"), targets[pos].tolist(),
               first_of("keepalive"), counts["runs"].tolist(), counts["used"].tolist(), counts["loads"].tolist())  # fmt: skip

@@ -69,14 +69,20 @@ def series_load(runs: pd.DataFrame, load: str = "concurrency") -> str:
     A series that sets a rate and varies it more than its clients (wrk2's ``-R`` over fixed
     connections, k6's arrival rate over pre-allocated users) varies the rate.
     """
-    rate = as_floats(runs, "rate_target_per_s") if load == "concurrency" else None
-    if rate is not None and rate.notna().all() and len(rate) and rate.nunique() > as_floats(runs, load).nunique():
+    rate, own = as_floats(runs, "rate_target_per_s"), as_floats(runs, load)
+    counts = (len(runs), int(rate.notna().sum()), int(own.notna().sum()), rate.nunique(), own.nunique())
+    return _load_column(load, load in runs, *counts)
+
+
+def _load_column(load: str, has_load: bool, runs: int, rates: int, owns: int, rate_values: int, own_values: int) -> str:
+    """The rule of :func:`series_load` on counts of a series' runs: how many, how many show the rate asked and
+    ``load``, and how many distinct values of each."""
+    concurrency = load == "concurrency"
+    if concurrency and runs and rates == runs and rate_values > own_values:
         return "rate_target_per_s"
-    if load in runs and as_floats(runs, load).notna().any():
+    if has_load and owns:
         return load
-    if load == "concurrency" and as_floats(runs, "rate_target_per_s").notna().any():
-        return "rate_target_per_s"
-    return load
+    return "rate_target_per_s" if concurrency and rates else load
 
 
 def series_loads(runs: pd.DataFrame, load: str, by: str) -> dict[Any, str]:
@@ -92,17 +98,8 @@ def series_loads(runs: pd.DataFrame, load: str, by: str) -> dict[Any, str]:
     rate, own = as_floats(runs, "rate_target_per_s"), as_floats(runs, load)
     by_group = pd.DataFrame({"rate": rate, "own": own}).groupby(runs[by].to_numpy(), sort=False)
     n, known, distinct = by_group.size(), by_group.count(), by_group.nunique()
-    concurrency, has_load = load == "concurrency", load in runs
-    out = {}
-    for k, size, rates, owns, rate_values, own_values in zip(n.index, n, known["rate"], known["own"],
-                                                             distinct["rate"], distinct["own"], strict=True):  # fmt: skip
-        if concurrency and rates == size and rate_values > own_values:
-            out[k] = "rate_target_per_s"
-        elif has_load and owns:
-            out[k] = load
-        else:
-            out[k] = "rate_target_per_s" if concurrency and rates else load
-    return out
+    counts = zip(n, known["rate"], known["own"], distinct["rate"], distinct["own"], strict=True)
+    return {k: _load_column(load, load in runs, *c) for k, c in zip(n.index, counts, strict=True)}
 
 
 def run_loads(runs: pd.DataFrame, load: str, by: str) -> tuple[dict[Any, str], pd.Series]:
