@@ -311,3 +311,33 @@ def test_forked_child_reads_a_large_file_after_its_parent(tmp_path):
     path = _large(tmp_path)
     assert len(ab_gnuplot.parse_path(path, "big.tsv").tables["requests"]) == 110_000
     assert _exit_of_forked(_read_large_in_child, path) == 0
+
+
+def _set(indexer, key, value):
+    return lambda df: getattr(df, indexer).__setitem__(key, value)
+
+
+@pytest.mark.parametrize(
+    "write_one",
+    [
+        lambda df: df.__setitem__("dns_s", df["dns_s"].fillna(1.0)),
+        _set("loc", (0, "dns_s"), 1.0),
+        lambda df: df.iloc.__setitem__((1, df.columns.get_loc("dns_s")), 2.0),
+        lambda df: df.loc.__setitem__((df["latency_s"] >= 0, "dns_s"), 3.0),
+        lambda df: df.fillna({"dns_s": 4.0}, inplace=True),
+        _set("loc", (0, "logged"), pd.Timestamp(0)),
+    ],
+    ids=["setitem", "loc", "iloc", "mask", "fillna-inplace", "datetime"],
+)
+def test_absent_columns_are_written_one_at_a_time(tmp_path, write_one):
+    """The float (and datetime) columns ab does not fill share one array of NaN (NaT): a write to one, of
+    any kind a user makes, changes that column only, in this frame and in a second read."""
+    path = _large(tmp_path)
+    df = lbanalysis.read(path, table="requests")
+    floats = [c for c in df.columns if df[c].dtype == "float64" and df[c].isna().all()]
+    assert {"dns_s", "tls_s", "first_byte_s"} <= set(floats)
+    write_one(df)
+    changed = [c for c in [*floats, "logged"] if not df[c].isna().all()]
+    assert len(changed) == 1 and changed[0] in ("dns_s", "logged")
+    again = lbanalysis.read(path, table="requests")
+    assert all(again[c].isna().all() for c in [*floats, "logged"])

@@ -351,8 +351,9 @@ def _frame(chunks: list[_Chunk], run_map: Callable = map, *, with_rows: bool = T
     start_ns, start_s, seq = block[4].view(np.int64), block[5], block[6].view(np.int64)
     flags = np.zeros((2, n), dtype=bool)  # "missing" masks of the run and seq columns (all False)
     made = {"run", "seq", "start", "start_s", *_COLS.values()}
-    # Every other column of the requests table, all missing (ab prints none of them), filled here.
-    absent, fill_absent = schema.absent_columns("requests", made | {"source"}, n)
+    # Every other column of the requests table, all missing (ab prints none of them), filled here: the
+    # float columns share one array of NaN (pandas copies a column before a write to it), written once.
+    absent, fill_absent = schema.absent_columns("requests", made | {"source"}, n, shared=True)
 
     fills = {  # separate tasks, so that the threads share them evenly
         "start": lambda: _by_second(start_ns, keys * 1_000_000_000, total),
