@@ -95,3 +95,24 @@ def test_a_frame_built_block_by_block_is_pandas_own_and_its_columns_apart():
     assert frames._by_blocks({"x": np.array(["a"], dtype=object)}, 1) is None  # pandas sorts out other kinds
     built.loc[0, "requests_per_s"] = 9.0
     assert built["latency_mean_s"].tolist()[0] == 0.2 and built["requests_per_s"].tolist() == [9.0, 2.5]
+
+
+def test_a_conformed_large_frame_shares_its_missing_columns_and_keeps_them_apart():
+    """conform() of a frame of many rows gives every absent float column one array of NaN (and every datetime
+    column one of NaT), shared through pandas' copy-on-write: a write to one column reaches no other, and the
+    frame equals the one built with an array each."""
+    n = 5_000
+    given = pd.DataFrame({"source": ["a"] * n, "run": 0, "seq": np.arange(n), "latency_s": np.linspace(0, 1, n)})
+    built = schema.conform(given, "requests")
+    floats = [c for c, col in schema.TABLES["requests"].items() if col.dtype == "float64" and c not in given]
+    assert len(floats) >= 3
+    assert np.shares_memory(built[floats[0]].to_numpy(), built[floats[1]].to_numpy())
+    apart, fills = schema.absent_columns("requests", given.columns, n)
+    for fill in fills:
+        fill()
+    pd.testing.assert_frame_equal(built[floats], pd.DataFrame({c: apart[c] for c in floats}))
+    built.loc[built["latency_s"] > 0.5, floats[0]] = 1.0
+    built[floats[1]] = built[floats[1]].fillna(2.0)
+    assert built[floats[2:]].isna().all().all() and built["logged"].isna().all()
+    assert (built[floats[0]] == 1.0).sum() == (given["latency_s"] > 0.5).sum()
+    assert schema.conform(given, "requests")[floats].isna().all().all()

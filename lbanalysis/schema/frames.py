@@ -340,7 +340,7 @@ def conform(
         # few rows, many absent columns (a runs table): reindex the cached empty frame once
         filler = _template(table)[absent].reindex(df.index)
     else:  # many rows: the absent columns built as a large reader builds them (one block, filled once)
-        filler, fills = absent_columns(cols, present, len(df))
+        filler, fills = absent_columns(cols, present, len(df), shared=True)
         for fill in fills:
             fill()
     out = {}
