@@ -28,7 +28,11 @@ Run with ``make bench`` (or ``python bench/bench_read.py [--rows N] [--files N] 
    swings by a third from one minute to the next, the ratio less.
 4. ``import lbanalysis`` against ``import pandas`` (which it imports), each
    in a fresh interpreter, CPU time of the import statement, byte code
-   cached as an installed package has it. Target: <= 1.1x (issue #39; was 1.2x).
+   cached as an installed package has it; and split in one interpreter
+   (pandas' import, then what lbanalysis adds to it), whose ratio of one
+   process's own times the target is judged on (between two interpreters,
+   pandas' own import moves by more than lbanalysis adds: see
+   :func:`bench_import`). Target: <= 1.1x (issue #39; was 1.2x).
 
 Machines are noisy: the sides of each ratio run in turn, ``--repeat`` times
 after untimed warm-up rounds, so that drift hits all alike; ratios are of the
@@ -265,29 +269,53 @@ def bench_summaries(tmp: Path, files: int, repeat: int) -> dict:
 
 
 _IMPORT = "import time\nt = time.process_time()\nimport {module}\nprint(time.process_time() - t)\n"
+# pandas, then lbanalysis on top of it, in one interpreter: what lbanalysis adds, against pandas' import in the same
+# process (lbanalysis's import starts by importing pandas, so the two add up to a fresh `import lbanalysis`)
+_SPLIT = (
+    "import time\nt = time.process_time()\nimport pandas\nt1 = time.process_time()\nimport lbanalysis\n"
+    "print(t1 - t, time.process_time() - t1)\n"
+)
+
+
+def _run(code: str) -> list[float]:
+    """The figures ``code`` prints, run in a fresh interpreter (byte code written and used, as installed)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env, cwd=ROOT)
+    return [float(x) for x in done.stdout.split()]
 
 
 def _import_s(module: str) -> float:
-    """CPU time of ``import module`` in a fresh interpreter (byte code written and used, as installed)."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    code = _IMPORT.format(module=module)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env, cwd=ROOT)
-    return float(done.stdout)
+    """CPU time of ``import module`` in a fresh interpreter."""
+    return _run(_IMPORT.format(module=module))[0]
 
 
 def bench_import(repeat: int) -> dict:
+    """``import lbanalysis`` against ``import pandas``: each in an interpreter of its own, and split in one.
+
+    Between two fresh interpreters, pandas' own import moved by a third here (520 to 710 ms of CPU), more than
+    lbanalysis adds to it (20 ms): the ratio of two interpreters' times says that noise. The split takes both
+    sides in one interpreter (pandas' import, then lbanalysis's on top of it), so each round's ratio is of one
+    process's own times; the target is judged on its median.
+    """
     for module in ("pandas", "lbanalysis"):
         _import_s(module)  # byte code of every module written before timing
     pandas_s: list[float] = []
     ours_s: list[float] = []
-    for _ in range(max(repeat, 5)):
+    split: list[tuple[float, float]] = []
+    for _ in range(max(repeat, 7)):
         pandas_s.append(_import_s("pandas"))
         ours_s.append(_import_s("lbanalysis"))
+        first, added = _run(_SPLIT)
+        split.append((first, added))
+    split_ratios = [(p + a) / p for p, a in split]
     return {
         "pandas_s": statistics.median(pandas_s),
         "lbanalysis_s": statistics.median(ours_s),
-        "ratio": statistics.median(ours_s) / statistics.median(pandas_s),
-        "ratios": [o / p for o, p in zip(ours_s, pandas_s, strict=True)],
+        "fresh_ratio": statistics.median(ours_s) / statistics.median(pandas_s),
+        "fresh_ratios": [o / p for o, p in zip(ours_s, pandas_s, strict=True)],
+        "added_s": statistics.median(a for _, a in split),
+        "ratio": statistics.median(split_ratios),
+        "ratios": split_ratios,
     }
 
 
@@ -367,9 +395,14 @@ def main(argv: list[str] | None = None) -> int:
     ok4 = imp["ratio"] <= IMPORT_TARGET
     print("\n4. import, CPU time in a fresh interpreter (medians)")
     print(f"   import pandas        : {imp['pandas_s'] * 1e3:.0f} ms = {imp['pandas_s'] / cpu_own:.1f} checks")
-    print(f"   import lbanalysis    : {imp['lbanalysis_s'] * 1e3:.0f} ms = {imp['lbanalysis_s'] / cpu_own:.1f} checks")
     print(
-        f"   import ratio         : {imp['ratio']:.2f}x ({spread(imp['ratios'])}) (target <= {IMPORT_TARGET}) {ok(ok4)}"
+        f"   import lbanalysis    : {imp['lbanalysis_s'] * 1e3:.0f} ms = {imp['lbanalysis_s'] / cpu_own:.1f} checks; "
+        f"{imp['fresh_ratio']:.2f}x ({spread(imp['fresh_ratios'])}), each in an interpreter of its own"
+    )
+    print(f"   added to pandas's    : {imp['added_s'] * 1e3:.0f} ms (pandas, then lbanalysis, in one interpreter)")
+    print(
+        f"   import ratio         : {imp['ratio']:.2f}x ({spread(imp['ratios'])}), of each interpreter's own times "
+        f"(target <= {IMPORT_TARGET}) {ok(ok4)}"
     )
     return 0 if ok1 and ok2 and ok3 and ok4 else 1
 
