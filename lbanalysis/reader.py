@@ -27,6 +27,7 @@ from typing import Literal, TextIO
 
 import numpy as np
 import pandas as pd
+from pandas.api.types import union_categoricals
 
 from . import schema
 from .design.sections import mark, with_sections
@@ -852,14 +853,39 @@ def _detail_frames(
     others are left out, to be made when first asked for (see :class:`Dataset`). ``ready``: the tables whose one
     frame is built to the table already (:func:`_assemble`)."""
     detail = {
-        name: parts[0] if name in ready else
-        schema.conform(parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True), name)
+        name: parts[0] if name in ready else schema.conform(parts[0] if len(parts) == 1 else _concat(parts), name)
         for name, parts in tables.items()
         if parts
-    }  # fmt: skip
+    }
     if "cpu" in detail:
         detail["cpu"] = pair_cpu(detail["cpu"], runs)
     return detail
+
+
+def _concat(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """The detail frames of several files as one, their ``source`` categories joined by their codes.
+
+    Each part's ``source`` is a category of its own file: ``pd.concat`` makes the union of different categories
+    from the values, row by row (129 ms of a 200 ms concat of 15 ab ``-g`` logs, 429,000 rows);
+    ``union_categoricals`` recodes the codes, its categories sorted as the union from the values had them.
+
+    >>> a = pd.DataFrame({"source": pd.Categorical(["a.txt"] * 2), "x": [1.0, 2.0]})
+    >>> b = pd.DataFrame({"source": pd.Categorical(["b.txt"]), "x": [3.0]})
+    >>> both = _concat([a, b])
+    >>> both["source"].tolist(), both["x"].tolist(), list(both.columns)
+    (['a.txt', 'a.txt', 'b.txt'], [1.0, 2.0, 3.0], ['source', 'x'])
+    """
+    sources = [p["source"].array if "source" in p.columns else None for p in parts]
+    if any(not isinstance(s, pd.Categorical) for s in sources):
+        return pd.concat(parts, ignore_index=True)
+    try:
+        source = union_categoricals(sources, sort_categories=True)  # type: ignore[arg-type]  # as pandas makes them
+    except TypeError:  # categories of different dtypes: pandas' concat sorts them out
+        return pd.concat(parts, ignore_index=True)
+    at = parts[0].columns.get_loc("source")
+    body = pd.concat([p.drop(columns="source") for p in parts], ignore_index=True)
+    body.insert(at, "source", source)
+    return body
 
 
 def _not_runs_frame(rows: list[dict]) -> pd.DataFrame:
