@@ -136,13 +136,14 @@ def _monitor(source: str) -> tuple[str, str, str] | None:
 def _windows(runs: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     """Each run's start and end (NaT where unknown): ``timestamp`` to ``end_time``, or ``timestamp`` + ``duration_s``."""
     start = pd.to_datetime(runs["timestamp"], errors="coerce") if "timestamp" in runs else pd.Series(pd.NaT, runs.index)
+    start = start.astype("datetime64[ns]")
     end = pd.Series(pd.NaT, index=runs.index, dtype="datetime64[ns]")
     if "end_time" in runs:
-        end = pd.to_datetime(runs["end_time"].astype("string"), errors="coerce")
+        end = pd.to_datetime(runs["end_time"].astype("string"), errors="coerce").astype("datetime64[ns]")
     if "duration_s" in runs:
         by_duration = end_times(start, runs["duration_s"])
-        end = end.astype("datetime64[ns]").where(end.notna(), by_duration)
-    return start.astype("datetime64[ns]"), end.astype("datetime64[ns]")
+        end = by_duration if "end_time" not in runs else end.where(end.notna(), by_duration)
+    return start, end
 
 
 def pair_cpu(data: Any, runs: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -169,6 +170,7 @@ def pair_cpu(data: Any, runs: pd.DataFrame | None = None) -> pd.DataFrame:
     cpu = cpu.copy()
     p = _Pairing(cpu)
     tests = runs["tool"].isin(registry.names(kind="http-load") + registry.names(kind="network")) if len(runs) else None
+    runs = runs[[c for c in _CANDIDATE_COLUMNS if c in runs]]  # a wide runs table's rows are not copied whole
     cand = _Candidates(runs[tests.to_numpy(bool)] if tests is not None else runs)  # tests, not snapshots
     for src, idx in pd.Series(range(len(cpu))).groupby(p.source.to_numpy()).groups.items():
         p.pair_file(str(src), list(idx), cand)
@@ -178,6 +180,10 @@ def pair_cpu(data: Any, runs: pd.DataFrame | None = None) -> pd.DataFrame:
     cpu["host"] = pd.array(p.host, dtype="string")
     cpu["role"] = pd.array(_roles(cpu, p.host, p.monitor), dtype="string")
     return cpu
+
+
+#: The runs' columns the pairing reads (:class:`_Candidates`, :func:`_windows`)
+_CANDIDATE_COLUMNS = ("source", "run", "tool", "timestamp", "end_time", "duration_s")
 
 
 def _objects(s: pd.Series, dtype: str) -> np.ndarray:
