@@ -179,6 +179,21 @@ def _curves(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return pd.concat([by.size().rename("runs"), means, maxes, spread], axis=1)[list(NO_LOADS.columns)]
 
 
+def _at_top_util(frame: pd.DataFrame, out: pd.DataFrame, group: str | None) -> None:
+    """Where a utilisation is known, ``used_bits`` and ``cap`` of the curve ``out`` (of the figures ``frame``, per
+    load or per ``group`` and load) set to those of the run of highest utilisation (of each group), in place."""
+    util = frame["util"].dropna()
+    if not len(util):
+        return
+    if group is None:
+        at = frame.loc[[util.idxmax()]]
+        where: list[Any] = at["load"].tolist()
+    else:
+        at = frame.loc[util.groupby(frame.loc[util.index, group], sort=False).idxmax().to_numpy()]
+        where = list(zip(at[group], at["load"], strict=True))
+    out.loc[where, ["used_bits", "cap"]] = at[["used_bits", "cap"]].to_numpy()
+
+
 def per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
     """One row per load of the runs ``g`` (index: the load, ascending), the columns of :data:`NO_LOADS`: means of
     rates and latencies, maxima of steps, utilisation and think time, and the run-to-run ``spread`` of the rate;
@@ -187,10 +202,7 @@ def per_load(g: pd.DataFrame, load: str) -> pd.DataFrame:
     Where a utilisation is known, ``used_bits`` and ``cap`` are those of the run of highest utilisation."""
     frame = _figures(g, as_floats(g, load))
     out = _curves(frame, ["load"])
-    if out["util"].notna().any():  # the figures at the run of highest utilisation
-        at = frame.loc[frame["util"].idxmax()] if frame["util"].notna().any() else None
-        if at is not None:
-            out.loc[at["load"], ["used_bits", "cap"]] = [at["used_bits"], at["cap"]]
+    _at_top_util(frame, out, None)
     return out.sort_index()
 
 
@@ -205,10 +217,6 @@ def per_load_by(g: pd.DataFrame, load: pd.Series, by: str) -> dict[Any, pd.DataF
     frame = _figures(g, load).assign(_by=g[by])
     out = _curves(frame, ["_by", "load"])
     none = _curves(frame.iloc[:0], ["load"]).sort_index()
-    util = frame["util"].dropna()
-    if len(util):  # per group, the figures at the run of highest utilisation
-        at = frame.loc[util.groupby(frame.loc[util.index, "_by"], sort=False).idxmax().to_numpy()]
-        where = list(zip(at["_by"], at["load"], strict=True))
-        out.loc[where, ["used_bits", "cap"]] = at[["used_bits", "cap"]].to_numpy()
+    _at_top_util(frame, out, "_by")
     found = {k: part.droplevel(0) for k, part in out.groupby(level=0, sort=False)}
     return {k: found.get(k, none) for k in g[by].unique()}
