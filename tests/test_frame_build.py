@@ -92,7 +92,17 @@ def test_a_frame_built_block_by_block_is_pandas_own_and_its_columns_apart():
         fill()
     assert frames._by_blocks(absent, 2) is not None  # the absent columns' kinds are all built so
     pd.testing.assert_frame_equal(frames._by_blocks(absent, 2), pd.DataFrame(absent))
-    assert frames._by_blocks({"x": np.array(["a"], dtype=object)}, 1) is None  # pandas sorts out other kinds
+    # the columns no table knows: objects (a reader's extra of mixed values), times with a zone, as pandas has them
+    extras = {
+        "o": np.array([{"k": 1}, "a"], dtype=object),
+        "z": pd.array(pd.to_datetime(["2026-12-03 06:00Z", None], utc=True)),
+        "i": np.array([1, 2]),
+        "f": np.array([0.5, 1.5]),
+    }
+    mine = frames._by_blocks(extras, 2)
+    pd.testing.assert_frame_equal(mine, pd.DataFrame(extras))
+    assert mine.dtypes.astype(str).tolist() == ["object", "datetime64[us, UTC]", "int64", "float64"]
+    assert frames._by_blocks({"x": np.array(["a"])}, 1) is None  # NumPy texts: pandas sorts them out
     built.loc[0, "requests_per_s"] = 9.0
     assert built["latency_mean_s"].tolist()[0] == 0.2 and built["requests_per_s"].tolist() == [9.0, 2.5]
 

@@ -483,9 +483,10 @@ def _frame(arrays: dict[str, object], n: int) -> pd.DataFrame:
 
 
 def _by_blocks(arrays: dict[str, object], n: int) -> pd.DataFrame | None:
-    """A frame of ready arrays built block by block: the float columns as one block, each extension array (Int64,
-    string, boolean, category) and datetime column as its own, as pandas keeps them; None when an array is of
-    another kind (an object or integer array of a column no table knows), which pandas then sorts out.
+    """A frame of ready arrays built block by block, as pandas keeps them: the NumPy arrays of one dtype as one
+    block (the floats; the objects of a column no table knows), each one-dimensional extension array (Int64,
+    string, boolean, category) as its own, and each datetime column as its own two-dimensional one; None when an
+    array is of another kind (of other length or shape), which pandas then sorts out.
 
     pandas' own grouping of 183 columns into blocks is half the cost of the runs frame of a small read (its checks
     of each array); the arrays here are the schema's, of the dtypes their blocks hold.
@@ -493,7 +494,10 @@ def _by_blocks(arrays: dict[str, object], n: int) -> pd.DataFrame | None:
     >>> df = _by_blocks({"a": np.array([1.5]), "b": pd.array([None], dtype="Int64"), "c": np.array([2.0])}, 1)
     >>> df.dtypes.astype(str).tolist(), df["c"].tolist(), len(df._mgr.blocks)
     (['float64', 'Int64', 'float64'], [2.0], 2)
-    >>> _by_blocks({"a": np.array(["x"], dtype=object)}, 1) is None
+    >>> df = _by_blocks({"a": np.array([{"k": 1}], dtype=object), "t": pd.array(pd.to_datetime(["2026-01-01T00:00Z"]))}, 1)
+    >>> df.dtypes.astype(str).tolist(), df.loc[0, "a"]
+    (['object', 'datetime64[us, UTC]'], {'k': 1})
+    >>> _by_blocks({"a": np.array(["x"])}, 1) is None
     True
     """
     from pandas._libs.internals import BlockPlacement
@@ -502,26 +506,30 @@ def _by_blocks(arrays: dict[str, object], n: int) -> pd.DataFrame | None:
     from pandas.core.internals.blocks import new_block
     from pandas.core.internals.managers import BlockManager
 
-    floats: list[int] = []
+    stacked: dict[np.dtype, list[int]] = {}  # NumPy arrays by dtype: one block each
     blocks = []
     for i, a in enumerate(arrays.values()):
         if type(a) is np.ndarray and a.ndim == 1 and len(a) == n:
-            if a.dtype == np.float64:
-                floats.append(i)
-                continue
             if a.dtype == _NS:  # an absent datetime column (a view of int64s): the block's array as pandas makes it
                 a = DatetimeArray._simple_new(a.reshape(1, n), dtype=_NS)
-            else:
+            elif a.dtype.kind in "fiubO":
+                stacked.setdefault(a.dtype, []).append(i)
+                continue
+            else:  # texts as NumPy strings, times of other units: pandas converts them
                 return None
-        elif not isinstance(a, ExtensionArray) or len(a) != n or a.dtype.kind in "mM":
+        elif not isinstance(a, ExtensionArray) or len(a) != n:
             return None
+        elif a.dtype.kind in "mM":  # a datetime (with a time zone) or time span column: 2-D, as pandas keeps it
+            if not isinstance(a, DatetimeArray) or a.ndim != 1:
+                return None
+            a = a.reshape(1, n)
         blocks.append(new_block(a, BlockPlacement(slice(i, i + 1)), ndim=2))
-    if floats:
-        values = list(arrays.values())
-        block = np.empty((len(floats), n))
-        for row, i in zip(block, floats, strict=True):
+    values = list(arrays.values())
+    for dtype, where in stacked.items():
+        block = np.empty((len(where), n), dtype=dtype)
+        for row, i in zip(block, where, strict=True):
             row[:] = values[i]
-        blocks.append(new_block(block, BlockPlacement(np.array(floats, dtype=np.intp)), ndim=2))
+        blocks.append(new_block(block, BlockPlacement(np.array(where, dtype=np.intp)), ndim=2))
     mgr = BlockManager(tuple(blocks), [_labels(tuple(arrays)), pd.RangeIndex(n)], verify_integrity=False)
     return pd.DataFrame._from_mgr(mgr, axes=mgr.axes)
 
