@@ -11,7 +11,8 @@ Run with ``make bench`` (or ``python bench/bench_read.py [--rows N] [--files N] 
    Target: speed ratio (bare time / our time) >= 0.8. The ratio with a
    thread pool kept open across reads (``executor=pool``) is printed beside it.
 2. Peak memory of that read against the memory of the frame it returns
-   (``memory_usage(deep=True)``), measured two ways: Python's allocations
+   (``memory_usage(deep=True)``, an array that several columns share counted
+   once: ``frame_memory.py``), measured two ways: Python's allocations
    (tracemalloc), and the growth of the resident set of a fresh process
    reading the file (which also counts what tracemalloc does not see:
    the C parser's buffers, what the allocators keep). Target: <= 1.5x, by the
@@ -60,6 +61,8 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from frame_memory import frames_mib  # noqa: E402
 
 import lbanalysis  # noqa: E402
 
@@ -203,7 +206,7 @@ def bench_gnuplot(tmp: Path, rows: int, repeat: int) -> dict:
         "lbanalysis_kept_pool_s": min(kept),
         "speed_ratio_kept_pool": min(bare) / min(kept),
         "speed_ratios_kept_pool": [b / k for b, k in zip(bare, kept, strict=True)],
-        "frame_mib": got.memory_usage(deep=True).sum() / 2**20,
+        "frame_mib": frames_mib([got]),
         "bare_peak_mib": peak_mib(lambda: pd.read_csv(path, sep="\t")),
         "lbanalysis_peak_mib": peak_mib(lambda: lbanalysis.read(path, table="requests")),
         **resident_mib(path),

@@ -49,6 +49,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from frame_memory import frames_mib  # noqa: E402
+
 import lbanalysis  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "repos"
@@ -134,10 +136,9 @@ def large_repo(folders: list[Path], dest: Path, mb: float) -> Path:
     return dest
 
 
-def frames_mib(ds: lbanalysis.Dataset) -> float:
-    """Memory of the frames a read returns (``memory_usage(deep=True)``), MiB."""
-    tables = [*ds.tables.values(), ds.skipped, ds.not_runs]
-    return sum(t.memory_usage(deep=True).sum() for t in tables) / 2**20
+def frames_mib_of(ds: lbanalysis.Dataset) -> float:
+    """Memory of the frames a read returns, MiB (:func:`frame_memory.frames_mib`: a shared buffer counted once)."""
+    return frames_mib([*ds.tables.values(), ds.skipped, ds.not_runs])
 
 
 def peak_mib(fn) -> float:
@@ -202,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
         t = best_of({"floor": lambda: floor(large), "ours": lambda: ours(large)}, 1)
         t2 = best_of({"workers": lambda: ours(large, workers=2)}, 1, time.perf_counter)["workers"]  # wall: children
         ds = ours(large)
-        frames = frames_mib(ds)
+        frames = frames_mib_of(ds)
         peak = peak_mib(lambda: ours(large))
     ratio = t["ours"] / t["floor"]
     print(

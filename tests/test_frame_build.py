@@ -126,3 +126,28 @@ def test_a_conformed_large_frame_shares_its_missing_columns_and_keeps_them_apart
     assert built[floats[2:]].isna().all().all() and built["logged"].isna().all()
     assert (built[floats[0]] == 1.0).sum() == (given["latency_s"] > 0.5).sum()
     assert schema.conform(given, "requests")[floats].isna().all().all()
+
+
+def test_several_g_logs_read_as_one_share_the_columns_none_fills_and_equal_a_plain_concat(tmp_path):
+    """ab -g logs of one folder: the requests columns ab never fills are not copied into the joined frame but made
+    once, shared (copy-on-write keeps a write to one from the others); the frame is the one a plain pandas concat
+    of each file's read gives."""
+    files = []
+    for k in range(3):  # 3,000 rows: a frame conform gives shared missing columns
+        files.append(tmp_path / f"c{k}.tsv")
+        files[-1].write_bytes((AB / "ab_gnuplot.tsv").read_bytes())
+    whole = lbanalysis.read(tmp_path, table="requests")
+    each = [lbanalysis.read(str(p), table="requests") for p in files]
+    pd.testing.assert_frame_equal(whole, schema.conform(pd.concat(each, ignore_index=True), "requests"))
+    pd.testing.assert_frame_equal(whole, lbanalysis.read(tmp_path, table="all").requests)
+    blank = schema.missing_in_all(each, schema.TABLES["requests"])
+    floats = [c for c in blank if schema.TABLES["requests"][c].dtype == "float64"]
+    assert len(floats) >= 3 and "latency_s" not in blank and "start" not in blank
+    assert np.shares_memory(whole[floats[0]].to_numpy(), whole[floats[1]].to_numpy())
+    whole.loc[0, floats[0]] = 1.0
+    assert whole[floats[1:]].isna().all().all() and whole[floats[0]].notna().sum() == 1
+    assert lbanalysis.read(tmp_path, table="requests")[floats[0]].isna().all()
+    # a value in one part's column keeps that column, however the parts' columns are laid out
+    each[1].loc[5, floats[0]] = 2.0
+    assert floats[0] not in schema.missing_in_all(each, floats) and floats[1] in schema.missing_in_all(each, floats)
+    assert schema.missing_in_all([each[0].copy()], floats) == floats  # its own arrays (a block each, or one)

@@ -32,7 +32,17 @@ from __future__ import annotations
 from .columns import COMMAND_REFUSED, ERROR_KINDS, KEY, NO_ANSWER, NO_RESULT_SHOWN, Column, columns_of
 from .cpu import CPU, CPU_SCOPES, PAIRED_BY, ROLES
 from .detail import HISTOGRAM, INTERVALS, METRICS, PERCENTILES, PHASES, REQUESTS, SERVERS, STREAMS
-from .frames import TABLES, absent_columns, categorical, conform, describe, empty, markdown, missing_array
+from .frames import (
+    TABLES,
+    absent_columns,
+    categorical,
+    conform,
+    describe,
+    empty,
+    markdown,
+    missing_array,
+    missing_in_all,
+)
 from .runs import RUNS
 
 __all__ = [
@@ -64,4 +74,5 @@ __all__ = [
     "empty",
     "markdown",
     "missing_array",
+    "missing_in_all",
 ]
