@@ -410,6 +410,43 @@ _STR_OR_NONE = {str, type(None)}
 _INT_OR_NONE = {int, type(None)}
 
 
+def records_frame(rows: list[Mapping], columns: list[str], dtypes: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """The frame ``pd.DataFrame([{c: row.get(c) for c in columns} for row in rows])`` gives (each column the dtype
+    pandas infers from its values, or the schema dtype ``dtypes`` names), built column by column without pandas'
+    inference for the texts (a read's skipped files and outputs that are no test: pandas takes 0.3 ms for two
+    columns of one row, a fifth of that here).
+
+    >>> df = records_frame([{"source": "a", "line": 3}, {"source": "b"}], ["source", "line", "kind"], {"line": "Int64"})
+    >>> df.dtypes.astype(str).tolist(), df["line"].tolist(), df["kind"].tolist()
+    (['str', 'Int64', 'object'], [3, <NA>], [None, None])
+    """
+    dtypes = dtypes or {}
+    arrays = {}
+    for c in columns:
+        vals = [r.get(c) for r in rows]
+        arrays[c] = _values_as(vals, dtypes[c]) if c in dtypes else _inferred(vals)
+    return _frame(arrays, len(rows))
+
+
+def _inferred(vals: list):
+    """The array pandas infers from a list of values: texts (and None) as its text dtype, built directly.
+
+    >>> str(_inferred(["a", None]).dtype) == str(pd.Series(["a", None]).dtype), _inferred([1.5, None]).dtype
+    (True, dtype('float64'))
+    """
+    kinds = set(map(type, vals))
+    dtype = _label_dtype()
+    if str in kinds and kinds <= _STR_OR_NONE and isinstance(dtype, pd.StringDtype):
+        try:
+            import pyarrow as pa
+
+            return pd.arrays.ArrowStringArray(pa.array(vals, type=pa.large_string()), dtype=dtype)
+        except (ImportError, TypeError, ValueError):  # pragma: no cover - another storage of pandas' texts
+            pass
+    arr = pd.Series(vals).array
+    return arr.to_numpy() if isinstance(arr, pd.arrays.NumpyExtensionArray) else arr
+
+
 def _values_as(vals: list, dtype: str):
     """A list of plain values (None for missing) as an array of a schema dtype."""
     if dtype == F:
