@@ -41,6 +41,7 @@ failed attempts and are not kept (as for hey).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ...errors import ParseError
 from ...text import Segment
@@ -138,7 +139,12 @@ def _counts(res: dict) -> dict:
     >>> _counts({"req2xx": 9, "req5xx": 1, "others": 2, "errors": [{"description": "timeout", "count": 2}]})
     {'requests': 10, 'requests_ok': 9, 'non_2xx': 1, 'status_codes': '2xx: 9; 5xx: 1', 'failed': 2, 'failed_network': 2, 'warnings': 'timeout (x2)'}
     """
-    classes = {c: _int(res, k) or 0 for c, k in _CLASS_KEYS} if any(k in res for _, k in _CLASS_KEYS) else None
+    classes = None
+    if any(k in res for _, k in _CLASS_KEYS):
+        classes = {}
+        for c, k in _CLASS_KEYS:  # _int(), inline: a count is a JSON integer (no bool), not below 0
+            v = res.get(k)
+            classes[c] = v if type(v) is int and v >= 0 else 0
     errors = []
     for e in res.get("errors") or ():
         if type(e) is dict:
@@ -151,11 +157,30 @@ def _counts(res: dict) -> dict:
 _QUANTILE_RE = re.compile(r"\d+(?:\.\d+)?")
 
 
+@lru_cache(maxsize=256)
+def _quantile(key: str) -> float | None:
+    """A percentile as a key of ``latency.percentiles`` names it (``"99"``, ``"99.9"``), else None (once per key:
+    every result names the same five).
+
+    >>> _quantile(" 99.9"), _quantile("max")
+    (99.9, None)
+    """
+    return float(key) if _QUANTILE_RE.fullmatch(key.strip()) else None
+
+
 def _latency_percentiles(res: dict) -> list[dict]:
-    """``latency.percentiles`` (µs) as percentile rows."""
-    lat = res.get("latency") if isinstance(res.get("latency"), dict) else {}
-    return [{"percentile": float(k), "latency_s": v / 1e6} for k, v in (lat.get("percentiles") or {}).items()
-            if _QUANTILE_RE.fullmatch(str(k).strip()) and isinstance(v, (int, float))]  # fmt: skip
+    """``latency.percentiles`` (µs) as percentile rows.
+
+    >>> _latency_percentiles({"latency": {"percentiles": {"50": 219, "99": 19974, "x": 1, "90": "3599"}}})
+    [{'percentile': 50.0, 'latency_s': 0.000219}, {'percentile': 99.0, 'latency_s': 0.019974}]
+    """
+    lat = res.get("latency")
+    rows = []
+    for k, v in ((lat.get("percentiles") or {}) if type(lat) is dict else {}).items():
+        q = _quantile(k) if type(k) is str else None
+        if q is not None and (type(v) is int or type(v) is float):  # a JSON number (no bool)
+            rows.append({"percentile": q, "latency_s": v / 1e6})
+    return rows
 
 
 def _result(res: dict) -> tuple[dict, list[dict]]:
