@@ -50,6 +50,7 @@ are not kept.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ...errors import ParseError
@@ -99,13 +100,31 @@ def _texts(doc: dict) -> dict:
     if isinstance(doc.get("Version"), str) and doc["Version"]:
         d["tool_version"] = doc["Version"]
     if isinstance(doc.get("StartTime"), str) and not doc["StartTime"].startswith("0001-"):
-        d["timestamp"] = pd.Timestamp(doc["StartTime"]).tz_convert(None)
+        d["timestamp"] = _utc(doc["StartTime"])
     rate = doc.get("RequestedQPS")
     if (r := requested_rate(str(rate))) is not None:
         d["rate_target_per_s"] = r
     if isinstance(doc.get("RequestedDuration"), str) and (t := go_duration(doc["RequestedDuration"])) is not None:
         d["time_limit_s"] = t
     return d
+
+
+def _utc(text: str) -> pd.Timestamp:
+    """A time as fortio writes it (RFC 3339 to the nanosecond, Go's ``time.Time``), as a naive UTC time. One in UTC
+    (``Z``) of a year nanoseconds hold is read by NumPy, at half pandas' cost (NumPy wraps a year beyond them round
+    without a word); another by pandas.
+
+    >>> _utc("2020-05-23T09:20:11.561276127Z"), _utc("2026-12-02T03:09:13.19+02:00")
+    (Timestamp('2020-05-23 09:20:11.561276127'), Timestamp('2026-12-02 01:09:13.190000'))
+    >>> _utc("3000-01-01T00:00:00Z")
+    Timestamp('3000-01-01 00:00:00')
+    """
+    if text.endswith("Z") and "+" not in text and "1678" <= text[:4] <= "2261" and text[4:5] == "-":
+        try:
+            return pd.Timestamp(np.datetime64(text[:-1], "ns"))
+        except ValueError:  # not a time NumPy reads: pandas says what it makes of it
+            pass
+    return pd.Timestamp(text).tz_convert(None)
 
 
 _NUMBER = frozenset({int, float})

@@ -12,6 +12,7 @@ and ``non_2xx`` the others.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["count_fields", "go_duration", "requested_rate"]
 
@@ -66,8 +67,10 @@ def count_fields(codes: dict[str, int]) -> dict:
     }
 
 
+@lru_cache(maxsize=1024)
 def go_duration(text: str) -> float | None:
     """A Go duration (``5m0s``, ``1.5s``, ``250ms``) in seconds; None for anything else (``exactly 300 calls``).
+    Each text read once (a folder's results ask for a few durations, each a pattern's two passes).
 
     >>> go_duration("5m0s"), go_duration("250ms"), go_duration("exactly 300 calls")
     (300.0, 0.25, None)
