@@ -136,11 +136,6 @@ def large_repo(folders: list[Path], dest: Path, mb: float) -> Path:
     return dest
 
 
-def frames_mib_of(ds: lbanalysis.Dataset) -> float:
-    """Memory of the frames a read returns, MiB (:func:`frame_memory.frames_mib`: a shared buffer counted once)."""
-    return frames_mib([*ds.tables.values(), ds.skipped, ds.not_runs])
-
-
 def peak_mib(fn) -> float:
     tracemalloc.start()
     try:
@@ -203,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         t = best_of({"floor": lambda: floor(large), "ours": lambda: ours(large)}, 1)
         t2 = best_of({"workers": lambda: ours(large, workers=2)}, 1, time.perf_counter)["workers"]  # wall: children
         ds = ours(large)
-        frames = frames_mib_of(ds)
+        frames = frames_mib([*ds.tables.values(), ds.skipped, ds.not_runs])
         peak = peak_mib(lambda: ours(large))
     ratio = t["ours"] / t["floor"]
     print(

@@ -885,11 +885,13 @@ def _concat(parts: list[pd.DataFrame], table: str | None = None) -> pd.DataFrame
     candidates = [name for name, col in cols.items() if col.dtype in (F, T)] if cols else []
     blank = schema.missing_in_all(parts, candidates) if candidates else []
     sources = [p["source"].array if "source" in p.columns else None for p in parts]
-    try:
-        if any(not isinstance(s, pd.Categorical) for s in sources):
-            raise TypeError("a source that is no category")
-        source = union_categoricals(sources, sort_categories=True)  # type: ignore[arg-type]  # as pandas makes them
-    except TypeError:  # categories of different dtypes (or none): pandas' concat sorts them out
+    source = None
+    if all(isinstance(s, pd.Categorical) for s in sources):
+        try:
+            source = union_categoricals(sources, sort_categories=True)  # type: ignore[arg-type]  # as pandas does
+        except TypeError:  # categories of different dtypes: pandas' concat sorts them out
+            source = None
+    if source is None:
         return pd.concat([p.drop(columns=blank, errors="ignore") for p in parts] if blank else parts, ignore_index=True)
     body = pd.concat([p.drop(columns=["source", *blank], errors="ignore") for p in parts], ignore_index=True)
     body.insert(list(parts[0].columns.drop(blank, errors="ignore")).index("source"), "source", source)

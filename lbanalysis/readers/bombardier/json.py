@@ -139,12 +139,7 @@ def _counts(res: dict) -> dict:
     >>> _counts({"req2xx": 9, "req5xx": 1, "others": 2, "errors": [{"description": "timeout", "count": 2}]})
     {'requests': 10, 'requests_ok': 9, 'non_2xx': 1, 'status_codes': '2xx: 9; 5xx: 1', 'failed': 2, 'failed_network': 2, 'warnings': 'timeout (x2)'}
     """
-    classes = None
-    if any(k in res for _, k in _CLASS_KEYS):
-        classes = {}
-        for c, k in _CLASS_KEYS:  # _int(), inline: a count is a JSON integer (no bool), not below 0
-            v = res.get(k)
-            classes[c] = v if type(v) is int and v >= 0 else 0
+    classes = {c: _int(res, k) or 0 for c, k in _CLASS_KEYS} if any(k in res for _, k in _CLASS_KEYS) else None
     errors = []
     for e in res.get("errors") or ():
         if type(e) is dict:
