@@ -793,6 +793,7 @@ def test_locust_workers_elsewhere_are_awaited_and_told_how_to_start(lab, tmp_pat
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env=env)
     workers: list[subprocess.Popen] = []
+    logs: list = []
     try:
         said = ""
         # read stderr to its end through the one buffered reader: communicate(timeout=) reads the pipe's fd and
@@ -803,17 +804,25 @@ def test_locust_workers_elsewhere_are_awaited_and_told_how_to_start(lab, tmp_pat
             if m and not workers:
                 loop = m.group(1).replace("locust -f", f"{shlex.quote(locust)} -f", 1)
                 assert "--master-host 127.0.0.1" in loop
-                for _ in range(2):  # the two "other machines", here
-                    workers.append(subprocess.Popen(["bash", "-c", loop], cwd=tmp_path, start_new_session=True,
-                                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))  # fmt: skip
+                for k in (1, 2):  # the two "other machines", here: each its own temporary folder, where a
+                    # worker of `-f -` writes the locustfile it got (two in one /tmp rewrite one file under each other)
+                    machine = tmp_path / f"machine{k}"
+                    (machine / "tmp").mkdir(parents=True)
+                    logs.append(log := (machine / "worker.log").open("w"))
+                    workers.append(subprocess.Popen(["bash", "-c", loop], cwd=machine, start_new_session=True,
+                                                    env={**os.environ, "TMPDIR": str(machine / "tmp")},
+                                                    stdout=log, stderr=subprocess.STDOUT))  # fmt: skip
         proc.wait(timeout=120)  # the sweep is bounded (--timeout 30): its stderr closed at its end
-        rest = ""
     finally:
         for w in workers:
             os.killpg(w.pid, signal.SIGTERM)
             w.wait(timeout=10)
-    assert proc.returncode == 0, said + rest
-    assert "waits for 2 workers at 127.0.0.1:" in said + rest
+        for log in logs:
+            log.close()
+    told = "".join(f"\n--- machine{k}:\n" + (tmp_path / f"machine{k}" / "worker.log").read_text()[-2000:]
+                   for k in (1, 2) if (tmp_path / f"machine{k}" / "worker.log").exists())  # fmt: skip
+    assert proc.returncode == 0, said + told
+    assert "waits for 2 workers at 127.0.0.1:" in said
     ds = lbanalysis.read(out, table="all")
     assert_reads_clean(ds)
     assert ds.runs["requests"].iloc[0] > 0 and not (out / "workers").exists()
