@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import shutil
 from pathlib import Path
 
@@ -11,9 +12,10 @@ import pytest
 
 import lbanalysis
 from lbanalysis import schema
-from lbanalysis.analysis import balance, balance_per_run, diff_snapshots, jain_index
+from lbanalysis.analysis import balance, balance_each, balance_per_run, diff_snapshots, jain_index
 
-HAP = Path(__file__).resolve().parent / "fixtures" / "haproxy"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+HAP = FIXTURES / "haproxy"
 COLS = [c for c in schema.SERVERS if c not in ("source", "run")]
 
 
@@ -94,6 +96,33 @@ def test_balance_of_a_run_from_two_snapshots():
 def test_lbtot_undercounts_queued_requests():
     b = balance(servers("show_stat_after.csv"), before=servers("show_stat_before.csv"), by="lbtot")
     assert b["requests"].sum() == 14 and set(b["counted_by"]) == {"lbtot"}
+
+
+@pytest.mark.parametrize("by", ["stot", "lbtot"])
+def test_balance_each_is_balance_of_each_snapshot_alone(by):
+    """Every snapshot of the captured statistics (and of a scenario's), balanced in one pass, is what
+    balance gives for it alone; one that cannot be balanced is said, as balance raises it."""
+    every = pd.concat([lbanalysis.read(HAP, table="servers"),
+                       lbanalysis.read(FIXTURES / "scenarios" / "backend-cpu", table="servers")], ignore_index=True)  # fmt: skip
+    every["source"] = every["source"].astype(str)
+    fronts = every[every["type"] == "frontend"].assign(source="fronts-only.csv", run=0)  # no server row
+    every = pd.concat([every, fronts], ignore_index=True)
+    out, why = balance_each(every, by=by)
+    snapshots = every[["source", "run"]].drop_duplicates().sort_values(["source", "run"])
+    assert len(snapshots) > 30 and why[("fronts-only.csv", 0)].startswith("no server rows")
+    assert why[(str(HAP / "show_servers_state.txt"), 0)] == "neither stot nor lbtot in these statistics"
+    assert list(out[["source", "run"]].drop_duplicates().itertuples(index=False, name=None)) == [
+        k for k in snapshots.itertuples(index=False, name=None) if k not in why
+    ]
+    for (src, run), mine in out.groupby(["source", "run"], sort=False):
+        alone = every[(every["source"] == src) & (every["run"] == run)]
+        pd.testing.assert_frame_equal(
+            mine.drop(columns=["source", "run"]).reset_index(drop=True), balance(alone, by=by)
+        )
+    for (src, run), said in why.items():
+        with pytest.raises(ValueError, match=re.escape(said)):
+            balance(every[(every["source"] == src) & (every["run"] == run)], by=by)
+    assert set(out["note"]) >= {"", "one server: nothing to balance"}
 
 
 def test_jain_and_edge_cases():

@@ -64,6 +64,7 @@ _EXPORTS = {
     "format_bits_per_s": "network",
     "compare": "comparison",
     "balance": "balance",
+    "balance_each": "balance",
     "diff_snapshots": "balance",
     "balance_per_run": "balance",
     "jain_index": "balance",

@@ -31,18 +31,42 @@ fairness figures and says why in ``note``.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 
 from ..units import end_times
 
-__all__ = ["balance", "balance_per_run", "diff_snapshots", "jain_index"]
+__all__ = ["balance", "balance_each", "balance_per_run", "diff_snapshots", "jain_index"]
 
 _COUNTERS = (
     "sessions_total", "lbtot", "bytes_in", "bytes_out", "hrsp_1xx", "hrsp_2xx", "hrsp_3xx", "hrsp_4xx", "hrsp_5xx",
     "hrsp_other", "errors_request", "errors_connect", "errors_response", "denied_request", "denied_response",
     "retries", "redispatches",
 )  # fmt: skip
+
+
+#: The columns of :func:`balance`'s result, in order (those the statistics hold).
+_KEEP = (
+    "proxy", "server", "weight", "requests", "counted_by", "share", "weight_share", "share_ratio", "jain",
+    "max_min", "queue_max", "queue_time_s", "sessions_max", "sessions_limit", "limit_reached", "errors",
+    "retries", "redispatches", "hrsp_5xx", "status", "note",
+)  # fmt: skip
+#: The columns of a ``servers`` table :func:`balance` reads: the others (a hundred of HAProxy's fields) are left
+#: behind before any copy, a grouping or a difference of snapshots.
+USED = tuple(dict.fromkeys(("proxy", "server", "type", *_KEEP, *_COUNTERS)))
+
+
+def used_columns(servers: pd.DataFrame) -> pd.DataFrame:
+    """The columns of ``servers`` that :func:`balance` reads (:data:`USED`), in their order: the same balance
+    from a narrower frame.
+
+    >>> servers = pd.DataFrame({"proxy": ["app"], "server": ["s1"], "pid": [1], "sessions_total": [5]})
+    >>> list(used_columns(servers))
+    ['proxy', 'server', 'sessions_total']
+    """
+    return servers[[c for c in servers.columns if c in USED]]
 
 
 def jain_index(x: np.ndarray | list[float]) -> float:
@@ -88,28 +112,114 @@ def diff_snapshots(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
     return out.reset_index()
 
 
-def _per_backend(rows: pd.DataFrame) -> pd.DataFrame:
-    rows = rows.copy()
-    requests = rows["requests"].astype(float)
-    weight = rows["weight"].astype(float)
-    total, wtotal = requests.sum(), weight.sum()
-    rows["share"] = requests / total if total > 0 else np.nan
-    rows["weight_share"] = weight / wtotal if wtotal > 0 else np.nan
-    rows["share_ratio"] = rows["share"] / rows["weight_share"]
-    per_weight = (requests / weight).where(weight > 0)
+_NO_SERVERS = "no server rows in these statistics (frontends and backends only?)"
+_NO_COUNTER = "neither stot nor lbtot in these statistics"
+_COUNTER_OF = {"stot": "sessions_total", "lbtot": "lbtot"}
+
+
+def _backend_figures(requests: np.ndarray, weight: np.ndarray) -> tuple[float, float, float, float, str]:
+    """One backend's total requests and weights, Jain's index and busiest over least busy per weight, and why
+    there is no fairness figure (empty when there is one).
+
+    >>> _backend_figures(np.array([100.0, 300.0]), np.array([1.0, 1.0]))
+    (400.0, 2.0, 0.8, 3.0, '')
+    >>> _backend_figures(np.array([5.0]), np.array([1.0]))[4]
+    'one server: nothing to balance'
+    """
+    total = float(np.where(np.isnan(requests), 0.0, requests).sum())  # a pandas sum: NaN left out
+    wtotal = float(np.where(np.isnan(weight), 0.0, weight).sum())
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_weight = np.where(weight > 0, requests / weight, np.nan)
     note = ""
-    if len(rows) < 2:
+    if len(requests) < 2:
         note = "one server: nothing to balance"
     elif total <= 0:
         note = "no requests in these statistics"
-    elif per_weight.isna().all():
+    elif np.isnan(per_weight).all():
         note = "no weights: fairness not computed"
-    jain = jain_index(per_weight.to_numpy()) if not note else np.nan
-    low, high = per_weight.min(), per_weight.max()
-    rows["jain"] = jain
-    rows["max_min"] = high / low if not note and low > 0 else np.nan
-    rows["note"] = note
-    return rows
+    if note:
+        return total, wtotal, np.nan, np.nan, note
+    low, high = np.nanmin(per_weight), np.nanmax(per_weight)
+    return total, wtotal, jain_index(per_weight), float(high / low) if low > 0 else np.nan, note
+
+
+def _requests(data: pd.DataFrame, snapshot: np.ndarray, n: int, by: str) -> tuple[pd.Series, np.ndarray]:
+    """The requests each server row was given, from the counter ``by`` names, or the other one in a snapshot
+    where it is missing (``snapshot``: each row's snapshot number, of ``n``); and the counter of each snapshot
+    ("" where neither is there)."""
+    order = [by, "lbtot" if by == "stot" else "stot"]  # the other one when the asked one is missing
+    values = {
+        name: pd.to_numeric(data[_COUNTER_OF[name]], errors="coerce") for name in order if _COUNTER_OF[name] in data
+    }
+    counted = np.full(n, "", dtype=object)
+    for name, v in reversed(values.items()):  # the asked one last: it wins where both are there
+        has = np.bincount(snapshot, weights=v.notna().to_numpy(bool), minlength=n) > 0
+        counted[has] = name
+    picked = [name for name in order if name in values and (counted == name).any()]
+    if len(picked) < 2:
+        requests = values[picked[0]] if picked else pd.Series(np.nan, index=data.index)
+    else:  # some snapshots hold only the other counter
+        requests = values[by].where(counted[snapshot] == by, values[picked[1]])
+    return requests, counted
+
+
+def _balanced(servers: pd.DataFrame, snapshot: list[str], by: str) -> tuple[pd.DataFrame, dict[tuple, str]]:
+    """:func:`balance` of each snapshot of ``servers`` (its rows of one value of the ``snapshot`` columns; all of
+    them when there are none), in one pass: the rows ordered by snapshot, then backend, each snapshot's rows in
+    their order; and why a snapshot could not be balanced, by its key."""
+    if by not in _COUNTER_OF:
+        raise ValueError(f"by must be 'stot' or 'lbtot', not {by!r}")
+    data = used_columns(servers)
+    if snapshot:
+        data = data.assign(**{c: servers[c] for c in snapshot})
+    keys = [*snapshot, "proxy"]
+    if snapshot:
+        by_snapshot = data.groupby(snapshot, sort=True, observed=True)
+        snaps = by_snapshot.ngroup().fillna(-1).to_numpy(int)  # -1: a row of no snapshot (a missing key)
+        named = [k if isinstance(k, tuple) else (k,) for k in by_snapshot.size().index]
+    else:
+        snaps, named = np.zeros(len(data), dtype=int), [()]
+    n = len(named)
+    is_server = (data["type"].astype("string").fillna("server").eq("server").to_numpy(bool) if "type" in data
+                 else np.ones(len(data), dtype=bool))  # fmt: skip
+    why: dict[tuple, str] = {}
+    is_server &= snaps >= 0
+    has_servers = np.bincount(snaps[is_server], minlength=n) > 0
+    data, snaps = data[is_server], snaps[is_server]
+    requests, counted = _requests(data, snaps, n, by)
+    for i in range(n):
+        if not has_servers[i]:
+            why[named[i]] = _NO_SERVERS
+        elif not counted[i]:
+            why[named[i]] = _NO_COUNTER
+    data = data.assign(requests=requests, counted_by=counted[snaps],
+                       weight=pd.to_numeric(data["weight"], errors="coerce") if "weight" in data else np.nan)  # fmt: skip
+    data = data.iloc[np.flatnonzero(counted[snaps] != "")] if why else data
+    group = data.groupby(keys, sort=True, observed=True).ngroup().fillna(-1).to_numpy(int)  # -1: no backend named
+    keep = np.argsort(np.where(group >= 0, group, np.iinfo(np.int64).max), kind="stable")[: int((group >= 0).sum())]
+    out, group = data.iloc[keep].reset_index(drop=True), group[keep]
+    req, weight = out["requests"].to_numpy(float, na_value=np.nan), out["weight"].to_numpy(float, na_value=np.nan)
+    cols = {name: np.full(len(out), np.nan) for name in ("share", "weight_share", "jain", "max_min")}
+    note = np.full(len(out), "", dtype=object)
+    starts = np.r_[0, np.flatnonzero(np.diff(group)) + 1, len(out)] if len(out) else np.array([0])
+    for a, b in itertools.pairwise(starts):
+        total, wtotal, jain, max_min, why_not = _backend_figures(req[a:b], weight[a:b])
+        if total > 0:
+            cols["share"][a:b] = req[a:b] / total
+        if wtotal > 0:
+            cols["weight_share"][a:b] = weight[a:b] / wtotal
+        cols["jain"][a:b], cols["max_min"][a:b], note[a:b] = jain, max_min, why_not
+    out = out.assign(share=cols["share"], weight_share=cols["weight_share"],
+                     share_ratio=cols["share"] / cols["weight_share"], jain=cols["jain"], max_min=cols["max_min"],
+                     note=note)  # fmt: skip
+    nan = pd.Series(np.nan, index=out.index)
+    limit = pd.to_numeric(out["sessions_limit"], errors="coerce") if "sessions_limit" in out else nan
+    top = pd.to_numeric(out["sessions_max"], errors="coerce") if "sessions_max" in out else nan
+    out["limit_reached"] = (top >= limit) & limit.notna() & (limit > 0)
+    out["errors"] = sum(
+        pd.to_numeric(out[c], errors="coerce").fillna(0) for c in ("errors_connect", "errors_response") if c in out
+    )
+    return out[[*snapshot, *(c for c in _KEEP if c in out.columns)]], why
 
 
 def balance(servers: pd.DataFrame, before: pd.DataFrame | None = None, *, by: str = "stot") -> pd.DataFrame:
@@ -118,40 +228,36 @@ def balance(servers: pd.DataFrame, before: pd.DataFrame | None = None, *, by: st
     ``servers`` is the ``servers`` table of one snapshot (``read(...,
     table="servers")`` of a ``show stat`` file); with ``before`` (an earlier
     snapshot) the counters are the run's own (:func:`diff_snapshots`).
+    A snapshot with no server rows, or with neither counter, is a ``ValueError``.
     """
-    data = diff_snapshots(before, servers) if before is not None else servers.copy()
-    if "type" in data.columns:
-        data = data[data["type"].astype("string").fillna("server").eq("server")]
-    if data.empty:
-        raise ValueError("no server rows in these statistics (frontends and backends only?)")
-    if by not in ("stot", "lbtot"):
-        raise ValueError(f"by must be 'stot' or 'lbtot', not {by!r}")
-    counters = {"stot": "sessions_total", "lbtot": "lbtot"}
-    order = [by, "lbtot" if by == "stot" else "stot"]  # the other one when the asked one is missing
-    for name in order:
-        col = counters[name]
-        values = pd.to_numeric(data[col], errors="coerce") if col in data else None
-        if values is not None and values.notna().any():
-            data["requests"], data["counted_by"] = values, name
-            break
-    else:
-        raise ValueError("neither stot nor lbtot in these statistics")
-    data["weight"] = pd.to_numeric(data.get("weight", np.nan), errors="coerce")
-    frames = [_per_backend(rows) for _, rows in data.groupby("proxy", sort=True)]
-    out = pd.concat(frames, ignore_index=True)
-    nan = pd.Series(np.nan, index=out.index)
-    limit = pd.to_numeric(out["sessions_limit"], errors="coerce") if "sessions_limit" in out else nan
-    top = pd.to_numeric(out["sessions_max"], errors="coerce") if "sessions_max" in out else nan
-    out["limit_reached"] = (top >= limit) & limit.notna() & (limit > 0)
-    out["errors"] = sum(
-        pd.to_numeric(out[c], errors="coerce").fillna(0) for c in ("errors_connect", "errors_response") if c in out
-    )
-    keep = [
-        "proxy", "server", "weight", "requests", "counted_by", "share", "weight_share", "share_ratio", "jain",
-        "max_min", "queue_max", "queue_time_s", "sessions_max", "sessions_limit", "limit_reached", "errors",
-        "retries", "redispatches", "hrsp_5xx", "status", "note",
-    ]  # fmt: skip
-    return out[[c for c in keep if c in out.columns]]
+    data = diff_snapshots(used_columns(before), used_columns(servers)) if before is not None else servers
+    out, why = _balanced(data, [], by)
+    if why:
+        raise ValueError(why[()])
+    if out.empty:
+        raise ValueError("no backend named in these statistics (pxname)")
+    return out
+
+
+def balance_each(
+    servers: pd.DataFrame, *, by: str = "stot", snapshot: tuple[str, ...] = ("source", "run")
+) -> tuple[pd.DataFrame, dict[tuple, str]]:
+    """:func:`balance` of every snapshot in ``servers`` at once: a snapshot is the rows of one value of the
+    ``snapshot`` columns (a file and its run, as read). The rows are ordered by snapshot, then backend; the
+    ``snapshot`` columns come first. Snapshots that cannot be balanced are left out, and said in the second
+    value (their key, as a tuple: why).
+
+    Each snapshot's rows are what :func:`balance` gives for it alone; hundreds of
+    snapshots take one pass, not hundreds of pandas frames.
+
+    >>> snap = pd.DataFrame({"proxy": "app", "server": ["a", "b"], "type": "server", "weight": 1.0})
+    >>> servers = pd.concat([snap.assign(source="s0.csv", run=0, sessions_total=[10, 30]),
+    ...                      snap.assign(source="s1.csv", run=0, type="frontend", sessions_total=[5, 5])])
+    >>> out, why = balance_each(servers)
+    >>> out[["source", "server", "share"]].values.tolist(), why
+    ([['s0.csv', 'a', 0.25], ['s0.csv', 'b', 0.75]], {('s1.csv', 0): 'no server rows in these statistics (frontends and backends only?)'})
+    """
+    return _balanced(servers, list(snapshot), by)
 
 
 def pair_by_time(r: pd.Series, stats: pd.DataFrame) -> tuple[pd.Series, pd.Series] | None:

@@ -142,27 +142,39 @@ def _distinct_snapshots(
 ) -> tuple[dict[tuple, list[str]], dict[tuple, pd.DataFrame], list[str]]:
     """The snapshots not paired with a run, by what they show (:func:`_snapshot_key`): their names, the balance
     table of each distinct form, and a note for each that cannot be balanced."""
-    from ...analysis.balance import balance
+    from ...analysis.balance import balance_each, used_columns
 
     sources = list(dict.fromkeys(servers["source"].astype(str)))
     short = dict(zip(sources, short_sources(sources), strict=True))
+    snaps = used_columns(servers).assign(source=servers["source"].astype(str),
+                                         run=servers["run"] if "run" in servers else 0)  # fmt: skip
+    every = snaps[["source", "run"]].dropna().drop_duplicates().sort_values(["source", "run"])
+    count = every.groupby("source").size().to_dict()
+    mine = [(src, run) for src, run in every.itertuples(index=False) if (src, run) not in paired]
+    if len(mine) < len(every):
+        snaps = snaps[pd.MultiIndex.from_frame(snaps[["source", "run"]]).isin(mine)]
+    out, why = balance_each(snaps)  # every snapshot in one pass
+    shown = [c for c in ("proxy", "server", "requests", "weight") if c in out]
+    key_cells = out[shown].astype(str).to_numpy()  # as _snapshot_key says them, for all the tables at once
+    at = {k: (int(i[0]), int(i[-1]) + 1) for k, i in out.groupby(["source", "run"], sort=False).indices.items()}
+    table_of = out.drop(columns=["source", "run"])
     seen: dict[tuple, list[str]] = {}
     tables: dict[tuple, pd.DataFrame] = {}
     notes: list[str] = []
-    for source, snap in servers.groupby(servers["source"].astype(str), sort=True):
-        parts = list(snap.groupby("run", sort=True)) if "run" in snap else [(0, snap)]
-        for i, (run, one) in enumerate(parts, 1):
-            if (source, run) in paired:
-                continue
-            name = short[source] + (f" (snapshot {i} of {len(parts)})" if len(parts) > 1 else "")
-            try:
-                table = balance(one)
-            except ValueError as e:
-                notes.append(f"`{name}`: {e}.")
-                continue
-            key = _snapshot_key(table)
-            seen.setdefault(key, []).append(name)
-            tables.setdefault(key, table)
+    nth = dict.fromkeys(count, 0)
+    for source, run in every.itertuples(index=False):
+        nth[source] += 1
+        if (source, run) in paired:
+            continue
+        name = short[source] + (f" (snapshot {nth[source]} of {count[source]})" if count[source] > 1 else "")
+        if (source, run) in why:
+            notes.append(f"`{name}`: {why[(source, run)]}.")
+            continue
+        a, b = at[(source, run)]
+        key = tuple(map(tuple, key_cells[a:b]))
+        seen.setdefault(key, []).append(name)
+        if key not in tables:
+            tables[key] = table_of.iloc[a:b].reset_index(drop=True)
     return seen, tables, notes
 
 
