@@ -27,6 +27,7 @@ import re
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
+import numpy as np
 import pandas as pd
 
 from .errors import LBAnalysisError
@@ -139,6 +140,41 @@ def _within(shown: pd.Series, start: pd.Series, end: pd.Series) -> pd.Series:
         return pd.Series(False, index=shown.index)
 
 
+def _positions(files: pd.Series) -> dict[str, list[int]]:
+    """Each file's rows (their positions), by the file's path as text.
+
+    >>> _positions(pd.Series(["a.txt", "b.txt", "a.txt"]))
+    {'a.txt': [0, 2], 'b.txt': [1]}
+    """
+    at: dict[str, list[int]] = {}
+    for i, f in enumerate(files.astype(str).tolist()):
+        at.setdefault(f, []).append(i)
+    return at
+
+
+def _files_matching(pattern: str, at: dict[str, list[int]]) -> list[int]:
+    """The rows of the files a manifest's ``file`` names (:func:`_positions`): the one file of that path, or
+    every file its glob matches (``fnmatchcase``: the same on every system); in the rows' order.
+
+    >>> at = _positions(pd.Series(["/d/a1.txt", "/d/b.txt", "/d/a2.txt"]))
+    >>> _files_matching("/d/b.txt", at), _files_matching("/d/a*.txt", at), _files_matching("/d/c.txt", at)
+    ([1], [0, 2], [])
+    """
+    if not _GLOB.search(pattern):  # no *, ? or [: only the file of that very path
+        return list(at.get(pattern, ()))
+    match = _glob_re(pattern).match
+    return sorted(i for f, rows in at.items() if f == pattern or match(f) for i in rows)
+
+
+_GLOB = re.compile(r"[*?\[]")
+
+
+@lru_cache(maxsize=256)
+def _glob_re(pattern: str) -> re.Pattern:
+    """The regular expression of a glob, as :func:`fnmatch.fnmatchcase` compiles it."""
+    return re.compile(fnmatch.translate(pattern))
+
+
 def apply_manifest(runs: pd.DataFrame, manifest: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """Attach manifest columns to runs; returns the frame and notes on conflicts.
 
@@ -150,17 +186,22 @@ def apply_manifest(runs: pd.DataFrame, manifest: pd.DataFrame) -> tuple[pd.DataF
     cols = [c for c in manifest.columns if c not in ("file", "run", "_dir")]
     if runs.empty or not cols:
         return runs, notes
-    resolved = runs["_abs"] if "_abs" in runs.columns else runs["source"]
     values: dict[str, list] = {c: [None] * len(runs) for c in cols}
-    for _, row in manifest.iterrows():
-        pat = str(Path(row["_dir"]) / row["file"]).replace("\\", "/")
-        hit = resolved.astype(str).map(lambda s, pat=pat: s == pat or fnmatch.fnmatchcase(s, pat))
-        if "run" in manifest.columns and row.get("run") is not None:
-            hit &= runs["run"].astype("Int64") == int(row["run"])
-        for i in hit[hit].index:
-            for c in cols:
-                if row[c] is not None:
-                    values[c][runs.index.get_loc(i)] = row[c]
+    at = _positions(runs["_abs"] if "_abs" in runs.columns else runs["source"])
+    numbers = runs["run"].astype("Int64").tolist() if "run" in manifest.columns and "run" in runs else None
+    for row in manifest.to_dict("records"):
+        hits = _files_matching(str(Path(row["_dir"]) / row["file"]).replace("\\", "/"), at)
+        if numbers is not None and row.get("run") is not None:
+            number = int(row["run"])
+            hits = [i for i in hits if numbers[i] is not pd.NA and numbers[i] == number]
+        for c in cols:
+            if row[c] is not None:
+                for i in hits:
+                    values[c][i] = row[c]
+            else:  # an empty cell: missing (NaN) where no other row gave a value, never over a value
+                for i in hits:
+                    if values[c][i] is None:
+                        values[c][i] = np.nan
     add = coerce_numeric(pd.DataFrame(values, index=runs.index), cols)
     for c in cols:
         if c in runs.columns:

@@ -73,6 +73,18 @@ def test_manifest_found_in_folder_and_given_explicitly(tree):
     assert sorted(explicit["vcpus"].dropna().tolist()) == [1]
 
 
+def test_an_empty_manifest_cell_leaves_what_another_row_gave(tree):
+    """A glob row gives every file of a setup its vCPUs; a later row about one of them, its vcpus cell empty,
+    adds a note and takes nothing away."""
+    (tree / "manifest.csv").write_text(
+        "file,vcpus,note\nshared-1-cpu-1-ram/*,1,\nshared-1-cpu-1-ram/node,,direct\n*/haproxy-4,,\n"
+    )
+    runs = lbanalysis.read(tree).set_index("requests_per_s")
+    assert runs.loc[[836.55, 2670.14], "vcpus"].tolist() == [1, 1] and runs["vcpus"].dtype == "Int64"
+    assert runs.loc[2670.14, "note"] == "direct" and pd.isna(runs.loc[836.55, "note"])
+    assert pd.isna(runs.loc[7969.17, "vcpus"])  # a row of empty cells: missing, not borrowed
+
+
 def test_manifest_never_overrides_what_the_output_shows(tree):
     (tree / "manifest.csv").write_text("file,concurrency\nshared-1-cpu-1-ram/node,99\n")
     ds = lbanalysis.read(tree, table="all")
