@@ -175,6 +175,27 @@ def _glob_re(pattern: str) -> re.Pattern:
     return re.compile(fnmatch.translate(pattern))
 
 
+def _manifest_values(runs: pd.DataFrame, manifest: pd.DataFrame, cols: list[str]) -> dict[str, list]:
+    """Each manifest column's value for each run (None where no row names the run's file, NaN where the rows
+    that name it leave the cell empty): a later row's value over an earlier one's, an empty cell over none."""
+    values: dict[str, list] = {c: [None] * len(runs) for c in cols}
+    at = _positions(runs["_abs"] if "_abs" in runs.columns else runs["source"])
+    numbers = runs["run"].astype("Int64").tolist() if "run" in manifest.columns and "run" in runs else None
+    for row in manifest.to_dict("records"):
+        hits = _files_matching(str(Path(row["_dir"]) / row["file"]).replace("\\", "/"), at)
+        if numbers is not None and row.get("run") is not None:
+            number = int(row["run"])
+            hits = [i for i in hits if numbers[i] is not pd.NA and numbers[i] == number]
+        for c in cols:
+            column = values[c]
+            for i in hits:
+                if row[c] is not None:
+                    column[i] = row[c]
+                elif column[i] is None:  # an empty cell: missing, never over what another row gave
+                    column[i] = np.nan
+    return values
+
+
 def apply_manifest(runs: pd.DataFrame, manifest: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     """Attach manifest columns to runs; returns the frame and notes on conflicts.
 
@@ -186,23 +207,7 @@ def apply_manifest(runs: pd.DataFrame, manifest: pd.DataFrame) -> tuple[pd.DataF
     cols = [c for c in manifest.columns if c not in ("file", "run", "_dir")]
     if runs.empty or not cols:
         return runs, notes
-    values: dict[str, list] = {c: [None] * len(runs) for c in cols}
-    at = _positions(runs["_abs"] if "_abs" in runs.columns else runs["source"])
-    numbers = runs["run"].astype("Int64").tolist() if "run" in manifest.columns and "run" in runs else None
-    for row in manifest.to_dict("records"):
-        hits = _files_matching(str(Path(row["_dir"]) / row["file"]).replace("\\", "/"), at)
-        if numbers is not None and row.get("run") is not None:
-            number = int(row["run"])
-            hits = [i for i in hits if numbers[i] is not pd.NA and numbers[i] == number]
-        for c in cols:
-            if row[c] is not None:
-                for i in hits:
-                    values[c][i] = row[c]
-            else:  # an empty cell: missing (NaN) where no other row gave a value, never over a value
-                for i in hits:
-                    if values[c][i] is None:
-                        values[c][i] = np.nan
-    add = coerce_numeric(pd.DataFrame(values, index=runs.index), cols)
+    add = coerce_numeric(pd.DataFrame(_manifest_values(runs, manifest, cols), index=runs.index), cols)
     for c in cols:
         if c in runs.columns:
             shown = runs[c]
