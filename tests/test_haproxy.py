@@ -106,11 +106,15 @@ def test_balance_each_is_balance_of_each_snapshot_alone(by):
                        lbanalysis.read(FIXTURES / "scenarios" / "backend-cpu", table="servers")], ignore_index=True)  # fmt: skip
     every["source"] = every["source"].astype(str)
     fronts = every[every["type"] == "frontend"].assign(source="fronts-only.csv", run=0)  # no server row
-    every = pd.concat([every, fronts], ignore_index=True)
+    one = every[every["source"].str.contains("scenarios")].iloc[0]
+    first = every[(every["source"] == one["source"]) & (every["run"] == one["run"])]
+    nameless = first.assign(source="nameless.csv", proxy=None)  # servers, counters, but no backend named
+    every = pd.concat([every, fronts, nameless], ignore_index=True)
     out, why = balance_each(every, by=by)
     snapshots = every[["source", "run"]].drop_duplicates().sort_values(["source", "run"])
     assert len(snapshots) > 30 and why[("fronts-only.csv", 0)].startswith("no server rows")
     assert why[(str(HAP / "show_servers_state.txt"), 0)] == "neither stot nor lbtot in these statistics"
+    assert why[("nameless.csv", first["run"].iloc[0])] == "no backend named in these statistics (pxname)"
     assert list(out[["source", "run"]].drop_duplicates().itertuples(index=False, name=None)) == [
         k for k in snapshots.itertuples(index=False, name=None) if k not in why
     ]

@@ -114,6 +114,7 @@ def diff_snapshots(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
 
 _NO_SERVERS = "no server rows in these statistics (frontends and backends only?)"
 _NO_COUNTER = "neither stot nor lbtot in these statistics"
+_NO_BACKEND = "no backend named in these statistics (pxname)"
 _COUNTER_OF = {"stot": "sessions_total", "lbtot": "lbtot"}
 
 
@@ -163,41 +164,18 @@ def _requests(data: pd.DataFrame, snapshot: np.ndarray, n: int, by: str) -> tupl
     return requests, counted
 
 
-def _balanced(servers: pd.DataFrame, snapshot: list[str], by: str) -> tuple[pd.DataFrame, dict[tuple, str]]:
-    """:func:`balance` of each snapshot of ``servers`` (its rows of one value of the ``snapshot`` columns; all of
-    them when there are none), in one pass: the rows ordered by snapshot, then backend, each snapshot's rows in
-    their order; and why a snapshot could not be balanced, by its key."""
-    if by not in _COUNTER_OF:
-        raise ValueError(f"by must be 'stot' or 'lbtot', not {by!r}")
-    data = used_columns(servers)
-    if snapshot:
-        data = data.assign(**{c: servers[c] for c in snapshot})
-    keys = [*snapshot, "proxy"]
-    if snapshot:
-        by_snapshot = data.groupby(snapshot, sort=True, observed=True)
-        snaps = by_snapshot.ngroup().fillna(-1).to_numpy(int)  # -1: a row of no snapshot (a missing key)
-        named = [k if isinstance(k, tuple) else (k,) for k in by_snapshot.size().index]
-    else:
-        snaps, named = np.zeros(len(data), dtype=int), [()]
-    n = len(named)
-    is_server = (data["type"].astype("string").fillna("server").eq("server").to_numpy(bool) if "type" in data
-                 else np.ones(len(data), dtype=bool))  # fmt: skip
-    why: dict[tuple, str] = {}
-    is_server &= snaps >= 0
-    has_servers = np.bincount(snaps[is_server], minlength=n) > 0
-    data, snaps = data[is_server], snaps[is_server]
-    requests, counted = _requests(data, snaps, n, by)
-    for i in range(n):
-        if not has_servers[i]:
-            why[named[i]] = _NO_SERVERS
-        elif not counted[i]:
-            why[named[i]] = _NO_COUNTER
-    data = data.assign(requests=requests, counted_by=counted[snaps],
-                       weight=pd.to_numeric(data["weight"], errors="coerce") if "weight" in data else np.nan)  # fmt: skip
-    data = data.iloc[np.flatnonzero(counted[snaps] != "")] if why else data
-    group = data.groupby(keys, sort=True, observed=True).ngroup().fillna(-1).to_numpy(int)  # -1: no backend named
-    keep = np.argsort(np.where(group >= 0, group, np.iinfo(np.int64).max), kind="stable")[: int((group >= 0).sum())]
-    out, group = data.iloc[keep].reset_index(drop=True), group[keep]
+def _snapshots(data: pd.DataFrame, snapshot: list[str]) -> tuple[np.ndarray, list[tuple]]:
+    """Each row's snapshot number (-1: a row of no snapshot, a key missing) and each snapshot's key, in order."""
+    if not snapshot:
+        return np.zeros(len(data), dtype=int), [()]
+    by_snapshot = data.groupby(snapshot, sort=True, observed=True)
+    named = [k if isinstance(k, tuple) else (k,) for k in by_snapshot.size().index]
+    return by_snapshot.ngroup().fillna(-1).to_numpy(int), named
+
+
+def _per_backend(out: pd.DataFrame, group: np.ndarray) -> pd.DataFrame:
+    """``out`` (ordered by backend: ``group``, each backend's number) with each backend's shares, fairness and
+    why it has none (:func:`_backend_figures`)."""
     req, weight = out["requests"].to_numpy(float, na_value=np.nan), out["weight"].to_numpy(float, na_value=np.nan)
     cols = {name: np.full(len(out), np.nan) for name in ("share", "weight_share", "jain", "max_min")}
     note = np.full(len(out), "", dtype=object)
@@ -209,9 +187,13 @@ def _balanced(servers: pd.DataFrame, snapshot: list[str], by: str) -> tuple[pd.D
         if wtotal > 0:
             cols["weight_share"][a:b] = weight[a:b] / wtotal
         cols["jain"][a:b], cols["max_min"][a:b], note[a:b] = jain, max_min, why_not
-    out = out.assign(share=cols["share"], weight_share=cols["weight_share"],
-                     share_ratio=cols["share"] / cols["weight_share"], jain=cols["jain"], max_min=cols["max_min"],
-                     note=note)  # fmt: skip
+    return out.assign(share=cols["share"], weight_share=cols["weight_share"],
+                      share_ratio=cols["share"] / cols["weight_share"], jain=cols["jain"], max_min=cols["max_min"],
+                      note=note)  # fmt: skip
+
+
+def _limits_and_errors(out: pd.DataFrame) -> pd.DataFrame:
+    """``out`` with each server's ``limit_reached`` (its most sessions at its maxconn) and ``errors``."""
     nan = pd.Series(np.nan, index=out.index)
     limit = pd.to_numeric(out["sessions_limit"], errors="coerce") if "sessions_limit" in out else nan
     top = pd.to_numeric(out["sessions_max"], errors="coerce") if "sessions_max" in out else nan
@@ -219,6 +201,31 @@ def _balanced(servers: pd.DataFrame, snapshot: list[str], by: str) -> tuple[pd.D
     out["errors"] = sum(
         pd.to_numeric(out[c], errors="coerce").fillna(0) for c in ("errors_connect", "errors_response") if c in out
     )
+    return out
+
+
+def _balanced(servers: pd.DataFrame, snapshot: list[str], by: str) -> tuple[pd.DataFrame, dict[tuple, str]]:
+    """:func:`balance` of each snapshot of ``servers`` (its rows of one value of the ``snapshot`` columns; all of
+    them when there are none), in one pass: the rows ordered by snapshot, then backend, each snapshot's rows in
+    their order; and why a snapshot could not be balanced, by its key."""
+    if by not in _COUNTER_OF:
+        raise ValueError(f"by must be 'stot' or 'lbtot', not {by!r}")
+    data = used_columns(servers).assign(**{c: servers[c] for c in snapshot})
+    snaps, named = _snapshots(data, snapshot)
+    is_server = (data["type"].astype("string").fillna("server").eq("server").to_numpy(bool) if "type" in data
+                 else np.ones(len(data), dtype=bool)) & (snaps >= 0)  # fmt: skip
+    has_servers = np.bincount(snaps[is_server], minlength=len(named)) > 0
+    data, snaps = data[is_server], snaps[is_server]
+    requests, counted = _requests(data, snaps, len(named), by)
+    data = data.assign(requests=requests, counted_by=counted[snaps],
+                       weight=pd.to_numeric(data["weight"], errors="coerce") if "weight" in data else np.nan)  # fmt: skip
+    data, snaps = data.iloc[np.flatnonzero(counted[snaps] != "")], snaps[counted[snaps] != ""]
+    group = data.groupby([*snapshot, "proxy"], sort=True, observed=True).ngroup().fillna(-1).to_numpy(int)
+    named_backend = np.bincount(snaps[group >= 0], minlength=len(named)) > 0  # -1: a row of no backend named
+    why = {key: _NO_SERVERS if not has_servers[i] else _NO_COUNTER if not counted[i] else _NO_BACKEND
+           for i, key in enumerate(named) if not named_backend[i]}  # fmt: skip
+    keep = np.argsort(np.where(group >= 0, group, np.iinfo(np.int64).max), kind="stable")[: int((group >= 0).sum())]
+    out = _limits_and_errors(_per_backend(data.iloc[keep].reset_index(drop=True), group[keep]))
     return out[[*snapshot, *(c for c in _KEEP if c in out.columns)]], why
 
 
@@ -234,8 +241,6 @@ def balance(servers: pd.DataFrame, before: pd.DataFrame | None = None, *, by: st
     out, why = _balanced(data, [], by)
     if why:
         raise ValueError(why[()])
-    if out.empty:
-        raise ValueError("no backend named in these statistics (pxname)")
     return out
 
 
@@ -244,8 +249,8 @@ def balance_each(
 ) -> tuple[pd.DataFrame, dict[tuple, str]]:
     """:func:`balance` of every snapshot in ``servers`` at once: a snapshot is the rows of one value of the
     ``snapshot`` columns (a file and its run, as read). The rows are ordered by snapshot, then backend; the
-    ``snapshot`` columns come first. Snapshots that cannot be balanced are left out, and said in the second
-    value (their key, as a tuple: why).
+    ``snapshot`` columns come first. Snapshots that cannot be balanced (no server rows, neither counter, no
+    backend named) are left out, and said in the second value (their key, as a tuple: why).
 
     Each snapshot's rows are what :func:`balance` gives for it alone; hundreds of
     snapshots take one pass, not hundreds of pandas frames.
