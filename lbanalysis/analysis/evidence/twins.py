@@ -139,15 +139,20 @@ def _writers(runs: pd.DataFrame, free: np.ndarray) -> list[list[int]]:
     name = np.array([os.path.basename(x) for x in source])
     fmt, tool, command = _strings(runs, "format"), _strings(runs, "tool"), _strings(runs, "command")
     load = as_floats(runs, "concurrency").to_numpy()
-    return [
-        [
-            j for j in range(len(runs))
-            if j != k and free[j] and tool[j] == tool[k] and folder[j] == folder[k] and fmt[j] != fmt[k]
-            and (np.isnan(load[j]) or np.isnan(load[k]) or load[j] == load[k])
+    # the free runs by tool and folder, then format: a run's writers are looked for among its folder's runs of
+    # its tool in other formats, not among every run (a repository's 7,000 wrk runs in one format: none)
+    near: dict[tuple, dict[Any, list[int]]] = {}
+    for j in np.flatnonzero(free):
+        near.setdefault((tool[j], folder[j]), {}).setdefault(fmt[j], []).append(int(j))
+    out: list[list[int]] = []
+    for k in range(len(runs)):
+        others = near.get((tool[k], folder[k]), {}) if free[k] else {}
+        out.append(sorted(
+            j for f, js in others.items() if f != fmt[k] for j in js
+            if (np.isnan(load[j]) or np.isnan(load[k]) or load[j] == load[k])
             and writes_file(str(tool[j]), command[j], name[k], name[j])
-        ] if free[k] else []
-        for k in range(len(runs))
-    ]  # fmt: skip
+        ))  # fmt: skip
+    return out
 
 
 def written_twins(runs: pd.DataFrame, known: pd.Series) -> pd.Series:
