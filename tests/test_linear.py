@@ -121,3 +121,51 @@ def test_a_json_document_no_format_knows_is_refused_at_once(tmp_path):
     path.write_text('{\n    "package": "demo",\n    "dependencies": {"left-pad": "1.3.0"}\n}\n')  # no tool's output
     ds = lbanalysis.read(path, table="all", errors="skip")
     assert ds.skipped["reason"].str.contains("no known format recognised").all() and len(ds.skipped) == 1
+
+
+def _lines_run(fn, *args, where: str) -> tuple[object, int]:
+    """What ``fn(*args)`` returns, and how many lines of the module ``where`` (a path's end) it ran: a loop's
+    every turn counts, where a count of calls misses a comprehension's."""
+    count = 0
+
+    def local(frame, event, arg):
+        nonlocal count
+        count += event == "line"
+        return local
+
+    def calls(frame, event, arg):
+        return local if frame.f_code.co_filename.endswith(where) else None
+
+    sys.settrace(calls)
+    try:
+        return fn(*args), count
+    finally:
+        sys.settrace(None)
+
+
+def test_the_files_a_run_wrote_are_looked_for_in_its_folder_only():
+    """A study pairs a printed run with the files it wrote beside it (Locust's ``--csv``) among its folder's
+    runs of its tool in other formats, not among every run: the lines run grow with the runs, not with their
+    square (explore over ktaka's 7,002 wrk runs spent a minute comparing each with every other)."""
+    from lbanalysis.analysis.evidence import twins as tw
+
+    def folders(n: int) -> pd.DataFrame:
+        rows = []
+        for i in range(n):  # a printed Locust run and the CSV it wrote, in a folder each; a wrk run beside them
+            rows += [
+                {"source": f"f{i}/run.txt", "tool": "locust", "format": "locust", "command": "locust --csv run",
+                 "concurrency": 10.0, "requests": 500.0},
+                {"source": f"f{i}/run_stats.csv", "tool": "locust", "format": "locust-csv", "command": "",
+                 "concurrency": 10.0, "requests": 498.0},
+                {"source": f"f{i}/wrk.txt", "tool": "wrk", "format": "wrk", "command": "wrk -c8 http://h/",
+                 "concurrency": 8.0, "requests": 100.0},
+            ]  # fmt: skip
+        return pd.DataFrame(rows)
+
+    where = "analysis/evidence/twins.py"
+    small, large = folders(50), folders(400)
+    found, lines_small = _lines_run(tw.written_twins, small, pd.Series(pd.NA, index=small.index), where=where)
+    assert found.tolist() == [k - 1 if k % 3 == 1 else pd.NA for k in range(150)]  # each CSV is its run's
+    found, lines_large = _lines_run(tw.written_twins, large, pd.Series(pd.NA, index=large.index), where=where)
+    assert found.notna().sum() == 400
+    assert lines_large <= 8.8 * lines_small, (lines_small, lines_large)  # 8 times the runs: 64 times the square
