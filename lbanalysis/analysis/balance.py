@@ -127,8 +127,7 @@ def _backend_figures(requests: np.ndarray, weight: np.ndarray) -> tuple[float, f
     >>> _backend_figures(np.array([5.0]), np.array([1.0]))[4]
     'one server: nothing to balance'
     """
-    total = float(np.where(np.isnan(requests), 0.0, requests).sum())  # a pandas sum: NaN left out
-    wtotal = float(np.where(np.isnan(weight), 0.0, weight).sum())
+    total, wtotal = float(np.nansum(requests)), float(np.nansum(weight))  # as pandas sums: NaN left out
     with np.errstate(divide="ignore", invalid="ignore"):
         per_weight = np.where(weight > 0, requests / weight, np.nan)
     note = ""

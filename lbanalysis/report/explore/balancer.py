@@ -76,10 +76,14 @@ def _paired_snapshots(runs: pd.DataFrame, servers: pd.DataFrame) -> set[tuple[st
     return out
 
 
+def _key_cells(table: pd.DataFrame) -> Any:
+    """Each server's backend, name, requests and weight as texts, a row per server (:func:`_snapshot_key`)."""
+    return table[[c for c in ("proxy", "server", "requests", "weight") if c in table]].astype(str).to_numpy()
+
+
 def _snapshot_key(table: pd.DataFrame) -> tuple:
     """What makes two balance tables the same: each server's backend, name, requests and weight."""
-    cols = [c for c in ("proxy", "server", "requests", "weight") if c in table]
-    return tuple(map(tuple, table[cols].astype(str).to_numpy()))
+    return tuple(map(tuple, _key_cells(table)))
 
 
 def _per_run_balance(ds: Any, servers: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
@@ -154,8 +158,7 @@ def _distinct_snapshots(
     if len(mine) < len(every):
         snaps = snaps[pd.MultiIndex.from_frame(snaps[["source", "run"]]).isin(mine)]
     out, why = balance_each(snaps)  # every snapshot in one pass
-    shown = [c for c in ("proxy", "server", "requests", "weight") if c in out]
-    key_cells = out[shown].astype(str).to_numpy()  # as _snapshot_key says them, for all the tables at once
+    key_cells = _key_cells(out)  # every table's at once: each snapshot's key is its rows' (_snapshot_key)
     at = {k: (int(i[0]), int(i[-1]) + 1) for k, i in out.groupby(["source", "run"], sort=False).indices.items()}
     table_of = out.drop(columns=["source", "run"])
     seen: dict[tuple, list[str]] = {}
