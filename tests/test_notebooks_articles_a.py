@@ -21,6 +21,7 @@ import pandas as pd
 import pytest
 
 from articles import paths
+from lbanalysis.report import kernel_sockets
 
 NOTEBOOKS = {
     "01": "01-haproxy-wordpress-ab",
@@ -103,15 +104,17 @@ def run(tmp_path_factory):
         with _exclusive(shared / f"articles-a-nb{key}{suffix}.lock"):
             if not (base / "done").exists():
                 base.mkdir(exist_ok=True)
-                papermill.execute_notebook(
-                    str(paths.NOTEBOOKS / f"{NOTEBOOKS[key]}.ipynb"),
-                    str(executed),
-                    parameters={"output_dir": str(out), "processed_dir": str(processed), **dict(variant)},
-                    kernel_name="python3",
-                    progress_bar=False,
-                    cwd=str(base),  # paths come from articles.paths, not the working directory
-                    extra_arguments=["--IPKernelApp.log_level=ERROR"],
-                )
+                with kernel_sockets() as sockets:
+                    papermill.execute_notebook(
+                        str(paths.NOTEBOOKS / f"{NOTEBOOKS[key]}.ipynb"),
+                        str(executed),
+                        parameters={"output_dir": str(out), "processed_dir": str(processed), **dict(variant)},
+                        kernel_name="python3",
+                        progress_bar=False,
+                        cwd=str(base),  # paths come from articles.paths, not the working directory
+                        extra_arguments=["--IPKernelApp.log_level=ERROR"],
+                        **sockets,
+                    )
                 (base / "done").touch()
         return Executed(nbformat.read(executed, as_version=4), out, processed)
 

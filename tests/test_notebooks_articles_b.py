@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 from articles import paths
+from lbanalysis.report import kernel_sockets
 
 MO = 2**20
 NOTEBOOKS = ("04-haproxy-apache-siege", "05-lbbench")
@@ -32,14 +33,16 @@ def execute(name: str, out: Path, **parameters) -> tuple[Path, Path, nbformat.No
     papermill = pytest.importorskip("papermill")
     figures, processed = out / "figures", out / "processed"
     executed = out / f"{name}.ipynb"
-    papermill.execute_notebook(
-        str(paths.NOTEBOOKS / f"{name}.ipynb"),
-        str(executed),
-        parameters={"output_dir": str(figures), "processed_dir": str(processed), **parameters},
-        kernel_name="python3",
-        progress_bar=False,
-        cwd=str(out),  # the notebook must not depend on the working directory
-    )
+    with kernel_sockets() as sockets:
+        papermill.execute_notebook(
+            str(paths.NOTEBOOKS / f"{name}.ipynb"),
+            str(executed),
+            parameters={"output_dir": str(figures), "processed_dir": str(processed), **parameters},
+            kernel_name="python3",
+            progress_bar=False,
+            cwd=str(out),  # the notebook must not depend on the working directory
+            **sockets,
+        )
     return figures, processed, nbformat.read(str(executed), as_version=4)
 
 

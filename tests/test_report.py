@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import nbformat
@@ -179,6 +180,22 @@ def test_run_notebook_writes_notebook_html_and_figures(notebooks, tmp_path):
     executed = nbformat.read(out / "good.ipynb", as_version=4)
     recorded = executed.metadata["papermill"]["parameters"]
     assert recorded == {"x": 21, "label": "hello", "output_dir": str(out.resolve())}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.name != "posix", reason="Unix sockets")
+def test_a_reports_kernel_listens_on_unix_sockets_that_no_other_process_can_take(tmp_path):
+    """On TCP the kernel binds five ports its manager found free a moment before: a load test running
+    beside it (thousands of connections) took one in a CI run, and the kernel died at start."""
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    cell = "import json\nfrom ipykernel.connect import get_connection_file\nc = json.load(open(get_connection_file()))"
+    make_notebook(folder / "01-where.ipynb", [cell + "\nprint(c['transport'], c['ip'])"])
+    report.run_notebook(folder / "01-where.ipynb", {}, tmp_path / "out")
+    executed = nbformat.read(tmp_path / "out" / "where.ipynb", as_version=4)
+    transport, where = executed.cells[-1].outputs[0]["text"].split()
+    assert transport == "ipc"
+    assert not Path(where).parent.exists()  # the sockets' folder is gone with the kernel
 
 
 @pytest.mark.slow

@@ -20,11 +20,13 @@ and the remaining notebooks run.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
+import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,7 @@ __all__ = [
     "UnknownParameterError",
     "article_notebooks",
     "export_html",
+    "kernel_sockets",
     "load_parameters",
     "notebook_parameters",
     "parameters_table",
@@ -51,6 +54,8 @@ __all__ = [
 ]
 
 KERNEL = "python3"
+# a Unix socket's path holds at most 107 bytes on Linux (sun_path); the kernel's are <dir>/k-1 .. k-5
+_SOCKET_PATH_MAX = 100
 _ARTICLE_RE = re.compile(r"^(\d\d)-(.+)\.ipynb$")
 
 
@@ -395,6 +400,31 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+@contextlib.contextmanager
+def kernel_sockets() -> Iterator[dict[str, Any]]:
+    """Keyword arguments for ``papermill.execute_notebook`` that start its kernel on Unix sockets.
+
+    A kernel on TCP is given five ports that its manager found free and closed;
+    the kernel binds them a moment later. Any process binding a port in between
+    takes one (a load test opening thousands of connections does), and the kernel
+    dies before it answers ("Address already in use"). Sockets in a private
+    temporary folder cannot be taken; the folder goes when the block ends. Where
+    Unix sockets are not available (Windows) or the temporary folder's path is
+    too long for one, the arguments are empty and the kernel uses TCP.
+
+    >>> with kernel_sockets() as kwargs:
+    ...     sorted(kwargs) in ([], ["config"])
+    True
+    """
+    if os.name != "posix" or len(tempfile.gettempdir()) > _SOCKET_PATH_MAX - 20:
+        yield {}
+        return
+    from traitlets.config import Config
+
+    with tempfile.TemporaryDirectory(prefix="lbk-") as folder:
+        yield {"config": Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "k")}})}
+
+
 def run_notebook(
     path: str | os.PathLike,
     parameters: Mapping[str, Any] | None = None,
@@ -450,20 +480,22 @@ def run_notebook(
     if progress is None:
         progress = sys.stderr.isatty()
     try:
-        papermill.execute_notebook(
-            str(path),
-            str(executed),
-            parameters=params,
-            kernel_name=kernel,
-            progress_bar=progress,
-            log_output=False,
-            # written once at the end (and on failure), not after every cell: rewriting a notebook of
-            # embedded charts after each cell cost explore's page about 0.9 s of its 9
-            request_save_on_cell_execute=False,
-            cwd=str(cwd) if cwd is not None else None,
-            # the kernel's own start-up warnings (e.g. about TCP transport) are noise here
-            extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
-        )
+        with kernel_sockets() as sockets:
+            papermill.execute_notebook(
+                str(path),
+                str(executed),
+                parameters=params,
+                kernel_name=kernel,
+                progress_bar=progress,
+                log_output=False,
+                # written once at the end (and on failure), not after every cell: rewriting a notebook of
+                # embedded charts after each cell cost explore's page about 0.9 s of its 9
+                request_save_on_cell_execute=False,
+                cwd=str(cwd) if cwd is not None else None,
+                # the kernel's own start-up warnings (e.g. about TCP transport) are noise here
+                extra_arguments=["--IPKernelApp.log_level=CRITICAL"],
+                **sockets,
+            )
     except NoSuchKernel:
         raise LBAnalysisError(
             f"no Jupyter kernel named {kernel!r}; install one with: "
