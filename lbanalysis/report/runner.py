@@ -416,7 +416,7 @@ def kernel_sockets() -> Iterator[dict[str, Any]]:
     ...     sorted(kwargs) in ([], ["config"])
     True
     """
-    if os.name != "posix" or len(tempfile.gettempdir()) > _SOCKET_PATH_MAX - 20:
+    if os.name != "posix" or len(os.fsencode(tempfile.gettempdir())) > _SOCKET_PATH_MAX - 20:
         yield {}
         return
     from traitlets.config import Config
