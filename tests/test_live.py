@@ -23,6 +23,8 @@ import pytest
 
 import lbanalysis
 
+from .ports import free_port
+
 pytestmark = [pytest.mark.live, pytest.mark.slow]
 BODY = b"x" * 177  # the size of Apache's "It works" page in article 000
 
@@ -34,12 +36,6 @@ def need(tool: str) -> str:
             pytest.fail(f"{tool} is not installed in CI (scripts/install-tools.sh installs it)")
         pytest.skip(f"{tool} is not installed (make tools installs it)")
     return path
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):

@@ -47,6 +47,8 @@ from lbanalysis.sweep import (
 )
 from lbanalysis.text import split_transcript
 
+from .ports import free_ports
+
 ROOT = Path(__file__).resolve().parent.parent
 CAPTURE = ROOT / "tests" / "fixtures" / "capture"
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -246,18 +248,6 @@ def need(tool: str) -> str:
             pytest.fail(f"{tool} is not installed in CI (scripts/install-tools.sh installs it)")
         pytest.skip(f"{tool} is not installed (make tools installs it)")
     return path
-
-
-def free_ports(n: int) -> list[int]:
-    """``n`` distinct ports of 127.0.0.1 that nothing listens on, chosen by the kernel (no two labs share them)."""
-    socks = [socket.socket() for _ in range(n)]
-    try:
-        for s in socks:
-            s.bind(("127.0.0.1", 0))
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
 
 
 def wait_port(port: int, timeout: float = 10.0) -> None:
@@ -1015,3 +1005,16 @@ def test_a_broken_cpu_csv_is_an_error_naming_its_file_and_line(tmp_path, change,
     broken.write_text(change((SWEEP_FIXTURES / "one" / "cpu" / "001.csv").read_text()))
     with pytest.raises(lbanalysis.ParseError, match=message):
         lbanalysis.read(broken, table="all", errors="raise")
+
+
+def test_locusts_master_port_is_none_that_a_connection_can_be_given():
+    """The kernel gives outgoing connections ports of its ephemeral range: a master port found free there, closed
+    and bound by the master a moment later, could be taken in between by a load test's connection."""
+    from lbanalysis.sweep.settings import _free_port
+
+    from .ports import ephemeral_range
+
+    lo, hi = ephemeral_range()
+    ports = {_free_port("127.0.0.1") for _ in range(20)}
+    assert not any(lo <= p <= hi for p in ports)
+    assert len(ports) > 1  # at random: two sweeps on one machine do not try the same port first

@@ -7,6 +7,7 @@ folder that is not new is refused (:class:`~lbanalysis.sweep.plan.SweepRefused`)
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import socket
 from collections.abc import Iterable, Mapping, Sequence
@@ -268,14 +269,31 @@ def _new_folder(output: str | os.PathLike) -> Path:
     return out
 
 
+#: Ports tried for Locust's master, at random, before one the kernel picks: below the range the kernel gives the
+#: connections' own ends (Linux's default starts at 32768), which the load tests of a sweep open by the thousand:
+#: a port found free, closed and bound by the master a moment later could be taken by one of them in between
+_MASTER_PORTS, _MASTER_TRIES = range(10_000, 32_768), 50
+
+
 def _free_port(host: str) -> int:
-    """A TCP port of ``host`` (an address of this machine) that nothing listens on, chosen by the kernel."""
-    try:
-        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
-            sock.bind((host, 0))
-            return sock.getsockname()[1]
-    except OSError as e:
-        raise SweepRefused(f"Locust's master cannot listen on {host} ({e}): give an address of this machine") from None
+    """A TCP port of ``host`` (an address of this machine) that nothing is bound to: one of :data:`_MASTER_PORTS`
+    if one of a few tried is free, else one the kernel picks.
+
+    >>> 0 < _free_port("127.0.0.1") < 65536
+    True
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    for port in [*random.sample(_MASTER_PORTS, _MASTER_TRIES), 0]:
+        try:
+            with socket.socket(family) as sock:
+                sock.bind((host, port))
+                return sock.getsockname()[1]
+        except OSError as e:
+            if port == 0:
+                raise SweepRefused(
+                    f"Locust's master cannot listen on {host} ({e}): give an address of this machine"
+                ) from None
+    raise AssertionError("unreachable")  # pragma: no cover - port 0 returns or raises
 
 
 def announce(s: Settings, order: str, seed: int, stream: TextIO) -> None:
