@@ -53,8 +53,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CAPTURE = ROOT / "tests" / "fixtures" / "capture"
 FIXTURES = ROOT / "tests" / "fixtures"
 
-# One xdist worker runs this module: each module-scoped lab takes the first free ports of the sweep's range,
-# and two labs started at once in two workers would take the same ones.
+# One xdist worker runs this module: its module-scoped lab (two nginx, HAProxy, iperf3) then starts once, not once
+# per worker that gets one of its tests, and its CPU-starved runs are not starved further by a second lab.
 pytestmark = pytest.mark.xdist_group("sweep")
 
 
