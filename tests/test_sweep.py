@@ -1010,9 +1010,7 @@ def test_a_broken_cpu_csv_is_an_error_naming_its_file_and_line(tmp_path, change,
 def test_locusts_master_port_is_none_that_a_connection_can_be_given():
     """The kernel gives outgoing connections ports of its ephemeral range: a master port found free there, closed
     and bound by the master a moment later, could be taken in between by a load test's connection."""
-    from lbanalysis.sweep.settings import _free_port
-
-    from .ports import ephemeral_range
+    from lbanalysis.sweep.settings import _free_port, ephemeral_range
 
     lo, hi = ephemeral_range()
     ports = {_free_port("127.0.0.1") for _ in range(20)}

@@ -54,8 +54,9 @@ __all__ = [
 ]
 
 KERNEL = "python3"
-# a Unix socket's path holds at most 107 bytes on Linux (sun_path); the kernel's are <dir>/k-1 .. k-5
-_SOCKET_PATH_MAX = 100
+#: The longest temporary folder (in bytes) a kernel's sockets are made in: theirs, <folder>/lbk-XXXXXXXX/k-1 .. k-5,
+#: must stay within the 107 bytes of a Unix socket's path (Linux's sun_path)
+_SOCKET_FOLDER_MAX = 80
 _ARTICLE_RE = re.compile(r"^(\d\d)-(.+)\.ipynb$")
 
 
@@ -416,7 +417,7 @@ def kernel_sockets() -> Iterator[dict[str, Any]]:
     ...     sorted(kwargs) in ([], ["config"])
     True
     """
-    if os.name != "posix" or len(os.fsencode(tempfile.gettempdir())) > _SOCKET_PATH_MAX - 20:
+    if os.name != "posix" or len(os.fsencode(tempfile.gettempdir())) > _SOCKET_FOLDER_MAX:
         yield {}
         return
     from traitlets.config import Config

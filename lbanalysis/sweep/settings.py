@@ -269,31 +269,66 @@ def _new_folder(output: str | os.PathLike) -> Path:
     return out
 
 
-#: Ports tried for Locust's master, at random, before one the kernel picks: below the range the kernel gives the
-#: connections' own ends (Linux's default starts at 32768), which the load tests of a sweep open by the thousand:
-#: a port found free, closed and bound by the master a moment later could be taken by one of them in between
-_MASTER_PORTS, _MASTER_TRIES = range(10_000, 32_768), 50
+def ephemeral_range() -> tuple[int, int]:
+    """The kernel's range of ports for connections' own ends (Linux's ``ip_local_port_range``, else its default).
+
+    >>> lo, hi = ephemeral_range(); 1024 <= lo < hi <= 65535
+    True
+    """
+    try:
+        lo, hi = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+        return lo, hi
+    except (OSError, ValueError):
+        return 32768, 60999
 
 
-def _free_port(host: str) -> int:
-    """A TCP port of ``host`` (an address of this machine) that nothing is bound to: one of :data:`_MASTER_PORTS`
-    if one of a few tried is free, else one the kernel picks.
+def listening_ports() -> range:
+    """Ports for a server to listen on that no connection is given: from 10,000 (below, the well-known and
+    registered ports of common services) to the ephemeral range, else above it.
 
-    >>> 0 < _free_port("127.0.0.1") < 65536
+    A port found free in the ephemeral range, closed and bound by a server a moment later, can be taken in
+    between by a connection's own end: a load test opens them by the thousand.
+
+    >>> lo, hi = ephemeral_range(); not any(lo <= p <= hi for p in (listening_ports()[0], listening_ports()[-1]))
+    True
+    """
+    lo, hi = ephemeral_range()
+    return range(10_000, lo) if lo - 10_000 >= 2_000 else range(hi + 1, 65536)
+
+
+def free_ports(host: str, n: int = 1, ports: range | None = None, tries: int = 50) -> list[int]:
+    """``n`` distinct TCP ports of ``host`` (an address of this machine) that nothing is bound to: of ``ports``
+    (:func:`listening_ports` by default), tried at random, else ones the kernel picks. ``OSError`` when even
+    the kernel's cannot be bound (an address of another machine).
+
+    >>> a, b = free_ports("127.0.0.1", 2); a != b and a in listening_ports()
     True
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    for port in [*random.sample(_MASTER_PORTS, _MASTER_TRIES), 0]:
+    pool = listening_ports() if ports is None else ports
+    found: list[int] = []
+    for port in [*random.sample(pool, min(tries, len(pool))), *[0] * n]:
         try:
             with socket.socket(family) as sock:
                 sock.bind((host, port))
-                return sock.getsockname()[1]
-        except OSError as e:
+                got = sock.getsockname()[1]
+        except OSError:
             if port == 0:
-                raise SweepRefused(
-                    f"Locust's master cannot listen on {host} ({e}): give an address of this machine"
-                ) from None
-    raise AssertionError("unreachable")  # pragma: no cover - port 0 returns or raises
+                raise
+            continue
+        if got not in found:
+            found.append(got)
+        if len(found) == n:
+            return found
+    raise OSError(f"fewer than {n} free ports of {host}")
+
+
+def _free_port(host: str) -> int:
+    """A port for Locust's master on ``host`` (:func:`free_ports`)."""
+    try:
+        return free_ports(host)[0]
+    except OSError as e:
+        raise SweepRefused(f"Locust's master cannot listen on {host} ({e}): give an address of this machine") from None
 
 
 def announce(s: Settings, order: str, seed: int, stream: TextIO) -> None:
