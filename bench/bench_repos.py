@@ -25,8 +25,8 @@ expression over it. Then:
    the floor are also counted in machine instructions, which no other work
    moves. A Python loop takes more time an instruction than the floor's
    regular expressions, and more again when other work shares the core and
-   its caches: ktaka's read is 2.8x its floor in instructions, 4.4-4.9x in
-   time on a steady machine and up to 5.9x on a busy one.
+   its caches, so the time ratios stand above the instruction ratios and move
+   with the machine (README, "Whole repositories").
 3. **Peak memory** of the read of the large repository (Python's allocations,
    tracemalloc) against the memory of the frames it returns. Target: <= 2x.
 
@@ -171,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--instructions",
         action="store_true",
-        help="also count each folder's growth in machine instructions (valgrind's callgrind; minutes a folder)",
+        help="also count each folder's read, floor and growth in machine instructions (valgrind's callgrind; "
+        "minutes a folder)",
     )
     args = ap.parse_args(argv)
     if args.instructions and not shutil.which("valgrind"):
@@ -266,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
 #: with ``argv[1]`` "read": read ``argv[2]`` once (imports, lazy tables, the first read's caches), then ``argv[3]``
 #: unless it is ``-``; with "floor", the same with the floor's loop (:func:`floor`)
 _COUNTED = """
-import sys, warnings
+import sys
 sys.path.insert(0, {root!r})
 sys.path.insert(0, {bench!r})
 from pathlib import Path

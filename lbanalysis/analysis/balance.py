@@ -218,7 +218,8 @@ def _balanced(servers: pd.DataFrame, snapshot: list[str], by: str) -> tuple[pd.D
     requests, counted = _requests(data, snaps, len(named), by)
     data = data.assign(requests=requests, counted_by=counted[snaps],
                        weight=pd.to_numeric(data["weight"], errors="coerce") if "weight" in data else np.nan)  # fmt: skip
-    data, snaps = data.iloc[np.flatnonzero(counted[snaps] != "")], snaps[counted[snaps] != ""]
+    kept = counted[snaps] != ""  # the rows of a snapshot that has a counter
+    data, snaps = data.iloc[np.flatnonzero(kept)], snaps[kept]
     group = data.groupby([*snapshot, "proxy"], sort=True, observed=True).ngroup().fillna(-1).to_numpy(int)
     named_backend = np.bincount(snaps[group >= 0], minlength=len(named)) > 0  # -1: a row of no backend named
     why = {key: _NO_SERVERS if not has_servers[i] else _NO_COUNTER if not counted[i] else _NO_BACKEND
