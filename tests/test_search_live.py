@@ -2,8 +2,9 @@
 
 A backend on 127.0.0.1 answers each request after a fixed service time S, behind HAProxy whose server line
 says ``maxconn 2``: at most N = 2 requests are served at once, the others wait in HAProxy's queue. The
-service time each request really takes (S plus Python's and HAProxy's own work) is measured once, S_eff:
-the mean latency of ab at concurrency N, where nothing waits. Little's law then gives the capacity at an
+service time each request really takes (S plus Python's and HAProxy's own work) is measured by each test
+just before its search, S_eff: the mean latency of ab at concurrency N, where nothing waits (it moves with
+the other work of the machine, so a test judges what it found against S_eff measured before and after). Little's law then gives the capacity at an
 objective on the mean latency L:
 
 * closed model (ab, concurrency c): past N, each request waits its turn, R = c × S_eff / N, so the most
@@ -30,6 +31,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import lbanalysis
@@ -92,7 +94,7 @@ def _s_eff(url: str) -> float:
 
 @pytest.fixture(scope="module")
 def slo_lab(tmp_path_factory):
-    """The backend (a thread here) behind HAProxy (maxconn N, a stats socket), and its measured S_eff."""
+    """The backend (a thread here) behind HAProxy (maxconn N, a stats socket): its URL and socket."""
     haproxy = need("haproxy")
     need("ab")
     need("ss")
@@ -114,7 +116,7 @@ def slo_lab(tmp_path_factory):
                         break
                 time.sleep(0.05)
             url = f"http://127.0.0.1:{front}/"
-            yield {"url": url, "sock": str(sock), "s_eff": _s_eff(url)}
+            yield {"url": url, "sock": str(sock)}
         finally:
             stop(procs)
             server.shutdown()
@@ -129,8 +131,13 @@ def _manifest(folder: Path, tool: str) -> list[dict]:
 
 
 def test_search_finds_the_concurrency_littles_law_gives(slo_lab, tmp_path):
-    """ab: the most concurrency whose mean latency stays within L = 2.75 S_eff is c* = N L / S_eff = 5.5."""
-    s_eff = slo_lab["s_eff"]
+    """ab: the most concurrency whose mean latency stays within L = 2.75 S_eff is c* = N L / S_eff = 5.5.
+
+    S_eff is measured just before the search and again after it: on a machine shared with the suite's other
+    tests it moves (a CI run measured 31 ms when the lab was built and 25 ms during the search, whose c* was
+    then 6.8, found 7). The concurrency found stands within one client of c* for a service time the server
+    showed."""
+    s_eff = _s_eff(slo_lab["url"])
     limit = 2.75 * s_eff
     expected = N * limit / s_eff
     objective = f"mean <= {limit * 1e3:.2f}ms"
@@ -139,7 +146,10 @@ def test_search_finds_the_concurrency_littles_law_gives(slo_lab, tmp_path):
     assert result.done <= 12 and not result.failed, result.steps
     cap = result.capacity.iloc[0]
     assert cap["status"] == "crossed", cap["evidence"]
-    assert abs(cap["capacity_load"] - expected) <= 1.0, (expected, cap.to_dict(), result.steps)  # one client
+    s_after = _s_eff(slo_lab["url"])
+    c_low, c_high = N * limit / max(s_eff, s_after), N * limit / min(s_eff, s_after)
+    evidence = (expected, N * limit / s_after, cap.to_dict(), result.steps)
+    assert c_low - 1.0 <= cap["capacity_load"] <= c_high + 1.0, evidence  # one client
     print(f"ab: S_eff {s_eff * 1e3:.1f} ms, c* {expected:.2f}, found {cap['capacity_load']:.2f} "
           f"({cap['lower']:.2f} to {cap['upper']:.2f}) in {result.done} runs")  # fmt: skip
     assert cap["met_load"] < cap["failed_load"]
@@ -159,7 +169,7 @@ def test_search_finds_the_concurrency_littles_law_gives(slo_lab, tmp_path):
 def test_search_finds_the_rate_littles_law_gives(slo_lab, tmp_path):
     """vegeta: the most rate whose mean latency stays within 3 S_eff is the server's own, X* = N / S_eff."""
     need("vegeta")
-    s_eff = slo_lab["s_eff"]
+    s_eff = _s_eff(slo_lab["url"])
     x_star = N / s_eff
     objective = f"mean <= {3 * s_eff * 1e3:.2f}ms, errors <= 1%"
     result = search_sweep("vegeta", slo_lab["url"], objective, output=tmp_path / "vegeta", start=round(0.7 * x_star),
@@ -190,19 +200,25 @@ def _runs_at(rows: list[dict], load: float) -> int:
 
 
 def test_check_passes_against_itself_and_fails_when_the_backend_is_slower(slo_lab, tmp_path):
-    """`check` on a sweep below the capacity: 0; the same sweep with the backend twice as slow: 1, by the
-    objective and against the baseline (JUnit XML says which case)."""
-    s_eff = slo_lab["s_eff"]
-    objective = f"mean <= {1.5 * s_eff * 1e3:.2f}ms, errors <= 1%"
+    """`check` on a sweep below the capacity: 0; the same sweep with the backend three times as slow: 1, by the
+    objective and against the baseline (JUnit XML says which case).
+
+    The objective's limit is 1.6 times the mean latency the fast sweep measured (at concurrency N nothing waits:
+    its mean is S_eff), not a service time measured earlier: on a machine shared with the suite's other tests
+    S_eff moves (a CI run measured 31 ms when the lab was built, 25 ms in the fast sweep and 45 ms in one with
+    the backend twice as slow, under the 46.6 ms that 1.5 times the first gave). Each run lasts 4 s: at three
+    times the service time, 3 s gave 96 requests, fewer than the study judges."""
     fast, slow = tmp_path / "fast", tmp_path / "slow"
-    sweep = ["sweep", "ab", slo_lab["url"], "--loads", "2", "--repeat", "3", "--duration", "3s", "--no-progress"]
+    sweep = ["sweep", "ab", slo_lab["url"], "--loads", str(N), "--repeat", "3", "--duration", "4s", "--no-progress"]
     assert main([*sweep, "-o", str(fast)]) == 0
+    s_eff = float(pd.to_numeric(lbanalysis.read(fast)["latency_mean_s"]).mean())
+    objective = f"mean <= {1.6 * s_eff * 1e3:.2f}ms, errors <= 1%"
     junit = tmp_path / "fast.xml"
     assert main(["check", str(fast), "--objective", objective, "--junit", str(junit)]) == 0
     suite = ET.parse(junit).getroot()
     assert suite.get("tests") == "2" and suite.get("failures") == "0"
     assert main(["check", str(fast), "--objective", objective, "--baseline", str(fast)]) == 0
-    _Slow.service_s = SERVICE_S * 2
+    _Slow.service_s = SERVICE_S * 3
     try:
         assert main([*sweep, "-o", str(slow)]) == 0
     finally:

@@ -6,7 +6,8 @@ back and judges each load on the objective as :func:`lbanalysis.analysis.engine.
 computes from the folder. Over the load of the tool's drive: the rate for open-model tools (wrk2, vegeta,
 httperf, k6's arrival rate), the concurrency for closed-model ones (ab, hey, wrk, oha, ...).
 
-1. **doubling** from the start load until a load fails the objective (or ``max_load``);
+1. **doubling** from the start load until a load fails the objective (or ``max_load``); a first load whose
+   run makes too few requests for the study is first made **heavier**, just enough (:func:`enough_load`);
 2. **bisection** between the highest load met and the lowest failed, until they are within
    ``resolution`` (a share of the load met: ``0.05``) or one apart;
 3. **repeats at the boundary**: more runs at both loads of the bracket, until each has ``repeats`` (three
@@ -29,6 +30,7 @@ its load and why. The folder reads back like any sweep's.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -44,7 +46,7 @@ from .plan import PlannedRun, SweepRefused, seconds_text
 from .processes import Progress, Stop
 from .settings import Settings, check_settings
 
-__all__ = ["SearchResult", "next_load", "parse_resolution", "search_sweep"]
+__all__ = ["SearchResult", "enough_load", "next_load", "parse_resolution", "search_sweep"]
 
 #: Runs at each load of the final bracket (the crossing's bootstrap needs three a side).
 BOUNDARY_REPEATS = 3
@@ -252,8 +254,10 @@ def _search(
         if said is None:
             reason = _left_out(st.runs, run.index)
             if "too few requests" in reason and all(x["judged"] == "cannot judge" for x in result.steps):
-                step, why = "doubling", f"the run at {load} had too few requests for the study: twice the load"
-                load *= 2  # a light first load gives too few requests in a run: a heavier one gives more
+                heavier = enough_load(load, _attempts(st.runs, run.index))
+                step, why = "heavier", (f"the run at {load} had too few requests for the study: {heavier} to "
+                                        "give enough")  # fmt: skip
+                load = heavier
                 continue
             result.stopped = f"cannot judge the run at {load}: {reason}"
             return
@@ -297,6 +301,10 @@ def _decide(table: pd.DataFrame, plan: _Plan) -> tuple[str, int, str]:
     if unjudged:
         return "", 0, f"cannot judge {plan.objective}: {unjudged}"
     if met is None:
+        lowest = failed if failed is not None else plan.first
+        if lowest > plan.first:  # the loads below it had too few requests to judge
+            return "", 0, (f"{plan.objective} failed at {lowest:g}, the lowest load with enough requests to judge: "
+                           "give a longer --duration to judge lighter loads")  # fmt: skip
         return "", 0, f"{plan.objective} failed at the first load, {plan.first}: start lower (--loads N)"
     step, nxt = next_load(met, failed, plan.first, plan.share, integer=True)
     if nxt is not None and failed is None and plan.max_load is not None and nxt > plan.max_load:
@@ -326,6 +334,30 @@ def _left_out(runs: pd.DataFrame, index: int) -> str:
     if words:
         return f"the study leaves it out ({'; '.join(words)}): give a longer --duration or more --requests"
     return "its output shows no result the study can use (see the run's file)"
+
+
+def enough_load(load: int, attempts: float) -> int:
+    """The next load after a run at ``load`` made too few ``attempts`` for the study (its ``min_requests``):
+    in proportion (a tenth over), as an open model's rate gives, but at least one more and at most twice.
+
+    >>> enough_load(45, 90)  # 90 requests at a rate of 45 in 2 s: 55 gives 110
+    55
+    >>> enough_load(1, 30), enough_load(4, float("nan"))  # a closed model's concurrency: twice at most
+    (2, 8)
+    """
+    from ..analysis.rules import THRESHOLDS
+
+    share = THRESHOLDS["min_requests"] * 1.1 / attempts if attempts > 0 else 2.0
+    return max(load + 1, min(math.ceil(load * share - 1e-9), 2 * load))
+
+
+def _attempts(runs: pd.DataFrame, index: int) -> float:
+    """The attempts the study counted for run ``index`` of the search (NaN: none)."""
+    if "source" not in runs or "attempts" not in runs:
+        return float("nan")
+    mine = runs[runs["source"].astype(str).str.contains(f"{index:03d}-", regex=False)]
+    values = pd.to_numeric(mine["attempts"], errors="coerce").dropna()
+    return float(values.iloc[0]) if len(values) else float("nan")
 
 
 def _runs_at(table: pd.DataFrame, level: float) -> int:
