@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import nbformat
@@ -177,6 +178,11 @@ def test_run_notebook_writes_notebook_html_and_figures(notebooks, tmp_path):
     assert "<script" not in text and "cdnjs" not in text and "jp-icon" not in text
     assert "<title>01-good</title>" in text and "@media print" in text
     assert len(text) < 20_000  # no 270 KB of JupyterLab theme
+    # each cell's output reachable with the Tab key, as nbconvert's own exporter makes it (page.standalone does it)
+    outputs = re.findall(r'<div class="([^"]*jp-OutputArea-output[^"]*)"([^>]*)>', text)
+    assert outputs and all('tabindex="0"' in attrs for _, attrs in outputs), outputs
+    inputs = re.findall(r'<div class="jp-Cell-inputWrapper"([^>]*)>', shown)
+    assert inputs and all('tabindex="0"' in attrs for attrs in inputs), inputs
     executed = nbformat.read(out / "good.ipynb", as_version=4)
     recorded = executed.metadata["papermill"]["parameters"]
     assert recorded == {"x": 21, "label": "hello", "output_dir": str(out.resolve())}

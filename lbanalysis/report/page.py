@@ -12,6 +12,7 @@
   title's cell;
 - every chart's alt text is its caption (the ``Figure n.`` sentence that
   follows it), or the section it sits in;
+- each cell's input and output can be reached with the Tab key;
 - every table scrolls inside its own box, its first column kept in view;
 - a link to ``#Some-words`` that names no element leads to the first heading
   whose id begins with those words (a ledger names its evidence by the start
@@ -187,6 +188,13 @@ def _alt_texts(soup: Any) -> None:
             img["alt"] = caption or (f"Chart in the section “{section}”" if section else "Chart")
 
 
+def _focusable(soup: Any) -> None:
+    """Each cell's input and output reachable with the Tab key (``tabindex="0"``), as nbconvert's exporter makes them."""
+    for notebook in soup.find_all(class_="jp-Notebook"):
+        for div in notebook.find_all("div", class_=["jp-Cell-inputWrapper", "jp-OutputArea-output"]):
+            div["tabindex"] = "0"
+
+
 def _boxed_tables(soup: Any) -> None:
     """Every outer table (not the parameters table) in a box of its own that scrolls."""
     for table in soup.find_all("table"):
@@ -220,6 +228,7 @@ def standalone(html_text: str, *, title: str | None = None) -> str:
     headings = [h for h in soup.find_all(["h2", "h3"]) if h.get("id")]
     _link_headings(soup, headings)
     _alt_texts(soup)
+    _focusable(soup)
     _boxed_tables(soup)
     if headings:
         _place_toc(soup, h1, headings)
