@@ -38,7 +38,8 @@ import lbanalysis
 from lbanalysis.cli import main
 from lbanalysis.sweep.search import search_sweep
 
-from .test_sweep import free_ports, need, stop, wait_port
+from .ports import free_ports
+from .test_sweep import need, stop, wait_port
 
 #: One worker holds the lab (its HAProxy, backend and measured S_eff made once) and runs its searches one at a time.
 pytestmark = [pytest.mark.live, pytest.mark.slow, pytest.mark.xdist_group("slo-lab")]

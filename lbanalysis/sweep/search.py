@@ -327,9 +327,15 @@ def _decide(table: pd.DataFrame, plan: _Plan) -> tuple[str, int, str]:
     return "", 0, f"done: the bracket is {lo} (met) to {hi} (failed), within {plan.share:.0%} or one apart"
 
 
+def _rows_of(runs: pd.DataFrame, index: int) -> pd.DataFrame | None:
+    """The study's rows of run ``index`` of the search (its file is ``NNN-...``); None: the runs name no file."""
+    return runs[runs["source"].astype(str).str.contains(f"{index:03d}-", regex=False)] if "source" in runs else None
+
+
 def _left_out(runs: pd.DataFrame, index: int) -> str:
     """Why the study left run ``index`` of the search out (too short, too few requests), with what to change."""
-    mine = runs[runs["source"].astype(str).str.contains(f"{index:03d}-", regex=False)] if "source" in runs else runs
+    mine = _rows_of(runs, index)
+    mine = runs if mine is None else mine
     words = [str(w) for w in mine.get("left_out", pd.Series(dtype=object)) if isinstance(w, str) and w]
     if words:
         return f"the study leaves it out ({'; '.join(words)}): give a longer --duration or more --requests"
@@ -353,9 +359,9 @@ def enough_load(load: int, attempts: float) -> int:
 
 def _attempts(runs: pd.DataFrame, index: int) -> float:
     """The attempts the study counted for run ``index`` of the search (NaN: none)."""
-    if "source" not in runs or "attempts" not in runs:
+    mine = _rows_of(runs, index)
+    if mine is None or "attempts" not in mine:
         return float("nan")
-    mine = runs[runs["source"].astype(str).str.contains(f"{index:03d}-", regex=False)]
     values = pd.to_numeric(mine["attempts"], errors="coerce").dropna()
     return float(values.iloc[0]) if len(values) else float("nan")
 
