@@ -21,6 +21,7 @@ and the remaining notebooks run.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import sys
@@ -428,6 +429,35 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+class _FalseAlarms(logging.Filter):
+    """papermill's warnings about a parameters cell that :func:`notebook_parameters` reads right: its inspection
+    cannot parse a line holding a second ``=`` (``Unable to parse line 7 'objective: str = "errors <= 1%"'``) and
+    then calls the parameter set unknown, though :func:`run_notebook` checked it against the declared ones."""
+
+    def __init__(self, declared: Iterable[str]) -> None:
+        super().__init__()
+        self.declared = set(declared)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        unknown = message.removeprefix("Passed unknown parameter: ")
+        return not (message.startswith("Unable to parse line") or (unknown != message and unknown in self.declared))
+
+
+@contextlib.contextmanager
+def _quiet_about(declared: Iterable[str]) -> Iterator[None]:
+    """papermill's false alarms (:class:`_FalseAlarms`) left out while the block runs."""
+    quiet = _FalseAlarms(declared)
+    loggers = [logging.getLogger(name) for name in ("papermill", "papermill.translators")]
+    for log in loggers:
+        log.addFilter(quiet)
+    try:
+        yield
+    finally:
+        for log in loggers:
+            log.removeFilter(quiet)
+
+
 @contextlib.contextmanager
 def kernel_sockets() -> Iterator[dict[str, Any]]:
     """Keyword arguments for ``papermill.execute_notebook`` that start its kernel on Unix sockets.
@@ -508,7 +538,7 @@ def run_notebook(
     if progress is None:
         progress = sys.stderr.isatty()
     try:
-        with kernel_sockets() as sockets:
+        with kernel_sockets() as sockets, _quiet_about(declared):
             papermill.execute_notebook(
                 str(path),
                 str(executed),
