@@ -137,14 +137,16 @@ def test_search_finds_the_concurrency_littles_law_gives(slo_lab, tmp_path):
     S_eff is measured just before the search and again after it: on a machine shared with the suite's other
     tests it moves (a CI run measured 31 ms when the lab was built and 25 ms during the search, whose c* was
     then 6.8, found 7). The concurrency found stands within one client of c* for a service time the server
-    showed."""
+    showed. A c* that drifts near a whole number puts a load of the bracket at the limit, where the repeats
+    disagree and the bracket moves (a CI run bisected again after its repeats and had no run left for the
+    confirmation at 12): the search may take 16."""
     s_eff = _s_eff(slo_lab["url"])
     limit = 2.75 * s_eff
     expected = N * limit / s_eff
     objective = f"mean <= {limit * 1e3:.2f}ms"
     result = search_sweep("ab", slo_lab["url"], objective, output=tmp_path / "ab", start=2, duration="2s",
-                          max_runs=12, haproxy_stats=slo_lab["sock"], progress=False)  # fmt: skip
-    assert result.done <= 12 and not result.failed, result.steps
+                          max_runs=16, haproxy_stats=slo_lab["sock"], progress=False)  # fmt: skip
+    assert result.done <= 16 and not result.failed, result.steps
     cap = result.capacity.iloc[0]
     assert cap["status"] == "crossed", cap["evidence"]
     s_after = _s_eff(slo_lab["url"])
