@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from . import registry
 
-__all__ = ["TOOL_COMMANDS", "Segment", "command_argv", "decode", "normalize", "split_transcript"]
+__all__ = ["TOOL_COMMANDS", "Segment", "as_printed", "command_argv", "decode", "normalize", "split_transcript"]
 
 # Executable name -> tool, from the registry (longest names first, for alternations).
 TOOL_COMMANDS = registry.executables()
@@ -492,6 +492,19 @@ def _unquote(text: str) -> str:
         quotes = _QUOTES  # what the first level hid may be any quote
         indented = True
     return "\n".join(lines)
+
+
+def as_printed(text: str) -> bool:
+    """True when a text holds none of what :func:`normalize` takes out whatever the lines around it (a BOM, CRs,
+    ANSI escapes, Travis CI's markers, an Ansible array): what is left to clean up is quoting and line prefixes,
+    which a text that one output's whole pattern matches line for line does not carry (``tests/test_plain.py``).
+
+    >>> as_printed("Complete requests: 10\\n"), as_printed("Complete requests: 10\\r\\n")
+    (True, False)
+    """
+    return not (
+        text.startswith("\ufeff") or "\r" in text or "\x1b" in text or "travis_" in text or "stdout_lines" in text
+    )
 
 
 def normalize(text: str) -> str:

@@ -93,8 +93,9 @@ def test_attrs_records_are_shared_not_copied(tmp_path):
         raise AssertionError("a skipped record could be changed in place")
 
 
-def test_each_file_is_prepared_by_what_it_is(monkeypatch):
-    """A JSON document and a CSV table skip the clean-up of pasted text; a console output gets it once."""
+def test_each_file_is_prepared_by_what_it_is(monkeypatch, tmp_path):
+    """A JSON document, a CSV table and a console output as its tool printed it skip the clean-up of pasted text;
+    a pasted output (CRLF line ends, here) gets it once."""
     import lbanalysis.readers as readers
 
     cleaned: list[str] = []
@@ -105,15 +106,19 @@ def test_each_file_is_prepared_by_what_it_is(monkeypatch):
         return normalize(text)
 
     monkeypatch.setattr(readers, "normalize", counted)
+    pasted = tmp_path / "pasted.txt"
+    pasted.write_bytes((FIXTURES / "ab" / "ab_c1.txt").read_bytes().replace(b"\n", b"\r\n"))
     files = [
         FIXTURES / "bombardier" / "bombardier_nginx.json",  # pretty-printed JSON
         FIXTURES / "iperf3" / "iperf3_json_logfile.json",
         FIXTURES / "locust" / "locust_haproxy_stats.csv",
-        FIXTURES / "ab" / "ab_c10.txt",  # a console output: cleaned once
+        FIXTURES / "ab" / "ab_c10.txt",  # a console output as ab printed it
+        pasted,  # the same kind of output pasted from another system: cleaned once
     ]
     ds = lbanalysis.read(files, table="all")
-    assert sorted(ds.runs["format"]) == ["ab", "bombardier-json", "iperf3-json", "locust-stats-csv"]
-    assert len(cleaned) == 1 and cleaned[0] == (FIXTURES / "ab" / "ab_c10.txt").read_text()[:40]
+    assert sorted(ds.runs["format"]) == ["ab", "ab", "bombardier-json", "iperf3-json", "locust-stats-csv"]
+    assert cleaned == [pasted.read_bytes().decode()[:40]]
+    assert ds.runs.loc[ds.runs["source"].str.endswith("pasted.txt"), "requests_per_s"].notna().all()
 
 
 def test_a_json_document_no_format_knows_is_refused_at_once(tmp_path):

@@ -8,7 +8,7 @@ import pytest
 
 from lbanalysis import readers
 from lbanalysis.readers import parse_text
-from lbanalysis.text import normalize, split_transcript
+from lbanalysis.text import as_printed, normalize, split_transcript
 
 from .conftest import CORPUS, FIXTURES
 
@@ -84,3 +84,51 @@ def test_outputs_cut_off_in_their_tables_read_as_the_full_dispatch(monkeypatch: 
             short, full = parse_text(part, "f.txt", tables=tables), _full(part, tables, monkeypatch)
             assert (short.runs, short.tables, short.not_runs) == (full.runs, full.tables, full.not_runs), cut
     assert short_ways > 50
+
+
+def _raw_hits() -> list[tuple[str, str]]:
+    """(name, text as written) of the small files that one format's plain pattern matches whole before any clean-up."""
+    hits = []
+    for base in (FIXTURES, CORPUS):
+        for p in sorted(base.rglob("*")) if base.is_dir() else []:
+            if not (p.is_file() and p.stat().st_size < 200_000):
+                continue
+            try:
+                text = p.read_text(encoding="utf-8")
+            except (UnicodeDecodeError, OSError):
+                continue
+            if as_printed(text) and any(f.plain.fullmatch(text) for f in readers._plain(None)):
+                hits.append((str(p), text))
+    return hits
+
+
+RAW_HITS = _raw_hits()
+
+
+def test_outputs_as_printed_are_read_before_any_clean_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the bench's files are read as written: their clean-up (a dedent of ab's indented `kb/s sent` lines, in one)
+    # is never run
+    names = {Path(n).name for n, _ in RAW_HITS if "/fixtures/ab/" in n}
+    assert set(BENCH) <= names
+    assert len(RAW_HITS) >= 40
+
+    def no_clean_up(text: str) -> str:
+        raise AssertionError("cleaned up")
+
+    monkeypatch.setattr(readers, "normalize", no_clean_up)
+    for name in BENCH:
+        assert parse_text((FIXTURES / "ab" / name).read_text(encoding="utf-8"), name).runs[0]["requests_per_s"] > 0
+    with pytest.raises(AssertionError, match="cleaned up"):
+        parse_text("> Requests per second: 5.00\n> Time per request: 2.000 [ms]\n", "quoted.txt")
+
+
+@pytest.mark.parametrize(("name", "text"), RAW_HITS, ids=[Path(n).name for n, _ in RAW_HITS])
+def test_output_as_printed_reads_as_once_cleaned_up(name: str, text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # an output that its format's whole pattern matches as written reads as it does once cleaned up: the clean-up
+    # takes out quoting and line prefixes, which no such output carries
+    for tables in (None, frozenset()):
+        short = parse_text(text, "f.txt", tables=tables)
+        with monkeypatch.context() as m:
+            m.setattr(readers, "as_printed", lambda text: False)
+            cleaned = parse_text(text, "f.txt", tables=tables)
+        assert (short.runs, short.tables, short.not_runs) == (cleaned.runs, cleaned.tables, cleaned.not_runs)

@@ -28,7 +28,7 @@ import pandas as pd
 
 from ..design.tokens import section_lines
 from ..errors import LBAnalysisError, ParseError, UnknownFormatError
-from ..text import Segment, command_argv, cut_sweep, longest_of, normalize, split_transcript, sweep_unit
+from ..text import Segment, as_printed, command_argv, cut_sweep, longest_of, normalize, split_transcript, sweep_unit
 from .base import Format, Parsed
 from .moved import install
 from .sniff import all_json, csv_document, json_asked, json_document, json_start, words_pattern
@@ -501,11 +501,14 @@ def parse_text(
         return done
     if fmt is None and tool is None:
         _refuse_unmarked(text, source, short=False)  # a long text no tool's marker stands in: no clean-up
-    raw, text = text, normalize(text)
+    raw = text
+    if fmt is None and as_printed(text) and (done := _read_plain(text, source, tool, tables)) is not None:
+        return done  # one output as its tool printed it (the whole text its pattern): nothing to clean up
+    text = normalize(text)
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
         return _finish(_parse(cands[0], seg), cands[0], seg)
-    done = _read_plain(text, source, tool, tables)
+    done = _read_plain(text, source, tool, tables) if text is not raw or not as_printed(raw) else None
     if done is None and tool is None:
         _refuse_unmarked(raw, source, short=True)  # a short one once it is no clean output
     if done is None and text != asked:  # the clean-up changed it: its whole-file formats are asked again
