@@ -497,13 +497,13 @@ def parse_text(
     done, asked = _read_document(text, source, tool, fmt, cands, tables)
     if done is not None:
         return done
+    raw = text
+    if fmt is None and as_printed(text) and (done := _read_plain(text, source, tool, tables)) is not None:
+        return done  # one output as its tool printed it (the whole text its pattern, so no sweep): no clean-up
     if fmt is None and (done := _read_sweep(text, source, tool, cands, tables)) is not None:
         return done
     if fmt is None and tool is None:
         _refuse_unmarked(text, source, short=False)  # a long text no tool's marker stands in: no clean-up
-    raw = text
-    if fmt is None and as_printed(text) and (done := _read_plain(text, source, tool, tables)) is not None:
-        return done  # one output as its tool printed it (the whole text its pattern): nothing to clean up
     text = normalize(text)
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
