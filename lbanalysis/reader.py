@@ -688,7 +688,8 @@ def read(
         ``"skip"`` skip it. Skipped files are always listed in
         ``Dataset.skipped`` and in ``runs.attrs["skipped"]``.
     workers
-        Processes to read with (``0`` = all cores). Same result as 1.
+        Processes to read with (``0`` = all cores). Same result as 1. Worth it for many text outputs; a large
+        ``ab -g`` log is parsed on threads of one process already, and more processes only copy its rows back.
     table
         ``"runs"`` (default) returns the runs frame; ``"percentiles"``,
         ``"phases"``, ``"requests"``, ``"intervals"``, ``"servers"``, ``"streams"``, ``"histogram"``, ``"metrics"`` one detail table;
