@@ -34,7 +34,7 @@ from .design.sections import mark, with_sections
 from .errors import LBAnalysisError, ParseError, SkippedFileWarning
 from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manifest
 from .pairing import manifest_cpu, pair_cpu, pattern_cpu
-from .readers import Parsed, all_formats, parse_text
+from .readers import Format, Parsed, all_formats, parse_text
 from .records import Records
 from .schema.columns import F, T
 from .schema.design import DESIGN
@@ -309,23 +309,53 @@ def _read_one(
             head, whole = _read_upto(fd, _HEAD)
             if whole:  # the whole file (the common case)
                 return _parsed(decode(head), item.source, tool, fmt, tables)
-            if fmt is None:
-                # A large file: a whole-file format with a fast path (ab -g) is read
-                # from disk by its own reader, without loading the text first.
-                text_head = normalize(decode(head[: _HEAD - 4]))
-                for f in all_formats():
-                    if f.whole_file and f.parse_path is not None and tool in (None, f.tool) and f.detect(text_head):
-                        p = f.parse_path(Path(item.path), item.source, tables, executor=executor)
-                        for r in p.runs:
-                            r.setdefault("tool", f.tool)
-                            r.setdefault("format", f.name)
-                        return p
+            # A large file: a whole-file format with a fast path (ab -g) is read
+            # from disk by its own reader, without loading the text first.
+            if fmt is None and (f := _path_format(head, tool)) is not None:
+                p = f.parse_path(Path(item.path), item.source, tables, executor=executor)  # type: ignore[misc]
+                for r in p.runs:
+                    r.setdefault("tool", f.tool)
+                    r.setdefault("format", f.name)
+                return p
             rest, _ = _read_upto(fd, None)
         finally:
             os.close(fd)
     except OSError as e:
         raise LBAnalysisError(f"{item.source}: cannot read file ({e.strerror or e})") from None
     return _parsed(decode(head + rest), item.source, tool, fmt, tables)
+
+
+def _path_format(head: bytes, tool: str | None) -> Format | None:
+    """The whole-file format with a reader of its own from the path (:attr:`Format.parse_path`: ab ``-g``) that
+    recognises a large file's first bytes, else None.
+
+    >>> _path_format(b"starttime\\tseconds\\tctime\\tdtime\\tttime\\twait\\n", None).name
+    'ab-gnuplot'
+    """
+    text_head = normalize(decode(head[: _HEAD - 4]))
+    for f in all_formats():
+        if f.whole_file and f.parse_path is not None and tool in (None, f.tool) and f.detect(text_head):
+            return f
+    return None
+
+
+def _read_from_path(item: _Item, tool: str | None, fmt: str | None) -> bool:
+    """Whether :func:`_read_one` reads a file with its format's reader from the path (a large ``ab -g`` log:
+    parsed on threads of this process, its rows never copied between processes).
+
+    >>> _read_from_path(_Item(None, "<buffer>", "<buffer>"), None, None)
+    False
+    """
+    if item.path is None or fmt is not None:
+        return False
+    try:
+        if os.path.getsize(item.path) <= _HEAD:
+            return False
+        with open(item.path, "rb") as fh:
+            head = fh.read(_HEAD)
+    except OSError:
+        return False  # the read says why
+    return _path_format(head, tool) is not None
 
 
 def _parsed(text: str, source: str, tool: str | None, fmt: str | None, tables: frozenset[str] | None) -> Parsed:
@@ -459,12 +489,24 @@ def _gather(
             raise LBAnalysisError("workers > 1 cannot read open buffers; pass file paths")
         from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only for several workers
 
-        chunk = max(1, min(64, len(jobs) // (workers * 4) or 1))
+        # a large per-request log read from its path is parsed on threads here, while the workers read the rest:
+        # in a worker, its rows would be pickled back to this process (a copy that costs more than the parse)
+        here = [k for k, it in enumerate(items) if _read_from_path(it, tool, fmt)]
+        kept = set(here)
+        away = [k for k in range(len(jobs)) if k not in kept]
+        done: dict[int, tuple[Parsed | None, LBAnalysisError | None]] = {}
+        chunk = max(1, min(64, len(away) // (workers * 4) or 1))
         with ProcessPoolExecutor(max_workers=workers) as ex:
-            for k, r in enumerate(ex.map(_safe_read, jobs, chunksize=chunk)):
-                results.append(r)
+            pending = ex.map(_safe_read, [jobs[k] for k in away], chunksize=chunk)
+            for k in here:
+                done[k] = _safe_read(jobs[k], executor)
                 if bar:
                     bar.update(step[k])
+            for k, r in zip(away, pending, strict=True):
+                done[k] = r
+                if bar:
+                    bar.update(step[k])
+        results = [done[k] for k in range(len(jobs))]
     if bar:
         bar.close()
     return results
@@ -688,8 +730,9 @@ def read(
         ``"skip"`` skip it. Skipped files are always listed in
         ``Dataset.skipped`` and in ``runs.attrs["skipped"]``.
     workers
-        Processes to read with (``0`` = all cores). Same result as 1. Worth it for many text outputs; a large
-        ``ab -g`` log is parsed on threads of one process already, and more processes only copy its rows back.
+        Processes to read with (``0`` = all cores). Same result as 1. They read the text outputs; a large
+        ``ab -g`` log is parsed in this process meanwhile, on threads (in a worker, its rows would be
+        copied back to this process, which costs more than the parse).
     table
         ``"runs"`` (default) returns the runs frame; ``"percentiles"``,
         ``"phases"``, ``"requests"``, ``"intervals"``, ``"servers"``, ``"streams"``, ``"histogram"``, ``"metrics"`` one detail table;

@@ -228,6 +228,46 @@ def test_no_reader_threads_are_kept_between_files(tmp_path):
     assert not _reader_threads()
 
 
+def test_several_workers_leave_a_large_log_to_this_process(tmp_path, monkeypatch):
+    """With workers > 1, a large -g log is parsed here, on threads, while the workers read the text outputs: its
+    rows are not pickled back from a worker. The result is the one worker's."""
+    import dataclasses
+    import shutil
+
+    from lbanalysis import reader
+
+    big = write(tmp_path / "g.tsv", (1_795_352_000 + np.arange(20_000) % 9).tolist())
+    small = write(tmp_path / "small.tsv", [1_795_352_000, 1_795_352_001])
+    for i in range(6):
+        shutil.copy(AB / "ab_c10.txt", tmp_path / f"c10-{i}.txt")
+    assert big.stat().st_size > reader._HEAD
+    assert reader._read_from_path(reader._Item(str(big), "g.tsv", "g.tsv"), None, None)
+    assert not reader._read_from_path(reader._Item(str(small), "small.tsv", "small.tsv"), None, None)
+    assert not reader._read_from_path(reader._Item(str(AB / "ab_c10.txt"), "c", "c"), None, None)
+    one = lbanalysis.read(tmp_path, table="all")
+
+    pids = tmp_path.parent / f"{tmp_path.name}-pids.txt"
+    path_format = reader._path_format
+
+    def recorded(head, tool):
+        f = path_format(head, tool)
+        if f is None:
+            return None
+
+        def parse_path(*args, **kwargs):
+            with open(pids, "a") as fh:
+                fh.write(f"{os.getpid()}\n")
+            return f.parse_path(*args, **kwargs)
+
+        return dataclasses.replace(f, parse_path=parse_path)
+
+    monkeypatch.setattr(reader, "_path_format", recorded)  # forked workers inherit it, if they read the log
+    two = lbanalysis.read(tmp_path, table="all", workers=2)
+    assert pids.read_text().split() == [str(os.getpid())]
+    for name in ("runs", "requests", "percentiles", "phases"):
+        assert_frame_equal(getattr(one, name), getattr(two, name))
+
+
 def test_run_row_only_when_no_requests_table_is_asked_for(tmp_path):
     path = write(tmp_path / "g.tsv", (1_795_352_000 + np.arange(500) % 4).tolist())
     lean = ab_gnuplot.parse_path(path, "g.tsv", frozenset(), chunks=2)
