@@ -16,7 +16,6 @@ import fnmatch
 import glob
 import os
 import re
-import sys
 import warnings
 from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -30,17 +29,16 @@ import pandas as pd
 from pandas.api.types import union_categoricals
 
 from . import schema
-from .design.sections import mark, with_sections
+from .design.sections import with_sections
 from .errors import LBAnalysisError, ParseError, SkippedFileWarning
+from .files import Item, gather
 from .metadata import apply_manifest, coerce_numeric, match_pattern, read_manifest
 from .pairing import manifest_cpu, pair_cpu, pattern_cpu
-from .readers import Format, Parsed, all_formats, parse_text
 from .records import Records
 from .schema.columns import F, T
 from .schema.design import DESIGN
 from .schema.frames import records_frame
 from .scripts import with_think_times
-from .text import decode, normalize
 
 __all__ = ["DEFAULT_IGNORE", "ENGINES", "Dataset", "Engine", "engine_named", "expand", "read"]
 
@@ -73,7 +71,6 @@ DEFAULT_IGNORE = (
     "manifest*.csv",
     "columns.csv",
 )
-_HEAD = 1 << 16
 
 
 NOT_RUNS_COLUMNS = ["source", "line", "tool", "command", "kind"]
@@ -177,14 +174,6 @@ class Dataset:
         return f"<p>{len(self.files)} files read</p><table><tr><th>table</th><th>rows</th></tr>{rows}</table>{skipped}"
 
 
-@dataclass(slots=True)
-class _Item:
-    path: str | None  # None for buffers
-    source: str
-    rel: str  # path relative to the folder given, for patterns
-    buffer: TextIO | None = None
-
-
 @lru_cache(maxsize=16)
 def _ignore_re(ignore: tuple[str, ...]) -> re.Pattern:
     return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in ignore) or "(?!)")
@@ -222,13 +211,13 @@ def expand(
     sweep manifests (``manifest.csv``) the folders hold, in order (:func:`manifests_in`, from the same walk)."""
     if isinstance(paths, (str, os.PathLike)) or hasattr(paths, "read"):
         paths = [paths]  # type: ignore[list-item]
-    items: list[_Item] = []
+    items: list[Item] = []
     ignored: list[str] = []
     missing: list[str] = []
     ignored_name = _ignore_re(tuple(ignore)).match
     for p in paths:  # type: ignore[union-attr]
         if hasattr(p, "read"):
-            items.append(_Item(None, getattr(p, "name", None) or "<buffer>", "", p))  # type: ignore[arg-type]
+            items.append(Item(None, getattr(p, "name", None) or "<buffer>", "", p))  # type: ignore[arg-type]
             continue
         s = os.fspath(p)
         if any(ch in s for ch in "*?[") and not os.path.exists(s):
@@ -238,7 +227,7 @@ def expand(
             for h in hits:
                 if os.path.isdir(h):
                     continue
-                items.append(_Item(h, h, h))
+                items.append(Item(h, h, h))
             continue
         path = Path(s)
         if path.is_dir():
@@ -246,13 +235,13 @@ def expand(
             if manifests is not None:
                 manifests.extend(str(m) for m in sorted(found))  # in the order of their paths' parts
         elif path.exists():
-            items.append(_Item(s, s, s))
+            items.append(Item(s, s, s))
         else:
             missing.append(s)
     return items, ignored, missing
 
 
-def _walk_folder(base: str, ignored_name: Callable, items: list[_Item], ignored: list[str]) -> list[Path]:
+def _walk_folder(base: str, ignored_name: Callable, items: list[Item], ignored: list[str]) -> list[Path]:
     """Add a folder's files to ``items`` (or ``ignored``: by name, or by a ``.lbignore`` on the way), hidden folders
     left out; returns the sweep manifests (``manifest.csv``) seen, ignored or not."""
     local: list[tuple[str, list[str]]] = []  # (folder, patterns) of .lbignore files seen
@@ -270,7 +259,7 @@ def _walk_folder(base: str, ignored_name: Callable, items: list[_Item], ignored:
             if ignored_name(f) is not None or (local and _locally_ignored(fp, local)):
                 ignored.append(fp)
                 continue
-            items.append(_Item(fp, fp, prefix + f))
+            items.append(Item(fp, fp, prefix + f))
     return found
 
 
@@ -287,147 +276,6 @@ def manifests_in(paths: PathLike | Iterable[PathLike]) -> list[Path]:
     folders = [p for p in paths if not hasattr(p, "read") and os.path.isdir(os.fspath(p))]  # type: ignore[union-attr]
     expand(folders, (), found)
     return [Path(p) for p in found]
-
-
-def _read_one(
-    item: _Item,
-    tool: str | None,
-    fmt: str | None,
-    tables: frozenset[str] | None = None,
-    executor: Executor | None = None,
-) -> Parsed:
-    if item.buffer is not None:
-        text = item.buffer.read()
-        if isinstance(text, bytes):
-            text = decode(text)
-        return _parsed(text, item.source, tool, fmt, tables)
-    assert item.path is not None
-    try:
-        # os-level reads: a third of the cost of a file object, for small files
-        fd = os.open(item.path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
-        try:
-            head, whole = _read_upto(fd, _HEAD)
-            if whole:  # the whole file (the common case)
-                return _parsed(decode(head), item.source, tool, fmt, tables)
-            # A large file: a whole-file format with a fast path (ab -g) is read
-            # from disk by its own reader, without loading the text first.
-            if fmt is None and (f := _path_format(head, tool)) is not None:
-                p = f.parse_path(Path(item.path), item.source, tables, executor=executor)  # type: ignore[misc]
-                for r in p.runs:
-                    r.setdefault("tool", f.tool)
-                    r.setdefault("format", f.name)
-                return p
-            rest, _ = _read_upto(fd, None)
-        finally:
-            os.close(fd)
-    except OSError as e:
-        raise LBAnalysisError(f"{item.source}: cannot read file ({e.strerror or e})") from None
-    return _parsed(decode(head + rest), item.source, tool, fmt, tables)
-
-
-def _path_format(head: bytes, tool: str | None) -> Format | None:
-    """The whole-file format with a reader of its own from the path (:attr:`Format.parse_path`: ab ``-g``) that
-    recognises a large file's first bytes, else None.
-
-    >>> _path_format(b"starttime\\tseconds\\tctime\\tdtime\\tttime\\twait\\n", None).name
-    'ab-gnuplot'
-    """
-    text_head = normalize(decode(head[: _HEAD - 4]))
-    for f in all_formats():
-        if f.whole_file and f.parse_path is not None and tool in (None, f.tool) and f.detect(text_head):
-            return f
-    return None
-
-
-def _read_from_path(item: _Item, tool: str | None, fmt: str | None) -> bool:
-    """Whether :func:`_read_one` reads a file with its format's reader from the path (a large ``ab -g`` log:
-    parsed on threads of this process, its rows never copied between processes).
-
-    >>> _read_from_path(_Item(None, "<buffer>", "<buffer>"), None, None)
-    False
-    """
-    if item.path is None or fmt is not None:
-        return False
-    try:
-        if os.path.getsize(item.path) <= _HEAD:
-            return False
-        with open(item.path, "rb") as fh:
-            head = fh.read(_HEAD)
-    except OSError:
-        return False  # the read says why
-    return _path_format(head, tool) is not None
-
-
-def _parsed(text: str, source: str, tool: str | None, fmt: str | None, tables: frozenset[str] | None) -> Parsed:
-    """The runs of a text, each marked with the settings that lines before it name (``podnum=4``), read while the
-    text is in memory (:mod:`lbanalysis.design.sections`)."""
-    p = parse_text(text, source, tool=tool, fmt=fmt, tables=tables)
-    mark(p.runs, text, p.sections)
-    return p
-
-
-def _read_upto(fd: int, limit: int | None) -> tuple[bytes, bool]:
-    """Up to ``limit`` bytes (None: all) from a file descriptor, and whether the end was reached."""
-    parts = []
-    got = 0
-    while limit is None or got < limit:
-        b = os.read(fd, (1 << 20) if limit is None else limit - got)
-        if not b:
-            return b"".join(parts), True
-        parts.append(b)
-        got += len(b)
-    return b"".join(parts), False
-
-
-def _safe_read(
-    args: tuple[_Item, str | None, str | None, frozenset[str] | None],
-    executor: Executor | None = None,
-) -> tuple[Parsed | None, LBAnalysisError | None]:
-    item, tool, fmt, want = args
-    try:
-        return _read_one(item, tool, fmt, want, executor), None  # readers may skip detail rows that will be dropped
-    except ParseError as e:
-        if e.source is None:
-            e.source = item.source
-        return None, e.with_traceback(None)
-    except LBAnalysisError as e:
-        # kept for the skipped list without the frames it was raised through (they hold the file's text until the
-        # read ends; the error names the file and line, and one a reader's bug wraps keeps that bug's traceback)
-        return None, e.with_traceback(None)
-    except (UnicodeError, ValueError) as e:  # a reader bug must still name the file
-        return None, ParseError(f"could not read ({type(e).__name__}: {e})", source=item.source)
-
-
-_BIG = 16 * 2**20  # bytes of input from which a progress bar is worth showing
-
-
-def _sizes(items: list[_Item]) -> list[int]:
-    out = []
-    for it in items:
-        try:
-            out.append(os.path.getsize(it.path) if it.path is not None else 0)
-        except OSError:
-            out.append(0)
-    return out
-
-
-def _progress(n_files: int, n_bytes: int, show: bool | None):
-    """A tqdm bar on stderr: by bytes when the input is large, else by files.
-
-    Shown by default only on a terminal, for 50+ files or 16+ MiB (a large
-    per-request log): the bar appears as soon as reading starts.
-    """
-    if show is None:
-        show = (n_files >= 50 or n_bytes >= _BIG) and sys.stderr.isatty()
-    if not show:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # pragma: no cover
-        return None
-    if n_bytes >= _BIG:
-        return tqdm(total=n_bytes, unit="B", unit_scale=True, unit_divisor=1024, desc="reading", file=sys.stderr)
-    return tqdm(total=n_files, unit="file", desc="reading", file=sys.stderr)
 
 
 def _runs_frame(rows: list[dict]) -> pd.DataFrame:
@@ -458,58 +306,6 @@ def _conform(
                         f"{table}.{col} = {v} does not fit a 64-bit integer column", source=source, line=row.get("line")
                     ) from e
         raise LBAnalysisError(f"could not build the {table} table: {type(e).__name__}: {e}") from e
-
-
-def _gather(
-    items: list[_Item],
-    tool,
-    fmt,
-    workers: int,
-    progress: bool | None,
-    want: frozenset[str] | None = None,
-    executor: Executor | None = None,
-):
-    jobs = [(it, tool, fmt, want) for it in items]
-    # sizes only decide how a progress bar counts: skip the stat calls when none can show
-    bar_possible = progress is True or (progress is None and sys.stderr.isatty())
-    sizes = _sizes(items) if bar_possible else [0] * len(items)
-    by_bytes = sum(sizes) >= _BIG
-    bar = _progress(len(jobs), sum(sizes), progress)
-    step = sizes if by_bytes else [1] * len(jobs)
-    results: list[tuple[Parsed | None, LBAnalysisError | None]] = []
-    if workers == 1 or len(jobs) < 2:
-        for k, j in enumerate(jobs):
-            if bar and by_bytes:
-                bar.set_postfix_str(os.path.basename(j[0].source), refresh=True)
-            results.append(_safe_read(j, executor))
-            if bar:
-                bar.update(step[k])
-    else:
-        if any(it.buffer is not None for it in items):
-            raise LBAnalysisError("workers > 1 cannot read open buffers; pass file paths")
-        from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only for several workers
-
-        # a large per-request log read from its path is parsed on threads here, while the workers read the rest:
-        # in a worker, its rows would be pickled back to this process (a copy that costs more than the parse)
-        here = [k for k, it in enumerate(items) if _read_from_path(it, tool, fmt)]
-        kept = set(here)
-        away = [k for k in range(len(jobs)) if k not in kept]
-        done: dict[int, tuple[Parsed | None, LBAnalysisError | None]] = {}
-        chunk = max(1, min(64, len(away) // (workers * 4) or 1))
-        with ProcessPoolExecutor(max_workers=workers) as ex:
-            pending = ex.map(_safe_read, [jobs[k] for k in away], chunksize=chunk)
-            for k in here:
-                done[k] = _safe_read(jobs[k], executor)
-                if bar:
-                    bar.update(step[k])
-            for k, r in zip(away, pending, strict=True):
-                done[k] = r
-                if bar:
-                    bar.update(step[k])
-        results = [done[k] for k in range(len(jobs))]
-    if bar:
-        bar.close()
-    return results
 
 
 def _assemble(items, results, errors: Errors, want: Iterable[str] | None = None):
@@ -848,7 +644,7 @@ def _read_pandas(
     items, ignored, missing = expand(paths, ignore, found)
     skipped_missing = _missing_paths(missing, errors)
     want = _wanted(table, tables)
-    results = _gather(items, tool, format, workers, progress, want, executor)
+    results = gather(items, tool, format, workers, progress, want, executor)
     runs_rows, (run_paths, rels), (tables, ready), skipped, not_runs = _assemble(items, results, errors, want)
     skipped = skipped_missing + skipped
     if table not in ("runs", "all", "cpu"):

@@ -234,20 +234,20 @@ def test_several_workers_leave_a_large_log_to_this_process(tmp_path, monkeypatch
     import dataclasses
     import shutil
 
-    from lbanalysis import reader
+    from lbanalysis import files
 
     big = write(tmp_path / "g.tsv", (1_795_352_000 + np.arange(20_000) % 9).tolist())
     small = write(tmp_path / "small.tsv", [1_795_352_000, 1_795_352_001])
     for i in range(6):
         shutil.copy(AB / "ab_c10.txt", tmp_path / f"c10-{i}.txt")
-    assert big.stat().st_size > reader._HEAD
-    assert reader._read_from_path(reader._Item(str(big), "g.tsv", "g.tsv"), None, None)
-    assert not reader._read_from_path(reader._Item(str(small), "small.tsv", "small.tsv"), None, None)
-    assert not reader._read_from_path(reader._Item(str(AB / "ab_c10.txt"), "c", "c"), None, None)
+    assert big.stat().st_size > files.HEAD
+    assert files.read_from_path(files.Item(str(big), "g.tsv", "g.tsv"), None, None)
+    assert not files.read_from_path(files.Item(str(small), "small.tsv", "small.tsv"), None, None)
+    assert not files.read_from_path(files.Item(str(AB / "ab_c10.txt"), "c", "c"), None, None)
     one = lbanalysis.read(tmp_path, table="all")
 
     pids = tmp_path.parent / f"{tmp_path.name}-pids.txt"
-    path_format = reader._path_format
+    path_format = files.path_format
 
     def recorded(head, tool):
         f = path_format(head, tool)
@@ -261,7 +261,7 @@ def test_several_workers_leave_a_large_log_to_this_process(tmp_path, monkeypatch
 
         return dataclasses.replace(f, parse_path=parse_path)
 
-    monkeypatch.setattr(reader, "_path_format", recorded)  # forked workers inherit it, if they read the log
+    monkeypatch.setattr(files, "path_format", recorded)  # forked workers inherit it, if they read the log
     two = lbanalysis.read(tmp_path, table="all", workers=2)
     assert pids.read_text().split() == [str(os.getpid())]
     for name in ("runs", "requests", "percentiles", "phases"):

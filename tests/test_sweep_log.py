@@ -21,7 +21,7 @@ import pytest
 
 import lbanalysis.readers as readers
 from lbanalysis.errors import LBAnalysisError
-from lbanalysis.reader import _parsed
+from lbanalysis.files import parsed
 from lbanalysis.text import cut_sweep, decode, normalize, split_transcript
 
 from .conftest import FIXTURES, corpus
@@ -50,9 +50,9 @@ def _answer(text: str, full: bool = False) -> tuple:
     try:
         if full:
             with mock.patch.object(readers, "_read_sweep", lambda *a: None):
-                p = _parsed(text, "x.log", None, None, None)
+                p = parsed(text, "x.log", None, None, None)
         else:
-            p = _parsed(text, "x.log", None, None, None)
+            p = parsed(text, "x.log", None, None, None)
     except LBAnalysisError as e:
         return type(e).__name__, str(e)
     return p.runs, p.tables, p.not_runs
