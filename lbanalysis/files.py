@@ -22,7 +22,7 @@ from .errors import LBAnalysisError, ParseError
 from .readers import Format, Parsed, all_formats, parse_text
 from .text import decode, normalize
 
-__all__ = ["HEAD", "Item", "gather", "parsed", "path_format", "read_from_path", "read_one", "safe_read"]
+__all__ = ["HEAD", "Item", "gather", "parsed", "path_format", "read_one", "safe_read"]
 
 HEAD = 1 << 16
 
@@ -47,7 +47,12 @@ def read_one(
     fmt: str | None,
     tables: frozenset[str] | None = None,
     executor: Executor | None = None,
+    *,
+    path_reads: bool = True,
 ) -> Parsed:
+    """The runs and detail rows of one file or buffer. A large file that a whole-file format reads from its path
+    (``ab -g``, :func:`path_format`) is read so, without its text; with ``path_reads=False`` (a worker process)
+    it is not read but left to the caller (:class:`_FromPath`)."""
     if item.buffer is not None:
         text = item.buffer.read()
         if isinstance(text, bytes):
@@ -64,6 +69,8 @@ def read_one(
             # A large file: a whole-file format with a fast path (ab -g) is read
             # from disk by its own reader, without loading the text first.
             if fmt is None and (f := path_format(head, tool)) is not None:
+                if not path_reads:
+                    raise _FromPath(item.source)
                 p = f.parse_path(Path(item.path), item.source, tables, executor=executor)  # type: ignore[misc]
                 for r in p.runs:
                     r.setdefault("tool", f.tool)
@@ -91,23 +98,8 @@ def path_format(head: bytes, tool: str | None) -> Format | None:
     return None
 
 
-def read_from_path(item: Item, tool: str | None, fmt: str | None) -> bool:
-    """Whether :func:`read_one` reads a file with its format's reader from the path (a large ``ab -g`` log:
-    parsed on threads of this process, its rows never copied between processes).
-
-    >>> read_from_path(Item(None, "<buffer>", "<buffer>"), None, None)
-    False
-    """
-    if item.path is None or fmt is not None:
-        return False
-    try:
-        if os.path.getsize(item.path) <= HEAD:
-            return False
-        with open(item.path, "rb") as fh:
-            head = fh.read(HEAD)
-    except OSError:
-        return False  # the read says why
-    return path_format(head, tool) is not None
+class _FromPath(Exception):
+    """A file that its format reads from the path, met by :func:`read_one` where it is not to be read so."""
 
 
 def parsed(text: str, source: str, tool: str | None, fmt: str | None, tables: frozenset[str] | None) -> Parsed:
@@ -134,10 +126,14 @@ def _read_upto(fd: int, limit: int | None) -> tuple[bytes, bool]:
 def safe_read(
     args: tuple[Item, str | None, str | None, frozenset[str] | None],
     executor: Executor | None = None,
+    *,
+    path_reads: bool = True,
 ) -> tuple[Parsed | None, LBAnalysisError | None]:
     item, tool, fmt, want = args
     try:
-        return read_one(item, tool, fmt, want, executor), None  # readers may skip detail rows that will be dropped
+        return read_one(
+            item, tool, fmt, want, executor, path_reads=path_reads
+        ), None  # readers may skip detail rows that will be dropped
     except ParseError as e:
         if e.source is None:
             e.source = item.source
@@ -231,24 +227,32 @@ def gather(
 def _on_workers(
     jobs: list[_Job], workers: int, executor: Executor | None, done: Callable[[int], None]
 ) -> list[_Result]:
-    """The jobs read on ``workers`` processes, but a large per-request log read from its path (:func:`read_from_path`),
-    parsed on threads here meanwhile: in a worker, its rows would be pickled back to this process (a copy that costs
-    more than the parse). ``done(k)`` is called as job ``k`` ends."""
+    """The jobs read on ``workers`` processes, but a large per-request log that its format reads from the path
+    (:func:`_read_away`), parsed on threads here as its turn comes while the workers go on: in a worker, its rows
+    would be pickled back to this process (a copy that costs more than the parse). ``done(k)`` is called as job
+    ``k`` ends."""
     if any(it.buffer is not None for it, *_ in jobs):
         raise LBAnalysisError("workers > 1 cannot read open buffers; pass file paths")
     from concurrent.futures import ProcessPoolExecutor  # multiprocessing: only for several workers
 
-    here = [k for k, (it, tool, fmt, _) in enumerate(jobs) if read_from_path(it, tool, fmt)]
-    kept = set(here)
-    away = [k for k in range(len(jobs)) if k not in kept]
-    out: dict[int, _Result] = {}
-    chunk = max(1, min(64, len(away) // (workers * 4) or 1))
+    out: list[_Result] = []
+    chunk = max(1, min(64, len(jobs) // (workers * 4) or 1))
     with ProcessPoolExecutor(max_workers=workers) as ex:
-        pending = ex.map(safe_read, [jobs[k] for k in away], chunksize=chunk)  # the workers start on these first
-        for k in here:
-            out[k] = safe_read(jobs[k], executor)
+        for k, r in enumerate(ex.map(_read_away, jobs, chunksize=chunk)):
+            out.append(safe_read(jobs[k], executor) if r is None else r)
             done(k)
-        for k, r in zip(away, pending, strict=True):
-            out[k] = r
-            done(k)
-    return [out[k] for k in range(len(jobs))]
+    return out
+
+
+def _read_away(job: _Job) -> _Result | None:
+    """:func:`safe_read` in a worker process; None for a file that its format reads from the path (left to the
+    main process).
+
+    >>> import io
+    >>> _read_away((Item(None, "b", "b", io.StringIO("Transactions: 5 hits\\n")), None, None, None))[0].runs[0]["tool"]
+    'siege'
+    """
+    try:
+        return safe_read(job, path_reads=False)
+    except _FromPath:
+        return None

@@ -528,6 +528,7 @@ def normalize(text: str) -> str:
     >>> normalize("siege  | Transactions: 5 hits\\nsiege  | x\\nsiege  | y\\n")
     'Transactions: 5 hits\\nx\\ny\\n'
     """
+    # the steps up to the Ansible array's are what as_printed() looks for: a new step of that kind goes there too
     if text.startswith("\ufeff"):
         text = text[1:]
     if "travis_" in text:  # Travis CI's fold and timer markers (with the CR and escape that end them in a raw log)

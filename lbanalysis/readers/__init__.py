@@ -497,8 +497,8 @@ def parse_text(
     done, asked = _read_document(text, source, tool, fmt, cands, tables)
     if done is not None:
         return done
-    raw = text
-    if fmt is None and as_printed(text) and (done := _read_plain(text, source, tool, tables)) is not None:
+    raw, printed = text, fmt is None and as_printed(text)
+    if printed and (done := _read_plain(text, source, tool, tables)) is not None:
         return done  # one output as its tool printed it (the whole text its pattern, so no sweep): no clean-up
     if fmt is None and (done := _read_sweep(text, source, tool, cands, tables)) is not None:
         return done
@@ -508,7 +508,7 @@ def parse_text(
     if fmt is not None:
         seg = Segment(text, source, 1, tables=tables)
         return _finish(_parse(cands[0], seg), cands[0], seg)
-    done = _read_plain(text, source, tool, tables) if text is not raw or not as_printed(raw) else None
+    done = None if printed and text is raw else _read_plain(text, source, tool, tables)  # not tried twice
     if done is None and tool is None:
         _refuse_unmarked(raw, source, short=True)  # a short one once it is no clean output
     if done is None and text != asked:  # the clean-up changed it: its whole-file formats are asked again
