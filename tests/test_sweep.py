@@ -395,7 +395,7 @@ def assert_sweep_cpu(ds, runs, cores: float) -> None:
 
 @pytest.mark.live
 @pytest.mark.slow
-def test_sweep_with_haproxy_snapshots_and_iperf(lab, tmp_path):
+def test_sweep_with_haproxy_snapshots_and_iperf(lab, tmp_path, capsys):
     need("ab")
     out = tmp_path / "runs"
     ds = lbanalysis.sweep(
@@ -446,11 +446,19 @@ def test_sweep_with_haproxy_snapshots_and_iperf(lab, tmp_path):
     cap = link_capacity(runs)
     assert cap[["local_host", "remote_host", "n_runs"]].values.tolist() == [["127.0.0.1", "127.0.0.1", 2]]
     assert cap["capacity_bits_per_s"].iloc[0] > 1e8
-    # the study (what explore, summary and the verdicts show) gives every HTTP run of the sweep that capacity
+    # the study (what explore, summary and the verdicts show) gives every HTTP run of the sweep that capacity,
+    # unless the two measures disagree (a loopback's rate follows the machine's load: CI's parallel tests)
     s = lbanalysis.study(ds)
     http = s.runs[s.runs["tool"] == "ab"]
-    assert http["capacity_bits_per_s"].notna().all() and (http["capacity_basis"] == "payload").all()
-    assert http["capacity_source"].str.contains("iperf3-before.json").all()
+    assert (http["capacity_basis"] == "payload").all()
+    said = capsys.readouterr().err
+    if cap["consistent"].iloc[0]:
+        assert http["capacity_bits_per_s"].notna().all()
+        assert http["capacity_source"].str.contains("iperf3-before.json").all()
+        assert "more than 2x apart" not in said
+    else:  # no capacity, and the sweep and the study say why
+        assert http["capacity_bits_per_s"].isna().all() and http["capacity_note"].str.contains("disagree").all()
+        assert "iperf3 measured the path 127.0.0.1 -> 127.0.0.1" in said and "more than 2x apart" in said
 
 
 @pytest.mark.live

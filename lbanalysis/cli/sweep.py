@@ -42,9 +42,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         report_skipped(ds, "skip")
         for note in ds.notes:
             warn(note)
-        from ..sweep import too_short
+        from ..sweep import warnings_of
 
-        if warning := too_short(ds.runs):
+        for warning in warnings_of(ds.runs):
             warn(warning)
     if result.stopped:
         print(f"{PROG}: {result.stopped}", file=sys.stderr)

@@ -52,6 +52,7 @@ from typing import Any
 import pandas as pd
 
 from .. import registry
+from ..errors import LBAnalysisError
 from .evidence import backend_urls, haproxy_snapshot
 from .plan import (
     BOOKKEEPING,
@@ -106,6 +107,7 @@ __all__ = [
     "parse_labels",
     "parse_loads",
     "parse_monitors",
+    "path_changed",
     "plan_runs",
     "run_file",
     "run_sweep",
@@ -113,6 +115,7 @@ __all__ = [
     "split_load",
     "sweep",
     "too_short",
+    "warnings_of",
     "with_direct",
 ]
 
@@ -142,6 +145,45 @@ def too_short(runs: pd.DataFrame) -> str:
         f"or fewer than {THRESHOLDS['min_requests']:g} requests): the analysis leaves them out of curves; "
         "sweep with --duration 2s or more requests"
     )
+
+
+def path_changed(runs: pd.DataFrame) -> str:
+    """A warning when the sweep's iperf3 measures of one path (before and after) disagree, else "".
+
+    Tests of one path more than :data:`lbanalysis.capacity.MAX_SPREAD` apart
+    give no capacity (:func:`lbanalysis.capacity.link_capacity` calls the
+    path inconsistent): the runs are then judged without a network limit.
+
+    >>> runs = pd.DataFrame({"tool": ["iperf3"] * 2, "local_host": ["10.0.0.1"] * 2,
+    ...                      "remote_host": ["10.0.0.2"] * 2, "bits_per_s": [9.4e8, 3.1e8]})
+    >>> print(path_changed(runs))
+    iperf3 measured the path 10.0.0.1 -> 10.0.0.2 at 310.0 to 940.0 Mbit/s, more than 2x apart (the path or the machines' load changed during the sweep): the analysis gives the runs no network capacity; measure again, or give it (explore --capacity RATE)
+    """
+    from ..capacity import MAX_SPREAD, link_capacity
+
+    if runs.empty or "bits_per_s" not in runs or "tool" not in runs:
+        return ""
+    try:
+        paths = link_capacity(runs)
+    except (LBAnalysisError, KeyError, ValueError):  # iperf rows without hosts: nothing to compare
+        return ""
+    bad = paths[~paths["consistent"].fillna(True).astype(bool)]
+    return "; ".join(
+        f"iperf3 measured the path {p['local_host']} -> {p['remote_host']} at {p['min_bits_per_s'] / 1e6:,.1f} to "
+        f"{p['max_bits_per_s'] / 1e6:,.1f} Mbit/s, more than {MAX_SPREAD:g}x apart (the path or the machines' load "
+        "changed during the sweep): the analysis gives the runs no network capacity; measure again, or give it "
+        "(explore --capacity RATE)"
+        for _, p in bad.iterrows()
+    )
+
+
+def warnings_of(runs: pd.DataFrame) -> list[str]:
+    """What a sweep's user is told after the runs: :func:`too_short`, :func:`path_changed` (those that apply).
+
+    >>> warnings_of(pd.DataFrame())
+    []
+    """
+    return [w for w in (too_short(runs), path_changed(runs)) if w]
 
 
 def sweep(
@@ -240,8 +282,7 @@ def sweep(
     if result.stopped:
         print(f"lbanalysis: {result.stopped}", file=sys.stderr)
     ds = read(result.output, table="all", errors="warn")
-    warning = too_short(ds.runs)
-    if warning:
+    for warning in warnings_of(ds.runs):
         print(f"lbanalysis: {warning}", file=sys.stderr)
     if explore and result.done:
         explore_report(result.output, None if explore is True else explore)
