@@ -153,6 +153,11 @@ class Child:
         if not self._ended():
             self.sensed, self.sensed_at = reading, time.monotonic()
 
+    def watch_memory(self) -> None:
+        """Keep the highest peak resident memory read of the living process (``VmHWM``; an ended process,
+        a zombie, shows none: a run that ends before its first reading has no peak)."""
+        self.peak_rss = max(filter(None, (self.peak_rss, _peak_rss(self.proc.pid))), default=None)
+
     def reap(self) -> bool:
         """Reap the process if it ended (``os.wait4``: its exit status and resource use); True once reaped.
 
@@ -160,7 +165,7 @@ class Child:
         may move it into its cgroup after it started)."""
         if self.code is None:
             if self.sense is not None:
-                self.peak_rss = max(filter(None, (self.peak_rss, _peak_rss(self.proc.pid))), default=None)
+                self.watch_memory()
                 if time.monotonic() - self.sensed_at >= _SENSE_EVERY_S:
                     self.look()
             pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)

@@ -253,7 +253,8 @@ def _line(s: Settings, run: PlannedRun, p: Proc) -> str:
 
 
 def _start(s: Settings, run: PlannedRun, p: Proc) -> Child:
-    """Start one process of a run, its CPU limits read at once (a short run may end before the next starts)."""
+    """Start one process of a run, its memory and CPU limits read at once (a short run may end before the next
+    starts)."""
     from .. import capture
 
     url = s.url_of(run)
@@ -261,6 +262,7 @@ def _start(s: Settings, run: PlannedRun, p: Proc) -> Child:
     then = s.then if p.load is not None else ()
     c = launch(p.argv, s.exe, s.out / p.file, s.out, f"$ {_line(s, run, p)}\n", stdin=stdin, then=then, pin=p.pin)
     c.sense = functools.partial(capture.cpu_limit, s.drive.executable, _tool_cores(s, run, p))
+    c.watch_memory()
     c.look()
     return c
 
