@@ -44,6 +44,7 @@ from lbanalysis.sweep import (
     plan_runs,
     run_file,
     run_sweep,
+    warnings_of,
 )
 from lbanalysis.text import split_transcript
 
@@ -1044,3 +1045,27 @@ def test_a_process_peak_memory_is_its_own_not_the_forked_sweep(tmp_path):
     assert child.code == 0 and len(ballast) == 200_000_000
     assert 60e6 <= child.peak_rss < 120e6, child.peak_rss  # the child's bytes and its interpreter
     assert child.usage.ru_maxrss * 1024 > 190e6  # what wait4 says: the fork's copy of the sweep
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "said"),
+    [
+        ("scenarios/network/ab/iperf3_before.json", "scenarios/network/ab/iperf3_after.json", None),
+        ("scenarios/network/ab/iperf3_before.json", "iperf3/iperf3_tcp_json.json", "46.8 to 9,819.3 Mbit/s"),
+    ],
+)
+def test_the_sweep_says_when_its_two_measures_of_the_path_disagree(tmp_path, before, after, said):
+    """Captured measures (a tc-shaped path, and a loopback's) as a sweep's before and after: two more than 2x
+    apart give the runs no capacity, and what the sweep prints at its end says so."""
+    shutil.copy(FIXTURES / before, tmp_path / "iperf3-before.json")
+    shutil.copy(FIXTURES / after, tmp_path / "iperf3-after.json")
+    runs = lbanalysis.read(tmp_path)
+    warned = [w for w in warnings_of(runs) if w.startswith("iperf3 measured")]
+    if said is None:
+        assert warned == []
+    else:
+        assert warned == [
+            f"iperf3 measured the path 127.0.0.1 -> 127.0.0.1 at {said}, more than 2x apart (the path or the "
+            "machines' load changed during the sweep): the analysis gives the runs no network capacity; measure "
+            "again, or give it (explore --capacity RATE)"
+        ]
